@@ -1,0 +1,103 @@
+// Builds the Fastify application from the modules. server.ts listens with it;
+// tests call buildApp with a database of their own and use app.inject.
+
+import { randomUUID } from 'node:crypto';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyServerOptions } from 'fastify';
+import { sql } from 'kysely';
+import type { Config } from './config.js';
+import { firstStart } from './first-start.js';
+import { apiKeyRoutes } from './modules/api-keys/rest.js';
+import { authRoutes } from './modules/auth/rest.js';
+import { authenticate } from './modules/auth/service.js';
+import { flagRoutes } from './modules/flags/rest.js';
+import { userRoutes } from './modules/users/rest.js';
+import { workspaceRoutes } from './modules/workspace/rest.js';
+import { DEFAULT_LOGIN_LIMITS, type LimiterOptions, LoginLimiter } from './platform/auth/login-limiter.js';
+import { TokenSigner } from './platform/auth/tokens.js';
+import type { AppContext } from './platform/context.js';
+import type { Database } from './platform/db/database.js';
+import { migrate } from './platform/db/migrate.js';
+import { installAuth } from './platform/http/auth-hook.js';
+import { installErrorHandling } from './platform/http/error-handler.js';
+import { ErrorResponse } from './platform/http/schemas.js';
+import type { Http } from './platform/http/types.js';
+import { validatorCompiler } from './platform/http/validation.js';
+
+/** JSON bodies are small; file uploads stream through their own parser. */
+export const JSON_BODY_LIMIT = 1024 * 1024;
+
+export interface BuildOptions {
+  config: Config;
+  database: Database;
+  logger?: FastifyServerOptions['logger'];
+  loginLimits?: LimiterOptions;
+}
+
+export async function buildApp(opts: BuildOptions) {
+  const { config, database } = opts;
+  await migrate(database.db);
+  const started = await firstStart(database.db, config);
+
+  const app = Fastify({
+    logger: opts.logger ?? { level: config.logLevel },
+    bodyLimit: JSON_BODY_LIMIT,
+    requestIdHeader: 'x-request-id',
+    genReqId: () => randomUUID(),
+    trustProxy: false,
+    routerOptions: { ignoreTrailingSlash: true },
+    ajv: { customOptions: { removeAdditional: false } },
+  }).withTypeProvider<TypeBoxTypeProvider>() as unknown as Http;
+
+  const ctx: AppContext = {
+    db: database.db,
+    dbKind: database.kind,
+    config,
+    tokens: new TokenSigner(started.jwtSecret),
+    loginLimiter: new LoginLimiter(opts.loginLimits ?? DEFAULT_LOGIN_LIMITS),
+    log: app.log,
+  };
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.addSchema(ErrorResponse);
+  installErrorHandling(app);
+  installAuth(app, (header) => authenticate(ctx, header));
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'Trackway REST API', version: '1', description: 'See docs/API.md for conventions.' },
+      servers: [{ url: config.publicUrl }],
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+      security: [{ bearer: [] }],
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/docs', uiConfig: { docExpansion: 'list' } });
+
+  app.get('/api/openapi.json', { config: { auth: 'public' }, schema: { hide: true } }, async () =>
+    app.swagger(),
+  );
+  app.get('/healthz', { config: { auth: 'public' }, schema: { hide: true } }, async () => ({ ok: true }));
+  app.get('/readyz', { config: { auth: 'public' }, schema: { hide: true } }, async (_req, reply) => {
+    try {
+      await sql`select 1`.execute(ctx.db);
+      return { ok: true, database: database.kind };
+    } catch {
+      return reply
+        .status(503)
+        .send({ error: { status: 503, code: 'NOT_READY', message: 'Database unreachable' } });
+    }
+  });
+
+  authRoutes(app, ctx);
+  userRoutes(app, ctx);
+  apiKeyRoutes(app, ctx);
+  flagRoutes(app, ctx);
+  workspaceRoutes(app, ctx);
+
+  return { app, ctx, generatedAdmin: started.generatedAdmin };
+}

@@ -1,0 +1,102 @@
+// REST: registration, sign-in, the current user and password change.
+import { Type } from 'typebox';
+import type { AppContext } from '../../platform/context.js';
+import { actorOf } from '../../platform/http/auth-hook.js';
+import { errors } from '../../platform/http/schemas.js';
+import type { Http } from '../../platform/http/types.js';
+import { Email, Name, Password } from '../users/inputs.js';
+import { presentUser, UserSchema } from '../users/present.js';
+import { findLiveUserById } from '../users/queries.js';
+import { changePassword, login, register } from './service.js';
+
+const Session = Type.Object({ token: Type.String({ description: 'JWT, valid 7 days' }), user: UserSchema });
+
+export function authRoutes(app: Http, ctx: AppContext): void {
+  app.post(
+    '/api/auth/register',
+    {
+      config: { auth: 'public' },
+      schema: {
+        tags: ['auth'],
+        summary: 'Create a member account and sign in',
+        // A requested role is accepted and ignored: registration always makes a member.
+        body: Type.Object(
+          { name: Name, email: Email, password: Password, role: Type.Optional(Type.Unknown()) },
+          {
+            additionalProperties: false,
+          },
+        ),
+        response: { 201: Session, ...errors(400, 409) },
+      },
+    },
+    async (req, reply) => {
+      const { user, token } = await register(ctx, req.body);
+      return reply.status(201).send({ token, user: presentUser(user) });
+    },
+  );
+
+  app.post(
+    '/api/auth/login',
+    {
+      config: { auth: 'public' },
+      schema: {
+        tags: ['auth'],
+        summary: 'Sign in with email and password',
+        body: Type.Object(
+          {
+            email: Type.String({ minLength: 1, maxLength: 320 }),
+            password: Type.String({ maxLength: 1000 }),
+          },
+          {
+            additionalProperties: false,
+          },
+        ),
+        response: { 200: Session, ...errors(400, 401, 403, 429) },
+      },
+    },
+    async (req) => {
+      const { user, token } = await login(ctx, req.body, req.ip);
+      return { token, user: presentUser(user) };
+    },
+  );
+
+  app.get(
+    '/api/auth/me',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'The signed-in user',
+        response: { 200: Type.Object({ user: UserSchema }), ...errors(401) },
+      },
+    },
+    async (req) => {
+      const user = await findLiveUserById(ctx.db, actorOf(req).id);
+      return { user: presentUser(user!) };
+    },
+  );
+
+  app.post(
+    '/api/auth/change-password',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Change the password; every earlier login token stops working',
+        body: Type.Object(
+          { currentPassword: Type.String({ maxLength: 1000 }), newPassword: Password },
+          { additionalProperties: false },
+        ),
+        response: {
+          200: Type.Object({
+            ok: Type.Literal(true),
+            token: Type.String({ description: 'A fresh login token' }),
+          }),
+          ...errors(400, 401),
+        },
+      },
+    },
+    async (req) => {
+      const { token } = await changePassword(ctx, actorOf(req), req.body);
+      return { ok: true as const, token };
+    },
+  );
+}

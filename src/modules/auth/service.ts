@@ -1,0 +1,116 @@
+// Sign-in, registration, password change, and turning a credential into an Actor.
+import { sql } from 'kysely';
+import { hashApiKey, looksLikeApiKey } from '../../platform/auth/api-key-secrets.js';
+import { burnPasswordCheck, hashPassword, verifyPassword } from '../../platform/auth/passwords.js';
+import { looksLikeJwt } from '../../platform/auth/tokens.js';
+import type { Actor, AppContext } from '../../platform/context.js';
+import type { UserRow } from '../../platform/db/tables.js';
+import { AppError, rateLimited, unauthenticated } from '../../platform/errors.js';
+import * as users from '../users/queries.js';
+import { createAccount } from '../users/service.js';
+
+export async function register(ctx: AppContext, input: { name: string; email: string; password: string }) {
+  // Self-registration always yields a member, whatever the request asks for.
+  const user = await createAccount(ctx.db, { ...input, role: 'member' });
+  return { user, token: await ctx.tokens.sign({ userId: user.id, epoch: user.session_epoch }) };
+}
+
+const invalidCredentials = () => new AppError(401, 'INVALID_CREDENTIALS', 'Invalid email or password');
+
+export async function login(ctx: AppContext, input: { email: string; password: string }, address: string) {
+  const email = input.email.trim().toLowerCase();
+  const wait = ctx.loginLimiter.attempt(email, address);
+  if (wait > 0) throw rateLimited(`Too many sign-in attempts; try again in ${wait} s`, wait);
+  const user = await users.findLiveUserByEmail(ctx.db, email);
+  if (!user) {
+    await burnPasswordCheck(input.password);
+    ctx.loginLimiter.failed(email);
+    throw invalidCredentials();
+  }
+  if (!(await verifyPassword(user.password_hash, input.password))) {
+    ctx.loginLimiter.failed(email);
+    throw invalidCredentials();
+  }
+  // Only someone who knows the password learns that the account is suspended.
+  if (user.status === 'suspended') throw new AppError(403, 'ACCOUNT_SUSPENDED', 'This account is suspended');
+  ctx.loginLimiter.succeeded(email);
+  return { user, token: await ctx.tokens.sign({ userId: user.id, epoch: user.session_epoch }) };
+}
+
+/** Changes the password and retires every earlier login token; returns a fresh one. */
+export async function changePassword(
+  ctx: AppContext,
+  actor: Actor,
+  input: { currentPassword: string; newPassword: string },
+): Promise<{ token: string }> {
+  const user = await users.findLiveUserById(ctx.db, actor.id);
+  if (!user || !(await verifyPassword(user.password_hash, input.currentPassword))) {
+    throw new AppError(401, 'INVALID_CREDENTIALS', 'Current password is incorrect');
+  }
+  const password_hash = await hashPassword(input.newPassword);
+  const updated = await users.updateUser(ctx.db, actor.id, { password_hash, bumpEpoch: true });
+  if (!updated) throw unauthenticated();
+  return { token: await ctx.tokens.sign({ userId: updated.id, epoch: updated.session_epoch }) };
+}
+
+const toActor = (u: UserRow, via: Actor['via']): Actor => ({
+  id: u.id,
+  role: u.role,
+  name: u.name,
+  email: u.email,
+  via,
+});
+
+// last_used_at is written at most once a minute per key, not on every request.
+const LAST_USED_GRANULARITY = sql<Date>`now() - interval '1 minute'`;
+
+async function actorFromApiKey(ctx: AppContext, key: string): Promise<Actor> {
+  const row = await ctx.db
+    .selectFrom('api_keys')
+    .innerJoin('users', 'users.id', 'api_keys.user_id')
+    .selectAll('users')
+    .select(['api_keys.id as key_id', 'api_keys.last_used_at as key_last_used_at'])
+    .where('api_keys.key_hash', '=', hashApiKey(key))
+    .where('users.deleted_at', 'is', null)
+    .executeTakeFirst();
+  if (!row) throw unauthenticated('Invalid API key');
+  if (row.status !== 'active') throw unauthenticated('This account is suspended');
+  if (!row.key_last_used_at || row.key_last_used_at < new Date(Date.now() - 60_000)) {
+    await ctx.db
+      .updateTable('api_keys')
+      .set({ last_used_at: sql<Date>`now()` })
+      .where('id', '=', row.key_id)
+      .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', LAST_USED_GRANULARITY)]))
+      .execute();
+  }
+  return toActor(row, 'apiKey');
+}
+
+async function actorFromToken(ctx: AppContext, token: string): Promise<Actor> {
+  const claims = await ctx.tokens.verify(token);
+  if (!claims) throw unauthenticated('Invalid or expired token');
+  const user = await users.findLiveUserById(ctx.db, claims.userId);
+  // A deleted or suspended user, or a token from before a password change, is refused.
+  if (!user || user.status !== 'active' || user.session_epoch !== claims.epoch) {
+    throw unauthenticated('Invalid or expired token');
+  }
+  return toActor(user, 'session');
+}
+
+/**
+ * Resolves an Authorization header. REST takes `Bearer <token or key>`;
+ * GraphQL also accepts a bare API key or token (`allowBare`).
+ */
+export async function authenticate(
+  ctx: AppContext,
+  header: string | undefined,
+  opts: { allowBare?: boolean } = {},
+): Promise<Actor> {
+  if (!header) throw unauthenticated();
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  const credential = m ? m[1]! : opts.allowBare ? header.trim() : undefined;
+  if (!credential) throw unauthenticated('Send credentials as "Authorization: Bearer <token>"');
+  if (looksLikeApiKey(credential)) return actorFromApiKey(ctx, credential);
+  if (looksLikeJwt(credential)) return actorFromToken(ctx, credential);
+  throw unauthenticated('Invalid credentials');
+}

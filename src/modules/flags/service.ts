@@ -1,0 +1,48 @@
+// Feature flags: read by everyone (public config), changed by admins, and
+// enforced by the domains they switch (see assertFeature).
+import type { Actor, AppContext } from '../../platform/context.js';
+import type { Db } from '../../platform/db/database.js';
+import type { FlagRow } from '../../platform/db/tables.js';
+import { featureDisabled, notFound } from '../../platform/errors.js';
+import { assertAdmin } from '../users/policy.js';
+import type { FlagKey } from './catalog.js';
+
+export function listFlags(db: Db): Promise<FlagRow[]> {
+  return db.selectFrom('feature_flags').selectAll().orderBy('key').execute();
+}
+
+export async function isEnabled(db: Db, key: FlagKey): Promise<boolean> {
+  const row = await db
+    .selectFrom('feature_flags')
+    .select('enabled')
+    .where('key', '=', key)
+    .executeTakeFirst();
+  return row?.enabled ?? false;
+}
+
+/** Throws 403 FEATURE_DISABLED when the feature is switched off. */
+export async function assertFeature(db: Db, key: FlagKey, label: string = key): Promise<void> {
+  if (!(await isEnabled(db, key))) throw featureDisabled(label);
+}
+
+export async function adminListFlags(ctx: AppContext, actor: Actor): Promise<FlagRow[]> {
+  assertAdmin(actor);
+  return listFlags(ctx.db);
+}
+
+export async function adminSetFlag(
+  ctx: AppContext,
+  actor: Actor,
+  key: string,
+  enabled: boolean,
+): Promise<FlagRow> {
+  assertAdmin(actor);
+  const row = await ctx.db
+    .updateTable('feature_flags')
+    .set({ enabled, updated_at: new Date() })
+    .where('key', '=', key)
+    .returningAll()
+    .executeTakeFirst();
+  if (!row) throw notFound(`Feature flag "${key}"`);
+  return row;
+}

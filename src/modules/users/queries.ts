@@ -1,0 +1,105 @@
+// SQL for users. Every function takes the connection or transaction it runs in.
+import { sql } from 'kysely';
+import type { Db } from '../../platform/db/database.js';
+import type { NewUser, Role, UserRow, UserStatus } from '../../platform/db/tables.js';
+
+const live = (db: Db) => db.selectFrom('users').where('deleted_at', 'is', null);
+
+export function findUserById(db: Db, id: string): Promise<UserRow | undefined> {
+  return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export function findLiveUserById(db: Db, id: string): Promise<UserRow | undefined> {
+  return live(db).selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export function findUsersByIds(db: Db, ids: readonly string[]): Promise<UserRow[]> {
+  if (ids.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('users')
+    .selectAll()
+    .where('id', 'in', [...ids])
+    .execute();
+}
+
+export function findLiveUserByEmail(db: Db, email: string): Promise<UserRow | undefined> {
+  return live(db).selectAll().where(sql`lower(email)`, '=', email.toLowerCase()).executeTakeFirst();
+}
+
+export function listLiveUsers(db: Db, opts: { limit: number; offset: number }): Promise<UserRow[]> {
+  return live(db)
+    .selectAll()
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(opts.limit)
+    .offset(opts.offset)
+    .execute();
+}
+
+export async function countLiveUsers(db: Db): Promise<number> {
+  const row = await live(db)
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export function insertUser(db: Db, user: NewUser): Promise<UserRow> {
+  return db.insertInto('users').values(user).returningAll().executeTakeFirstOrThrow();
+}
+
+export function updateUser(
+  db: Db,
+  id: string,
+  patch: Partial<{
+    name: string;
+    display_name: string;
+    role: Role;
+    status: UserStatus;
+    password_hash: string;
+  }> & {
+    bumpEpoch?: boolean;
+  },
+): Promise<UserRow | undefined> {
+  const { bumpEpoch, ...columns } = patch;
+  return db
+    .updateTable('users')
+    .set({
+      ...columns,
+      ...(bumpEpoch ? { session_epoch: sql<number>`session_epoch + 1` } : {}),
+      updated_at: sql<Date>`now()`,
+    })
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+export async function softDeleteUser(db: Db, id: string): Promise<boolean> {
+  const r = await db
+    .updateTable('users')
+    .set({
+      deleted_at: sql<Date>`now()`,
+      updated_at: sql<Date>`now()`,
+      session_epoch: sql<number>`session_epoch + 1`,
+    })
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) > 0;
+}
+
+/**
+ * Locks the rows of every active admin until the transaction ends and returns
+ * their ids. Two transactions demoting different admins serialise here, and the
+ * second re-reads the first one's outcome, so the last admin always survives.
+ */
+export async function lockActiveAdmins(db: Db): Promise<string[]> {
+  const rows = await live(db)
+    .select('id')
+    .where('role', '=', 'admin')
+    .where('status', '=', 'active')
+    .orderBy('id')
+    .forUpdate()
+    .execute();
+  return rows.map((r) => r.id);
+}

@@ -1,0 +1,105 @@
+// REST: workspace members (any signed-in user) and account administration.
+import { Type } from 'typebox';
+import type { AppContext } from '../../platform/context.js';
+import { actorOf } from '../../platform/http/auth-hook.js';
+import { PageInfo, pageOf, pageQuery } from '../../platform/http/pagination.js';
+import { errors, IdParams, Ok } from '../../platform/http/schemas.js';
+import type { Http } from '../../platform/http/types.js';
+import { Email, Name, Password, RoleInput, StatusInput } from './inputs.js';
+import { presentUser, UserSchema } from './present.js';
+import * as q from './queries.js';
+import { adminCreateUser, adminDeleteUser, adminListUsers, adminUpdateUser } from './service.js';
+
+const UserList = Type.Object({ users: Type.Array(UserSchema), pageInfo: PageInfo });
+const UserEnvelope = Type.Object({ user: UserSchema });
+
+export function userRoutes(app: Http, ctx: AppContext): void {
+  app.get(
+    '/api/users',
+    {
+      schema: {
+        tags: ['reference'],
+        summary: 'List workspace members (oldest first)',
+        querystring: Type.Object(pageQuery(250), { additionalProperties: false }),
+        response: { 200: UserList, ...errors(400, 401) },
+      },
+    },
+    async (req) => {
+      const page = pageOf(req.query, 250);
+      const [users, total] = await Promise.all([q.listLiveUsers(ctx.db, page), q.countLiveUsers(ctx.db)]);
+      return { users: users.map(presentUser), pageInfo: { total, ...page } };
+    },
+  );
+
+  app.get(
+    '/api/admin/users',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'List accounts (oldest first)',
+        querystring: Type.Object(pageQuery(250), { additionalProperties: false }),
+        response: { 200: UserList, ...errors(400, 401, 403) },
+      },
+    },
+    async (req) => {
+      const page = pageOf(req.query, 250);
+      const { users, total } = await adminListUsers(ctx, actorOf(req), page);
+      return { users: users.map(presentUser), pageInfo: { total, ...page } };
+    },
+  );
+
+  app.post(
+    '/api/admin/users',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Create an account with a role',
+        body: Type.Object(
+          { name: Name, email: Email, password: Password, role: RoleInput },
+          { additionalProperties: false },
+        ),
+        response: { 201: UserEnvelope, ...errors(400, 401, 403, 409) },
+      },
+    },
+    async (req, reply) => {
+      const user = await adminCreateUser(ctx, actorOf(req), req.body);
+      return reply.status(201).send({ user: presentUser(user) });
+    },
+  );
+
+  app.patch(
+    '/api/admin/users/:id',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Change role, status or name; refuses to remove the last active admin',
+        params: IdParams,
+        body: Type.Object(
+          { role: Type.Optional(RoleInput), status: Type.Optional(StatusInput), name: Type.Optional(Name) },
+          { additionalProperties: false, minProperties: 1 },
+        ),
+        response: { 200: UserEnvelope, ...errors(400, 401, 403, 404) },
+      },
+    },
+    async (req) => {
+      const user = await adminUpdateUser(ctx, actorOf(req), req.params.id, req.body);
+      return { user: presentUser(user) };
+    },
+  );
+
+  app.delete(
+    '/api/admin/users/:id',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Delete an account; what it wrote stays, attributed to its name',
+        params: IdParams,
+        response: { 200: Ok, ...errors(400, 401, 403, 404) },
+      },
+    },
+    async (req) => {
+      await adminDeleteUser(ctx, actorOf(req), req.params.id);
+      return { ok: true as const };
+    },
+  );
+}

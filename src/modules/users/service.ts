@@ -1,0 +1,138 @@
+// Account rules: creating, changing and deleting users.
+import { sql } from 'kysely';
+import { hashPassword } from '../../platform/auth/passwords.js';
+import type { Actor, AppContext } from '../../platform/context.js';
+import type { Db } from '../../platform/db/database.js';
+import { isUniqueViolation } from '../../platform/db/errors.js';
+import type { Role, UserRow, UserStatus } from '../../platform/db/tables.js';
+import { AppError, conflict, notFound } from '../../platform/errors.js';
+import { joinOpenTeams } from '../teams/memberships.js';
+import { assertAdmin } from './policy.js';
+import * as q from './queries.js';
+
+export interface NewAccount {
+  name: string;
+  email: string;
+  password: string;
+  role: Role;
+}
+
+const emailTaken = () => conflict('An account with this email already exists');
+
+/** Inserts an account inside the caller's transaction (the password already hashed). */
+export async function insertAccount(trx: Db, input: Omit<NewAccount, 'password'> & { passwordHash: string }) {
+  const name = input.name.trim();
+  const user = await q.insertUser(trx, {
+    name,
+    display_name: name.split(/\s+/)[0] ?? name,
+    email: input.email.trim().toLowerCase(),
+    password_hash: input.passwordHash,
+    role: input.role,
+    avatar_url: null,
+  });
+  await joinOpenTeams(trx, user.id);
+  return user;
+}
+
+/** Creates an account in its own transaction; a taken email is a 409. */
+export async function createAccount(db: Db, input: NewAccount): Promise<UserRow> {
+  if (await q.findLiveUserByEmail(db, input.email.trim())) throw emailTaken();
+  const passwordHash = await hashPassword(input.password);
+  try {
+    return await db.transaction().execute((trx) => insertAccount(trx, { ...input, passwordHash }));
+  } catch (err) {
+    // Two registrations of one email racing past the check above.
+    if (isUniqueViolation(err)) throw emailTaken();
+    throw err;
+  }
+}
+
+export async function adminCreateUser(ctx: AppContext, actor: Actor, input: NewAccount): Promise<UserRow> {
+  assertAdmin(actor);
+  return createAccount(ctx.db, input);
+}
+
+export async function adminListUsers(ctx: AppContext, actor: Actor, page: { limit: number; offset: number }) {
+  assertAdmin(actor);
+  const [users, total] = await Promise.all([q.listLiveUsers(ctx.db, page), q.countLiveUsers(ctx.db)]);
+  return { users, total };
+}
+
+const lastAdmin = () =>
+  new AppError(
+    400,
+    'LAST_ADMIN',
+    'The workspace must keep at least one active admin; promote someone else first',
+  );
+
+/** Refuses a change that would leave the workspace without an active admin. */
+async function assertAdminsRemain(
+  trx: Db,
+  target: UserRow,
+  next: { role: Role; status: UserStatus } | 'deleted',
+) {
+  const staysActiveAdmin = next !== 'deleted' && next.role === 'admin' && next.status === 'active';
+  const isActiveAdmin = target.role === 'admin' && target.status === 'active';
+  if (!isActiveAdmin || staysActiveAdmin) return;
+  const admins = await q.lockActiveAdmins(trx);
+  if (admins.length <= 1 && admins.includes(target.id)) throw lastAdmin();
+}
+
+export async function adminUpdateUser(
+  ctx: AppContext,
+  actor: Actor,
+  id: string,
+  patch: { role?: Role; status?: UserStatus; name?: string },
+): Promise<UserRow> {
+  assertAdmin(actor);
+  return ctx.db.transaction().execute(async (trx) => {
+    // Lock the target first so a concurrent change to it waits for us.
+    const target = await trx
+      .selectFrom('users')
+      .selectAll()
+      .where('id', '=', id)
+      .where('deleted_at', 'is', null)
+      .forUpdate()
+      .executeTakeFirst();
+    if (!target) throw notFound('User');
+    await assertAdminsRemain(trx, target, {
+      role: patch.role ?? target.role,
+      status: patch.status ?? target.status,
+    });
+    const name = patch.name?.trim();
+    const updated = await q.updateUser(trx, id, {
+      ...(patch.role ? { role: patch.role } : {}),
+      ...(patch.status ? { status: patch.status } : {}),
+      ...(name ? { name, display_name: name.split(/\s+/)[0] ?? name } : {}),
+    });
+    return updated!;
+  });
+}
+
+/**
+ * Deletes an account. What the user wrote stays (issues they created, their
+ * comments), still attributed to their name; they are unassigned from open
+ * work, lose their API keys and memberships, and can no longer sign in.
+ */
+export async function adminDeleteUser(ctx: AppContext, actor: Actor, id: string): Promise<void> {
+  assertAdmin(actor);
+  await ctx.db.transaction().execute(async (trx) => {
+    const target = await trx
+      .selectFrom('users')
+      .selectAll()
+      .where('id', '=', id)
+      .where('deleted_at', 'is', null)
+      .forUpdate()
+      .executeTakeFirst();
+    if (!target) throw notFound('User');
+    await assertAdminsRemain(trx, target, 'deleted');
+    await q.softDeleteUser(trx, id);
+    await trx.deleteFrom('api_keys').where('user_id', '=', id).execute();
+    await trx.deleteFrom('team_memberships').where('user_id', '=', id).execute();
+    await trx
+      .updateTable('issues')
+      .set({ assignee_id: null, updated_at: sql<Date>`now()` })
+      .where('assignee_id', '=', id)
+      .execute();
+  });
+}

@@ -1,0 +1,26 @@
+// What every service receives: the database handle and process-wide parts.
+// Built once in app.ts; tests build their own with a fresh database.
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../config.js';
+import type { LoginLimiter } from './auth/login-limiter.js';
+import type { TokenSigner } from './auth/tokens.js';
+import type { Db } from './db/database.js';
+import type { Role } from './db/tables.js';
+
+export interface AppContext {
+  db: Db;
+  dbKind: 'pglite' | 'postgres';
+  config: Config;
+  tokens: TokenSigner;
+  loginLimiter: LoginLimiter;
+  log: FastifyBaseLogger;
+}
+
+/** The authenticated caller of a request. */
+export interface Actor {
+  id: string;
+  role: Role;
+  name: string;
+  email: string;
+  via: 'session' | 'apiKey';
+}

@@ -1,0 +1,71 @@
+// Opens the database: PostgreSQL through `pg` when DATABASE_URL is set,
+// otherwise embedded PGlite under DATA_DIR. Both speak the same SQL.
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import { PGlitePool } from './pglite-pool.js';
+import type { DB } from './tables.js';
+
+export type Db = Kysely<DB>;
+
+export interface Database {
+  db: Db;
+  kind: 'pglite' | 'postgres';
+  /** The embedded instance, when there is one (tests dump it as a template). */
+  pglite?: import('@electric-sql/pglite').PGlite;
+  close(): Promise<void>;
+}
+
+// Uniform value types on both drivers: int8 (counts, sequences) as JS numbers,
+// DATE as the 'YYYY-MM-DD' string it is (not a Date at local midnight).
+const INT8 = 20;
+const DATE = 1082;
+const NUMERIC = 1700;
+const parseInt8 = (v: string) => Number(v);
+const keepString = (v: string) => v;
+
+export interface OpenOptions {
+  databaseUrl?: string | undefined;
+  dataDir?: string | undefined;
+  /** Load an embedded database from a dumped data directory (tests). */
+  loadDataDir?: Blob | undefined;
+  poolSize?: number;
+}
+
+export async function openDatabase(opts: OpenOptions): Promise<Database> {
+  if (opts.databaseUrl) {
+    const pool = new pg.Pool({
+      connectionString: opts.databaseUrl,
+      max: opts.poolSize ?? 10,
+      types: {
+        getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
+          if (oid === INT8) return parseInt8;
+          if (oid === DATE || oid === NUMERIC) return keepString;
+          return pg.types.getTypeParser(oid, format as 'text');
+        }) as typeof pg.types.getTypeParser,
+      },
+    });
+    // A dropped idle connection must not crash the process; the pool replaces it.
+    pool.on('error', () => {});
+    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+    return { db, kind: 'postgres', close: () => db.destroy() };
+  }
+
+  const { PGlite } = await import('@electric-sql/pglite');
+  const { unaccent } = await import('@electric-sql/pglite/contrib/unaccent');
+  const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
+  let dataDir: string | undefined;
+  if (opts.dataDir && !opts.loadDataDir) {
+    dataDir = path.join(opts.dataDir, 'pgdata');
+    await fs.mkdir(dataDir, { recursive: true });
+  }
+  const pglite = await PGlite.create({
+    ...(dataDir ? { dataDir } : {}),
+    ...(opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {}),
+    extensions: { unaccent, pg_trgm },
+    parsers: { [INT8]: parseInt8, [DATE]: keepString, [NUMERIC]: keepString },
+  });
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: new PGlitePool(pglite) }) });
+  return { db, kind: 'pglite', pglite, close: () => db.destroy() };
+}

@@ -1,0 +1,10 @@
+// Ordered list of migrations. Append only: never edit one that has shipped.
+import * as m0001 from './0001_initial.js';
+
+export interface Migration {
+  version: number;
+  name: string;
+  up: string;
+}
+
+export const migrations: Migration[] = [{ version: 1, ...m0001 }];

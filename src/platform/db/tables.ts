@@ -1,0 +1,349 @@
+// Row types of every table, as Kysely sees them. Keep in step with migrations/.
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+/** A DATE column: 'YYYY-MM-DD' on read and write. */
+type DateString = string;
+
+export interface SettingsTable {
+  key: string;
+  value: string;
+}
+
+export interface WorkspaceTable {
+  id: Generated<number>;
+  name: string;
+  tagline: Generated<string>;
+  accent_color: Generated<string>;
+  url_key: Generated<string>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface FeatureFlagsTable {
+  key: string;
+  label: string;
+  description: string;
+  enabled: boolean;
+  updated_at: Timestamp;
+}
+
+export type Role = 'admin' | 'member' | 'guest';
+export type UserStatus = 'active' | 'suspended';
+
+export interface UsersTable {
+  id: Generated<string>;
+  name: string;
+  display_name: string;
+  email: string;
+  password_hash: string;
+  role: Role;
+  status: Generated<UserStatus>;
+  avatar_url: string | null;
+  session_epoch: Generated<number>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  deleted_at: NullableTimestamp;
+}
+
+export interface ApiKeysTable {
+  id: Generated<string>;
+  user_id: string;
+  label: string;
+  key_hash: string;
+  key_hint: string;
+  created_at: Timestamp;
+  last_used_at: NullableTimestamp;
+}
+
+export interface TeamsTable {
+  id: Generated<string>;
+  key: string;
+  name: string;
+  description: string | null;
+  color: string | null;
+  icon: string | null;
+  private: Generated<boolean>;
+  issue_count: Generated<number>;
+  cycle_count: Generated<number>;
+  cycles_enabled: Generated<boolean>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  archived_at: NullableTimestamp;
+}
+
+export interface TeamMembershipsTable {
+  id: Generated<string>;
+  team_id: string;
+  user_id: string;
+  owner: Generated<boolean>;
+  sort_order: Generated<number>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  archived_at: NullableTimestamp;
+}
+
+export type StateType = 'triage' | 'backlog' | 'unstarted' | 'started' | 'completed' | 'canceled';
+
+export interface WorkflowStatesTable {
+  id: Generated<string>;
+  team_id: string;
+  name: string;
+  type: StateType;
+  color: string;
+  description: string | null;
+  position: number;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  archived_at: NullableTimestamp;
+}
+
+export interface LabelsTable {
+  id: Generated<string>;
+  team_id: string | null;
+  parent_id: string | null;
+  name: string;
+  description: string | null;
+  color: string;
+  is_group: Generated<boolean>;
+  creator_id: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  archived_at: NullableTimestamp;
+}
+
+export type ProjectStatus = 'backlog' | 'planned' | 'started' | 'paused' | 'completed' | 'canceled';
+export type ProjectHealth = 'onTrack' | 'atRisk' | 'offTrack';
+
+export interface ProjectsTable {
+  id: Generated<string>;
+  name: string;
+  description: Generated<string>;
+  content: string | null;
+  slug_id: string;
+  status: Generated<ProjectStatus>;
+  health: ProjectHealth | null;
+  lead_id: string | null;
+  creator_id: string | null;
+  start_date: DateString | null;
+  target_date: DateString | null;
+  color: Generated<string>;
+  icon: string | null;
+  sort_order: Generated<number>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  started_at: NullableTimestamp;
+  completed_at: NullableTimestamp;
+  canceled_at: NullableTimestamp;
+  archived_at: NullableTimestamp;
+}
+
+export interface ProjectMembersTable {
+  project_id: string;
+  user_id: string;
+}
+
+export interface ProjectTeamsTable {
+  project_id: string;
+  team_id: string;
+}
+
+export interface CyclesTable {
+  id: Generated<string>;
+  team_id: string;
+  number: number;
+  name: string | null;
+  description: string | null;
+  starts_at: Timestamp;
+  ends_at: Timestamp;
+  completed_at: NullableTimestamp;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  archived_at: NullableTimestamp;
+}
+
+export interface IssuesTable {
+  id: Generated<string>;
+  team_id: string;
+  number: number;
+  identifier: string;
+  title: string;
+  description: string | null;
+  priority: Generated<number>;
+  estimate: number | null;
+  due_date: DateString | null;
+  state_id: string;
+  assignee_id: string | null;
+  creator_id: string | null;
+  project_id: string | null;
+  cycle_id: string | null;
+  parent_id: string | null;
+  sort_order: Generated<number>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  started_at: NullableTimestamp;
+  completed_at: NullableTimestamp;
+  canceled_at: NullableTimestamp;
+  archived_at: NullableTimestamp;
+  /** Maintained by a trigger; never written by the application. */
+  search: Generated<string>;
+}
+
+export interface IssueIdentifiersTable {
+  identifier: string;
+  issue_id: string;
+}
+
+export interface IssueLabelsTable {
+  issue_id: string;
+  label_id: string;
+}
+
+export interface IssueSubscribersTable {
+  issue_id: string;
+  user_id: string;
+}
+
+export interface IssueHistoryTable {
+  id: Generated<string>;
+  issue_id: string;
+  actor_id: string | null;
+  changes: ColumnType<Record<string, unknown>, string, string>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface CommentsTable {
+  id: Generated<string>;
+  issue_id: string;
+  user_id: string | null;
+  parent_id: string | null;
+  body: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  edited_at: NullableTimestamp;
+  resolved_at: NullableTimestamp;
+  archived_at: NullableTimestamp;
+}
+
+export interface FilesTable {
+  id: Generated<string>;
+  uploader_id: string | null;
+  filename: string;
+  content_type: string;
+  size: number;
+  storage_key: string;
+  status: Generated<'pending' | 'complete'>;
+  created_at: Timestamp;
+}
+
+export interface AttachmentsTable {
+  id: Generated<string>;
+  issue_id: string;
+  creator_id: string | null;
+  title: string;
+  subtitle: string | null;
+  url: string;
+  metadata: ColumnType<Record<string, unknown>, string | undefined, string>;
+  source_type: string | null;
+  group_by_source: Generated<boolean>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  archived_at: NullableTimestamp;
+}
+
+export interface WebhooksTable {
+  id: Generated<string>;
+  url: string;
+  label: string | null;
+  secret: string;
+  enabled: Generated<boolean>;
+  resource_types: Generated<string[]>;
+  team_id: string | null;
+  all_public_teams: Generated<boolean>;
+  creator_id: string | null;
+  failing_since: NullableTimestamp;
+  disabled_reason: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  archived_at: NullableTimestamp;
+}
+
+export interface WebhookEventsTable {
+  id: Generated<number>;
+  type: string;
+  action: string;
+  payload: ColumnType<Record<string, unknown>, string, string>;
+  created_at: Timestamp;
+}
+
+export type DeliveryStatus = 'pending' | 'delivering' | 'succeeded' | 'failed';
+
+export interface WebhookDeliveriesTable {
+  id: Generated<string>;
+  webhook_id: string;
+  event_id: number;
+  status: Generated<DeliveryStatus>;
+  attempts: Generated<number>;
+  next_attempt_at: Timestamp;
+  lease_until: NullableTimestamp;
+  last_error: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface WebhookAttemptsTable {
+  id: Generated<string>;
+  delivery_id: string;
+  started_at: Timestamp;
+  duration_ms: number;
+  status_code: number | null;
+  error: string | null;
+  response_body: string | null;
+}
+
+export interface DB {
+  settings: SettingsTable;
+  workspace: WorkspaceTable;
+  feature_flags: FeatureFlagsTable;
+  users: UsersTable;
+  api_keys: ApiKeysTable;
+  teams: TeamsTable;
+  team_memberships: TeamMembershipsTable;
+  workflow_states: WorkflowStatesTable;
+  labels: LabelsTable;
+  projects: ProjectsTable;
+  project_members: ProjectMembersTable;
+  project_teams: ProjectTeamsTable;
+  cycles: CyclesTable;
+  issues: IssuesTable;
+  issue_identifiers: IssueIdentifiersTable;
+  issue_labels: IssueLabelsTable;
+  issue_subscribers: IssueSubscribersTable;
+  issue_history: IssueHistoryTable;
+  comments: CommentsTable;
+  files: FilesTable;
+  attachments: AttachmentsTable;
+  webhooks: WebhooksTable;
+  webhook_events: WebhookEventsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
+}
+
+export type UserRow = Selectable<UsersTable>;
+export type NewUser = Insertable<UsersTable>;
+export type UserUpdate = Updateable<UsersTable>;
+export type TeamRow = Selectable<TeamsTable>;
+export type StateRow = Selectable<WorkflowStatesTable>;
+export type LabelRow = Selectable<LabelsTable>;
+export type ProjectRow = Selectable<ProjectsTable>;
+export type CycleRow = Selectable<CyclesTable>;
+export type IssueRow = Selectable<IssuesTable>;
+export type CommentRow = Selectable<CommentsTable>;
+export type FileRow = Selectable<FilesTable>;
+export type AttachmentRow = Selectable<AttachmentsTable>;
+export type WebhookRow = Selectable<WebhooksTable>;
+export type ApiKeyRow = Selectable<ApiKeysTable>;
+export type FlagRow = Selectable<FeatureFlagsTable>;
+export type WorkspaceRow = Selectable<WorkspaceTable>;

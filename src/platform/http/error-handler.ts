@@ -1,0 +1,44 @@
+// Every failure leaves as the same JSON shape (see errors.ts). Anything we did
+// not anticipate is logged with its stack and answered as a 500 without detail.
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { AppError } from '../errors.js';
+import { fromAjvErrors } from './validation.js';
+
+function fromFastify(err: FastifyError): AppError | undefined {
+  if (err.validation) return fromAjvErrors(err.validation as never, err.validationContext ?? 'body');
+  const status = err.statusCode ?? 500;
+  if (status < 400 || status >= 500) return undefined;
+  if (status === 413) return new AppError(413, 'PAYLOAD_TOO_LARGE', 'Request body is too large');
+  if (status === 415) return new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', err.message);
+  if (status === 429) return new AppError(429, 'RATE_LIMITED', err.message);
+  if (err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || err instanceof SyntaxError) {
+    return new AppError(400, 'BAD_REQUEST', 'Request body is not valid JSON');
+  }
+  return new AppError(status, 'BAD_REQUEST', err.message);
+}
+
+export function installErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((err: FastifyError, request, reply) => {
+    const appError = err instanceof AppError ? err : fromFastify(err);
+    if (!appError) {
+      request.log.error({ err }, 'unhandled error');
+      return reply
+        .status(500)
+        .send(new AppError(500, 'INTERNAL', 'Something went wrong on our side; it has been logged').toJSON());
+    }
+    if (appError.retryAfter) reply.header('retry-after', String(appError.retryAfter));
+    return reply.status(appError.status).send(appError.toJSON());
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    reply
+      .status(404)
+      .send(
+        new AppError(
+          404,
+          'NOT_FOUND',
+          `No route for ${request.method} ${request.url.split('?')[0]}`,
+        ).toJSON(),
+      );
+  });
+}

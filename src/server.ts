@@ -1,0 +1,51 @@
+// Entry point: read configuration, open the database, build the app, listen,
+// and shut down cleanly on SIGTERM/SIGINT.
+import { buildApp } from './app.js';
+import { ConfigError, loadConfig } from './config.js';
+import { openDatabase } from './platform/db/database.js';
+
+async function main() {
+  let config: ReturnType<typeof loadConfig>;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(`trackway: configuration error: ${err.message}`);
+      process.exit(2);
+    }
+    throw err;
+  }
+
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const { app, generatedAdmin } = await buildApp({ config, database });
+
+  if (generatedAdmin) {
+    // Printed once, on the start that created the account; never stored in clear.
+    process.stdout.write(
+      `\n  First admin created: ${generatedAdmin.email}  password: ${generatedAdmin.password}\n` +
+        '  (shown only now; change it under Settings after signing in)\n\n',
+    );
+  }
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down');
+    const force = setTimeout(() => process.exit(1), 10_000);
+    force.unref();
+    await app.close();
+    await database.close();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+
+  await app.listen({ port: config.port, host: config.host });
+  app.log.info({ database: database.kind, url: config.publicUrl }, 'trackway is ready');
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
