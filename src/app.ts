@@ -9,11 +9,20 @@ import Fastify, { type FastifyServerOptions } from 'fastify';
 import { sql } from 'kysely';
 import type { Config } from './config.js';
 import { firstStart } from './first-start.js';
+import { graphqlRoutes } from './graphql/routes.js';
 import { apiKeyRoutes } from './modules/api-keys/rest.js';
+import { attachmentsRoutes } from './modules/attachments/rest.js';
 import { authRoutes } from './modules/auth/rest.js';
 import { authenticate } from './modules/auth/service.js';
+import { commentsRoutes } from './modules/comments/rest.js';
+import { cyclesRoutes } from './modules/cycles/rest.js';
+import { filesRoutes } from './modules/files/rest.js';
 import { flagRoutes } from './modules/flags/rest.js';
+import { issuesRoutes } from './modules/issues/rest.js';
+import { projectsRoutes } from './modules/projects/rest.js';
+import { teamsRoutes } from './modules/teams/rest.js';
 import { userRoutes } from './modules/users/rest.js';
+import { webhooksRoutes } from './modules/webhooks/rest.js';
 import { workspaceRoutes } from './modules/workspace/rest.js';
 import { DEFAULT_LOGIN_LIMITS, type LimiterOptions, LoginLimiter } from './platform/auth/login-limiter.js';
 import { TokenSigner } from './platform/auth/tokens.js';
@@ -98,6 +107,15 @@ export async function buildApp(opts: BuildOptions) {
   apiKeyRoutes(app, ctx);
   flagRoutes(app, ctx);
   workspaceRoutes(app, ctx);
+  teamsRoutes(app, ctx);
+  issuesRoutes(app, ctx);
+  commentsRoutes(app, ctx);
+  projectsRoutes(app, ctx);
+  cyclesRoutes(app, ctx);
+  filesRoutes(app, ctx);
+  attachmentsRoutes(app, ctx);
+  webhooksRoutes(app, ctx);
+  await graphqlRoutes(app, ctx);
 
   return { app, ctx, generatedAdmin: started.generatedAdmin };
 }
