@@ -1,7 +1,7 @@
 // Builds the Fastify application from the modules. server.ts listens with it;
 // tests call buildApp with a database of their own and use app.inject.
 
-import { randomUUID } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -65,6 +65,7 @@ export async function buildApp(opts: BuildOptions) {
     dbKind: database.kind,
     config,
     tokens: new TokenSigner(started.jwtSecret),
+    deriveKey: (purpose) => createHmac('sha256', started.jwtSecret).update(`trackway:${purpose}`).digest(),
     loginLimiter: new LoginLimiter(opts.loginLimits ?? DEFAULT_LOGIN_LIMITS),
     log: app.log,
   };

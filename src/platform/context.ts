@@ -12,6 +12,8 @@ export interface AppContext {
   dbKind: 'pglite' | 'postgres';
   config: Config;
   tokens: TokenSigner;
+  /** Derives a signing key for one purpose (e.g. 'upload-url') from the workspace's master secret. */
+  deriveKey(purpose: string): Buffer;
   loginLimiter: LoginLimiter;
   log: FastifyBaseLogger;
 }
