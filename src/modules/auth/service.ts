@@ -91,7 +91,7 @@ async function actorFromToken(ctx: AppContext, token: string): Promise<Actor> {
   if (!claims) throw unauthenticated('Invalid or expired token');
   const user = await users.findLiveUserById(ctx.db, claims.userId);
   // A deleted or suspended user, or a token from before a password change, is refused.
-  if (!user || user.status !== 'active' || user.session_epoch !== claims.epoch) {
+  if (user?.status !== 'active' || user.session_epoch !== claims.epoch) {
     throw unauthenticated('Invalid or expired token');
   }
   return toActor(user, 'session');
