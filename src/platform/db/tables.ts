@@ -289,6 +289,8 @@ export interface WebhookDeliveriesTable {
   next_attempt_at: Timestamp;
   lease_until: NullableTimestamp;
   last_error: string | null;
+  /** Attempts made before the current retry schedule began (migration 0004). */
+  retry_offset: Generated<number>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
