@@ -1,5 +1,166 @@
-// REST routes of this domain (to be built; registered in app.ts already).
+// REST: projects. Lists are newest first; single records come as { project }.
+import { Type } from 'typebox';
 import type { AppContext } from '../../platform/context.js';
+import { actorOf } from '../../platform/http/auth-hook.js';
+import { PageInfo, pageOf, pageQuery } from '../../platform/http/pagination.js';
+import { errors, IdParams } from '../../platform/http/schemas.js';
 import type { Http } from '../../platform/http/types.js';
+import { ProjectHealthSchema, ProjectSchema, ProjectStatusSchema, presentProject } from './present.js';
+import {
+  archiveProject,
+  createProject,
+  deleteProject,
+  getProject,
+  listProjects,
+  unarchiveProject,
+  updateProject,
+} from './service.js';
 
-export function projectsRoutes(_app: Http, _ctx: AppContext): void {}
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
+const Id = Type.String({ minLength: 1, maxLength: 200 });
+const DateInput = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'YYYY-MM-DD' });
+
+const fields = {
+  description: Type.String({ maxLength: 10_000 }),
+  content: Nullable(Type.String({ maxLength: 500_000, description: 'Markdown' })),
+  status: ProjectStatusSchema,
+  health: Nullable(ProjectHealthSchema),
+  leadId: Nullable(Id),
+  memberIds: Type.Array(Id, { maxItems: 500 }),
+  teamIds: Type.Array(Id, { maxItems: 100, description: 'Team ids or keys' }),
+  startDate: Nullable(DateInput),
+  targetDate: Nullable(DateInput),
+  color: Type.String({ format: 'hexcolor' }),
+  icon: Nullable(Type.String({ maxLength: 100 })),
+  sortOrder: Type.Number(),
+};
+const Name = Type.String({ minLength: 1, maxLength: 255 });
+const optional = Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, Type.Optional(v)])) as {
+  [K in keyof typeof fields]: ReturnType<typeof Type.Optional<(typeof fields)[K]>>;
+};
+
+const CreateBody = Type.Object({ name: Name, ...optional }, { additionalProperties: false });
+const PatchBody = Type.Object(
+  { name: Type.Optional(Name), ...optional },
+  { additionalProperties: false, minProperties: 1 },
+);
+const ListQuery = Type.Object(
+  {
+    ...pageQuery(50),
+    includeArchived: Type.Optional(Type.Boolean({ default: false })),
+    status: Type.Optional(ProjectStatusSchema),
+    leadId: Type.Optional(Id),
+  },
+  { additionalProperties: false },
+);
+const ProjectList = Type.Object({ projects: Type.Array(ProjectSchema), pageInfo: PageInfo });
+const ProjectEnvelope = Type.Object({ project: ProjectSchema });
+
+export function projectsRoutes(app: Http, ctx: AppContext): void {
+  const present = (p: Parameters<typeof presentProject>[0]) => presentProject(p, ctx.config.publicUrl);
+
+  app.get(
+    '/api/projects',
+    {
+      schema: {
+        tags: ['projects'],
+        summary: 'List projects, newest first (archived ones only with includeArchived=true)',
+        querystring: ListQuery,
+        response: { 200: ProjectList, ...errors(400, 401, 403) },
+      },
+    },
+    async (req) => {
+      const page = pageOf(req.query, 50);
+      const { projects, total } = await listProjects(ctx, actorOf(req), { ...req.query, ...page });
+      return { projects: projects.map(present), pageInfo: { total, ...page } };
+    },
+  );
+
+  app.post(
+    '/api/projects',
+    {
+      schema: {
+        tags: ['projects'],
+        summary: 'Create a project (teams default to the first team)',
+        body: CreateBody,
+        response: { 201: ProjectEnvelope, ...errors(400, 401, 403) },
+      },
+    },
+    async (req, reply) => {
+      const project = await createProject(ctx, actorOf(req), req.body);
+      return reply.status(201).send({ project: present(project) });
+    },
+  );
+
+  app.get(
+    '/api/projects/:id',
+    {
+      schema: {
+        tags: ['projects'],
+        summary: 'One project with its progress',
+        params: IdParams,
+        response: { 200: ProjectEnvelope, ...errors(401, 403, 404) },
+      },
+    },
+    async (req) => ({ project: present(await getProject(ctx, actorOf(req), req.params.id)) }),
+  );
+
+  app.patch(
+    '/api/projects/:id',
+    {
+      schema: {
+        tags: ['projects'],
+        summary: 'Change a project; memberIds and teamIds replace the whole list',
+        params: IdParams,
+        body: PatchBody,
+        response: { 200: ProjectEnvelope, ...errors(400, 401, 403, 404) },
+      },
+    },
+    async (req) => ({ project: present(await updateProject(ctx, actorOf(req), req.params.id, req.body)) }),
+  );
+
+  app.delete(
+    '/api/projects/:id',
+    {
+      schema: {
+        tags: ['projects'],
+        summary: 'Delete a project; its issues stay, without a project',
+        params: IdParams,
+        response: {
+          200: Type.Object({ ok: Type.Literal(true), id: Type.String() }),
+          ...errors(401, 403, 404),
+        },
+      },
+    },
+    async (req) => {
+      const removed = await deleteProject(ctx, actorOf(req), req.params.id);
+      return { ok: true as const, id: removed.id };
+    },
+  );
+
+  app.post(
+    '/api/projects/:id/archive',
+    {
+      schema: {
+        tags: ['projects'],
+        summary: 'Archive a project (hidden from lists unless includeArchived=true)',
+        params: IdParams,
+        response: { 200: ProjectEnvelope, ...errors(401, 403, 404) },
+      },
+    },
+    async (req) => ({ project: present(await archiveProject(ctx, actorOf(req), req.params.id)) }),
+  );
+
+  app.post(
+    '/api/projects/:id/unarchive',
+    {
+      schema: {
+        tags: ['projects'],
+        summary: 'Restore an archived project',
+        params: IdParams,
+        response: { 200: ProjectEnvelope, ...errors(401, 403, 404) },
+      },
+    },
+    async (req) => ({ project: present(await unarchiveProject(ctx, actorOf(req), req.params.id)) }),
+  );
+}

@@ -1,0 +1,105 @@
+// The public shape of a project, shared by REST, GraphQL and webhook payloads.
+import { Type } from 'typebox';
+import type { ProjectRow } from '../../platform/db/tables.js';
+import { type Progress, ProgressSchema } from './progress.js';
+
+/** A project row with what it is presented with (loaded for a whole page at once). */
+export interface ProjectRecord extends ProjectRow {
+  memberIds: string[];
+  teamIds: string[];
+  progress: Progress;
+}
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+/** URL-friendly form of a name: "Q3 Launch!" -> "q3-launch". */
+export function slugify(name: string): string {
+  const s = name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 60)
+    .replace(/-+$/, '');
+  return s || 'project';
+}
+
+export function projectUrl(publicUrl: string, p: Pick<ProjectRow, 'name' | 'slug_id'>): string {
+  return `${publicUrl}/project/${slugify(p.name)}-${p.slug_id}`;
+}
+
+export function presentProject(p: ProjectRecord, publicUrl: string) {
+  return {
+    id: p.id,
+    name: p.name,
+    description: p.description,
+    content: p.content,
+    slugId: p.slug_id,
+    url: projectUrl(publicUrl, p),
+    status: p.status,
+    health: p.health,
+    leadId: p.lead_id,
+    creatorId: p.creator_id,
+    memberIds: p.memberIds,
+    teamIds: p.teamIds,
+    startDate: p.start_date,
+    targetDate: p.target_date,
+    color: p.color,
+    icon: p.icon,
+    sortOrder: p.sort_order,
+    createdAt: p.created_at.toISOString(),
+    updatedAt: p.updated_at.toISOString(),
+    startedAt: iso(p.started_at),
+    completedAt: iso(p.completed_at),
+    canceledAt: iso(p.canceled_at),
+    archivedAt: iso(p.archived_at),
+    progress: p.progress,
+  };
+}
+
+export type ProjectJson = ReturnType<typeof presentProject>;
+
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
+const DateTime = Type.String({ format: 'date-time' });
+
+export const ProjectStatusSchema = Type.Union([
+  Type.Literal('backlog'),
+  Type.Literal('planned'),
+  Type.Literal('started'),
+  Type.Literal('paused'),
+  Type.Literal('completed'),
+  Type.Literal('canceled'),
+]);
+export const ProjectHealthSchema = Type.Union([
+  Type.Literal('onTrack'),
+  Type.Literal('atRisk'),
+  Type.Literal('offTrack'),
+]);
+
+export const ProjectSchema = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  description: Type.String(),
+  content: Nullable(Type.String()),
+  slugId: Type.String(),
+  url: Type.String(),
+  status: ProjectStatusSchema,
+  health: Nullable(ProjectHealthSchema),
+  leadId: Nullable(Type.String()),
+  creatorId: Nullable(Type.String()),
+  memberIds: Type.Array(Type.String()),
+  teamIds: Type.Array(Type.String()),
+  startDate: Nullable(Type.String({ format: 'date' })),
+  targetDate: Nullable(Type.String({ format: 'date' })),
+  color: Type.String(),
+  icon: Nullable(Type.String()),
+  sortOrder: Type.Number(),
+  createdAt: DateTime,
+  updatedAt: DateTime,
+  startedAt: Nullable(DateTime),
+  completedAt: Nullable(DateTime),
+  canceledAt: Nullable(DateTime),
+  archivedAt: Nullable(DateTime),
+  progress: ProgressSchema,
+});

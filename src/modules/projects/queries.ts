@@ -1,0 +1,136 @@
+// SQL for projects. Every function takes the connection or transaction it runs in.
+
+import type { Insertable, Updateable } from 'kysely';
+import { sql } from 'kysely';
+import type { Db } from '../../platform/db/database.js';
+import type { ProjectRow, ProjectStatus, ProjectsTable } from '../../platform/db/tables.js';
+import type { ProjectRecord } from './present.js';
+import { emptyProgress, progressBy } from './progress.js';
+
+export interface ProjectFilter {
+  includeArchived?: boolean | undefined;
+  status?: ProjectStatus | undefined;
+  leadId?: string | undefined;
+}
+
+function filtered(db: Db, f: ProjectFilter) {
+  let q = db.selectFrom('projects');
+  if (!f.includeArchived) q = q.where('archived_at', 'is', null);
+  if (f.status) q = q.where('status', '=', f.status);
+  if (f.leadId) q = q.where('lead_id', '=', f.leadId);
+  return q;
+}
+
+/** Newest first. */
+export function listProjectRows(
+  db: Db,
+  f: ProjectFilter,
+  page: { limit: number; offset: number },
+): Promise<ProjectRow[]> {
+  return filtered(db, f)
+    .selectAll()
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute();
+}
+
+export async function countProjects(db: Db, f: ProjectFilter): Promise<number> {
+  const row = await filtered(db, f)
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export function findProjectRow(db: Db, id: string, lock = false): Promise<ProjectRow | undefined> {
+  const q = db.selectFrom('projects').selectAll().where('id', '=', id);
+  return (lock ? q.forUpdate() : q).executeTakeFirst();
+}
+
+export function findProjectRowsByIds(db: Db, ids: readonly string[]): Promise<ProjectRow[]> {
+  if (ids.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('projects')
+    .selectAll()
+    .where('id', 'in', [...ids])
+    .execute();
+}
+
+export function insertProject(db: Db, values: Insertable<ProjectsTable>): Promise<ProjectRow> {
+  return db.insertInto('projects').values(values).returningAll().executeTakeFirstOrThrow();
+}
+
+export function updateProjectRow(
+  db: Db,
+  id: string,
+  patch: Updateable<ProjectsTable>,
+): Promise<ProjectRow | undefined> {
+  return db
+    .updateTable('projects')
+    .set({ ...patch, updated_at: sql<Date>`now()` })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+export async function deleteProjectRow(db: Db, id: string): Promise<void> {
+  await db.deleteFrom('projects').where('id', '=', id).execute();
+}
+
+export async function replaceMembers(db: Db, projectId: string, userIds: readonly string[]): Promise<void> {
+  await db.deleteFrom('project_members').where('project_id', '=', projectId).execute();
+  if (userIds.length === 0) return;
+  await db
+    .insertInto('project_members')
+    .values(userIds.map((user_id) => ({ project_id: projectId, user_id })))
+    .execute();
+}
+
+export async function replaceTeams(db: Db, projectId: string, teamIds: readonly string[]): Promise<void> {
+  await db.deleteFrom('project_teams').where('project_id', '=', projectId).execute();
+  if (teamIds.length === 0) return;
+  await db
+    .insertInto('project_teams')
+    .values(teamIds.map((team_id) => ({ project_id: projectId, team_id })))
+    .execute();
+}
+
+export function slugTaken(db: Db, slug: string): Promise<boolean> {
+  return db
+    .selectFrom('projects')
+    .select('id')
+    .where('slug_id', '=', slug)
+    .executeTakeFirst()
+    .then((r) => r !== undefined);
+}
+
+/**
+ * Members, teams and progress for a page of projects: three queries however
+ * long the page is.
+ */
+export async function loadProjectRecords(db: Db, rows: readonly ProjectRow[]): Promise<ProjectRecord[]> {
+  if (rows.length === 0) return [];
+  const ids = rows.map((r) => r.id);
+  const [members, teams, progress] = await Promise.all([
+    db
+      .selectFrom('project_members')
+      .select(['project_id', 'user_id'])
+      .where('project_id', 'in', ids)
+      .orderBy('user_id')
+      .execute(),
+    db
+      .selectFrom('project_teams')
+      .select(['project_id', 'team_id'])
+      .where('project_id', 'in', ids)
+      .orderBy('team_id')
+      .execute(),
+    progressBy(db, 'project_id', ids),
+  ]);
+  return rows.map((r) => ({
+    ...r,
+    memberIds: members.filter((m) => m.project_id === r.id).map((m) => m.user_id),
+    teamIds: teams.filter((t) => t.project_id === r.id).map((t) => t.team_id),
+    progress: progress.get(r.id) ?? emptyProgress(),
+  }));
+}

@@ -1,0 +1,285 @@
+// Project rules: validation of references and dates, status timestamps,
+// events in the same transaction as each change.
+import { randomBytes } from 'node:crypto';
+import type { Updateable } from 'kysely';
+import type { Actor, AppContext } from '../../platform/context.js';
+import type { Db } from '../../platform/db/database.js';
+import type { ProjectHealth, ProjectRow, ProjectStatus, ProjectsTable } from '../../platform/db/tables.js';
+import { invalidField, notFound } from '../../platform/errors.js';
+import { recordEvent } from '../../platform/outbox.js';
+import { assertCanReadProjects, assertCanWriteProjects } from './policy.js';
+import { type ProjectRecord, presentProject, projectUrl } from './present.js';
+import * as q from './queries.js';
+import { existingUserIds, firstTeam, isUuid, resolveTeamRefs } from './refs.js';
+
+export interface ProjectInput {
+  name: string;
+  description?: string | undefined;
+  content?: string | null | undefined;
+  status?: ProjectStatus | undefined;
+  health?: ProjectHealth | null | undefined;
+  leadId?: string | null | undefined;
+  memberIds?: string[] | undefined;
+  /** Team ids or keys; defaults to the first team. */
+  teamIds?: string[] | undefined;
+  startDate?: string | null | undefined;
+  targetDate?: string | null | undefined;
+  color?: string | undefined;
+  icon?: string | null | undefined;
+  sortOrder?: number | undefined;
+}
+
+export type ProjectPatch = Partial<ProjectInput>;
+
+export interface ListProjectsInput extends q.ProjectFilter {
+  limit: number;
+  offset: number;
+}
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+function checkDate(field: string, v: string | null | undefined): void {
+  if (v === null || v === undefined) return;
+  const d = new Date(`${v}T00:00:00Z`);
+  if (!DATE.test(v) || Number.isNaN(d.getTime()) || d.toISOString().slice(0, 10) !== v) {
+    throw invalidField(field, 'must be a date in the form YYYY-MM-DD');
+  }
+}
+
+function checkName(name: string | undefined): string | undefined {
+  if (name === undefined) return undefined;
+  const trimmed = name.trim();
+  if (!trimmed) throw invalidField('name', 'must not be blank');
+  if (trimmed.length > 255) throw invalidField('name', 'must be at most 255 characters');
+  return trimmed;
+}
+
+async function checkLead(db: Db, leadId: string | null | undefined): Promise<void> {
+  if (leadId === null || leadId === undefined) return;
+  if (!(await existingUserIds(db, [leadId])).has(leadId)) throw invalidField('leadId', 'no such user');
+}
+
+async function checkMembers(db: Db, ids: string[] | undefined): Promise<string[] | undefined> {
+  if (ids === undefined) return undefined;
+  const unique = [...new Set(ids)];
+  const found = await existingUserIds(db, unique);
+  const missing = unique.filter((id) => !found.has(id));
+  if (missing.length) throw invalidField('memberIds', `no such user: ${missing.join(', ')}`);
+  return unique;
+}
+
+async function checkTeams(db: Db, refs: string[] | undefined): Promise<string[] | undefined> {
+  if (refs === undefined) return undefined;
+  const { ids, missing } = await resolveTeamRefs(db, refs);
+  if (missing.length) throw invalidField('teamIds', `no such team: ${missing.join(', ')}`);
+  return ids;
+}
+
+function checkDateOrder(start: string | null, target: string | null): void {
+  if (start && target && target < start) {
+    throw invalidField('targetDate', 'must be on or after startDate');
+  }
+}
+
+/** Entering a status stamps its timestamp; leaving completed/canceled clears it. */
+function statusStamps(from: ProjectStatus | undefined, to: ProjectStatus, row?: ProjectRow) {
+  if (from === to) return {};
+  const now = new Date();
+  return {
+    ...(to === 'started' && !row?.started_at ? { started_at: now } : {}),
+    completed_at: to === 'completed' ? now : null,
+    canceled_at: to === 'canceled' ? now : null,
+  };
+}
+
+async function newSlug(db: Db): Promise<string> {
+  for (;;) {
+    const slug = randomBytes(6).toString('hex').slice(0, 12);
+    if (!(await q.slugTaken(db, slug))) return slug;
+  }
+}
+
+async function loadOne(db: Db, row: ProjectRow): Promise<ProjectRecord> {
+  const [record] = await q.loadProjectRecords(db, [row]);
+  return record!;
+}
+
+const eventOf = (ctx: AppContext, actor: Actor, record: ProjectRecord) => ({
+  type: 'project' as const,
+  data: presentProject(record, ctx.config.publicUrl),
+  actor,
+  url: projectUrl(ctx.config.publicUrl, record),
+});
+
+export async function listProjects(
+  ctx: AppContext,
+  actor: Actor,
+  input: ListProjectsInput,
+): Promise<{ projects: ProjectRecord[]; total: number }> {
+  void actor;
+  await assertCanReadProjects(ctx.db);
+  const filter = { includeArchived: input.includeArchived, status: input.status, leadId: input.leadId };
+  if (filter.leadId && !isUuid(filter.leadId)) return { projects: [], total: 0 };
+  const [rows, total] = await Promise.all([
+    q.listProjectRows(ctx.db, filter, input),
+    q.countProjects(ctx.db, filter),
+  ]);
+  return { projects: await q.loadProjectRecords(ctx.db, rows), total };
+}
+
+export async function getProject(ctx: AppContext, actor: Actor, id: string): Promise<ProjectRecord> {
+  void actor;
+  await assertCanReadProjects(ctx.db);
+  const row = isUuid(id) ? await q.findProjectRow(ctx.db, id) : undefined;
+  if (!row) throw notFound('Project');
+  return loadOne(ctx.db, row);
+}
+
+/** Projects by id for GraphQL loaders; unknown ids are skipped. */
+export async function getProjectsByIds(db: Db, ids: readonly string[]): Promise<ProjectRecord[]> {
+  return q.loadProjectRecords(db, await q.findProjectRowsByIds(db, ids.filter(isUuid)));
+}
+
+export async function createProject(
+  ctx: AppContext,
+  actor: Actor,
+  input: ProjectInput,
+): Promise<ProjectRecord> {
+  await assertCanWriteProjects(ctx.db, actor);
+  const name = checkName(input.name)!;
+  checkDate('startDate', input.startDate);
+  checkDate('targetDate', input.targetDate);
+  checkDateOrder(input.startDate ?? null, input.targetDate ?? null);
+  return ctx.db.transaction().execute(async (trx) => {
+    await checkLead(trx, input.leadId);
+    const memberIds = (await checkMembers(trx, input.memberIds)) ?? [];
+    let teamIds = await checkTeams(trx, input.teamIds);
+    if (teamIds === undefined) {
+      const team = await firstTeam(trx);
+      teamIds = team ? [team.id] : [];
+    }
+    const status = input.status ?? 'planned';
+    const row = await q.insertProject(trx, {
+      name,
+      description: input.description ?? '',
+      content: input.content ?? null,
+      slug_id: await newSlug(trx),
+      status,
+      health: input.health ?? null,
+      lead_id: input.leadId ?? null,
+      creator_id: actor.id,
+      start_date: input.startDate ?? null,
+      target_date: input.targetDate ?? null,
+      ...(input.color ? { color: input.color.toLowerCase() } : {}),
+      icon: input.icon ?? null,
+      ...(input.sortOrder !== undefined ? { sort_order: input.sortOrder } : {}),
+      ...statusStamps(undefined, status),
+    });
+    await q.replaceMembers(trx, row.id, memberIds);
+    await q.replaceTeams(trx, row.id, teamIds);
+    const record = await loadOne(trx, row);
+    await recordEvent(trx, { ...eventOf(ctx, actor, record), action: 'create' });
+    return record;
+  });
+}
+
+/** Previous values of the presented fields that changed. */
+function changedFrom(before: Record<string, unknown>, after: Record<string, unknown>) {
+  const from: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(before)) {
+    if (k === 'updatedAt' || k === 'progress') continue;
+    if (JSON.stringify(v) !== JSON.stringify(after[k])) from[k] = v;
+  }
+  return from;
+}
+
+async function applyUpdate(
+  ctx: AppContext,
+  actor: Actor,
+  id: string,
+  change: (
+    trx: Db,
+    current: ProjectRow,
+  ) => Promise<{ patch: Updateable<ProjectsTable>; memberIds?: string[]; teamIds?: string[] }>,
+): Promise<ProjectRecord> {
+  return ctx.db.transaction().execute(async (trx) => {
+    const current = isUuid(id) ? await q.findProjectRow(trx, id, true) : undefined;
+    if (!current) throw notFound('Project');
+    const before = await loadOne(trx, current);
+    const { patch, memberIds, teamIds } = await change(trx, current);
+    const row = (await q.updateProjectRow(trx, id, patch))!;
+    if (memberIds) await q.replaceMembers(trx, id, memberIds);
+    if (teamIds) await q.replaceTeams(trx, id, teamIds);
+    const record = await loadOne(trx, row);
+    const ev = eventOf(ctx, actor, record);
+    const updatedFrom = changedFrom(presentProject(before, ctx.config.publicUrl), ev.data);
+    await recordEvent(trx, { ...ev, action: 'update', updatedFrom });
+    return record;
+  });
+}
+
+export async function updateProject(
+  ctx: AppContext,
+  actor: Actor,
+  id: string,
+  patch: ProjectPatch,
+): Promise<ProjectRecord> {
+  await assertCanWriteProjects(ctx.db, actor);
+  const name = checkName(patch.name);
+  checkDate('startDate', patch.startDate);
+  checkDate('targetDate', patch.targetDate);
+  return applyUpdate(ctx, actor, id, async (trx, current) => {
+    checkDateOrder(
+      patch.startDate !== undefined ? patch.startDate : current.start_date,
+      patch.targetDate !== undefined ? patch.targetDate : current.target_date,
+    );
+    await checkLead(trx, patch.leadId);
+    const memberIds = await checkMembers(trx, patch.memberIds);
+    const teamIds = await checkTeams(trx, patch.teamIds);
+    const set: Updateable<ProjectsTable> = {
+      ...(name !== undefined ? { name } : {}),
+      ...(patch.description !== undefined ? { description: patch.description } : {}),
+      ...(patch.content !== undefined ? { content: patch.content } : {}),
+      ...(patch.health !== undefined ? { health: patch.health } : {}),
+      ...(patch.leadId !== undefined ? { lead_id: patch.leadId } : {}),
+      ...(patch.startDate !== undefined ? { start_date: patch.startDate } : {}),
+      ...(patch.targetDate !== undefined ? { target_date: patch.targetDate } : {}),
+      ...(patch.color !== undefined ? { color: patch.color.toLowerCase() } : {}),
+      ...(patch.icon !== undefined ? { icon: patch.icon } : {}),
+      ...(patch.sortOrder !== undefined ? { sort_order: patch.sortOrder } : {}),
+      ...(patch.status !== undefined
+        ? { status: patch.status, ...statusStamps(current.status, patch.status, current) }
+        : {}),
+    };
+    return {
+      patch: set,
+      ...(memberIds ? { memberIds } : {}),
+      ...(teamIds ? { teamIds } : {}),
+    };
+  });
+}
+
+export async function archiveProject(ctx: AppContext, actor: Actor, id: string): Promise<ProjectRecord> {
+  await assertCanWriteProjects(ctx.db, actor);
+  return applyUpdate(ctx, actor, id, async (_trx, current) => ({
+    patch: current.archived_at ? {} : { archived_at: new Date() },
+  }));
+}
+
+export async function unarchiveProject(ctx: AppContext, actor: Actor, id: string): Promise<ProjectRecord> {
+  await assertCanWriteProjects(ctx.db, actor);
+  return applyUpdate(ctx, actor, id, async () => ({ patch: { archived_at: null } }));
+}
+
+/** Deletes a project; its issues stay and lose the project (FK set null). */
+export async function deleteProject(ctx: AppContext, actor: Actor, id: string): Promise<ProjectRecord> {
+  await assertCanWriteProjects(ctx.db, actor);
+  return ctx.db.transaction().execute(async (trx) => {
+    const current = isUuid(id) ? await q.findProjectRow(trx, id, true) : undefined;
+    if (!current) throw notFound('Project');
+    const record = await loadOne(trx, current);
+    await q.deleteProjectRow(trx, id);
+    await recordEvent(trx, { ...eventOf(ctx, actor, record), action: 'remove' });
+    return record;
+  });
+}
