@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import type { AppContext } from '../../platform/context.js';
 import { actorOf } from '../../platform/http/auth-hook.js';
 import { PageInfo, pageOf, pageQuery } from '../../platform/http/pagination.js';
-import { errors, IdParams, Ok } from '../../platform/http/schemas.js';
+import { errors, Ok, Uuid } from '../../platform/http/schemas.js';
 import type { Http } from '../../platform/http/types.js';
 import { Email, Name, Password, RoleInput, StatusInput } from './inputs.js';
 import { presentUser, UserSchema } from './present.js';
@@ -12,6 +12,8 @@ import { adminCreateUser, adminDeleteUser, adminListUsers, adminUpdateUser } fro
 
 const UserList = Type.Object({ users: Type.Array(UserSchema), pageInfo: PageInfo });
 const UserEnvelope = Type.Object({ user: UserSchema });
+// User ids are UUIDs; anything else is a 400 instead of reaching the database.
+const UserIdParams = Type.Object({ id: Uuid });
 
 export function userRoutes(app: Http, ctx: AppContext): void {
   app.get(
@@ -73,7 +75,7 @@ export function userRoutes(app: Http, ctx: AppContext): void {
       schema: {
         tags: ['admin'],
         summary: 'Change role, status or name; refuses to remove the last active admin',
-        params: IdParams,
+        params: UserIdParams,
         body: Type.Object(
           { role: Type.Optional(RoleInput), status: Type.Optional(StatusInput), name: Type.Optional(Name) },
           { additionalProperties: false, minProperties: 1 },
@@ -93,7 +95,7 @@ export function userRoutes(app: Http, ctx: AppContext): void {
       schema: {
         tags: ['admin'],
         summary: 'Delete an account; what it wrote stays, attributed to its name',
-        params: IdParams,
+        params: UserIdParams,
         response: { 200: Ok, ...errors(400, 401, 403, 404) },
       },
     },

@@ -65,6 +65,14 @@ const lastAdmin = () =>
     'The workspace must keep at least one active admin; promote someone else first',
   );
 
+// Changes that may remove an admin take this transaction-scoped lock first, so
+// they run one at a time. Locking the target row and then every admin row
+// instead lets two admins demoting each other deadlock (each holds its target
+// and waits for the other's), which PostgreSQL resolves by failing one of them.
+const ADMIN_CHANGES_LOCK = 727_003;
+const serialiseAdminChanges = (trx: Db) =>
+  sql`select pg_advisory_xact_lock(${ADMIN_CHANGES_LOCK})`.execute(trx);
+
 /** Refuses a change that would leave the workspace without an active admin. */
 async function assertAdminsRemain(
   trx: Db,
@@ -86,7 +94,8 @@ export async function adminUpdateUser(
 ): Promise<UserRow> {
   assertAdmin(actor);
   return ctx.db.transaction().execute(async (trx) => {
-    // Lock the target first so a concurrent change to it waits for us.
+    await serialiseAdminChanges(trx);
+    // Read (and lock) the target only now, so we see any change that finished while we waited.
     const target = await trx
       .selectFrom('users')
       .selectAll()
@@ -117,6 +126,7 @@ export async function adminUpdateUser(
 export async function adminDeleteUser(ctx: AppContext, actor: Actor, id: string): Promise<void> {
   assertAdmin(actor);
   await ctx.db.transaction().execute(async (trx) => {
+    await serialiseAdminChanges(trx);
     const target = await trx
       .selectFrom('users')
       .selectAll()

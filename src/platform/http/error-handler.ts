@@ -17,9 +17,22 @@ function fromFastify(err: FastifyError): AppError | undefined {
   return new AppError(status, 'BAD_REQUEST', err.message);
 }
 
+// PostgreSQL class 22 ("data exception": malformed uuid, NUL byte in text,
+// number out of range) always comes from a value the client sent that a route
+// schema let through; it is the client's error, not ours.
+function fromDatabase(err: unknown): AppError | undefined {
+  const code = (err as { code?: unknown } | null)?.code;
+  if (typeof code === 'string' && /^22[0-9A-Z]{3}$/.test(code)) {
+    return new AppError(400, 'BAD_REQUEST', 'A value in the request is not acceptable');
+  }
+  return undefined;
+}
+
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError, request, reply) => {
-    const appError = err instanceof AppError ? err : fromFastify(err);
+    const dbError = err instanceof AppError ? undefined : fromDatabase(err);
+    if (dbError) request.log.warn({ err }, 'database refused a request value');
+    const appError = err instanceof AppError ? err : (dbError ?? fromFastify(err));
     if (!appError) {
       request.log.error({ err }, 'unhandled error');
       return reply
