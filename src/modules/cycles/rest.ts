@@ -1,5 +1,127 @@
-// REST routes of this domain (to be built; registered in app.ts already).
+// REST: cycles. Lists are ordered by team, then by number, newest first.
+import { Type } from 'typebox';
 import type { AppContext } from '../../platform/context.js';
+import { actorOf } from '../../platform/http/auth-hook.js';
+import { PageInfo, pageOf, pageQuery } from '../../platform/http/pagination.js';
+import { errors, IdParams } from '../../platform/http/schemas.js';
 import type { Http } from '../../platform/http/types.js';
+import { CycleSchema, presentCycle } from './present.js';
+import { createCycle, deleteCycle, getCycle, listCycles, updateCycle } from './service.js';
 
-export function cyclesRoutes(_app: Http, _ctx: AppContext): void {}
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
+const Instant = Type.String({ format: 'date-time', description: 'ISO 8601 timestamp' });
+const Name = Nullable(Type.String({ maxLength: 255 }));
+const Description = Nullable(Type.String({ maxLength: 10_000 }));
+
+const CreateBody = Type.Object(
+  {
+    teamId: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Team id or key' })),
+    startsAt: Instant,
+    endsAt: Instant,
+    name: Type.Optional(Name),
+    description: Type.Optional(Description),
+  },
+  { additionalProperties: false },
+);
+const PatchBody = Type.Object(
+  {
+    name: Type.Optional(Name),
+    description: Type.Optional(Description),
+    startsAt: Type.Optional(Instant),
+    endsAt: Type.Optional(Instant),
+    completedAt: Type.Optional(Nullable(Instant)),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
+const ListQuery = Type.Object(
+  {
+    ...pageQuery(50),
+    teamId: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    includeArchived: Type.Optional(Type.Boolean({ default: false })),
+  },
+  { additionalProperties: false },
+);
+const CycleList = Type.Object({ cycles: Type.Array(CycleSchema), pageInfo: PageInfo });
+const CycleEnvelope = Type.Object({ cycle: CycleSchema });
+
+export function cyclesRoutes(app: Http, ctx: AppContext): void {
+  app.get(
+    '/api/cycles',
+    {
+      schema: {
+        tags: ['cycles'],
+        summary: 'List cycles by team, then number descending (teamId accepts an id or a key)',
+        querystring: ListQuery,
+        response: { 200: CycleList, ...errors(400, 401, 403) },
+      },
+    },
+    async (req) => {
+      const page = pageOf(req.query, 50);
+      const { cycles, total } = await listCycles(ctx, actorOf(req), { ...req.query, ...page });
+      const now = new Date();
+      return { cycles: cycles.map((c) => presentCycle(c, now)), pageInfo: { total, ...page } };
+    },
+  );
+
+  app.post(
+    '/api/cycles',
+    {
+      schema: {
+        tags: ['cycles'],
+        summary: 'Create a cycle; its number is the next one within its team',
+        body: CreateBody,
+        response: { 201: CycleEnvelope, ...errors(400, 401, 403) },
+      },
+    },
+    async (req, reply) => {
+      const cycle = await createCycle(ctx, actorOf(req), req.body);
+      return reply.status(201).send({ cycle: presentCycle(cycle) });
+    },
+  );
+
+  app.get(
+    '/api/cycles/:id',
+    {
+      schema: {
+        tags: ['cycles'],
+        summary: 'One cycle with its progress',
+        params: IdParams,
+        response: { 200: CycleEnvelope, ...errors(401, 403, 404) },
+      },
+    },
+    async (req) => ({ cycle: presentCycle(await getCycle(ctx, actorOf(req), req.params.id)) }),
+  );
+
+  app.patch(
+    '/api/cycles/:id',
+    {
+      schema: {
+        tags: ['cycles'],
+        summary: 'Change name, description, dates or completion',
+        params: IdParams,
+        body: PatchBody,
+        response: { 200: CycleEnvelope, ...errors(400, 401, 403, 404) },
+      },
+    },
+    async (req) => ({ cycle: presentCycle(await updateCycle(ctx, actorOf(req), req.params.id, req.body)) }),
+  );
+
+  app.delete(
+    '/api/cycles/:id',
+    {
+      schema: {
+        tags: ['cycles'],
+        summary: 'Delete a cycle; its issues stay, without a cycle',
+        params: IdParams,
+        response: {
+          200: Type.Object({ ok: Type.Literal(true), id: Type.String() }),
+          ...errors(401, 403, 404),
+        },
+      },
+    },
+    async (req) => {
+      const removed = await deleteCycle(ctx, actorOf(req), req.params.id);
+      return { ok: true as const, id: removed.id };
+    },
+  );
+}

@@ -1,0 +1,89 @@
+// SQL for cycles. Every function takes the connection or transaction it runs in.
+import { type Insertable, sql, type Updateable } from 'kysely';
+import type { Db } from '../../platform/db/database.js';
+import type { CycleRow, CyclesTable } from '../../platform/db/tables.js';
+import { emptyProgress, progressBy } from '../projects/progress.js';
+import type { CycleRecord } from './present.js';
+
+export interface CycleFilter {
+  teamId?: string | undefined;
+  includeArchived?: boolean | undefined;
+}
+
+function filtered(db: Db, f: CycleFilter) {
+  let q = db.selectFrom('cycles');
+  if (!f.includeArchived) q = q.where('archived_at', 'is', null);
+  if (f.teamId) q = q.where('team_id', '=', f.teamId);
+  return q;
+}
+
+/** By team, then newest number first (the unique (team_id, number) index serves it). */
+export function listCycleRows(db: Db, f: CycleFilter, page: { limit: number; offset: number }) {
+  return filtered(db, f)
+    .selectAll()
+    .orderBy('team_id')
+    .orderBy('number', 'desc')
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute();
+}
+
+export async function countCycles(db: Db, f: CycleFilter): Promise<number> {
+  const row = await filtered(db, f)
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export function findCycleRow(db: Db, id: string, lock = false): Promise<CycleRow | undefined> {
+  const q = db.selectFrom('cycles').selectAll().where('id', '=', id);
+  return (lock ? q.forUpdate() : q).executeTakeFirst();
+}
+
+export function findCycleRowsByIds(db: Db, ids: readonly string[]): Promise<CycleRow[]> {
+  if (ids.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('cycles')
+    .selectAll()
+    .where('id', 'in', [...ids])
+    .execute();
+}
+
+/** Takes the team's next cycle number under the team row's lock. */
+export async function nextCycleNumber(db: Db, teamId: string): Promise<number> {
+  const row = await db
+    .updateTable('teams')
+    .set({ cycle_count: sql<number>`cycle_count + 1` })
+    .where('id', '=', teamId)
+    .returning('cycle_count')
+    .executeTakeFirstOrThrow();
+  return row.cycle_count;
+}
+
+export function insertCycle(db: Db, values: Insertable<CyclesTable>): Promise<CycleRow> {
+  return db.insertInto('cycles').values(values).returningAll().executeTakeFirstOrThrow();
+}
+
+export function updateCycleRow(db: Db, id: string, patch: Updateable<CyclesTable>) {
+  return db
+    .updateTable('cycles')
+    .set({ ...patch, updated_at: sql<Date>`now()` })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export async function deleteCycleRow(db: Db, id: string): Promise<void> {
+  await db.deleteFrom('cycles').where('id', '=', id).execute();
+}
+
+/** Progress for a page of cycles in one grouped query. */
+export async function loadCycleRecords(db: Db, rows: readonly CycleRow[]): Promise<CycleRecord[]> {
+  if (rows.length === 0) return [];
+  const progress = await progressBy(
+    db,
+    'cycle_id',
+    rows.map((r) => r.id),
+  );
+  return rows.map((r) => ({ ...r, progress: progress.get(r.id) ?? emptyProgress() }));
+}

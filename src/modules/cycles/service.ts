@@ -1,0 +1,183 @@
+// Cycle rules: numbering within the team, date order, events in the same
+// transaction as each change.
+import type { Updateable } from 'kysely';
+import type { Actor, AppContext } from '../../platform/context.js';
+import type { Db } from '../../platform/db/database.js';
+import type { CycleRow, CyclesTable } from '../../platform/db/tables.js';
+import { invalidField, notFound } from '../../platform/errors.js';
+import { recordEvent } from '../../platform/outbox.js';
+import { findTeamByRef, firstTeam, isUuid } from '../projects/refs.js';
+import { assertCanReadCycles, assertCanWriteCycles } from './policy.js';
+import { type CycleRecord, presentCycle } from './present.js';
+import * as q from './queries.js';
+
+type Instant = string | Date;
+
+export interface CycleInput {
+  /** Team id or key; defaults to the first team. */
+  teamId?: string | undefined;
+  startsAt: Instant;
+  endsAt: Instant;
+  name?: string | null | undefined;
+  description?: string | null | undefined;
+}
+
+export interface CyclePatch {
+  name?: string | null | undefined;
+  description?: string | null | undefined;
+  startsAt?: Instant | undefined;
+  endsAt?: Instant | undefined;
+  completedAt?: Instant | null | undefined;
+}
+
+export interface ListCyclesInput {
+  teamId?: string | undefined;
+  includeArchived?: boolean | undefined;
+  limit: number;
+  offset: number;
+}
+
+function instant(field: string, v: Instant): Date {
+  const d = v instanceof Date ? v : new Date(v);
+  if (Number.isNaN(d.getTime()) || (typeof v === 'string' && !/^\d{4}-\d{2}-\d{2}T/.test(v))) {
+    throw invalidField(field, 'must be an ISO 8601 timestamp');
+  }
+  return d;
+}
+
+function checkOrder(starts: Date, ends: Date): void {
+  if (ends <= starts) throw invalidField('endsAt', 'must be after startsAt');
+}
+
+const text = (v: string | null | undefined) =>
+  v === undefined ? undefined : v === null ? null : v.trim() || null;
+
+async function loadOne(db: Db, row: CycleRow): Promise<CycleRecord> {
+  const [r] = await q.loadCycleRecords(db, [row]);
+  return r!;
+}
+
+const event = (actor: Actor, record: CycleRecord) => ({
+  type: 'cycle' as const,
+  data: presentCycle(record),
+  actor,
+});
+
+export async function listCycles(
+  ctx: AppContext,
+  actor: Actor,
+  input: ListCyclesInput,
+): Promise<{ cycles: CycleRecord[]; total: number }> {
+  void actor;
+  await assertCanReadCycles(ctx.db);
+  let teamId: string | undefined;
+  if (input.teamId) {
+    const team = await findTeamByRef(ctx.db, input.teamId);
+    if (!team) return { cycles: [], total: 0 };
+    teamId = team.id;
+  }
+  const filter = { teamId, includeArchived: input.includeArchived };
+  const [rows, total] = await Promise.all([
+    q.listCycleRows(ctx.db, filter, input),
+    q.countCycles(ctx.db, filter),
+  ]);
+  return { cycles: await q.loadCycleRecords(ctx.db, rows), total };
+}
+
+export async function getCycle(ctx: AppContext, actor: Actor, id: string): Promise<CycleRecord> {
+  void actor;
+  await assertCanReadCycles(ctx.db);
+  const row = isUuid(id) ? await q.findCycleRow(ctx.db, id) : undefined;
+  if (!row) throw notFound('Cycle');
+  return loadOne(ctx.db, row);
+}
+
+/** Cycles by id for GraphQL loaders; unknown ids are skipped. */
+export async function getCyclesByIds(db: Db, ids: readonly string[]): Promise<CycleRecord[]> {
+  return q.loadCycleRecords(db, await q.findCycleRowsByIds(db, ids.filter(isUuid)));
+}
+
+export async function createCycle(ctx: AppContext, actor: Actor, input: CycleInput): Promise<CycleRecord> {
+  await assertCanWriteCycles(ctx.db, actor);
+  const startsAt = instant('startsAt', input.startsAt);
+  const endsAt = instant('endsAt', input.endsAt);
+  checkOrder(startsAt, endsAt);
+  return ctx.db.transaction().execute(async (trx) => {
+    const team = input.teamId ? await findTeamByRef(trx, input.teamId) : await firstTeam(trx);
+    if (!team) throw invalidField('teamId', 'no such team');
+    const number = await q.nextCycleNumber(trx, team.id);
+    const row = await q.insertCycle(trx, {
+      team_id: team.id,
+      number,
+      name: text(input.name) ?? null,
+      description: text(input.description) ?? null,
+      starts_at: startsAt,
+      ends_at: endsAt,
+    });
+    const record = await loadOne(trx, row);
+    await recordEvent(trx, { ...event(actor, record), action: 'create' });
+    return record;
+  });
+}
+
+export async function updateCycle(
+  ctx: AppContext,
+  actor: Actor,
+  id: string,
+  patch: CyclePatch,
+): Promise<CycleRecord> {
+  await assertCanWriteCycles(ctx.db, actor);
+  const startsAt = patch.startsAt === undefined ? undefined : instant('startsAt', patch.startsAt);
+  const endsAt = patch.endsAt === undefined ? undefined : instant('endsAt', patch.endsAt);
+  const completedAt =
+    patch.completedAt === undefined || patch.completedAt === null
+      ? patch.completedAt
+      : instant('completedAt', patch.completedAt);
+  return ctx.db.transaction().execute(async (trx) => {
+    const current = isUuid(id) ? await q.findCycleRow(trx, id, true) : undefined;
+    if (!current) throw notFound('Cycle');
+    checkOrder(startsAt ?? current.starts_at, endsAt ?? current.ends_at);
+    const before = presentCycle(await loadOne(trx, current));
+    const set: Updateable<CyclesTable> = {
+      ...(patch.name !== undefined ? { name: text(patch.name) ?? null } : {}),
+      ...(patch.description !== undefined ? { description: text(patch.description) ?? null } : {}),
+      ...(startsAt ? { starts_at: startsAt } : {}),
+      ...(endsAt ? { ends_at: endsAt } : {}),
+      ...(completedAt !== undefined ? { completed_at: completedAt } : {}),
+    };
+    const record = await loadOne(trx, await q.updateCycleRow(trx, id, set));
+    const ev = event(actor, record);
+    const updatedFrom: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(before)) {
+      if (k === 'updatedAt' || k === 'progress') continue;
+      if (JSON.stringify(v) !== JSON.stringify((ev.data as Record<string, unknown>)[k])) updatedFrom[k] = v;
+    }
+    await recordEvent(trx, { ...ev, action: 'update', updatedFrom });
+    return record;
+  });
+}
+
+export async function archiveCycle(ctx: AppContext, actor: Actor, id: string): Promise<CycleRecord> {
+  await assertCanWriteCycles(ctx.db, actor);
+  return ctx.db.transaction().execute(async (trx) => {
+    const current = isUuid(id) ? await q.findCycleRow(trx, id, true) : undefined;
+    if (!current) throw notFound('Cycle');
+    const row = current.archived_at ? current : await q.updateCycleRow(trx, id, { archived_at: new Date() });
+    const record = await loadOne(trx, row);
+    await recordEvent(trx, { ...event(actor, record), action: 'update', updatedFrom: { archivedAt: null } });
+    return record;
+  });
+}
+
+/** Deletes a cycle; its issues stay and lose the cycle (FK set null). Numbers are not reused. */
+export async function deleteCycle(ctx: AppContext, actor: Actor, id: string): Promise<CycleRecord> {
+  await assertCanWriteCycles(ctx.db, actor);
+  return ctx.db.transaction().execute(async (trx) => {
+    const current = isUuid(id) ? await q.findCycleRow(trx, id, true) : undefined;
+    if (!current) throw notFound('Cycle');
+    const record = await loadOne(trx, current);
+    await q.deleteCycleRow(trx, id);
+    await recordEvent(trx, { ...event(actor, record), action: 'remove' });
+    return record;
+  });
+}
