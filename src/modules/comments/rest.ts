@@ -1,5 +1,109 @@
-// REST routes of this domain (to be built; registered in app.ts already).
+// REST: comments on issues. Guests may comment; authors and admins edit.
+import { Type } from 'typebox';
 import type { AppContext } from '../../platform/context.js';
+import { actorOf } from '../../platform/http/auth-hook.js';
+import { PageInfo, pageQuery } from '../../platform/http/pagination.js';
+import { errors, IdParams, Ok } from '../../platform/http/schemas.js';
 import type { Http } from '../../platform/http/types.js';
+import { CommentSchema, presentComment } from './present.js';
+import {
+  createComment,
+  deleteComment,
+  getComment,
+  listComments,
+  MAX_BODY,
+  updateComment,
+} from './service.js';
 
-export function commentsRoutes(_app: Http, _ctx: AppContext): void {}
+const CommentEnvelope = Type.Object({ comment: CommentSchema });
+const Body = Type.String({ minLength: 1, maxLength: MAX_BODY, pattern: '\\S', description: 'Markdown' });
+
+export function commentsRoutes(app: Http, ctx: AppContext): void {
+  app.get(
+    '/api/issues/:id/comments',
+    {
+      schema: {
+        tags: ['comments'],
+        summary: "An issue's comments, oldest first",
+        params: IdParams,
+        querystring: Type.Object(pageQuery(50), { additionalProperties: false }),
+        response: {
+          200: Type.Object({ comments: Type.Array(CommentSchema), pageInfo: PageInfo }),
+          ...errors(400, 401, 404),
+        },
+      },
+    },
+    async (req) => {
+      const page = await listComments(ctx, actorOf(req), req.params.id, req.query);
+      return {
+        comments: page.comments.map(presentComment),
+        pageInfo: { total: page.total, limit: page.limit, offset: page.offset },
+      };
+    },
+  );
+
+  app.post(
+    '/api/issues/:id/comments',
+    {
+      schema: {
+        tags: ['comments'],
+        summary: 'Comment on an issue (guests too); parentId makes it a reply',
+        params: IdParams,
+        body: Type.Object(
+          { body: Body, parentId: Type.Optional(Type.Union([Type.String({ format: 'uuid' }), Type.Null()])) },
+          { additionalProperties: false },
+        ),
+        response: { 201: CommentEnvelope, ...errors(400, 401, 404) },
+      },
+    },
+    async (req, reply) => {
+      const comment = await createComment(ctx, actorOf(req), { issueId: req.params.id, ...req.body });
+      return reply.status(201).send({ comment: presentComment(comment) });
+    },
+  );
+
+  app.get(
+    '/api/comments/:id',
+    {
+      schema: {
+        tags: ['comments'],
+        summary: 'One comment',
+        params: IdParams,
+        response: { 200: CommentEnvelope, ...errors(401, 404) },
+      },
+    },
+    async (req) => ({ comment: presentComment(await getComment(ctx, actorOf(req), req.params.id)) }),
+  );
+
+  app.patch(
+    '/api/comments/:id',
+    {
+      schema: {
+        tags: ['comments'],
+        summary: 'Edit a comment (its author or an admin)',
+        params: IdParams,
+        body: Type.Object({ body: Body }, { additionalProperties: false }),
+        response: { 200: CommentEnvelope, ...errors(400, 401, 403, 404) },
+      },
+    },
+    async (req) => ({
+      comment: presentComment(await updateComment(ctx, actorOf(req), req.params.id, req.body)),
+    }),
+  );
+
+  app.delete(
+    '/api/comments/:id',
+    {
+      schema: {
+        tags: ['comments'],
+        summary: 'Delete a comment and its replies (its author or an admin)',
+        params: IdParams,
+        response: { 200: Ok, ...errors(401, 403, 404) },
+      },
+    },
+    async (req) => {
+      await deleteComment(ctx, actorOf(req), req.params.id);
+      return { ok: true as const };
+    },
+  );
+}

@@ -1,5 +1,221 @@
-// REST routes of this domain (to be built; registered in app.ts already).
+// REST: issues. Paths take the issue's uuid or any identifier it ever had.
+import { Type } from 'typebox';
 import type { AppContext } from '../../platform/context.js';
+import { actorOf } from '../../platform/http/auth-hook.js';
+import { PageInfo, pageQuery } from '../../platform/http/pagination.js';
+import { errors, IdParams, Ok } from '../../platform/http/schemas.js';
 import type { Http } from '../../platform/http/types.js';
+import { IssueCreateBody, IssuePatchBody } from './inputs.js';
+import { type IssueRecord, IssueSchema, presentIssue } from './present.js';
+import {
+  archiveIssue,
+  createIssue,
+  deleteIssue,
+  getIssue,
+  issueHistory,
+  listIssues,
+  unarchiveIssue,
+  updateIssue,
+} from './service.js';
 
-export function issuesRoutes(_app: Http, _ctx: AppContext): void {}
+const IssueEnvelope = Type.Object({ issue: IssueSchema });
+const Id = Type.String({ format: 'uuid' });
+const IdOrNull = Type.Union([Id, Type.Literal('null')], { description: 'An id, or "null" for not set' });
+
+const ListQuery = Type.Object(
+  {
+    teamId: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Team id or key' })),
+    stateId: Type.Optional(Id),
+    assigneeId: Type.Optional(IdOrNull),
+    projectId: Type.Optional(IdOrNull),
+    cycleId: Type.Optional(IdOrNull),
+    priority: Type.Optional(Type.Integer({ minimum: 0, maximum: 4 })),
+    labelId: Type.Optional(Id),
+    q: Type.Optional(
+      Type.String({ maxLength: 500, description: 'Full-text search (prefix match per word)' }),
+    ),
+    sort: Type.Optional(
+      Type.Union([
+        Type.Literal('createdAt'),
+        Type.Literal('updatedAt'),
+        Type.Literal('priority'),
+        Type.Literal('dueDate'),
+      ]),
+    ),
+    order: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')])),
+    includeArchived: Type.Optional(Type.Boolean()),
+    ...pageQuery(50),
+  },
+  { additionalProperties: false },
+);
+
+const nullable = (v: string | undefined) => (v === 'null' ? null : v);
+
+export function issuesRoutes(app: Http, ctx: AppContext): void {
+  const present = (r: IssueRecord) => presentIssue(r, ctx.config.publicUrl);
+
+  app.get(
+    '/api/issues',
+    {
+      schema: {
+        tags: ['issues'],
+        summary: 'List issues: newest first, or best match first with q; exact-match filters',
+        querystring: ListQuery,
+        response: {
+          200: Type.Object({ issues: Type.Array(IssueSchema), pageInfo: PageInfo }),
+          ...errors(400, 401),
+        },
+      },
+    },
+    async (req) => {
+      const qs = req.query;
+      const filters = Object.fromEntries(
+        Object.entries({
+          teamId: qs.teamId,
+          stateId: qs.stateId,
+          assigneeId: nullable(qs.assigneeId),
+          projectId: nullable(qs.projectId),
+          cycleId: nullable(qs.cycleId),
+          priority: qs.priority,
+          labelId: qs.labelId,
+        }).filter(([, v]) => v !== undefined),
+      );
+      const page = await listIssues(ctx, actorOf(req), {
+        filters,
+        ...(qs.q !== undefined ? { q: qs.q } : {}),
+        ...(qs.sort !== undefined ? { sort: qs.sort } : {}),
+        ...(qs.order !== undefined ? { order: qs.order } : {}),
+        ...(qs.limit !== undefined ? { limit: qs.limit } : {}),
+        ...(qs.offset !== undefined ? { offset: qs.offset } : {}),
+        includeArchived: qs.includeArchived ?? false,
+      });
+      return {
+        issues: page.issues.map(present),
+        pageInfo: { total: page.total, limit: page.limit, offset: page.offset },
+      };
+    },
+  );
+
+  app.post(
+    '/api/issues',
+    {
+      schema: {
+        tags: ['issues'],
+        summary: 'Create an issue; its identifier is assigned automatically',
+        body: IssueCreateBody,
+        response: { 201: IssueEnvelope, ...errors(400, 401, 403) },
+      },
+    },
+    async (req, reply) => {
+      const issue = await createIssue(ctx, actorOf(req), req.body);
+      return reply.status(201).send({ issue: present(issue) });
+    },
+  );
+
+  app.get(
+    '/api/issues/:id',
+    {
+      schema: {
+        tags: ['issues'],
+        summary: 'One issue, by id or identifier (e.g. ENG-12)',
+        params: IdParams,
+        response: { 200: IssueEnvelope, ...errors(401, 404) },
+      },
+    },
+    async (req) => ({ issue: present(await getIssue(ctx, actorOf(req), req.params.id)) }),
+  );
+
+  app.patch(
+    '/api/issues/:id',
+    {
+      schema: {
+        tags: ['issues'],
+        summary: 'Change an issue: absent fields stay, null clears, labelIds replaces the set',
+        params: IdParams,
+        body: IssuePatchBody,
+        response: { 200: IssueEnvelope, ...errors(400, 401, 403, 404) },
+      },
+    },
+    async (req) => ({ issue: present(await updateIssue(ctx, actorOf(req), req.params.id, req.body)) }),
+  );
+
+  app.delete(
+    '/api/issues/:id',
+    {
+      schema: {
+        tags: ['issues'],
+        summary: 'Delete an issue with its comments and attachments',
+        params: IdParams,
+        response: { 200: Ok, ...errors(401, 403, 404) },
+      },
+    },
+    async (req) => {
+      await deleteIssue(ctx, actorOf(req), req.params.id);
+      return { ok: true as const };
+    },
+  );
+
+  app.post(
+    '/api/issues/:id/archive',
+    {
+      schema: {
+        tags: ['issues'],
+        summary: 'Archive an issue: hidden from lists unless includeArchived=true',
+        params: IdParams,
+        response: { 200: IssueEnvelope, ...errors(401, 403, 404) },
+      },
+    },
+    async (req) => ({ issue: present(await archiveIssue(ctx, actorOf(req), req.params.id)) }),
+  );
+
+  app.post(
+    '/api/issues/:id/unarchive',
+    {
+      schema: {
+        tags: ['issues'],
+        summary: 'Bring an archived issue back into lists',
+        params: IdParams,
+        response: { 200: IssueEnvelope, ...errors(401, 403, 404) },
+      },
+    },
+    async (req) => ({ issue: present(await unarchiveIssue(ctx, actorOf(req), req.params.id)) }),
+  );
+
+  app.get(
+    '/api/issues/:id/history',
+    {
+      schema: {
+        tags: ['issues'],
+        summary: 'Change history of an issue, oldest first',
+        params: IdParams,
+        response: {
+          200: Type.Object({
+            history: Type.Array(
+              Type.Object({
+                id: Type.String(),
+                actorId: Type.Union([Type.String(), Type.Null()]),
+                changes: Type.Record(
+                  Type.String(),
+                  Type.Object({ from: Type.Unknown(), to: Type.Unknown() }),
+                ),
+                createdAt: Type.String({ format: 'date-time' }),
+              }),
+            ),
+          }),
+          ...errors(401, 404),
+        },
+      },
+    },
+    async (req) => {
+      const rows = await issueHistory(ctx, actorOf(req), req.params.id);
+      return {
+        history: rows.map((h) => ({
+          id: h.id,
+          actorId: h.actor_id,
+          changes: h.changes as Record<string, { from: unknown; to: unknown }>,
+          createdAt: h.created_at.toISOString(),
+        })),
+      };
+    },
+  );
+}

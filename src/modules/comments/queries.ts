@@ -1,0 +1,64 @@
+// SQL for comments. Authors are joined for their name, deleted accounts included.
+import { sql } from 'kysely';
+import type { Db } from '../../platform/db/database.js';
+import type { CommentRow } from '../../platform/db/tables.js';
+import { isUuid } from '../teams/ids.js';
+
+export type CommentRecord = CommentRow & { user_name: string | null };
+
+function selectComments(db: Db) {
+  return db
+    .selectFrom('comments')
+    .leftJoin('users', 'users.id', 'comments.user_id')
+    .selectAll('comments')
+    .select('users.name as user_name');
+}
+
+export function findComment(db: Db, id: string): Promise<CommentRecord | undefined> {
+  if (!isUuid(id)) return Promise.resolve(undefined);
+  return selectComments(db).where('comments.id', '=', id).executeTakeFirst();
+}
+
+/** A page of an issue's comments, oldest first. */
+export function listComments(
+  db: Db,
+  issueId: string,
+  page: { limit: number; offset: number },
+): Promise<CommentRecord[]> {
+  return selectComments(db)
+    .where('comments.issue_id', '=', issueId)
+    .orderBy('comments.created_at')
+    .orderBy('comments.id')
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute();
+}
+
+export async function countComments(db: Db, issueId: string): Promise<number> {
+  const row = await db
+    .selectFrom('comments')
+    .where('issue_id', '=', issueId)
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export async function insertComment(
+  db: Db,
+  c: { issue_id: string; user_id: string; parent_id: string | null; body: string },
+): Promise<string> {
+  const row = await db.insertInto('comments').values(c).returning('id').executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export async function updateCommentBody(db: Db, id: string, body: string): Promise<void> {
+  await db
+    .updateTable('comments')
+    .set({ body, edited_at: sql<Date>`now()`, updated_at: sql<Date>`now()` })
+    .where('id', '=', id)
+    .execute();
+}
+
+export async function deleteComment(db: Db, id: string): Promise<void> {
+  await db.deleteFrom('comments').where('id', '=', id).execute();
+}

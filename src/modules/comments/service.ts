@@ -1,0 +1,136 @@
+// Comment rules. The stable service API (REST and GraphQL both call these):
+//
+//   listComments(ctx, actor, issueIdOrIdentifier, { limit?, offset? })   -> { comments, total, limit, offset }
+//   getComment(ctx, actor, id)                                         -> CommentRecord
+//   createComment(ctx, actor, { issueId, body, parentId? })            -> CommentRecord  event comment.create
+//   updateComment(ctx, actor, id, { body })                            -> CommentRecord  event comment.update
+//   deleteComment(ctx, actor, id)                                      -> CommentRecord  event comment.remove
+//
+// issueId takes the issue's uuid or identifier. Present with presentComment.
+// Guests may comment; editing and deleting is for the author or an admin.
+import type { Actor, AppContext } from '../../platform/context.js';
+import { invalidField, notFound } from '../../platform/errors.js';
+import { MAX_LIMIT } from '../../platform/http/pagination.js';
+import { recordEvent } from '../../platform/outbox.js';
+import { resolveIssueId, subscribe } from '../issues/queries.js';
+import { assertCanChangeComment } from './policy.js';
+import { presentComment } from './present.js';
+import * as q from './queries.js';
+
+export type { CommentRecord } from './queries.js';
+
+export interface CommentCreateInput {
+  issueId: string;
+  body: string;
+  parentId?: string | null;
+}
+
+export const MAX_BODY = 100_000;
+
+const eventActor = (actor: Actor) => ({ id: actor.id, name: actor.name, email: actor.email });
+
+function checkBody(body: unknown): string {
+  if (typeof body !== 'string' || body.trim() === '' || body.length > MAX_BODY) {
+    throw invalidField('body', `must be 1-${MAX_BODY} characters, not blank`);
+  }
+  return body;
+}
+
+async function issueIdOf(ctx: AppContext, idOrIdentifier: string): Promise<string> {
+  const id = await resolveIssueId(ctx.db, idOrIdentifier);
+  if (!id) throw notFound('Issue');
+  return id;
+}
+
+export async function listComments(
+  ctx: AppContext,
+  _actor: Actor,
+  issueIdOrIdentifier: string,
+  page: { limit?: number; offset?: number } = {},
+) {
+  const limit = page.limit ?? 50;
+  const offset = page.offset ?? 0;
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) {
+    throw invalidField('limit', `must be an integer from 1 to ${MAX_LIMIT}`);
+  }
+  if (!Number.isInteger(offset) || offset < 0) throw invalidField('offset', 'must be an integer >= 0');
+  const issueId = await issueIdOf(ctx, issueIdOrIdentifier);
+  const [comments, total] = await Promise.all([
+    q.listComments(ctx.db, issueId, { limit, offset }),
+    q.countComments(ctx.db, issueId),
+  ]);
+  return { comments, total, limit, offset };
+}
+
+export async function getComment(ctx: AppContext, _actor: Actor, id: string) {
+  const comment = await q.findComment(ctx.db, id);
+  if (!comment) throw notFound('Comment');
+  return comment;
+}
+
+export async function createComment(ctx: AppContext, actor: Actor, input: CommentCreateInput) {
+  const body = checkBody(input.body);
+  return ctx.db.transaction().execute(async (trx) => {
+    const issueId = await resolveIssueId(trx, input.issueId);
+    if (!issueId) throw notFound('Issue');
+    let parentId: string | null = null;
+    if (input.parentId !== undefined && input.parentId !== null) {
+      const parent = await q.findComment(trx, input.parentId);
+      if (!parent) throw invalidField('parentId', 'no comment with this id');
+      if (parent.issue_id !== issueId) throw invalidField('parentId', 'the comment belongs to another issue');
+      parentId = parent.id;
+    }
+    const id = await q.insertComment(trx, {
+      issue_id: issueId,
+      user_id: actor.id,
+      parent_id: parentId,
+      body,
+    });
+    await subscribe(trx, issueId, [actor.id]);
+    const comment = (await q.findComment(trx, id))!;
+    await recordEvent(trx, {
+      type: 'comment',
+      action: 'create',
+      data: presentComment(comment),
+      actor: eventActor(actor),
+    });
+    return comment;
+  });
+}
+
+export async function updateComment(ctx: AppContext, actor: Actor, id: string, input: { body: string }) {
+  const body = checkBody(input.body);
+  return ctx.db.transaction().execute(async (trx) => {
+    const before = await q.findComment(trx, id);
+    if (!before) throw notFound('Comment');
+    assertCanChangeComment(actor, before);
+    if (before.body === body) return before;
+    await q.updateCommentBody(trx, id, body);
+    const after = (await q.findComment(trx, id))!;
+    const old = presentComment(before);
+    await recordEvent(trx, {
+      type: 'comment',
+      action: 'update',
+      data: presentComment(after),
+      updatedFrom: { body: old.body, editedAt: old.editedAt, updatedAt: old.updatedAt },
+      actor: eventActor(actor),
+    });
+    return after;
+  });
+}
+
+export async function deleteComment(ctx: AppContext, actor: Actor, id: string) {
+  return ctx.db.transaction().execute(async (trx) => {
+    const comment = await q.findComment(trx, id);
+    if (!comment) throw notFound('Comment');
+    assertCanChangeComment(actor, comment);
+    await q.deleteComment(trx, id); // replies cascade
+    await recordEvent(trx, {
+      type: 'comment',
+      action: 'remove',
+      data: presentComment(comment),
+      actor: eventActor(actor),
+    });
+    return comment;
+  });
+}

@@ -1,0 +1,272 @@
+// SQL for issues. Every function takes the connection or transaction it runs in.
+// Related tables owned by other domains (projects, cycles, users) are read here
+// directly, only to check that a referenced row exists.
+import { type Expression, type SqlBool, sql } from 'kysely';
+import type { Db } from '../../platform/db/database.js';
+import type { CycleRow, IssueRow } from '../../platform/db/tables.js';
+import { isUuid } from '../teams/ids.js';
+import type { IssueRecord } from './present.js';
+
+const COLUMNS = [
+  'issues.id',
+  'issues.team_id',
+  'issues.number',
+  'issues.identifier',
+  'issues.title',
+  'issues.description',
+  'issues.priority',
+  'issues.estimate',
+  'issues.due_date',
+  'issues.state_id',
+  'issues.assignee_id',
+  'issues.creator_id',
+  'issues.project_id',
+  'issues.cycle_id',
+  'issues.parent_id',
+  'issues.sort_order',
+  'issues.created_at',
+  'issues.updated_at',
+  'issues.started_at',
+  'issues.completed_at',
+  'issues.canceled_at',
+  'issues.archived_at',
+] as const;
+
+export type IssueColumns = Omit<IssueRow, 'search'>;
+
+/** Issues with the branch owner's display name (assignee, else creator), in one query. */
+export function selectIssues(db: Db) {
+  return db
+    .selectFrom('issues')
+    .leftJoin('users as a', 'a.id', 'issues.assignee_id')
+    .leftJoin('users as c', 'c.id', 'issues.creator_id')
+    .select(COLUMNS)
+    .select(sql<string | null>`coalesce(a.display_name, c.display_name)`.as('branch_user'));
+}
+
+type SelectedIssue = IssueColumns & { branch_user: string | null };
+
+/** Label ids of many issues in one query. */
+export async function labelIdsOf(db: Db, issueIds: readonly string[]): Promise<Map<string, string[]>> {
+  const map = new Map<string, string[]>(issueIds.map((id) => [id, []]));
+  if (issueIds.length === 0) return map;
+  const rows = await db
+    .selectFrom('issue_labels')
+    .innerJoin('labels', 'labels.id', 'issue_labels.label_id')
+    .select(['issue_labels.issue_id', 'issue_labels.label_id'])
+    .where('issue_labels.issue_id', 'in', [...issueIds])
+    .orderBy('issue_labels.issue_id')
+    .orderBy(sql`lower(labels.name)`)
+    .execute();
+  for (const r of rows) map.get(r.issue_id)?.push(r.label_id);
+  return map;
+}
+
+/** Turns selected rows into records: one extra query for the labels of all of them. */
+export async function toRecords(db: Db, rows: SelectedIssue[]): Promise<IssueRecord[]> {
+  const labels = await labelIdsOf(
+    db,
+    rows.map((r) => r.id),
+  );
+  return rows.map(({ branch_user, ...row }) => ({
+    ...row,
+    labelIds: labels.get(row.id) ?? [],
+    branchUser: branch_user,
+  }));
+}
+
+/** Records for these ids, in the order given (missing ids are skipped). */
+export async function loadIssueRecords(db: Db, ids: readonly string[]): Promise<IssueRecord[]> {
+  const valid = ids.filter(isUuid);
+  if (valid.length === 0) return [];
+  const rows = await selectIssues(db).where('issues.id', 'in', valid).execute();
+  const records = new Map((await toRecords(db, rows)).map((r) => [r.id, r]));
+  return valid.map((id) => records.get(id)).filter((r): r is IssueRecord => r !== undefined);
+}
+
+export async function loadIssueRecord(db: Db, id: string): Promise<IssueRecord | undefined> {
+  return (await loadIssueRecords(db, [id]))[0];
+}
+
+/**
+ * The id of the issue an id or identifier names. Identifiers resolve through
+ * issue_identifiers, so one from before a team move still works; the key part
+ * is case-insensitive ("eng-12" finds ENG-12).
+ */
+export async function resolveIssueId(db: Db, idOrIdentifier: string): Promise<string | undefined> {
+  if (isUuid(idOrIdentifier)) {
+    const row = await db
+      .selectFrom('issues')
+      .select('id')
+      .where('id', '=', idOrIdentifier)
+      .executeTakeFirst();
+    return row?.id;
+  }
+  const m = /^([A-Za-z][A-Za-z0-9]{0,6})-(\d{1,9})$/.exec(idOrIdentifier.trim());
+  if (!m) return undefined;
+  const identifier = `${m[1]!.toUpperCase()}-${Number(m[2])}`;
+  const row = await db
+    .selectFrom('issue_identifiers')
+    .select('issue_id')
+    .where('identifier', '=', identifier)
+    .executeTakeFirst();
+  return row?.issue_id;
+}
+
+/** Locks the issue row for this transaction (not its key: child inserts may still reference it). */
+export function lockIssue(db: Db, id: string): Promise<IssueColumns | undefined> {
+  return db.selectFrom('issues').select(COLUMNS).where('id', '=', id).forNoKeyUpdate().executeTakeFirst();
+}
+
+export function insertIssue(
+  db: Db,
+  row: Omit<IssueColumns, 'id' | 'created_at' | 'updated_at' | 'archived_at'>,
+): Promise<{ id: string }> {
+  return db.insertInto('issues').values(row).returning('id').executeTakeFirstOrThrow();
+}
+
+export async function updateIssueRow(db: Db, id: string, patch: Partial<IssueColumns>): Promise<void> {
+  await db
+    .updateTable('issues')
+    .set({ ...patch, updated_at: sql<Date>`now()` })
+    .where('id', '=', id)
+    .execute();
+}
+
+export async function deleteIssueRow(db: Db, id: string): Promise<void> {
+  await db.deleteFrom('issues').where('id', '=', id).execute();
+}
+
+export async function addIdentifier(db: Db, issueId: string, identifier: string): Promise<void> {
+  await db
+    .insertInto('issue_identifiers')
+    .values({ identifier, issue_id: issueId })
+    .onConflict((oc) => oc.column('identifier').doUpdateSet({ issue_id: issueId }))
+    .execute();
+}
+
+export async function setLabels(db: Db, issueId: string, labelIds: readonly string[]): Promise<void> {
+  await db.deleteFrom('issue_labels').where('issue_id', '=', issueId).execute();
+  if (labelIds.length === 0) return;
+  await db
+    .insertInto('issue_labels')
+    .values(labelIds.map((label_id) => ({ issue_id: issueId, label_id })))
+    .execute();
+}
+
+export async function subscribe(db: Db, issueId: string, userIds: readonly (string | null)[]): Promise<void> {
+  const ids = [...new Set(userIds.filter((u): u is string => u !== null))];
+  if (ids.length === 0) return;
+  await db
+    .insertInto('issue_subscribers')
+    .values(ids.map((user_id) => ({ issue_id: issueId, user_id })))
+    .onConflict((oc) => oc.columns(['issue_id', 'user_id']).doNothing())
+    .execute();
+}
+
+export async function insertHistory(
+  db: Db,
+  issueId: string,
+  actorId: string | null,
+  changes: Record<string, { from: unknown; to: unknown }>,
+): Promise<void> {
+  await db
+    .insertInto('issue_history')
+    .values({ issue_id: issueId, actor_id: actorId, changes: JSON.stringify(changes) })
+    .execute();
+}
+
+export function historyOf(db: Db, issueId: string) {
+  return db
+    .selectFrom('issue_history')
+    .selectAll()
+    .where('issue_id', '=', issueId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+}
+
+// --- Referenced rows (existence checks) ---
+
+export async function liveUserExists(db: Db, id: string): Promise<boolean> {
+  if (!isUuid(id)) return false;
+  const row = await db
+    .selectFrom('users')
+    .select('id')
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+export async function projectExists(db: Db, id: string): Promise<boolean> {
+  if (!isUuid(id)) return false;
+  const row = await db.selectFrom('projects').select('id').where('id', '=', id).executeTakeFirst();
+  return row !== undefined;
+}
+
+export function findCycle(db: Db, id: string): Promise<Pick<CycleRow, 'id' | 'team_id'> | undefined> {
+  if (!isUuid(id)) return Promise.resolve(undefined);
+  return db.selectFrom('cycles').select(['id', 'team_id']).where('id', '=', id).executeTakeFirst();
+}
+
+/** Whether `candidate` is `issueId` itself or one of its descendants (walks up from candidate). */
+export async function wouldCycle(db: Db, issueId: string, candidate: string): Promise<boolean> {
+  const row = await sql<{ found: boolean }>`
+    with recursive up(id, parent_id, depth) as (
+      select id, parent_id, 0 from issues where id = ${candidate}
+      union all
+      select i.id, i.parent_id, up.depth + 1 from issues i join up on i.id = up.parent_id where up.depth < 1000
+    )
+    select exists(select 1 from up where id = ${issueId}) as found`.execute(db);
+  return row.rows[0]?.found === true;
+}
+
+// --- Lists ---
+
+export type IssueSort = 'createdAt' | 'updatedAt' | 'priority' | 'dueDate';
+
+export interface ListQuery {
+  where: Expression<SqlBool>;
+  /** A tsquery expression; when set and no sort is given, rank orders the page. */
+  search: Expression<unknown> | null;
+  sort: IssueSort | undefined;
+  order: 'asc' | 'desc';
+  limit: number;
+  offset: number;
+}
+
+const SORT_COLUMN = {
+  createdAt: 'issues.created_at',
+  updatedAt: 'issues.updated_at',
+  priority: 'issues.priority',
+  dueDate: 'issues.due_date',
+} as const;
+
+export async function listIssueRecords(db: Db, query: ListQuery): Promise<IssueRecord[]> {
+  let page = selectIssues(db).where(() => query.where);
+  if (query.sort) {
+    const dir = query.order;
+    page = page.orderBy(sql.ref(SORT_COLUMN[query.sort]), (ob) =>
+      dir === 'asc' ? ob.asc().nullsLast() : ob.desc().nullsLast(),
+    );
+  } else if (query.search) {
+    page = page.orderBy(sql`ts_rank(issues.search, ${query.search})`, 'desc');
+  }
+  const rows = await page
+    .orderBy('issues.created_at', 'desc')
+    .orderBy('issues.id', 'desc')
+    .limit(query.limit)
+    .offset(query.offset)
+    .execute();
+  return toRecords(db, rows);
+}
+
+export async function countIssues(db: Db, where: Expression<SqlBool>): Promise<number> {
+  const row = await db
+    .selectFrom('issues')
+    .where(() => where)
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}

@@ -1,0 +1,463 @@
+// Issue rules. The stable service API (REST and GraphQL both call these;
+// inputs are camelCase and identical to the REST bodies, see inputs.ts):
+//
+//   createIssue(ctx, actor, IssueCreateInput)                    -> IssueRecord   event issue.create
+//   updateIssue(ctx, actor, idOrIdentifier, IssueUpdateInput)    -> IssueRecord   event issue.update
+//   deleteIssue(ctx, actor, idOrIdentifier)                      -> IssueRecord   event issue.remove (last data)
+//   archiveIssue(ctx, actor, idOrIdentifier)                     -> IssueRecord   event issue.update
+//   unarchiveIssue(ctx, actor, idOrIdentifier)                   -> IssueRecord   event issue.update
+//   getIssue(ctx, actor, idOrIdentifier)                         -> IssueRecord
+//   listIssues(ctx, actor, ListIssuesOptions)                    -> { issues: IssueRecord[], total, limit, offset }
+//   loadIssueRecords(db, ids) (queries.ts)                       -> IssueRecord[] for data loaders
+//
+// Present a record with presentIssue(record, ctx.config.publicUrl) from present.ts.
+// idOrIdentifier is a uuid or any identifier the issue ever had ("ENG-12").
+// Errors: 400 VALIDATION_FAILED naming the field (unknown referenced ids too),
+// 403 FORBIDDEN (guests), 403 FEATURE_DISABLED (projects/cycles off), 404 NOT_FOUND.
+import type { Actor, AppContext } from '../../platform/context.js';
+import type { Db } from '../../platform/db/database.js';
+import type { StateRow, StateType, TeamRow } from '../../platform/db/tables.js';
+import { type FieldError, invalidField, notFound, validationFailed } from '../../platform/errors.js';
+import { MAX_LIMIT } from '../../platform/http/pagination.js';
+import { recordEvent } from '../../platform/outbox.js';
+import { findLabelsByIds } from '../labels/queries.js';
+import { defaultState, findStateById, firstStateOfType } from '../states/queries.js';
+import { isUuid } from '../teams/ids.js';
+import { findTeamByIdOrKey, firstTeam, takeIssueNumber } from '../teams/queries.js';
+import { type IssueFilters, issueWhere, searchQuery } from './filters.js';
+import {
+  checkInput,
+  IssueCreateBody,
+  type IssueCreateInput,
+  IssuePatchBody,
+  type IssueUpdateInput,
+} from './inputs.js';
+import { assertCanEditIssues, assertCanLink } from './policy.js';
+import { type IssueRecord, presentIssue } from './present.js';
+import * as q from './queries.js';
+
+export type { IssueCreateInput, IssueUpdateInput } from './inputs.js';
+export type { IssueRecord } from './present.js';
+
+const eventActor = (actor: Actor) => ({ id: actor.id, name: actor.name, email: actor.email });
+
+/** Collects problems with referenced ids so one response names all of them. */
+class Problems {
+  list: FieldError[] = [];
+  add(field: string, message: string) {
+    this.list.push({ field: `/${field}`, message });
+  }
+  throwIfAny() {
+    if (this.list.length === 0) return;
+    const first = this.list[0]!;
+    throw validationFailed(`${first.field.slice(1)}: ${first.message}`, this.list);
+  }
+}
+
+/** started_at, completed_at and canceled_at follow the state's type. */
+function stateTimes(
+  prevType: StateType | null,
+  nextType: StateType,
+  cur: { started_at: Date | null; completed_at: Date | null; canceled_at: Date | null },
+) {
+  if (prevType === nextType) return {};
+  const now = new Date();
+  const out: { started_at?: Date; completed_at?: Date | null; canceled_at?: Date | null } = {};
+  if (nextType === 'started' && !cur.started_at) out.started_at = now;
+  if (nextType === 'completed') out.completed_at = now;
+  else if (cur.completed_at) out.completed_at = null;
+  if (nextType === 'canceled') out.canceled_at = now;
+  else if (cur.canceled_at) out.canceled_at = null;
+  return out;
+}
+
+/** Checks label ids against the team; returns them de-duplicated. */
+async function checkLabels(db: Db, p: Problems, labelIds: string[], teamId: string): Promise<string[]> {
+  const unique = [...new Set(labelIds)];
+  const found = new Map((await findLabelsByIds(db, unique)).map((l) => [l.id, l]));
+  labelIds.forEach((id, i) => {
+    const label = found.get(id);
+    if (!label) p.add(`labelIds/${i}`, 'no label with this id');
+    else if (label.team_id !== null && label.team_id !== teamId) {
+      p.add(`labelIds/${i}`, "the label belongs to another team than the issue's");
+    }
+  });
+  return unique;
+}
+
+async function checkState(db: Db, p: Problems, stateId: string, teamId: string) {
+  const state = await findStateById(db, stateId);
+  if (!state) p.add('stateId', 'no workflow state with this id');
+  else if (state.team_id !== teamId) p.add('stateId', "the state belongs to another team than the issue's");
+  return state;
+}
+
+async function checkCycle(db: Db, p: Problems, cycleId: string, teamId: string) {
+  const cycle = await q.findCycle(db, cycleId);
+  if (!cycle) p.add('cycleId', 'no cycle with this id');
+  else if (cycle.team_id !== teamId) p.add('cycleId', "the cycle belongs to another team than the issue's");
+}
+
+async function resolveTeam(db: Db, p: Problems, teamId: string | undefined): Promise<TeamRow | undefined> {
+  if (teamId === undefined) {
+    const team = await firstTeam(db);
+    if (!team) p.add('teamId', 'the workspace has no team yet');
+    return team;
+  }
+  const team = await findTeamByIdOrKey(db, teamId);
+  if (!team) p.add('teamId', 'no team with this id or key');
+  return team;
+}
+
+async function resolveIssue(db: Db, idOrIdentifier: string): Promise<string> {
+  const id = await q.resolveIssueId(db, idOrIdentifier);
+  if (!id) throw notFound('Issue');
+  return id;
+}
+
+export async function createIssue(
+  ctx: AppContext,
+  actor: Actor,
+  input: IssueCreateInput,
+): Promise<IssueRecord> {
+  assertCanEditIssues(actor);
+  checkInput(IssueCreateBody, input);
+  await assertCanLink(ctx.db, input);
+  return ctx.db.transaction().execute(async (trx) => {
+    const p = new Problems();
+    const team = await resolveTeam(trx, p, input.teamId);
+    let state: StateRow | undefined;
+    let labelIds: string[] = [];
+    if (team) {
+      state =
+        input.stateId !== undefined
+          ? await checkState(trx, p, input.stateId, team.id)
+          : await defaultState(trx, team.id);
+      if (!state && input.stateId === undefined) p.add('teamId', 'the team has no workflow states');
+      if (input.cycleId) await checkCycle(trx, p, input.cycleId, team.id);
+      if (input.labelIds) labelIds = await checkLabels(trx, p, input.labelIds, team.id);
+    }
+    if (input.assigneeId && !(await q.liveUserExists(trx, input.assigneeId))) {
+      p.add('assigneeId', 'no user with this id');
+    }
+    if (input.projectId && !(await q.projectExists(trx, input.projectId))) {
+      p.add('projectId', 'no project with this id');
+    }
+    let parentId: string | null = null;
+    if (input.parentId) {
+      parentId = (await q.resolveIssueId(trx, input.parentId)) ?? null;
+      if (!parentId) p.add('parentId', 'no issue with this id or identifier');
+    }
+    p.throwIfAny();
+
+    // Taken last: the team row stays locked until commit, so keep that short.
+    const { number, key } = await takeIssueNumber(trx, team!.id);
+    const identifier = `${key}-${number}`;
+    const times = stateTimes(null, state!.type, { started_at: null, completed_at: null, canceled_at: null });
+    const { id } = await q.insertIssue(trx, {
+      team_id: team!.id,
+      number,
+      identifier,
+      title: input.title.trim(),
+      description: input.description ?? null,
+      priority: input.priority ?? 0,
+      estimate: input.estimate ?? null,
+      due_date: input.dueDate ?? null,
+      state_id: state!.id,
+      assignee_id: input.assigneeId ?? null,
+      creator_id: actor.id,
+      project_id: input.projectId ?? null,
+      cycle_id: input.cycleId ?? null,
+      parent_id: parentId,
+      sort_order: input.sortOrder ?? 0,
+      started_at: times.started_at ?? null,
+      completed_at: times.completed_at ?? null,
+      canceled_at: times.canceled_at ?? null,
+    });
+    await q.addIdentifier(trx, id, identifier);
+    await q.setLabels(trx, id, labelIds);
+    await q.subscribe(trx, id, [actor.id, input.assigneeId ?? null]);
+    const record = (await q.loadIssueRecord(trx, id))!;
+    const data = presentIssue(record, ctx.config.publicUrl);
+    await recordEvent(trx, {
+      type: 'issue',
+      action: 'create',
+      data,
+      actor: eventActor(actor),
+      url: data.url,
+    });
+    return record;
+  });
+}
+
+/** Fields whose changes are recorded in history and reported in updatedFrom. */
+const TRACKED = [
+  'identifier',
+  'number',
+  'title',
+  'description',
+  'priority',
+  'estimate',
+  'dueDate',
+  'teamId',
+  'stateId',
+  'assigneeId',
+  'projectId',
+  'cycleId',
+  'parentId',
+  'labelIds',
+  'sortOrder',
+  'startedAt',
+  'completedAt',
+  'canceledAt',
+  'archivedAt',
+] as const;
+
+/** Writes history and the update event for a change from `before` to `after`; false when nothing changed. */
+async function recordChange(
+  trx: Db,
+  ctx: AppContext,
+  actor: Actor,
+  before: IssueRecord,
+  after: IssueRecord,
+): Promise<boolean> {
+  const old = presentIssue(before, ctx.config.publicUrl);
+  const data = presentIssue(after, ctx.config.publicUrl);
+  const changes: Record<string, { from: unknown; to: unknown }> = {};
+  for (const key of TRACKED) {
+    if (JSON.stringify(old[key]) !== JSON.stringify(data[key]))
+      changes[key] = { from: old[key], to: data[key] };
+  }
+  if (Object.keys(changes).length === 0) return false;
+  await q.insertHistory(trx, after.id, actor.id, changes);
+  const updatedFrom: Record<string, unknown> = { updatedAt: old.updatedAt };
+  for (const [key, change] of Object.entries(changes)) updatedFrom[key] = change.from;
+  await recordEvent(trx, {
+    type: 'issue',
+    action: 'update',
+    data,
+    updatedFrom,
+    actor: eventActor(actor),
+    url: data.url,
+  });
+  return true;
+}
+
+const sameSet = (a: readonly string[], b: readonly string[]) =>
+  a.length === b.length && [...a].sort().join() === [...b].sort().join();
+
+export async function updateIssue(
+  ctx: AppContext,
+  actor: Actor,
+  idOrIdentifier: string,
+  patch: IssueUpdateInput,
+): Promise<IssueRecord> {
+  assertCanEditIssues(actor);
+  checkInput(IssuePatchBody, patch);
+  await assertCanLink(ctx.db, patch);
+  return ctx.db.transaction().execute(async (trx) => {
+    const id = await resolveIssue(trx, idOrIdentifier);
+    const row = await q.lockIssue(trx, id);
+    if (!row) throw notFound('Issue');
+    const before = (await q.loadIssueRecord(trx, id))!;
+    const p = new Problems();
+    const set: Partial<q.IssueColumns> = {};
+
+    let teamId = row.team_id;
+    if (patch.teamId !== undefined) {
+      const team = await findTeamByIdOrKey(trx, patch.teamId);
+      if (!team) p.add('teamId', 'no team with this id or key');
+      else teamId = team.id;
+    }
+    const moving = teamId !== row.team_id;
+    const currentState = (await findStateById(trx, row.state_id))!;
+
+    let state: StateRow | undefined = currentState;
+    if (patch.stateId !== undefined) state = await checkState(trx, p, patch.stateId, teamId);
+    else if (moving) {
+      // Keep the kind of progress: the target team's first state of the same type.
+      state = (await firstStateOfType(trx, teamId, currentState.type)) ?? (await defaultState(trx, teamId));
+      if (!state) p.add('teamId', 'the team has no workflow states');
+    }
+
+    if (patch.cycleId !== undefined) {
+      if (patch.cycleId !== null) await checkCycle(trx, p, patch.cycleId, teamId);
+      set.cycle_id = patch.cycleId;
+    } else if (moving && row.cycle_id) set.cycle_id = null; // cycles belong to one team
+
+    let labelIds = before.labelIds;
+    if (patch.labelIds !== undefined) labelIds = await checkLabels(trx, p, patch.labelIds, teamId);
+    else if (moving && labelIds.length > 0) {
+      const labels = await findLabelsByIds(trx, labelIds);
+      labelIds = labels.filter((l) => l.team_id === null || l.team_id === teamId).map((l) => l.id);
+    }
+
+    if (patch.assigneeId !== undefined) {
+      if (patch.assigneeId !== null && !(await q.liveUserExists(trx, patch.assigneeId))) {
+        p.add('assigneeId', 'no user with this id');
+      }
+      set.assignee_id = patch.assigneeId;
+    }
+    if (patch.projectId !== undefined) {
+      if (patch.projectId !== null && !(await q.projectExists(trx, patch.projectId))) {
+        p.add('projectId', 'no project with this id');
+      }
+      set.project_id = patch.projectId;
+    }
+    if (patch.parentId !== undefined) {
+      if (patch.parentId === null) set.parent_id = null;
+      else {
+        const parentId = await q.resolveIssueId(trx, patch.parentId);
+        if (!parentId) p.add('parentId', 'no issue with this id or identifier');
+        else if (await q.wouldCycle(trx, id, parentId)) {
+          p.add('parentId', 'an issue cannot be its own parent or the child of its own sub-issue');
+        } else set.parent_id = parentId;
+      }
+    }
+    p.throwIfAny();
+
+    if (patch.title !== undefined) set.title = patch.title.trim();
+    if (patch.description !== undefined) set.description = patch.description;
+    if (patch.priority !== undefined) set.priority = patch.priority;
+    if (patch.estimate !== undefined) set.estimate = patch.estimate;
+    if (patch.dueDate !== undefined) set.due_date = patch.dueDate;
+    if (patch.sortOrder !== undefined) set.sort_order = patch.sortOrder;
+    if (state!.id !== row.state_id) {
+      set.state_id = state!.id;
+      Object.assign(set, stateTimes(currentState.type, state!.type, row));
+    }
+    if (moving) {
+      const { number, key } = await takeIssueNumber(trx, teamId);
+      set.team_id = teamId;
+      set.number = number;
+      set.identifier = `${key}-${number}`;
+      await q.addIdentifier(trx, id, set.identifier);
+    }
+
+    // Only columns whose value really changes count as a change.
+    const changed = Object.fromEntries(
+      Object.entries(set).filter(([k, v]) => {
+        const cur = row[k as keyof typeof row];
+        return cur instanceof Date || v instanceof Date
+          ? String(cur?.valueOf()) !== String((v as Date | null)?.valueOf())
+          : cur !== v;
+      }),
+    );
+    const labelsChanged = !sameSet(labelIds, before.labelIds);
+    if (Object.keys(changed).length === 0 && !labelsChanged) return before;
+
+    await q.updateIssueRow(trx, id, changed);
+    if (labelsChanged) await q.setLabels(trx, id, labelIds);
+    if (changed['assignee_id']) await q.subscribe(trx, id, [changed['assignee_id'] as string]);
+    const after = (await q.loadIssueRecord(trx, id))!;
+    await recordChange(trx, ctx, actor, before, after);
+    return after;
+  });
+}
+
+export async function deleteIssue(
+  ctx: AppContext,
+  actor: Actor,
+  idOrIdentifier: string,
+): Promise<IssueRecord> {
+  assertCanEditIssues(actor);
+  return ctx.db.transaction().execute(async (trx) => {
+    const id = await resolveIssue(trx, idOrIdentifier);
+    if (!(await q.lockIssue(trx, id))) throw notFound('Issue');
+    const record = (await q.loadIssueRecord(trx, id))!;
+    await q.deleteIssueRow(trx, id); // comments, attachments, labels, history cascade
+    const data = presentIssue(record, ctx.config.publicUrl);
+    await recordEvent(trx, {
+      type: 'issue',
+      action: 'remove',
+      data,
+      actor: eventActor(actor),
+      url: data.url,
+    });
+    return record;
+  });
+}
+
+async function setArchived(ctx: AppContext, actor: Actor, idOrIdentifier: string, archived: boolean) {
+  assertCanEditIssues(actor);
+  return ctx.db.transaction().execute(async (trx) => {
+    const id = await resolveIssue(trx, idOrIdentifier);
+    const row = await q.lockIssue(trx, id);
+    if (!row) throw notFound('Issue');
+    const before = (await q.loadIssueRecord(trx, id))!;
+    if ((row.archived_at !== null) === archived) return before;
+    await q.updateIssueRow(trx, id, { archived_at: archived ? new Date() : null });
+    const after = (await q.loadIssueRecord(trx, id))!;
+    await recordChange(trx, ctx, actor, before, after);
+    return after;
+  });
+}
+
+/** Hides the issue from lists (unless includeArchived); it stays readable by id. */
+export const archiveIssue = (ctx: AppContext, actor: Actor, idOrIdentifier: string) =>
+  setArchived(ctx, actor, idOrIdentifier, true);
+
+export const unarchiveIssue = (ctx: AppContext, actor: Actor, idOrIdentifier: string) =>
+  setArchived(ctx, actor, idOrIdentifier, false);
+
+export async function getIssue(ctx: AppContext, _actor: Actor, idOrIdentifier: string): Promise<IssueRecord> {
+  const id = await resolveIssue(ctx.db, idOrIdentifier);
+  const record = await q.loadIssueRecord(ctx.db, id);
+  if (!record) throw notFound('Issue');
+  return record;
+}
+
+/** Change history of an issue, oldest first. */
+export async function issueHistory(ctx: AppContext, _actor: Actor, idOrIdentifier: string) {
+  const id = await resolveIssue(ctx.db, idOrIdentifier);
+  return q.historyOf(ctx.db, id);
+}
+
+export interface ListIssuesOptions {
+  /** Exact-match filters. teamId takes an id or key; assigneeId/projectId/cycleId null = not set. */
+  filters?: IssueFilters;
+  /** Full-text search over title and description (prefix match per word, accent/case-folded). */
+  q?: string;
+  /** Default: newest first (createdAt desc), or best match first when q is given. */
+  sort?: q.IssueSort;
+  order?: 'asc' | 'desc';
+  /** 1..250, default 50. */
+  limit?: number;
+  offset?: number;
+  includeArchived?: boolean;
+}
+
+const FILTER_IDS = ['stateId', 'assigneeId', 'projectId', 'cycleId', 'labelId'] as const;
+
+export async function listIssues(ctx: AppContext, _actor: Actor, opts: ListIssuesOptions = {}) {
+  const limit = opts.limit ?? 50;
+  const offset = opts.offset ?? 0;
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) {
+    throw invalidField('limit', `must be an integer from 1 to ${MAX_LIMIT}`);
+  }
+  if (!Number.isInteger(offset) || offset < 0) throw invalidField('offset', 'must be an integer >= 0');
+  const filters: IssueFilters = { ...(opts.filters ?? {}) };
+  for (const key of FILTER_IDS) {
+    const v = filters[key];
+    if (v !== undefined && v !== null && !isUuid(v)) throw invalidField(key, 'must be a uuid');
+  }
+  if (filters.teamId !== undefined) {
+    const team = await findTeamByIdOrKey(ctx.db, filters.teamId);
+    if (!team) throw invalidField('teamId', 'no team with this id or key');
+    filters.teamId = team.id;
+  }
+  const search = opts.q ? searchQuery(opts.q) : null;
+  const where = issueWhere({ filters, search, includeArchived: opts.includeArchived ?? false });
+  const [issues, total] = await Promise.all([
+    q.listIssueRecords(ctx.db, {
+      where,
+      search,
+      sort: opts.sort,
+      order: opts.order ?? 'desc',
+      limit,
+      offset,
+    }),
+    q.countIssues(ctx.db, where),
+  ]);
+  return { issues, total, limit, offset };
+}

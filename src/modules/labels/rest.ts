@@ -1,0 +1,123 @@
+// REST: labels. Everyone signed in reads; members and admins change them.
+import { Type } from 'typebox';
+import type { AppContext } from '../../platform/context.js';
+import { actorOf } from '../../platform/http/auth-hook.js';
+import { errors, IdParams, Ok } from '../../platform/http/schemas.js';
+import type { Http } from '../../platform/http/types.js';
+import { LabelSchema, presentLabel } from './present.js';
+import { createLabel, deleteLabel, getLabel, listLabels, updateLabel } from './service.js';
+
+const LabelEnvelope = Type.Object({ label: LabelSchema });
+const Name = Type.String({ minLength: 1, maxLength: 100, pattern: '\\S' });
+const Color = Type.String({ format: 'hexcolor', description: '#rrggbb' });
+const Description = Type.Union([Type.String({ maxLength: 2000 }), Type.Null()]);
+const TeamRef = Type.Union([Type.String({ minLength: 1, maxLength: 100 }), Type.Null()], {
+  description: 'Team id or key; null for a workspace-wide label',
+});
+const ParentRef = Type.Union([Type.String({ format: 'uuid' }), Type.Null()], {
+  description: 'Id of the label group this label belongs to',
+});
+
+export function labelsRoutes(app: Http, ctx: AppContext): void {
+  app.get(
+    '/api/labels',
+    {
+      schema: {
+        tags: ['reference'],
+        summary: "List labels by name; with teamId, that team's labels plus workspace-wide ones",
+        querystring: Type.Object(
+          {
+            teamId: Type.Optional(
+              Type.String({ minLength: 1, maxLength: 100, description: 'Team id or key' }),
+            ),
+          },
+          { additionalProperties: false },
+        ),
+        response: { 200: Type.Object({ labels: Type.Array(LabelSchema) }), ...errors(400, 401, 404) },
+      },
+    },
+    async (req) => {
+      const opts = req.query.teamId === undefined ? {} : { teamId: req.query.teamId };
+      return { labels: (await listLabels(ctx, actorOf(req), opts)).map(presentLabel) };
+    },
+  );
+
+  app.get(
+    '/api/labels/:id',
+    {
+      schema: {
+        tags: ['labels'],
+        summary: 'One label',
+        params: IdParams,
+        response: { 200: LabelEnvelope, ...errors(401, 404) },
+      },
+    },
+    async (req) => ({ label: presentLabel(await getLabel(ctx, actorOf(req), req.params.id)) }),
+  );
+
+  app.post(
+    '/api/labels',
+    {
+      schema: {
+        tags: ['labels'],
+        summary: 'Create a label (members and admins)',
+        body: Type.Object(
+          {
+            name: Name,
+            color: Color,
+            description: Type.Optional(Description),
+            teamId: Type.Optional(TeamRef),
+            parentId: Type.Optional(ParentRef),
+            isGroup: Type.Optional(Type.Boolean()),
+          },
+          { additionalProperties: false },
+        ),
+        response: { 201: LabelEnvelope, ...errors(400, 401, 403, 409) },
+      },
+    },
+    async (req, reply) => {
+      const label = await createLabel(ctx, actorOf(req), req.body);
+      return reply.status(201).send({ label: presentLabel(label) });
+    },
+  );
+
+  app.patch(
+    '/api/labels/:id',
+    {
+      schema: {
+        tags: ['labels'],
+        summary: 'Change a label (members and admins)',
+        params: IdParams,
+        body: Type.Object(
+          {
+            name: Type.Optional(Name),
+            color: Type.Optional(Color),
+            description: Type.Optional(Description),
+            teamId: Type.Optional(TeamRef),
+            parentId: Type.Optional(ParentRef),
+            isGroup: Type.Optional(Type.Boolean()),
+          },
+          { additionalProperties: false, minProperties: 1 },
+        ),
+        response: { 200: LabelEnvelope, ...errors(400, 401, 403, 404, 409) },
+      },
+    },
+    async (req) => ({ label: presentLabel(await updateLabel(ctx, actorOf(req), req.params.id, req.body)) }),
+  );
+
+  app.delete(
+    '/api/labels/:id',
+    {
+      schema: {
+        tags: ['labels'],
+        summary: 'Delete a label; it is removed from every issue (members and admins)',
+        params: IdParams,
+        response: { 200: Ok, ...errors(401, 403, 404) },
+      },
+    },
+    async (req) => {
+      await deleteLabel(ctx, actorOf(req), req.params.id);
+      return { ok: true as const };
+    },
+  );
+}

@@ -1,0 +1,187 @@
+// Label rules. Public API (used by REST and GraphQL):
+//   listLabels(ctx, actor, { teamId? })                 -> LabelRow[]
+//   createLabel(ctx, actor, LabelCreateInput)           -> LabelRow   (event label.create)
+//   updateLabel(ctx, actor, id, LabelUpdateInput)       -> LabelRow   (event label.update)
+//   deleteLabel(ctx, actor, id)                         -> LabelRow   (event label.remove; the deleted row)
+// A name is unique (case-insensitively) within its team, or among workspace-wide
+// labels (teamId null). parentId names a label group (one level deep).
+import type { Actor, AppContext } from '../../platform/context.js';
+import type { Db } from '../../platform/db/database.js';
+import { isUniqueViolation } from '../../platform/db/errors.js';
+import type { LabelRow } from '../../platform/db/tables.js';
+import { conflict, invalidField, notFound } from '../../platform/errors.js';
+import { recordEvent } from '../../platform/outbox.js';
+import { findTeamByIdOrKey } from '../teams/queries.js';
+import { assertCanManageLabels } from './policy.js';
+import { presentLabel } from './present.js';
+import * as q from './queries.js';
+
+export interface LabelCreateInput {
+  name: string;
+  color: string;
+  description?: string | null;
+  /** Team id or key; null or absent for a workspace-wide label. */
+  teamId?: string | null;
+  parentId?: string | null;
+  isGroup?: boolean;
+}
+
+export type LabelUpdateInput = Partial<LabelCreateInput>;
+
+const HEX = /^#[0-9a-fA-F]{6}$/;
+const nameTaken = (name: string) => conflict(`A label named "${name}" already exists here`);
+
+function checkName(name: string): string {
+  const trimmed = name.trim();
+  if (!trimmed || trimmed.length > 100) throw invalidField('name', 'must be 1-100 characters, not blank');
+  return trimmed;
+}
+
+function checkColor(color: string): string {
+  if (!HEX.test(color)) throw invalidField('color', 'must be a colour in the form #rrggbb');
+  return color.toLowerCase();
+}
+
+async function resolveTeam(db: Db, teamId: string | null | undefined): Promise<string | null> {
+  if (teamId === null || teamId === undefined) return null;
+  const team = await findTeamByIdOrKey(db, teamId);
+  if (!team) throw invalidField('teamId', 'no team with this id');
+  return team.id;
+}
+
+async function resolveParent(
+  db: Db,
+  parentId: string | null | undefined,
+  teamId: string | null,
+  selfId?: string,
+): Promise<string | null> {
+  if (parentId === null || parentId === undefined) return null;
+  const parent = await q.findLabelById(db, parentId);
+  if (!parent) throw invalidField('parentId', 'no label with this id');
+  if (parent.id === selfId) throw invalidField('parentId', 'a label cannot be its own group');
+  if (parent.parent_id !== null) throw invalidField('parentId', 'label groups cannot be nested');
+  if (parent.team_id !== null && parent.team_id !== teamId) {
+    throw invalidField('parentId', 'the group belongs to another team');
+  }
+  return parent.id;
+}
+
+const eventActor = (actor: Actor) => ({ id: actor.id, name: actor.name, email: actor.email });
+
+export async function listLabels(ctx: AppContext, _actor: Actor, opts: { teamId?: string } = {}) {
+  let teamId: string | undefined;
+  if (opts.teamId !== undefined) {
+    const team = await findTeamByIdOrKey(ctx.db, opts.teamId);
+    if (!team) throw notFound('Team');
+    teamId = team.id;
+  }
+  return q.listLabels(ctx.db, teamId);
+}
+
+export async function getLabel(ctx: AppContext, _actor: Actor, id: string): Promise<LabelRow> {
+  const label = await q.findLabelById(ctx.db, id);
+  if (!label) throw notFound('Label');
+  return label;
+}
+
+export async function createLabel(ctx: AppContext, actor: Actor, input: LabelCreateInput): Promise<LabelRow> {
+  assertCanManageLabels(actor);
+  const name = checkName(input.name);
+  const color = checkColor(input.color);
+  try {
+    return await ctx.db.transaction().execute(async (trx) => {
+      const teamId = await resolveTeam(trx, input.teamId);
+      const parentId = await resolveParent(trx, input.parentId, teamId);
+      if (await q.findLabelByName(trx, teamId, name)) throw nameTaken(name);
+      const label = await q.insertLabel(trx, {
+        name,
+        color,
+        description: input.description ?? null,
+        team_id: teamId,
+        parent_id: parentId,
+        is_group: input.isGroup ?? false,
+        creator_id: actor.id,
+      });
+      if (parentId) await q.markGroup(trx, parentId);
+      await recordEvent(trx, {
+        type: 'label',
+        action: 'create',
+        data: presentLabel(label),
+        actor: eventActor(actor),
+      });
+      return label;
+    });
+  } catch (err) {
+    if (isUniqueViolation(err)) throw nameTaken(name);
+    throw err;
+  }
+}
+
+export async function updateLabel(
+  ctx: AppContext,
+  actor: Actor,
+  id: string,
+  patch: LabelUpdateInput,
+): Promise<LabelRow> {
+  assertCanManageLabels(actor);
+  const name = patch.name === undefined ? undefined : checkName(patch.name);
+  const color = patch.color === undefined ? undefined : checkColor(patch.color);
+  try {
+    return await ctx.db.transaction().execute(async (trx) => {
+      const before = await q.findLabelById(trx, id);
+      if (!before) throw notFound('Label');
+      const teamId = patch.teamId === undefined ? before.team_id : await resolveTeam(trx, patch.teamId);
+      const parentId =
+        patch.parentId === undefined
+          ? before.parent_id
+          : await resolveParent(trx, patch.parentId, teamId, before.id);
+      const finalName = name ?? before.name;
+      if (await q.findLabelByName(trx, teamId, finalName, before.id)) throw nameTaken(finalName);
+      const after = await q.updateLabel(trx, id, {
+        name: finalName,
+        color: color ?? before.color,
+        description: patch.description === undefined ? before.description : patch.description,
+        team_id: teamId,
+        parent_id: parentId,
+        is_group: patch.isGroup ?? before.is_group,
+      });
+      if (parentId && parentId !== before.parent_id) await q.markGroup(trx, parentId);
+      const data = presentLabel(after);
+      const old = presentLabel(before);
+      const updatedFrom = Object.fromEntries(
+        Object.entries(old).filter(
+          ([k, v]) => k !== 'updatedAt' && JSON.stringify(v) !== JSON.stringify(data[k as keyof typeof data]),
+        ),
+      );
+      if (Object.keys(updatedFrom).length > 0) {
+        await recordEvent(trx, {
+          type: 'label',
+          action: 'update',
+          data,
+          updatedFrom: { ...updatedFrom, updatedAt: old.updatedAt },
+          actor: eventActor(actor),
+        });
+      }
+      return after;
+    });
+  } catch (err) {
+    if (isUniqueViolation(err)) throw nameTaken(name ?? '');
+    throw err;
+  }
+}
+
+export async function deleteLabel(ctx: AppContext, actor: Actor, id: string): Promise<LabelRow> {
+  assertCanManageLabels(actor);
+  return ctx.db.transaction().execute(async (trx) => {
+    const label = await q.findLabelById(trx, id);
+    if (!label) throw notFound('Label');
+    await q.deleteLabel(trx, id);
+    await recordEvent(trx, {
+      type: 'label',
+      action: 'remove',
+      data: presentLabel(label),
+      actor: eventActor(actor),
+    });
+    return label;
+  });
+}
