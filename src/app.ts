@@ -86,7 +86,14 @@ export async function buildApp(opts: BuildOptions) {
       security: [{ bearer: [] }],
     },
   });
-  await app.register(swaggerUi, { routePrefix: '/api/docs', uiConfig: { docExpansion: 'list' } });
+  // The docs page is public like the document it shows; its routes come from
+  // the plugin, so mark them in an encapsulated scope.
+  await app.register(async (docs) => {
+    docs.addHook('onRoute', (route) => {
+      route.config = { ...(route.config ?? {}), auth: 'public' };
+    });
+    await docs.register(swaggerUi, { routePrefix: '/api/docs', uiConfig: { docExpansion: 'list' } });
+  });
 
   app.get('/api/openapi.json', { config: { auth: 'public' }, schema: { hide: true } }, async () =>
     app.swagger(),
