@@ -1,5 +1,57 @@
-// GraphQL endpoint (to be built; registered in app.ts already).
-import type { AppContext } from '../platform/context.js';
+// The GraphQL endpoint: POST /graphql runs a query, GET /graphql serves a small
+// query console. Credentials are checked here rather than by the REST hook:
+// GraphQL takes a bare API key or token as well as "Bearer <token or key>",
+// and failures must come back in the GraphQL error shape @linear/sdk reads.
+import { authenticate } from '../modules/auth/service.js';
+import type { Actor, AppContext } from '../platform/context.js';
+import { AppError } from '../platform/errors.js';
 import type { Http } from '../platform/http/types.js';
+import { buildExecutableSchema } from './build-schema.js';
+import { consolePage } from './console-page.js';
+import { formatAppError } from './errors.js';
+import { type GraphqlRequest, type GraphqlResponse, runGraphql } from './execute.js';
+import { RateBudget } from './rate-budget.js';
+import { allResolvers } from './resolvers/index.js';
 
-export async function graphqlRoutes(_app: Http, _ctx: AppContext): Promise<void> {}
+export const graphqlSchema = () => buildExecutableSchema(allResolvers);
+
+export async function graphqlRoutes(app: Http, ctx: AppContext): Promise<void> {
+  const schema = graphqlSchema();
+  const budget = new RateBudget();
+
+  app.get('/graphql', { config: { auth: 'none' }, schema: { hide: true } }, async (_req, reply) =>
+    reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(consolePage),
+  );
+
+  app.post('/graphql', { config: { auth: 'none' }, schema: { hide: true } }, async (request, reply) => {
+    let actor: Actor;
+    try {
+      actor = await authenticate(ctx, request.headers.authorization, { allowBare: true });
+    } catch (err) {
+      if (!(err instanceof AppError)) throw err;
+      if (err.retryAfter) reply.header('retry-after', String(err.retryAfter));
+      return reply.status(err.status).send({ errors: [formatAppError(err)] });
+    }
+    const res: GraphqlResponse = await runGraphql(
+      schema,
+      ctx,
+      actor,
+      (request.body ?? {}) as GraphqlRequest,
+      budget,
+    );
+    if (res.cost !== undefined) reply.header('x-complexity', String(res.cost));
+    if (res.budget) {
+      const reset = String(res.budget.resetAt);
+      reply.headers({
+        'x-ratelimit-requests-limit': String(res.budget.requestsLimit),
+        'x-ratelimit-requests-remaining': String(res.budget.requestsRemaining),
+        'x-ratelimit-requests-reset': reset,
+        'x-ratelimit-complexity-limit': String(res.budget.complexityLimit),
+        'x-ratelimit-complexity-remaining': String(res.budget.complexityRemaining),
+        'x-ratelimit-complexity-reset': reset,
+      });
+    }
+    if (res.retryAfter) reply.header('retry-after', String(res.retryAfter));
+    return reply.status(res.status).type('application/json; charset=utf-8').send(res.body);
+  });
+}

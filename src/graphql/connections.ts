@@ -1,0 +1,238 @@
+// Connections: a list definition per entity (table, filter fields, how a row
+// becomes a node) and the two ways to read one: a top-level list, or a nested
+// list per parent batched across all parents of the page.
+import { type RawBuilder, sql } from 'kysely';
+import type {
+  AttachmentRow,
+  CommentRow,
+  CycleRow,
+  IssueRow,
+  LabelRow,
+  ProjectRow,
+  StateRow,
+  TeamRow,
+  UserRow,
+  WebhookRow,
+} from '../platform/db/tables.js';
+import {
+  attachmentEntity,
+  commentEntity,
+  cycleEntity,
+  historyEntity,
+  issueEntity,
+  labelEntity,
+  membershipEntity,
+  projectEntity,
+  teamEntity,
+  userEntity,
+  webhookEntity,
+  workflowStateEntity,
+} from '../platform/list/entities.js';
+import { compileFilter, type EntitySpec } from '../platform/list/filter.js';
+import { loadPage, loadPages, type Page, type PageArgs } from '../platform/list/paginate.js';
+import type { Resolver } from './build-schema.js';
+import type { GqlContext } from './context.js';
+import {
+  attachmentNode,
+  commentNode,
+  cycleNode,
+  issueNode,
+  labelNode,
+  projectNode,
+  stateNode,
+  teamNode,
+  userNode,
+  webhookNode,
+} from './nodes.js';
+
+type Sql = RawBuilder<unknown>;
+
+export interface ListDef {
+  table: string;
+  entity: EntitySpec;
+  archivable: boolean;
+  /** Conditions every read of this list applies (e.g. no deleted users). */
+  scope?: (args: ListArgs) => Sql[];
+  node: (row: any, g: GqlContext) => unknown;
+}
+
+export type ListArgs = PageArgs & {
+  filter?: Record<string, unknown> | null;
+  includeDisabled?: boolean | null;
+};
+
+export const lists = {
+  issues: {
+    table: 'issues',
+    entity: issueEntity,
+    archivable: true,
+    node: (r: IssueRow, g) => issueNode(r, g.app.config.publicUrl),
+  },
+  comments: {
+    table: 'comments',
+    entity: commentEntity,
+    archivable: true,
+    node: (r: CommentRow) => commentNode(r),
+  },
+  projects: {
+    table: 'projects',
+    entity: projectEntity,
+    archivable: true,
+    node: (r: ProjectRow, g) => projectNode(r, g.app.config.publicUrl),
+  },
+  cycles: {
+    table: 'cycles',
+    entity: cycleEntity,
+    archivable: true,
+    node: (r: CycleRow, g) => cycleNode(r, g.now),
+  },
+  teams: { table: 'teams', entity: teamEntity, archivable: true, node: (r: TeamRow) => teamNode(r) },
+  states: {
+    table: 'workflow_states',
+    entity: workflowStateEntity,
+    archivable: true,
+    node: (r: StateRow) => stateNode(r),
+  },
+  labels: { table: 'labels', entity: labelEntity, archivable: true, node: (r: LabelRow) => labelNode(r) },
+  users: {
+    table: 'users',
+    entity: userEntity,
+    archivable: false,
+    // Deleted accounts are never listed; suspended ones only with includeDisabled.
+    scope: (args) => [sql`t.deleted_at is null`, ...(args.includeDisabled ? [] : [sql`t.status = 'active'`])],
+    node: (r: UserRow, g) => userNode(r, g.actor.id, g.app.config.publicUrl),
+  },
+  attachments: {
+    table: 'attachments',
+    entity: attachmentEntity,
+    archivable: true,
+    node: (r: AttachmentRow) => attachmentNode(r),
+  },
+  webhooks: {
+    table: 'webhooks',
+    entity: webhookEntity,
+    archivable: true,
+    node: (r: WebhookRow) => webhookNode(r),
+  },
+  memberships: {
+    table: 'team_memberships',
+    entity: membershipEntity,
+    archivable: true,
+    node: (r: {
+      id: string;
+      owner: boolean;
+      sort_order: number;
+      created_at: Date;
+      updated_at: Date;
+      archived_at: Date | null;
+    }) => ({
+      id: r.id,
+      row: r,
+      owner: r.owner,
+      sortOrder: r.sort_order,
+      createdAt: r.created_at,
+      updatedAt: r.updated_at,
+      archivedAt: r.archived_at,
+    }),
+  },
+  history: {
+    table: 'issue_history',
+    entity: historyEntity,
+    archivable: false,
+    node: (r: {
+      id: string;
+      created_at: Date;
+      updated_at: Date;
+      actor_id: string | null;
+      issue_id: string;
+      changes: unknown;
+    }) => historyNode(r),
+  },
+} satisfies Record<string, ListDef>;
+
+/** Issue history rows keep `changes` as { field: { from, to } }; the schema names them fromX/toX. */
+function historyNode(r: {
+  id: string;
+  created_at: Date;
+  updated_at: Date;
+  actor_id: string | null;
+  issue_id: string;
+  changes: unknown;
+}) {
+  const node: Record<string, unknown> = {
+    id: r.id,
+    row: r,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+    actorId: r.actor_id,
+  };
+  const changes = (typeof r.changes === 'object' && r.changes) || {};
+  for (const [field, change] of Object.entries(changes as Record<string, unknown>)) {
+    if (typeof change !== 'object' || change === null) continue;
+    const c = change as { from?: unknown; to?: unknown };
+    const name = field.charAt(0).toUpperCase() + field.slice(1);
+    if ('from' in c) node[`from${name}`] = c.from;
+    if ('to' in c) node[`to${name}`] = c.to;
+  }
+  if (Array.isArray((changes as { addedLabelIds?: unknown }).addedLabelIds))
+    node.addedLabelIds = (changes as any).addedLabelIds;
+  if (Array.isArray((changes as { removedLabelIds?: unknown }).removedLabelIds))
+    node.removedLabelIds = (changes as any).removedLabelIds;
+  return node;
+}
+
+export function toConnection<R>(page: Page<R>, def: ListDef, g: GqlContext) {
+  const nodes = page.rows.map((r) => def.node(r, g));
+  return {
+    nodes,
+    edges: nodes.map((node, i) => ({ node, cursor: page.cursors[i] })),
+    pageInfo: page.pageInfo,
+  };
+}
+
+const filterOf = (def: ListDef, args: ListArgs, g: GqlContext) =>
+  compileFilter(def.entity, 't', args.filter, { now: g.now, actorId: g.actor.id });
+
+/** A top-level list, optionally narrowed by `where` (over alias t). */
+export async function listConnection(g: GqlContext, def: ListDef, args: ListArgs, where: Sql[] = []) {
+  const page = await loadPage(
+    g.db,
+    {
+      from: sql`${sql.table(def.table)} as t`,
+      where: [...(def.scope?.(args) ?? []), ...where, filterOf(def, args, g)],
+      archivable: def.archivable,
+    },
+    args,
+  );
+  return toConnection(page, def, g);
+}
+
+export interface Relation {
+  /** Unique name of the relation, for batching. */
+  key: string;
+  /** FROM clause with the listed rows as t (default: the list's table). */
+  from?: Sql;
+  /** SQL of the parent id for each listed row. */
+  parentKey: Sql;
+  where?: Sql[];
+}
+
+/** A resolver for a nested list: one statement per relation for all parents. */
+export function nested(def: ListDef, rel: Relation, parentId: (src: any) => string = (s) => s.id): Resolver {
+  return async (src, args: ListArgs, g) => {
+    const loader = g.loaders.pages(rel.key, args, (ids) =>
+      loadPages(
+        g.db,
+        {
+          from: rel.from ?? sql`${sql.table(def.table)} as t`,
+          parentKey: rel.parentKey,
+          where: [...(def.scope?.(args) ?? []), ...(rel.where ?? []), filterOf(def, args, g)],
+          archivable: def.archivable,
+        },
+        ids,
+        args,
+      ),
+    );
+    return toConnection(await loader.load(parentId(src)), def, g);
+  };
+}

@@ -1,0 +1,163 @@
+// Per-request DataLoaders: every by-id load and every nested connection is
+// batched into one statement per kind per tick, so a page of 50 issues costs
+// the same number of statements as a page of 5.
+import DataLoader from 'dataloader';
+import { sql } from 'kysely';
+import type { Db } from '../platform/db/database.js';
+import type {
+  AttachmentRow,
+  CommentRow,
+  CycleRow,
+  IssueRow,
+  LabelRow,
+  ProjectRow,
+  StateRow,
+  TeamRow,
+  UserRow,
+} from '../platform/db/tables.js';
+import type { Page, PageArgs } from '../platform/list/paginate.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const isUuid = (s: string) => UUID.test(s);
+
+type Table =
+  | 'users'
+  | 'teams'
+  | 'workflow_states'
+  | 'projects'
+  | 'cycles'
+  | 'labels'
+  | 'issues'
+  | 'comments'
+  | 'attachments';
+
+function byId<R extends { id: string }>(db: Db, table: Table) {
+  return new DataLoader<string, R | null>(async (ids) => {
+    const valid = ids.filter(isUuid);
+    const rows = valid.length
+      ? ((await db
+          .selectFrom(table)
+          .selectAll()
+          .where('id', 'in', valid as string[])
+          .execute()) as unknown as R[])
+      : [];
+    const map = new Map(rows.map((r) => [r.id, r]));
+    return ids.map((id) => map.get(id) ?? null);
+  });
+}
+
+function grouped<V>(load: (ids: string[]) => Promise<{ key: string; value: V }[]>) {
+  return new DataLoader<string, V[]>(async (ids) => {
+    const rows = await load([...ids]);
+    const map = new Map<string, V[]>();
+    for (const r of rows) map.set(r.key, [...(map.get(r.key) ?? []), r.value]);
+    return ids.map((id) => map.get(id) ?? []);
+  });
+}
+
+export function createLoaders(db: Db) {
+  const pageLoaders = new Map<string, DataLoader<string, Page<unknown>>>();
+  return {
+    user: byId<UserRow>(db, 'users'),
+    team: byId<TeamRow>(db, 'teams'),
+    state: byId<StateRow>(db, 'workflow_states'),
+    project: byId<ProjectRow>(db, 'projects'),
+    cycle: byId<CycleRow>(db, 'cycles'),
+    label: byId<LabelRow>(db, 'labels'),
+    issue: byId<IssueRow>(db, 'issues'),
+    comment: byId<CommentRow>(db, 'comments'),
+    attachment: byId<AttachmentRow>(db, 'attachments'),
+    issueLabelIds: grouped<string>(async (ids) =>
+      (
+        await db
+          .selectFrom('issue_labels')
+          .select(['issue_id', 'label_id'])
+          .where('issue_id', 'in', ids)
+          .execute()
+      ).map((r) => ({ key: r.issue_id, value: r.label_id })),
+    ),
+    previousIdentifiers: grouped<string>(async (ids) =>
+      (
+        await db
+          .selectFrom('issue_identifiers as ii')
+          .innerJoin('issues as i', 'i.id', 'ii.issue_id')
+          .select(['ii.issue_id', 'ii.identifier'])
+          .where('ii.issue_id', 'in', ids)
+          .whereRef('ii.identifier', '<>', 'i.identifier')
+          .execute()
+      ).map((r) => ({ key: r.issue_id, value: r.identifier })),
+    ),
+    /** Live issue counts per team: [all, including archived]. */
+    teamIssueCounts: new DataLoader<string, { live: number; all: number }>(async (ids) => {
+      const rows = await sql<{ team_id: string; live: number; total: number }>`
+        select team_id::text, count(*) filter (where archived_at is null)::int as live, count(*)::int as total
+        from issues where team_id in (${sql.join(ids.map((id) => sql`${id}::uuid`))}) group by team_id`.execute(
+        db,
+      );
+      const map = new Map(rows.rows.map((r) => [r.team_id, { live: Number(r.live), all: Number(r.total) }]));
+      return ids.map((id) => map.get(id) ?? { live: 0, all: 0 });
+    }),
+    createdIssueCounts: new DataLoader<string, number>(async (ids) => {
+      const rows = await sql<{ creator_id: string; n: number }>`
+        select creator_id::text, count(*)::int as n from issues
+        where creator_id in (${sql.join(ids.map((id) => sql`${id}::uuid`))}) group by creator_id`.execute(db);
+      const map = new Map(rows.rows.map((r) => [r.creator_id, Number(r.n)]));
+      return ids.map((id) => map.get(id) ?? 0);
+    }),
+    /** Team cycles (id, starts, ends), to tell which one is next, previous, active. */
+    teamCycles: grouped<{ id: string; starts_at: Date; ends_at: Date }>(async (ids) =>
+      (
+        await db
+          .selectFrom('cycles')
+          .select(['id', 'team_id', 'starts_at', 'ends_at'])
+          .where('team_id', 'in', ids)
+          .where('archived_at', 'is', null)
+          .execute()
+      ).map((r) => ({ key: r.team_id, value: r })),
+    ),
+    teamStates: grouped<StateRow>(async (ids) =>
+      (
+        await db
+          .selectFrom('workflow_states')
+          .selectAll()
+          .where('team_id', 'in', ids)
+          .where('archived_at', 'is', null)
+          .orderBy('position')
+          .execute()
+      ).map((r) => ({ key: r.team_id, value: r })),
+    ),
+    /** Memberships of the caller, by team. */
+    memberships: grouped<{ id: string; team_id: string; user_id: string }>(async (ids) =>
+      (
+        await db
+          .selectFrom('team_memberships')
+          .select(['id', 'team_id', 'user_id'])
+          .where('user_id', 'in', ids)
+          .where('archived_at', 'is', null)
+          .execute()
+      ).map((r) => ({ key: r.user_id, value: r })),
+    ),
+    /**
+     * A page per parent for one relation and one set of arguments. `key`
+     * names the relation; loading with the same key and args batches.
+     */
+    pages<R>(
+      key: string,
+      args: PageArgs & { filter?: unknown },
+      load: (ids: readonly string[]) => Promise<Map<string, Page<R>>>,
+    ) {
+      const cacheKey = `${key}:${JSON.stringify(args)}`;
+      let loader = pageLoaders.get(cacheKey);
+      if (!loader) {
+        loader = new DataLoader<string, Page<unknown>>(async (ids) => {
+          const pages = await load(ids);
+          return ids.map((id) => pages.get(id) as Page<unknown>);
+        });
+        pageLoaders.set(cacheKey, loader);
+      }
+      return loader as unknown as DataLoader<string, Page<R>>;
+    },
+  };
+}
+
+export type Loaders = ReturnType<typeof createLoaders>;

@@ -1,0 +1,5 @@
+// Every resolver map, merged into the schema by build-schema.ts.
+import type { ResolverMap } from '../build-schema.js';
+import { readResolvers } from './reads.js';
+
+export const allResolvers: ResolverMap[] = [readResolvers];

@@ -1,0 +1,446 @@
+// Read side: Query fields and the relation fields of every held type.
+import { sql } from 'kysely';
+import { assertFeature } from '../../modules/flags/service.js';
+import { branchName } from '../../modules/issues/present.js';
+import { assertAdmin } from '../../modules/users/policy.js';
+import { getWorkspace } from '../../modules/workspace/service.js';
+import type {
+  CommentRow,
+  CycleRow,
+  IssueRow,
+  LabelRow,
+  ProjectRow,
+  StateRow,
+  TeamRow,
+  UserRow,
+  WebhookRow,
+} from '../../platform/db/tables.js';
+import { notFound } from '../../platform/errors.js';
+import type { ResolverMap } from '../build-schema.js';
+import { type ListArgs, listConnection, lists, nested } from '../connections.js';
+import type { GqlContext } from '../context.js';
+import { isUuid } from '../loaders.js';
+import {
+  attachmentNode,
+  commentNode,
+  cycleNode,
+  issueNode,
+  labelNode,
+  PROJECT_STATUSES,
+  projectNode,
+  projectStatusNode,
+  stateNode,
+  teamNode,
+  userNode,
+  webhookNode,
+} from '../nodes.js';
+import { belongsTo, mustLoad } from './helpers.js';
+
+const node = {
+  issue: (r: IssueRow, g: GqlContext) => issueNode(r, g.app.config.publicUrl),
+  user: (r: UserRow, g: GqlContext) => userNode(r, g.actor.id, g.app.config.publicUrl),
+  team: (r: TeamRow) => teamNode(r),
+  state: (r: StateRow) => stateNode(r),
+  label: (r: LabelRow) => labelNode(r),
+  project: (r: ProjectRow, g: GqlContext) => projectNode(r, g.app.config.publicUrl),
+  cycle: (r: CycleRow, g: GqlContext) => cycleNode(r, g.now),
+  comment: (r: CommentRow) => commentNode(r),
+};
+
+export { node as nodeOf };
+
+/** An issue by id or identifier (also a former identifier, after a team move). */
+export async function findIssueRow(g: GqlContext, idOrIdentifier: string): Promise<IssueRow> {
+  if (isUuid(idOrIdentifier)) return mustLoad<IssueRow>(g, 'issue', idOrIdentifier, 'Issue');
+  const row = await g.db
+    .selectFrom('issue_identifiers as ii')
+    .innerJoin('issues as i', 'i.id', 'ii.issue_id')
+    .selectAll('i')
+    .where('ii.identifier', '=', idOrIdentifier.toUpperCase())
+    .executeTakeFirst();
+  if (!row) throw notFound('Issue');
+  return row;
+}
+
+async function findTeamRow(g: GqlContext, idOrKey: string): Promise<TeamRow> {
+  if (isUuid(idOrKey)) return mustLoad<TeamRow>(g, 'team', idOrKey, 'Team');
+  const row = await g.db
+    .selectFrom('teams')
+    .selectAll()
+    .where('key', '=', idOrKey.toUpperCase())
+    .executeTakeFirst();
+  if (!row) throw notFound('Team');
+  return row;
+}
+
+async function findProjectRow(g: GqlContext, idOrSlug: string): Promise<ProjectRow> {
+  if (isUuid(idOrSlug)) return mustLoad<ProjectRow>(g, 'project', idOrSlug, 'Project');
+  // Project URLs end in -<slugId>; accept the slug id alone or the whole tail.
+  const slug = idOrSlug.split('-').pop() ?? idOrSlug;
+  const row = await g.db.selectFrom('projects').selectAll().where('slug_id', '=', slug).executeTakeFirst();
+  if (!row) throw notFound('Project');
+  return row;
+}
+
+const projectsOn = (g: GqlContext) => assertFeature(g.db, 'projects', 'projects');
+const cyclesOn = (g: GqlContext) => assertFeature(g.db, 'cycles', 'cycles');
+
+/** A stable id for the workspace (it is a singleton row without a uuid). */
+function organizationId(g: GqlContext): string {
+  const h = g.app.deriveKey('organization-id').toString('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
+
+async function organization(g: GqlContext) {
+  const w = await getWorkspace(g.db);
+  const counts = await sql<{ users: number; issues: number }>`
+    select (select count(*) from users where deleted_at is null and status = 'active')::int as users,
+           (select count(*) from issues)::int as issues`.execute(g.db);
+  return {
+    id: organizationId(g),
+    name: w.name,
+    urlKey: w.url_key,
+    createdAt: w.created_at,
+    updatedAt: w.updated_at,
+    userCount: Number(counts.rows[0]?.users ?? 0),
+    createdIssueCount: Number(counts.rows[0]?.issues ?? 0),
+    allowedAuthServices: ['email'],
+    projectStatuses: PROJECT_STATUSES.map((s) => projectStatusNode(s, w.created_at)),
+    releaseChannel: 'public',
+    projectUpdateRemindersDay: 'Friday',
+    initiativeUpdateRemindersDay: 'Friday',
+    projectUpdatesReminderFrequency: 'never',
+    slaDayCount: 'all',
+    pullRequestIssueMode: 'none',
+    fiscalYearStartMonth: 0,
+    roadmapEnabled: false,
+  };
+}
+
+const L = lists;
+const byKey = (key: string) => sql.ref(key);
+
+export const readResolvers: ResolverMap = {
+  Query: {
+    viewer: async (_s, _a, g) => node.user(await mustLoad<UserRow>(g, 'user', g.actor.id, 'User'), g),
+    organization: (_s, _a, g) => organization(g),
+    issue: async (_s, a: { id: string }, g) => node.issue(await findIssueRow(g, a.id), g),
+    issues: (_s, a: ListArgs, g) => listConnection(g, L.issues, a),
+    searchIssues: (
+      _s,
+      a: ListArgs & { term: string; teamId?: string | null; includeComments?: boolean | null },
+      g,
+    ) => searchIssues(g, a),
+    comment: async (_s, a: { id?: string | null }, g) => {
+      if (!a.id) throw notFound('Comment');
+      return node.comment(await mustLoad<CommentRow>(g, 'comment', a.id, 'Comment'));
+    },
+    comments: (_s, a: ListArgs, g) => listConnection(g, L.comments, a),
+    project: async (_s, a: { id: string }, g) => {
+      await projectsOn(g);
+      return node.project(await findProjectRow(g, a.id), g);
+    },
+    projects: async (_s, a: ListArgs, g) => {
+      await projectsOn(g);
+      return listConnection(g, L.projects, a);
+    },
+    cycle: async (_s, a: { id: string }, g) => {
+      await cyclesOn(g);
+      return node.cycle(await mustLoad<CycleRow>(g, 'cycle', a.id, 'Cycle'), g);
+    },
+    cycles: async (_s, a: ListArgs, g) => {
+      await cyclesOn(g);
+      return listConnection(g, L.cycles, a);
+    },
+    team: async (_s, a: { id: string }, g) => node.team(await findTeamRow(g, a.id)),
+    teams: (_s, a: ListArgs, g) => listConnection(g, L.teams, a),
+    workflowState: async (_s, a: { id: string }, g) =>
+      node.state(await mustLoad<StateRow>(g, 'state', a.id, 'Workflow state')),
+    workflowStates: (_s, a: ListArgs, g) => listConnection(g, L.states, a),
+    issueLabel: async (_s, a: { id: string }, g) =>
+      node.label(await mustLoad<LabelRow>(g, 'label', a.id, 'Label')),
+    issueLabels: (_s, a: ListArgs, g) => listConnection(g, L.labels, a),
+    user: async (_s, a: { id: string }, g) => {
+      const row = await mustLoad<UserRow>(g, 'user', a.id, 'User');
+      if (row.deleted_at) throw notFound('User');
+      return node.user(row, g);
+    },
+    users: (_s, a: ListArgs, g) => listConnection(g, L.users, a),
+    attachment: async (_s, a: { id: string }, g) => {
+      await assertFeature(g.db, 'attachments', 'attachments');
+      return attachmentNode(await mustLoad(g, 'attachment', a.id, 'Attachment'));
+    },
+    attachments: async (_s, a: ListArgs, g) => {
+      await assertFeature(g.db, 'attachments', 'attachments');
+      return listConnection(g, L.attachments, a);
+    },
+    webhook: async (_s, a: { id: string }, g) => {
+      assertAdmin(g.actor);
+      const row = isUuid(a.id)
+        ? await g.db.selectFrom('webhooks').selectAll().where('id', '=', a.id).executeTakeFirst()
+        : undefined;
+      if (!row) throw notFound('Webhook');
+      return webhookNode(row as WebhookRow);
+    },
+    webhooks: (_s, a: ListArgs, g) => {
+      assertAdmin(g.actor);
+      return listConnection(g, L.webhooks, a);
+    },
+  },
+
+  Issue: issueFields(),
+  IssueSearchResult: { ...issueFields(), metadata: () => ({}) },
+
+  User: {
+    assignedIssues: nested(L.issues, { key: 'user.assignedIssues', parentKey: byKey('t.assignee_id') }),
+    createdIssues: nested(L.issues, { key: 'user.createdIssues', parentKey: byKey('t.creator_id') }),
+    teams: nested(L.teams, {
+      key: 'user.teams',
+      from: sql`teams as t join team_memberships as m on m.team_id = t.id and m.archived_at is null`,
+      parentKey: byKey('m.user_id'),
+    }),
+    createdIssueCount: (src, _a, g) => g.loaders.createdIssueCounts.load(src.id),
+  },
+
+  Team: {
+    issues: nested(L.issues, { key: 'team.issues', parentKey: byKey('t.team_id') }),
+    states: nested(L.states, { key: 'team.states', parentKey: byKey('t.team_id') }),
+    // A team's labels are its own plus the workspace-wide ones.
+    labels: nested(L.labels, {
+      key: 'team.labels',
+      from: sql`labels as t join teams as o on (t.team_id = o.id or t.team_id is null)`,
+      parentKey: byKey('o.id'),
+    }),
+    cycles: async (src, a, g, info) => {
+      await cyclesOn(g);
+      return teamCycles(src, a, g, info);
+    },
+    members: nested(L.users, {
+      key: 'team.members',
+      from: sql`users as t join team_memberships as m on m.user_id = t.id and m.archived_at is null`,
+      parentKey: byKey('m.team_id'),
+    }),
+    memberships: nested(L.memberships, { key: 'team.memberships', parentKey: byKey('t.team_id') }),
+    projects: async (src, a, g, info) => {
+      await projectsOn(g);
+      return teamProjects(src, a, g, info);
+    },
+    webhooks: (src, a, g, info) => {
+      assertAdmin(g.actor);
+      return teamWebhooks(src, a, g, info);
+    },
+    issueCount: async (src, a: { includeArchived?: boolean | null }, g) => {
+      const c = await g.loaders.teamIssueCounts.load(src.id);
+      return a.includeArchived ? c.all : c.live;
+    },
+    activeCycle: async (src, _a, g) => {
+      if (!src.row.cycles_enabled) return null;
+      const cycles = await g.loaders.teamCycles.load(src.id);
+      const active = cycles.find((c) => c.starts_at <= g.now && c.ends_at > g.now);
+      return active ? node.cycle((await g.loaders.cycle.load(active.id))!, g) : null;
+    },
+    defaultIssueState: async (src, _a, g) => {
+      const states = await g.loaders.teamStates.load(src.id);
+      const s = states.find((x) => x.type === 'backlog') ?? states[0];
+      return s ? node.state(s) : null;
+    },
+    markedAsDuplicateWorkflowState: async (src, _a, g) => {
+      const states = await g.loaders.teamStates.load(src.id);
+      const s = states.find((x) => x.type === 'canceled' && /duplicate/i.test(x.name));
+      return s ? node.state(s) : null;
+    },
+    viewerMembership: async (src, _a, g) => {
+      const mine = await g.loaders.memberships.load(g.actor.id);
+      const m = mine.find((x) => x.team_id === src.id);
+      if (!m) return null;
+      const row = await g.db
+        .selectFrom('team_memberships')
+        .selectAll()
+        .where('id', '=', m.id)
+        .executeTakeFirst();
+      return row ? L.memberships.node(row) : null;
+    },
+    viewerCanLeave: async (src, _a, g) =>
+      (await g.loaders.memberships.load(g.actor.id)).some((m) => m.team_id === src.id),
+    viewerCanJoin: async (src, _a, g) =>
+      !src.row.private && !(await g.loaders.memberships.load(g.actor.id)).some((m) => m.team_id === src.id),
+  },
+
+  TeamMembership: {
+    team: belongsTo('team', (r) => r.team_id, node.team),
+    user: belongsTo('user', (r) => r.user_id, node.user),
+  },
+
+  WorkflowState: {
+    issues: nested(L.issues, { key: 'state.issues', parentKey: byKey('t.state_id') }),
+    team: belongsTo('team', (r) => r.team_id, node.team),
+  },
+
+  IssueLabel: {
+    issues: nested(L.issues, {
+      key: 'label.issues',
+      from: sql`issues as t join issue_labels as il on il.issue_id = t.id`,
+      parentKey: byKey('il.label_id'),
+    }),
+    children: nested(L.labels, { key: 'label.children', parentKey: byKey('t.parent_id') }),
+    parent: belongsTo('label', (r) => r.parent_id, node.label),
+    team: belongsTo('team', (r) => r.team_id, node.team),
+    creator: belongsTo('user', (r) => r.creator_id, node.user),
+  },
+
+  Project: {
+    issues: nested(L.issues, { key: 'project.issues', parentKey: byKey('t.project_id') }),
+    members: nested(L.users, {
+      key: 'project.members',
+      from: sql`users as t join project_members as pm on pm.user_id = t.id`,
+      parentKey: byKey('pm.project_id'),
+    }),
+    teams: nested(L.teams, {
+      key: 'project.teams',
+      from: sql`teams as t join project_teams as pt on pt.team_id = t.id`,
+      parentKey: byKey('pt.project_id'),
+    }),
+    lead: belongsTo('user', (r) => r.lead_id, node.user),
+    creator: belongsTo('user', (r) => r.creator_id, node.user),
+  },
+
+  Cycle: {
+    issues: nested(L.issues, { key: 'cycle.issues', parentKey: byKey('t.cycle_id') }),
+    team: belongsTo('team', (r) => r.team_id, node.team),
+    isNext: async (src, _a, g) => {
+      const future = (await g.loaders.teamCycles.load(src.row.team_id)).filter((c) => c.starts_at > g.now);
+      future.sort((a, b) => a.starts_at.getTime() - b.starts_at.getTime());
+      return future[0]?.id === src.id;
+    },
+    isPrevious: async (src, _a, g) => {
+      const past = (await g.loaders.teamCycles.load(src.row.team_id)).filter((c) => c.ends_at <= g.now);
+      past.sort((a, b) => b.ends_at.getTime() - a.ends_at.getTime());
+      return past[0]?.id === src.id;
+    },
+  },
+
+  Comment: {
+    children: nested(L.comments, { key: 'comment.children', parentKey: byKey('t.parent_id') }),
+    issue: belongsTo('issue', (r) => r.issue_id, node.issue),
+    parent: belongsTo('comment', (r) => r.parent_id, node.comment),
+    user: belongsTo('user', (r) => r.user_id, node.user),
+    url: async (src, _a, g) => {
+      const issue = await g.loaders.issue.load(src.row.issue_id);
+      return issue ? `${node.issue(issue, g).url}#comment-${src.id}` : '';
+    },
+  },
+
+  Attachment: {
+    issue: belongsTo('issue', (r) => r.issue_id, node.issue),
+    creator: belongsTo('user', (r) => r.creator_id, node.user),
+  },
+
+  Webhook: {
+    team: belongsTo('team', (r) => r.team_id, node.team),
+    creator: belongsTo('user', (r) => r.creator_id, node.user),
+  },
+
+  IssueHistory: {
+    issue: belongsTo('issue', (r) => r.issue_id, node.issue),
+    actor: belongsTo('user', (r) => r.actor_id, node.user),
+    fromState: belongsTo(
+      'state',
+      (r) => (r.changes?.stateId as { from?: string } | undefined)?.from,
+      node.state,
+    ),
+    toState: belongsTo('state', (r) => (r.changes?.stateId as { to?: string } | undefined)?.to, node.state),
+    fromAssignee: belongsTo(
+      'user',
+      (r) => (r.changes?.assigneeId as { from?: string } | undefined)?.from,
+      node.user,
+    ),
+    toAssignee: belongsTo(
+      'user',
+      (r) => (r.changes?.assigneeId as { to?: string } | undefined)?.to,
+      node.user,
+    ),
+  },
+
+  Organization: {
+    users: (_s, a: ListArgs, g) => listConnection(g, L.users, a),
+    teams: (_s, a: ListArgs, g) => listConnection(g, L.teams, a),
+    labels: (_s, a: ListArgs, g) => listConnection(g, L.labels, a),
+  },
+};
+
+const teamCycles = nested(L.cycles, { key: 'team.cycles', parentKey: byKey('t.team_id') });
+const teamProjects = nested(L.projects, {
+  key: 'team.projects',
+  from: sql`projects as t join project_teams as pt on pt.project_id = t.id`,
+  parentKey: byKey('pt.team_id'),
+});
+const teamWebhooks = nested(L.webhooks, { key: 'team.webhooks', parentKey: byKey('t.team_id') });
+
+function issueFields(): ResolverMap[string] {
+  return {
+    team: belongsTo('team', (r) => r.team_id, node.team),
+    state: belongsTo('state', (r) => r.state_id, node.state),
+    assignee: belongsTo('user', (r) => r.assignee_id, node.user),
+    creator: belongsTo('user', (r) => r.creator_id, node.user),
+    project: belongsTo('project', (r) => r.project_id, node.project),
+    cycle: belongsTo('cycle', (r) => r.cycle_id, node.cycle),
+    parent: belongsTo('issue', (r) => r.parent_id, node.issue),
+    labelIds: (src, _a, g) => g.loaders.issueLabelIds.load(src.id),
+    previousIdentifiers: (src, _a, g) => g.loaders.previousIdentifiers.load(src.id),
+    // Named after the assignee, else the creator (as REST does).
+    branchName: async (src, _a, g) => {
+      const userId = src.row.assignee_id ?? src.row.creator_id;
+      const user = userId ? await g.loaders.user.load(userId) : null;
+      return branchName(user?.display_name ?? null, src.row.identifier, src.row.title);
+    },
+    comments: nested(L.comments, { key: 'issue.comments', parentKey: byKey('t.issue_id') }),
+    children: nested(L.issues, { key: 'issue.children', parentKey: byKey('t.parent_id') }),
+    attachments: nested(L.attachments, { key: 'issue.attachments', parentKey: byKey('t.issue_id') }),
+    history: nested(L.history, { key: 'issue.history', parentKey: byKey('t.issue_id') }),
+    labels: nested(L.labels, {
+      key: 'issue.labels',
+      from: sql`labels as t join issue_labels as il on il.label_id = t.id`,
+      parentKey: byKey('il.issue_id'),
+    }),
+    subscribers: nested(L.users, {
+      key: 'issue.subscribers',
+      from: sql`users as t join issue_subscribers as s on s.user_id = t.id`,
+      parentKey: byKey('s.issue_id'),
+    }),
+  };
+}
+
+/** Full-text search over title and description (word prefixes, accent- and case-folded). */
+async function searchIssues(
+  g: GqlContext,
+  a: ListArgs & { term: string; teamId?: string | null; includeComments?: boolean | null },
+) {
+  const words = a.term
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean)
+    .slice(0, 16);
+  if (words.length === 0) {
+    return {
+      nodes: [],
+      edges: [],
+      pageInfo: { hasNextPage: false, hasPreviousPage: false, startCursor: null, endCursor: null },
+      totalCount: 0,
+    };
+  }
+  const query = words.map((w) => `${w.replace(/[^\p{L}\p{N}]/gu, '')}:*`).join(' & ');
+  const matches = a.includeComments
+    ? sql`(t.search @@ to_tsquery('simple', unaccent(${query})) or exists (select 1 from comments c where c.issue_id = t.id and to_tsvector('simple', unaccent(lower(c.body))) @@ to_tsquery('simple', unaccent(${query}))))`
+    : sql`t.search @@ to_tsquery('simple', unaccent(${query}))`;
+  const where = [matches];
+  if (a.teamId) where.push(sql`t.team_id = ${(await findTeamRow(g, a.teamId)).id}::uuid`);
+  const conn = await listConnection(g, L.issues, a, where);
+  const total = await sql<{ n: number }>`
+    select count(*)::int as n from issues t where ${sql.join(where, sql` and `)}
+    ${a.includeArchived ? sql`` : sql`and t.archived_at is null`}`.execute(g.db);
+  return {
+    ...conn,
+    nodes: conn.nodes.map((n) => ({ ...(n as object), metadata: {} })),
+    totalCount: Number(total.rows[0]?.n ?? 0),
+  };
+}

@@ -1,0 +1,249 @@
+// Field maps of every entity the filter grammar reaches: which SQL each filter
+// field means. Fields not listed here are concepts we do not hold (see
+// absentField in filter.ts).
+import { type RawBuilder, sql } from 'kysely';
+import type { EntitySpec, FieldSpec, FilterContext, ScalarType } from './filter.js';
+
+type Sql = RawBuilder<unknown>;
+const col = (column: string, type: ScalarType): FieldSpec => ({
+  kind: 'scalar',
+  type,
+  expr: (a) => sql.ref(`${a}.${column}`),
+});
+const expr = (type: ScalarType, f: (a: string, ctx: FilterContext) => Sql): FieldSpec => ({
+  kind: 'scalar',
+  type,
+  expr: f,
+});
+const constant = (type: ScalarType, value: string | number | boolean | null): FieldSpec => ({
+  kind: 'constant',
+  type,
+  value,
+});
+const t = (table: string, alias: string) => sql`${sql.table(table)} as ${sql.raw(alias)}`;
+const ref = (a: string, c: string) => sql.ref(`${a}.${c}`);
+
+/** Many-to-one through a foreign key on the outer row. */
+const belongsTo = (entity: () => EntitySpec, table: string, fk: string): FieldSpec => ({
+  kind: 'relation',
+  entity,
+  join: (outer, inner) => ({ from: t(table, inner), on: sql`${ref(inner, 'id')} = ${ref(outer, fk)}` }),
+  isNull: (outer) => sql`(${ref(outer, fk)} is null)`,
+});
+/** One-to-many through a foreign key on the inner rows. */
+const hasMany = (entity: () => EntitySpec, table: string, fk: string): FieldSpec => ({
+  kind: 'collection',
+  entity,
+  join: (outer, inner) => ({ from: t(table, inner), on: sql`${ref(inner, fk)} = ${ref(outer, 'id')}` }),
+});
+/**
+ * Many-to-many through a link table (link.outerKey -> outer.id, link.innerKey -> inner.id);
+ * `extra` is a further condition where $l names the link row.
+ */
+const through = (
+  entity: () => EntitySpec,
+  table: string,
+  link: string,
+  outerKey: string,
+  innerKey: string,
+  extra?: string,
+): FieldSpec => ({
+  kind: 'collection',
+  entity,
+  join: (outer, inner) => ({
+    from: sql`${t(table, inner)} join ${sql.table(link)} as ${sql.raw(`${inner}_l`)} on ${ref(`${inner}_l`, innerKey)} = ${ref(inner, 'id')}`,
+    on: sql`${ref(`${inner}_l`, outerKey)} = ${ref(outer, 'id')}${extra ? sql.raw(` and ${extra.replaceAll('$l', `${inner}_l`)}`) : sql``}`,
+  }),
+});
+
+const stamps = {
+  id: col('id', 'id'),
+  createdAt: col('created_at', 'date'),
+  updatedAt: col('updated_at', 'date'),
+};
+
+export const issueEntity: EntitySpec = {
+  name: 'Issue',
+  fields: {
+    ...stamps,
+    title: col('title', 'string'),
+    description: col('description', 'string'),
+    number: col('number', 'number'),
+    priority: col('priority', 'number'),
+    estimate: col('estimate', 'number'),
+    dueDate: col('due_date', 'timelessDate'),
+    archivedAt: col('archived_at', 'date'),
+    startedAt: col('started_at', 'date'),
+    completedAt: col('completed_at', 'date'),
+    canceledAt: col('canceled_at', 'date'),
+    searchableContent: expr(
+      'string',
+      (a) => sql`(${ref(a, 'title')} || ' ' || coalesce(${ref(a, 'description')}, ''))`,
+    ),
+    state: belongsTo(() => workflowStateEntity, 'workflow_states', 'state_id'),
+    team: belongsTo(() => teamEntity, 'teams', 'team_id'),
+    assignee: belongsTo(() => userEntity, 'users', 'assignee_id'),
+    creator: belongsTo(() => userEntity, 'users', 'creator_id'),
+    project: belongsTo(() => projectEntity, 'projects', 'project_id'),
+    cycle: belongsTo(() => cycleEntity, 'cycles', 'cycle_id'),
+    parent: belongsTo(() => issueEntity, 'issues', 'parent_id'),
+    children: hasMany(() => issueEntity, 'issues', 'parent_id'),
+    comments: hasMany(() => commentEntity, 'comments', 'issue_id'),
+    attachments: hasMany(() => attachmentEntity, 'attachments', 'issue_id'),
+    labels: through(() => labelEntity, 'labels', 'issue_labels', 'issue_id', 'label_id'),
+    subscribers: through(() => userEntity, 'users', 'issue_subscribers', 'issue_id', 'user_id'),
+  },
+};
+
+export const workflowStateEntity: EntitySpec = {
+  name: 'WorkflowState',
+  fields: {
+    ...stamps,
+    name: col('name', 'string'),
+    type: col('type', 'string'),
+    description: col('description', 'string'),
+    position: col('position', 'number'),
+    team: belongsTo(() => teamEntity, 'teams', 'team_id'),
+    issues: hasMany(() => issueEntity, 'issues', 'state_id'),
+  },
+};
+
+export const userEntity: EntitySpec = {
+  name: 'User',
+  fields: {
+    ...stamps,
+    name: col('name', 'string'),
+    displayName: col('display_name', 'string'),
+    email: col('email', 'string'),
+    active: expr('boolean', (a) => sql`(${ref(a, 'status')} = 'active' and ${ref(a, 'deleted_at')} is null)`),
+    admin: expr('boolean', (a) => sql`(${ref(a, 'role')} = 'admin')`),
+    isMe: expr('boolean', (a, ctx) =>
+      ctx.actorId ? sql`(${ref(a, 'id')} = ${ctx.actorId}::uuid)` : sql`false`,
+    ),
+    owner: constant('boolean', false),
+    app: constant('boolean', false),
+    invited: constant('boolean', false),
+    isInvited: constant('boolean', false),
+    assignedIssues: hasMany(() => issueEntity, 'issues', 'assignee_id'),
+  },
+};
+
+export const teamEntity: EntitySpec = {
+  name: 'Team',
+  fields: {
+    ...stamps,
+    key: col('key', 'string'),
+    name: col('name', 'string'),
+    description: col('description', 'string'),
+    private: col('private', 'boolean'),
+    visibility: expr('string', (a) => sql`(case when ${ref(a, 'private')} then 'private' else 'public' end)`),
+    retiredAt: constant('date', null),
+    issues: hasMany(() => issueEntity, 'issues', 'team_id'),
+    members: through(() => userEntity, 'users', 'team_memberships', 'team_id', 'user_id'),
+    users: through(() => userEntity, 'users', 'team_memberships', 'team_id', 'user_id'),
+    owners: through(() => userEntity, 'users', 'team_memberships', 'team_id', 'user_id', '$l.owner'),
+  },
+};
+
+export const labelEntity: EntitySpec = {
+  name: 'IssueLabel',
+  fields: {
+    ...stamps,
+    name: col('name', 'string'),
+    isGroup: col('is_group', 'boolean'),
+    creator: belongsTo(() => userEntity, 'users', 'creator_id'),
+    parent: belongsTo(() => labelEntity, 'labels', 'parent_id'),
+    team: belongsTo(() => teamEntity, 'teams', 'team_id'),
+  },
+};
+
+const projectStatusEntity: EntitySpec = {
+  name: 'ProjectStatus',
+  fields: {
+    id: col('status', 'string'),
+    type: col('status', 'string'),
+    name: expr('string', (a) => sql`initcap(${ref(a, 'status')})`),
+  },
+};
+
+export const projectEntity: EntitySpec = {
+  name: 'Project',
+  fields: {
+    ...stamps,
+    name: col('name', 'string'),
+    slugId: col('slug_id', 'string'),
+    state: col('status', 'string'),
+    health: col('health', 'string'),
+    startDate: col('start_date', 'date'),
+    targetDate: col('target_date', 'date'),
+    startedAt: col('started_at', 'date'),
+    completedAt: col('completed_at', 'date'),
+    canceledAt: col('canceled_at', 'date'),
+    priority: constant('number', 0),
+    searchableContent: expr('string', (a) => sql`(${ref(a, 'name')} || ' ' || ${ref(a, 'description')})`),
+    status: { kind: 'self', entity: () => projectStatusEntity },
+    lead: belongsTo(() => userEntity, 'users', 'lead_id'),
+    creator: belongsTo(() => userEntity, 'users', 'creator_id'),
+    issues: hasMany(() => issueEntity, 'issues', 'project_id'),
+    members: through(() => userEntity, 'users', 'project_members', 'project_id', 'user_id'),
+    accessibleTeams: through(() => teamEntity, 'teams', 'project_teams', 'project_id', 'team_id'),
+  },
+};
+
+const cycleAt = (a: string, cond: string) => sql.raw(cond.replaceAll('$', a));
+export const cycleEntity: EntitySpec = {
+  name: 'Cycle',
+  fields: {
+    ...stamps,
+    name: col('name', 'string'),
+    number: col('number', 'number'),
+    startsAt: col('starts_at', 'date'),
+    endsAt: col('ends_at', 'date'),
+    completedAt: col('completed_at', 'date'),
+    isActive: expr('boolean', (a) => cycleAt(a, '($.starts_at <= now() and $.ends_at > now())')),
+    isFuture: expr('boolean', (a) => cycleAt(a, '($.starts_at > now())')),
+    isPast: expr('boolean', (a) => cycleAt(a, '($.ends_at <= now())')),
+    isNext: expr('boolean', (a) =>
+      cycleAt(
+        a,
+        '($.id = (select n.id from cycles n where n.team_id = $.team_id and n.starts_at > now() and n.archived_at is null order by n.starts_at limit 1))',
+      ),
+    ),
+    isPrevious: expr('boolean', (a) =>
+      cycleAt(
+        a,
+        '($.id = (select p.id from cycles p where p.team_id = $.team_id and p.ends_at <= now() and p.archived_at is null order by p.ends_at desc limit 1))',
+      ),
+    ),
+    isInCooldown: constant('boolean', false),
+    team: belongsTo(() => teamEntity, 'teams', 'team_id'),
+    issues: hasMany(() => issueEntity, 'issues', 'cycle_id'),
+  },
+};
+
+export const commentEntity: EntitySpec = {
+  name: 'Comment',
+  fields: {
+    ...stamps,
+    body: col('body', 'string'),
+    issue: belongsTo(() => issueEntity, 'issues', 'issue_id'),
+    parent: belongsTo(() => commentEntity, 'comments', 'parent_id'),
+    user: belongsTo(() => userEntity, 'users', 'user_id'),
+  },
+};
+
+export const attachmentEntity: EntitySpec = {
+  name: 'Attachment',
+  fields: {
+    ...stamps,
+    title: col('title', 'string'),
+    subtitle: col('subtitle', 'string'),
+    url: col('url', 'string'),
+    sourceType: col('source_type', 'string'),
+    creator: belongsTo(() => userEntity, 'users', 'creator_id'),
+  },
+};
+
+export const webhookEntity: EntitySpec = { name: 'Webhook', fields: { ...stamps } };
+export const membershipEntity: EntitySpec = { name: 'TeamMembership', fields: { ...stamps } };
+export const historyEntity: EntitySpec = { name: 'IssueHistory', fields: { ...stamps } };

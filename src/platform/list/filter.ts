@@ -1,0 +1,300 @@
+// One filter grammar for every list (GraphQL connections and REST lists):
+// a filter object has a comparator object per field, fields combine with AND,
+// `and`/`or` take lists of filters, relations nest (state.type, assignee.email),
+// collections take some/every/length, optional values take `null`.
+// compileFilter turns it into one SQL boolean expression over a table alias;
+// relations become EXISTS subqueries, so no join multiplies rows.
+import { type RawBuilder, sql } from 'kysely';
+import { invalidField } from '../errors.js';
+import { resolveDate, resolveDateTime } from './relative-time.js';
+
+export type ScalarType = 'string' | 'number' | 'date' | 'timelessDate' | 'boolean' | 'id';
+type Sql = RawBuilder<unknown>;
+
+export type FieldSpec =
+  /** A value of the row: `expr(alias)` is its SQL. */
+  | { kind: 'scalar'; type: ScalarType; expr: (a: string, ctx: FilterContext) => Sql }
+  /** A concept we do not hold: compared as this constant (null = absent). */
+  | { kind: 'constant'; type: ScalarType; value: string | number | boolean | null }
+  /** At most one related row. `join` gives the FROM and the correlation to the outer row. */
+  | {
+      kind: 'relation';
+      entity: () => EntitySpec;
+      join: (outer: string, inner: string) => { from: Sql; on: Sql };
+      /** SQL true when the relation is empty (e.g. the foreign key is null). */
+      isNull: (outer: string) => Sql;
+    }
+  /** Any number of related rows. */
+  | {
+      kind: 'collection';
+      entity: () => EntitySpec;
+      join: (outer: string, inner: string) => { from: Sql; on: Sql };
+    }
+  /** The same row seen as another entity (e.g. a project's status). */
+  | { kind: 'self'; entity: () => EntitySpec };
+
+export interface EntitySpec {
+  name: string;
+  fields: Record<string, FieldSpec>;
+}
+
+export interface FilterContext {
+  now: Date;
+  /** The caller, for `isMe`. */
+  actorId?: string;
+}
+
+const TRUE = sql<boolean>`true`;
+const FALSE = sql<boolean>`false`;
+let aliasCounter = 0;
+const nextAlias = () => `f${(++aliasCounter % 1_000_000).toString(36)}`;
+
+const and = (parts: Sql[]): Sql =>
+  parts.length === 0 ? TRUE : parts.length === 1 ? parts[0]! : sql`(${sql.join(parts, sql` and `)})`;
+const or = (parts: Sql[]): Sql =>
+  parts.length === 0 ? FALSE : parts.length === 1 ? parts[0]! : sql`(${sql.join(parts, sql` or `)})`;
+const not = (e: Sql): Sql => sql`(not coalesce(${e}, false))`;
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Compiles `filter` for rows of `entity` under `alias`; `path` names the input for errors. */
+export function compileFilter(
+  entity: EntitySpec,
+  alias: string,
+  filter: Record<string, unknown> | null | undefined,
+  ctx: FilterContext,
+  path = 'filter',
+): RawBuilder<boolean> {
+  return compileEntity(entity, alias, filter, ctx, path) as RawBuilder<boolean>;
+}
+
+function compileEntity(
+  entity: EntitySpec,
+  alias: string,
+  filter: Record<string, unknown> | null | undefined,
+  ctx: FilterContext,
+  path: string,
+): Sql {
+  if (filter == null) return TRUE;
+  if (!isObject(filter)) throw invalidField(path, 'must be an object');
+  const parts: Sql[] = [];
+  for (const [key, value] of Object.entries(filter)) {
+    if (value == null) continue;
+    const at = `${path}.${key}`;
+    if (key === 'and' || key === 'or') {
+      if (!Array.isArray(value)) throw invalidField(at, 'must be a list of filters');
+      const subs = value.map((f, i) => compileEntity(entity, alias, f as never, ctx, `${at}[${i}]`));
+      parts.push(key === 'and' ? and(subs) : or(subs));
+      continue;
+    }
+    const field = entity.fields[key] ?? absentField(key);
+    parts.push(compileField(field, alias, value, ctx, at));
+  }
+  return and(parts);
+}
+
+/** Fields of concepts we do not hold: flags are false, counts zero, the rest absent. */
+function absentField(key: string): FieldSpec {
+  if (/^(has|is)[A-Z]/.test(key)) return { kind: 'constant', type: 'boolean', value: false };
+  if (/Count$/.test(key)) return { kind: 'constant', type: 'number', value: 0 };
+  return { kind: 'constant', type: 'string', value: null };
+}
+
+function compileField(
+  field: FieldSpec,
+  alias: string,
+  value: unknown,
+  ctx: FilterContext,
+  path: string,
+): Sql {
+  if (!isObject(value)) throw invalidField(path, 'must be an object');
+  switch (field.kind) {
+    case 'scalar':
+      return compileComparator(field.expr(alias, ctx), field.type, value, ctx, path);
+    case 'constant':
+      return compileConstant(field, value, path);
+    case 'self':
+      return compileEntity(field.entity(), alias, value, ctx, path);
+    case 'relation': {
+      const { null: wantNull, ...rest } = value;
+      const parts: Sql[] = [];
+      if (wantNull === true) parts.push(field.isNull(alias));
+      if (wantNull === false) parts.push(not(field.isNull(alias)));
+      if (Object.values(rest).some((v) => v != null)) {
+        const inner = nextAlias();
+        const j = field.join(alias, inner);
+        const cond = compileEntity(field.entity(), inner, rest, ctx, path);
+        parts.push(sql`exists (select 1 from ${j.from} where ${j.on} and ${cond})`);
+      }
+      return and(parts);
+    }
+    case 'collection':
+      return compileCollection(field, alias, value, ctx, path);
+  }
+}
+
+function compileCollection(
+  field: Extract<FieldSpec, { kind: 'collection' }>,
+  alias: string,
+  value: Record<string, unknown>,
+  ctx: FilterContext,
+  path: string,
+): Sql {
+  const target = field.entity();
+  const parts: Sql[] = [];
+  const exists = (cond: (inner: string) => Sql) => {
+    const inner = nextAlias();
+    const j = field.join(alias, inner);
+    return sql`exists (select 1 from ${j.from} where ${j.on} and ${cond(inner)})`;
+  };
+  const direct: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(value)) {
+    if (v == null) continue;
+    const at = `${path}.${key}`;
+    if (key === 'some') {
+      parts.push(exists((i) => compileEntity(target, i, v as never, ctx, at)));
+    } else if (key === 'every') {
+      parts.push(not(exists((i) => not(compileEntity(target, i, v as never, ctx, at)))));
+    } else if (key === 'none') {
+      parts.push(not(exists((i) => compileEntity(target, i, v as never, ctx, at))));
+    } else if (key === 'null') {
+      const any = exists(() => TRUE);
+      parts.push(v === true ? not(any) : any);
+    } else if (key === 'length') {
+      if (!isObject(v)) throw invalidField(at, 'must be an object');
+      const inner = nextAlias();
+      const j = field.join(alias, inner);
+      const count = sql`(select count(*) from ${j.from} where ${j.on})`;
+      parts.push(compileComparator(count, 'number', v, ctx, at));
+    } else if (key === 'and' || key === 'or') {
+      if (!Array.isArray(v)) throw invalidField(at, 'must be a list of filters');
+      const subs = v.map((f, i) => compileCollection(field, alias, f as never, ctx, `${at}[${i}]`));
+      parts.push(key === 'and' ? and(subs) : or(subs));
+    } else {
+      direct[key] = v;
+    }
+  }
+  // Member conditions given directly on the collection mean "some member matches".
+  if (Object.keys(direct).length > 0) {
+    parts.push(exists((i) => compileEntity(target, i, direct, ctx, path)));
+  }
+  return and(parts);
+}
+
+function compileConstant(
+  field: Extract<FieldSpec, { kind: 'constant' }>,
+  value: Record<string, unknown>,
+  path: string,
+): Sql {
+  // Absent relations and collections: only "is null" / "is empty" can hold.
+  if (field.value === null) {
+    if (value.null === true) return TRUE;
+    if (isObject(value.length))
+      return compileComparator(sql`0`, 'number', value.length as never, { now: new Date() }, path);
+    if ('every' in value && Object.keys(value).length === 1) return TRUE;
+    return FALSE;
+  }
+  const literal = field.type === 'boolean' ? sql`${field.value}::boolean` : sql`${field.value}::float8`;
+  return compileComparator(literal, field.type, value, { now: new Date() }, path);
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Escapes LIKE wildcards so user text matches literally. */
+export const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+function param(type: ScalarType, v: unknown, ctx: FilterContext, path: string): Sql | null {
+  switch (type) {
+    case 'id':
+      if (typeof v !== 'string') throw invalidField(path, 'must be a string');
+      return UUID.test(v) ? sql`${v}::uuid` : null; // no row has a malformed id
+    case 'string':
+      if (typeof v !== 'string') throw invalidField(path, 'must be a string');
+      return sql`${v}::text`;
+    case 'number':
+      if (typeof v !== 'number' || !Number.isFinite(v)) throw invalidField(path, 'must be a number');
+      return sql`${v}::float8`;
+    case 'boolean':
+      if (typeof v !== 'boolean') throw invalidField(path, 'must be true or false');
+      return sql`${v}::boolean`;
+    case 'date':
+      return sql`${resolveDateTime(v, ctx.now, path).toISOString()}::timestamptz`;
+    case 'timelessDate':
+      return sql`${resolveDate(v, ctx.now, path)}::date`;
+  }
+}
+
+function list(type: ScalarType, v: unknown, ctx: FilterContext, path: string): Sql[] {
+  if (!Array.isArray(v)) throw invalidField(path, 'must be a list');
+  return v.map((x, i) => param(type, x, ctx, `${path}[${i}]`)).filter((x): x is Sql => x !== null);
+}
+
+const LIKE: Record<
+  string,
+  { pattern: (s: string) => string; ci?: boolean; accent?: boolean; negate?: boolean }
+> = {
+  contains: { pattern: (s) => `%${s}%` },
+  notContains: { pattern: (s) => `%${s}%`, negate: true },
+  containsIgnoreCase: { pattern: (s) => `%${s}%`, ci: true },
+  notContainsIgnoreCase: { pattern: (s) => `%${s}%`, ci: true, negate: true },
+  containsIgnoreCaseAndAccent: { pattern: (s) => `%${s}%`, ci: true, accent: true },
+  startsWith: { pattern: (s) => `${s}%` },
+  notStartsWith: { pattern: (s) => `${s}%`, negate: true },
+  startsWithIgnoreCase: { pattern: (s) => `${s}%`, ci: true },
+  endsWith: { pattern: (s) => `%${s}` },
+  notEndsWith: { pattern: (s) => `%${s}`, negate: true },
+  eqIgnoreCase: { pattern: (s) => s, ci: true },
+  neqIgnoreCase: { pattern: (s) => s, ci: true, negate: true },
+};
+
+/** Compiles one comparator object ({ eq, in, gt, contains, null, ... }) against `e`. */
+export function compileComparator(
+  e: Sql,
+  type: ScalarType,
+  comparator: Record<string, unknown>,
+  ctx: FilterContext,
+  path: string,
+): Sql {
+  if (!isObject(comparator)) throw invalidField(path, 'must be an object');
+  const parts: Sql[] = [];
+  for (const [op, v] of Object.entries(comparator)) {
+    if (v == null) continue;
+    const at = `${path}.${op}`;
+    if (op === 'null') {
+      if (typeof v !== 'boolean') throw invalidField(at, 'must be true or false');
+      parts.push(v ? sql`(${e} is null)` : sql`(${e} is not null)`);
+    } else if (op === 'and' || op === 'or') {
+      if (!Array.isArray(v)) throw invalidField(at, 'must be a list');
+      const subs = v.map((c, i) => compileComparator(e, type, c as never, ctx, `${at}[${i}]`));
+      parts.push(op === 'and' ? and(subs) : or(subs));
+    } else if (op === 'eq' || op === 'neq') {
+      const p = param(type, v, ctx, at);
+      if (op === 'eq') parts.push(p ? sql`(${e} = ${p})` : FALSE);
+      else parts.push(p ? sql`(${e} is distinct from ${p})` : TRUE);
+    } else if (op === 'in' || op === 'nin') {
+      const ps = list(type, v, ctx, at);
+      const inList = ps.length ? sql`(${e} in (${sql.join(ps)}))` : FALSE;
+      parts.push(op === 'in' ? inList : sql`(${e} is null or not ${inList})`);
+    } else if (op === 'lt' || op === 'lte' || op === 'gt' || op === 'gte') {
+      if (type !== 'number' && type !== 'date' && type !== 'timelessDate') {
+        throw invalidField(at, 'applies to numbers and dates only');
+      }
+      const symbol = { lt: '<', lte: '<=', gt: '>', gte: '>=' }[op];
+      parts.push(sql`(${e} ${sql.raw(symbol)} ${param(type, v, ctx, at)})`);
+    } else if (op in LIKE) {
+      if (type !== 'string') throw invalidField(at, 'applies to text only');
+      if (typeof v !== 'string') throw invalidField(at, 'must be a string');
+      const like = LIKE[op]!;
+      const pattern = like.pattern(escapeLike(v));
+      let test: Sql;
+      if (like.accent) test = sql`(unaccent(lower(${e})) like unaccent(lower(${pattern}::text)) escape '\\')`;
+      else if (like.ci) test = sql`(${e} ilike ${pattern}::text escape '\\')`;
+      else test = sql`(${e} like ${pattern}::text escape '\\')`;
+      parts.push(like.negate ? not(test) : test);
+    } else {
+      throw invalidField(at, 'is not a comparator');
+    }
+  }
+  return and(parts);
+}

@@ -1,0 +1,168 @@
+// Keyset pagination over (sort timestamp, id), newest first. One statement
+// fetches a page for one list, or a page per parent for many lists at once
+// (issue.comments for a whole page of issues) using a window function, so
+// nested connections cost one query whatever the number of parents.
+import { type RawBuilder, sql } from 'kysely';
+import type { Db } from '../db/database.js';
+import { invalidField } from '../errors.js';
+import { type CursorValue, decodeCursor, encodeCursor, type SortKey } from './cursor.js';
+
+type Sql = RawBuilder<unknown>;
+
+export const DEFAULT_PAGE = 50;
+export const MAX_PAGE = 250;
+
+export interface PageArgs {
+  first?: number | null | undefined;
+  last?: number | null | undefined;
+  after?: string | null | undefined;
+  before?: string | null | undefined;
+  orderBy?: SortKey | null | undefined;
+  includeArchived?: boolean | null | undefined;
+}
+
+export interface PageInfo {
+  hasNextPage: boolean;
+  hasPreviousPage: boolean;
+  startCursor: string | null;
+  endCursor: string | null;
+}
+
+export interface Page<R> {
+  rows: R[];
+  cursors: string[];
+  pageInfo: PageInfo;
+}
+
+export interface ListSource {
+  /** FROM clause; the listed rows must be under alias `t`. */
+  from: Sql;
+  /** Conditions on the rows (scope and filter). */
+  where?: Sql[];
+  /** Whether t has archived_at: archived rows are hidden unless includeArchived. */
+  archivable: boolean;
+}
+
+interface Window {
+  limit: number;
+  backward: boolean;
+  cursor: CursorValue | undefined;
+  key: SortKey;
+}
+
+function count(v: number | null | undefined, name: string): number | undefined {
+  if (v == null) return undefined;
+  if (!Number.isInteger(v) || v < 0 || v > MAX_PAGE) {
+    throw invalidField(name, `must be an integer from 0 to ${MAX_PAGE}`);
+  }
+  return v;
+}
+
+/** Validates paging arguments: default 50, at most 250, cursors that match the sort key. */
+export function pageWindow(args: PageArgs): Window {
+  const first = count(args.first, 'first');
+  const last = count(args.last, 'last');
+  const key: SortKey = args.orderBy === 'updatedAt' ? 'updatedAt' : 'createdAt';
+  const backward = first === undefined && (last !== undefined || Boolean(args.before));
+  const limit = (backward ? last : first) ?? DEFAULT_PAGE;
+  const raw = backward ? args.before : args.after;
+  const cursor = raw ? decodeCursor(raw, backward ? 'before' : 'after') : undefined;
+  if (cursor && cursor.key !== key) {
+    throw invalidField(backward ? 'before' : 'after', `was made for orderBy: ${cursor.key}`);
+  }
+  return { limit, backward, cursor, key };
+}
+
+const COLUMN: Record<SortKey, string> = { createdAt: 't.created_at', updatedAt: 't.updated_at' };
+
+function conditions(source: ListSource, args: PageArgs, w: Window): Sql[] {
+  const parts: Sql[] = [...(source.where ?? [])];
+  if (source.archivable && !args.includeArchived) parts.push(sql`t.archived_at is null`);
+  if (w.cursor) {
+    const op = sql.raw(w.backward ? '>' : '<');
+    parts.push(
+      sql`(${sql.raw(COLUMN[w.key])}, t.id) ${op} (${w.cursor.value}::timestamptz, ${w.cursor.id}::uuid)`,
+    );
+  }
+  return parts;
+}
+
+const SORT_TEXT = (key: SortKey) =>
+  sql`to_char(${sql.raw(COLUMN[key])} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+
+type Raw = Record<string, unknown> & { __sort: string; id: string };
+
+function toPage<R>(rows: Raw[], args: PageArgs, w: Window): Page<R> {
+  const more = rows.length > w.limit;
+  const kept = rows.slice(0, w.limit);
+  if (w.backward) kept.reverse();
+  const cursors = kept.map((r) => encodeCursor({ key: w.key, value: r.__sort, id: r.id }));
+  for (const r of kept) {
+    delete (r as Partial<Raw>).__sort;
+    delete r.__parent;
+    delete r.__rn;
+  }
+  return {
+    rows: kept as unknown as R[],
+    cursors,
+    pageInfo: {
+      hasNextPage: w.backward ? Boolean(args.before) : more,
+      hasPreviousPage: w.backward ? more : Boolean(args.after),
+      startCursor: cursors[0] ?? null,
+      endCursor: cursors[cursors.length - 1] ?? null,
+    },
+  };
+}
+
+const where = (parts: Sql[]) => (parts.length ? sql`where ${sql.join(parts, sql` and `)}` : sql``);
+
+/** One page of one list. */
+export async function loadPage<R>(db: Db, source: ListSource, args: PageArgs): Promise<Page<R>> {
+  const w = pageWindow(args);
+  if (w.limit === 0) return toPage([], args, w);
+  const dir = sql.raw(w.backward ? 'asc' : 'desc');
+  const { rows } = await sql<Raw>`
+    select t.*, ${SORT_TEXT(w.key)} as __sort from ${source.from}
+    ${where(conditions(source, args, w))}
+    order by ${sql.raw(COLUMN[w.key])} ${dir}, t.id ${dir}
+    limit ${w.limit + 1}`.execute(db);
+  return toPage<R>(rows, args, w);
+}
+
+/**
+ * One page per parent in a single statement. `parentKey` is the SQL of the
+ * parent id for each row (e.g. t.issue_id, or a link table's column).
+ */
+export async function loadPages<R>(
+  db: Db,
+  source: ListSource & { parentKey: Sql },
+  parentIds: readonly string[],
+  args: PageArgs,
+): Promise<Map<string, Page<R>>> {
+  const w = pageWindow(args);
+  const out = new Map<string, Page<R>>();
+  const byParent = new Map<string, Raw[]>();
+  if (w.limit > 0 && parentIds.length > 0) {
+    const dir = sql.raw(w.backward ? 'asc' : 'desc');
+    const parts = [
+      sql`${source.parentKey} in (${sql.join(parentIds.map((id) => sql`${id}::uuid`))})`,
+      ...conditions(source, args, w),
+    ];
+    const { rows } = await sql<Raw & { __parent: string }>`
+      select * from (
+        select t.*, ${source.parentKey}::text as __parent, ${SORT_TEXT(w.key)} as __sort,
+          row_number() over (partition by ${source.parentKey}
+            order by ${sql.raw(COLUMN[w.key])} ${dir}, t.id ${dir}) as __rn
+        from ${source.from}
+        ${where(parts)}
+      ) x where x.__rn <= ${w.limit + 1}
+      order by x.__parent, x.__rn`.execute(db);
+    for (const r of rows) {
+      const list = byParent.get(r.__parent) ?? [];
+      list.push(r);
+      byParent.set(r.__parent, list);
+    }
+  }
+  for (const id of parentIds) out.set(id, toPage<R>(byParent.get(id) ?? [], args, w));
+  return out;
+}
