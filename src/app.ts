@@ -23,6 +23,7 @@ import { projectsRoutes } from './modules/projects/rest.js';
 import { teamsRoutes } from './modules/teams/rest.js';
 import { userRoutes } from './modules/users/rest.js';
 import { webhooksRoutes } from './modules/webhooks/rest.js';
+import { startWebhookWorker } from './modules/webhooks/worker.js';
 import { workspaceRoutes } from './modules/workspace/rest.js';
 import { DEFAULT_LOGIN_LIMITS, type LimiterOptions, LoginLimiter } from './platform/auth/login-limiter.js';
 import { TokenSigner } from './platform/auth/tokens.js';
@@ -123,6 +124,8 @@ export async function buildApp(opts: BuildOptions) {
   filesRoutes(app, ctx);
   attachmentsRoutes(app, ctx);
   webhooksRoutes(app, ctx);
+  const webhookWorker = startWebhookWorker(ctx, { database });
+  app.addHook('onClose', () => webhookWorker.stop());
   await graphqlRoutes(app, ctx);
 
   return { app, ctx, generatedAdmin: started.generatedAdmin };

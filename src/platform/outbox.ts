@@ -19,6 +19,22 @@ export interface ChangeEvent {
   actor: Pick<Actor, 'id' | 'name' | 'email'> | null;
   /** Absolute URL of the record in the UI, when it has one. */
   url?: string;
+  /**
+   * The team the record belongs to (null: workspace-wide, e.g. a shared label).
+   * When omitted, data.teamId or data.team.id is used. Endpoints scoped to a
+   * team receive that team's events and workspace-wide ones.
+   */
+  teamId?: string | null;
+}
+
+/** recordEvent notifies this channel; the delivery worker LISTENs on it (delivered at commit). */
+export const WEBHOOK_NOTIFY_CHANNEL = 'trackway_webhooks';
+
+function teamOf(event: ChangeEvent): string | null {
+  if (event.teamId !== undefined) return event.teamId;
+  const data = event.data as { teamId?: unknown; team?: { id?: unknown } | null };
+  const id = data.teamId ?? data.team?.id;
+  return typeof id === 'string' ? id : null;
 }
 
 /** Records a change event; returns its id, which doubles as the sync id. */
@@ -38,8 +54,10 @@ export async function recordEvent(trx: Db, event: ChangeEvent): Promise<number> 
     .values({ type: event.type, action: event.action, payload: JSON.stringify(payload) })
     .returning(['id', 'created_at'])
     .executeTakeFirstOrThrow();
-  // Fan out to every enabled endpoint that wants this kind (all kinds when empty).
-  await trx
+  // Fan out to every enabled endpoint that wants this kind (all kinds when empty)
+  // and this team (endpoints without a team take every team).
+  const team = teamOf(event);
+  const fanout = await trx
     .insertInto('webhook_deliveries')
     .columns(['webhook_id', 'event_id'])
     .expression((eb) =>
@@ -48,9 +66,15 @@ export async function recordEvent(trx: Db, event: ChangeEvent): Promise<number> 
         .select((e) => ['id', e.val(row.id).as('event_id')])
         .where('enabled', '=', true)
         .where('archived_at', 'is', null)
-        .where(sql<boolean>`(cardinality(resource_types) = 0 or ${event.type} = any(resource_types))`),
+        .where(sql<boolean>`(cardinality(resource_types) = 0 or ${event.type} = any(resource_types))`)
+        // Compared as text: a malformed id in data must never break the caller's transaction.
+        .where(sql<boolean>`(team_id is null or ${team}::text is null or team_id::text = ${team}::text)`),
     )
-    .execute();
+    .executeTakeFirst();
+  // Wakes delivery workers when (and only if) this transaction commits.
+  if (Number(fanout.numInsertedOrUpdatedRows ?? 0) > 0) {
+    await sql`select pg_notify(${WEBHOOK_NOTIFY_CHANNEL}, '')`.execute(trx);
+  }
   return row.id;
 }
 

@@ -1,5 +1,202 @@
-// REST routes of this domain (to be built; registered in app.ts already).
+// REST: webhook endpoints and their delivery log (admins only; see policy.ts).
+// The signing secret appears in the creation and rotation responses only.
+import { Type } from 'typebox';
 import type { AppContext } from '../../platform/context.js';
+import { actorOf } from '../../platform/http/auth-hook.js';
+import { PageInfo, pageOf, pageQuery } from '../../platform/http/pagination.js';
+import { errors, Ok, Uuid } from '../../platform/http/schemas.js';
 import type { Http } from '../../platform/http/types.js';
+import {
+  DeliverySchema,
+  presentWebhook,
+  ResourceTypeSchema,
+  WebhookSchema,
+  WebhookWithSecretSchema,
+} from './present.js';
+import {
+  createWebhook,
+  deleteWebhook,
+  getWebhook,
+  listWebhookDeliveries,
+  listWebhooks,
+  MIN_SECRET_LENGTH,
+  redeliverWebhookDelivery,
+  rotateWebhookSecret,
+  updateWebhook,
+} from './service.js';
 
-export function webhooksRoutes(_app: Http, _ctx: AppContext): void {}
+const Url = Type.String({
+  minLength: 1,
+  maxLength: 2048,
+  description: 'http(s) URL the events are POSTed to',
+});
+const Label = Type.Union([Type.String({ maxLength: 200 }), Type.Null()]);
+const ResourceTypes = Type.Array(ResourceTypeSchema, {
+  maxItems: 6,
+  description: 'Kinds to deliver: issue, comment, project, cycle, label, attachment; empty means all',
+});
+const Params = Type.Object({ id: Uuid });
+const WebhookEnvelope = Type.Object({ webhook: WebhookSchema });
+const WithSecret = Type.Object({ webhook: WebhookWithSecretSchema });
+
+export function webhooksRoutes(app: Http, ctx: AppContext): void {
+  app.post(
+    '/api/admin/webhooks',
+    {
+      schema: {
+        tags: ['webhooks'],
+        summary: 'Register an endpoint; the response carries its signing secret, shown only now',
+        body: Type.Object(
+          {
+            url: Url,
+            label: Type.Optional(Label),
+            secret: Type.Optional(Type.String({ minLength: MIN_SECRET_LENGTH, maxLength: 256 })),
+            enabled: Type.Optional(Type.Boolean()),
+            resourceTypes: Type.Optional(ResourceTypes),
+            teamId: Type.Optional(Type.Union([Uuid, Type.Null()])),
+            allPublicTeams: Type.Optional(Type.Boolean()),
+          },
+          { additionalProperties: false },
+        ),
+        response: { 201: WithSecret, ...errors(400, 401, 403) },
+      },
+    },
+    async (req, reply) => {
+      const { webhook, secret } = await createWebhook(ctx, actorOf(req), req.body);
+      return reply.status(201).send({ webhook: { ...presentWebhook(webhook), secret } });
+    },
+  );
+
+  app.get(
+    '/api/admin/webhooks',
+    {
+      schema: {
+        tags: ['webhooks'],
+        summary: 'List endpoints (oldest first), without secrets',
+        querystring: Type.Object(pageQuery(50), { additionalProperties: false }),
+        response: {
+          200: Type.Object({ webhooks: Type.Array(WebhookSchema), pageInfo: PageInfo }),
+          ...errors(400, 401, 403),
+        },
+      },
+    },
+    async (req) => {
+      const page = pageOf(req.query, 50);
+      const { webhooks, total } = await listWebhooks(ctx, actorOf(req), page);
+      return { webhooks: webhooks.map(presentWebhook), pageInfo: { total, ...page } };
+    },
+  );
+
+  app.get(
+    '/api/admin/webhooks/:id',
+    {
+      schema: {
+        tags: ['webhooks'],
+        summary: 'One endpoint, without its secret',
+        params: Params,
+        response: { 200: WebhookEnvelope, ...errors(400, 401, 403, 404) },
+      },
+    },
+    async (req) => ({ webhook: presentWebhook(await getWebhook(ctx, actorOf(req), req.params.id)) }),
+  );
+
+  app.patch(
+    '/api/admin/webhooks/:id',
+    {
+      schema: {
+        tags: ['webhooks'],
+        summary: 'Change an endpoint; re-enabling clears the automatic-disable reason',
+        params: Params,
+        body: Type.Object(
+          {
+            url: Type.Optional(Url),
+            label: Type.Optional(Label),
+            enabled: Type.Optional(Type.Boolean()),
+            resourceTypes: Type.Optional(ResourceTypes),
+            teamId: Type.Optional(Type.Union([Uuid, Type.Null()])),
+            allPublicTeams: Type.Optional(Type.Boolean()),
+          },
+          { additionalProperties: false, minProperties: 1 },
+        ),
+        response: { 200: WebhookEnvelope, ...errors(400, 401, 403, 404) },
+      },
+    },
+    async (req) => ({
+      webhook: presentWebhook(await updateWebhook(ctx, actorOf(req), req.params.id, req.body)),
+    }),
+  );
+
+  app.delete(
+    '/api/admin/webhooks/:id',
+    {
+      schema: {
+        tags: ['webhooks'],
+        summary: 'Delete an endpoint and its delivery log; nothing more is sent to it',
+        params: Params,
+        response: { 200: Ok, ...errors(400, 401, 403, 404) },
+      },
+    },
+    async (req) => {
+      await deleteWebhook(ctx, actorOf(req), req.params.id);
+      return { ok: true as const };
+    },
+  );
+
+  app.post(
+    '/api/admin/webhooks/:id/rotate-secret',
+    {
+      schema: {
+        tags: ['webhooks'],
+        summary: 'Replace the signing secret; the new one is in this response only',
+        params: Params,
+        response: { 200: WithSecret, ...errors(400, 401, 403, 404) },
+      },
+    },
+    async (req) => {
+      const { webhook, secret } = await rotateWebhookSecret(ctx, actorOf(req), req.params.id);
+      return { webhook: { ...presentWebhook(webhook), secret } };
+    },
+  );
+
+  app.get(
+    '/api/admin/webhooks/:id/deliveries',
+    {
+      schema: {
+        tags: ['webhooks'],
+        summary: 'Delivery log, newest event first, each with its attempts',
+        params: Params,
+        querystring: Type.Object(pageQuery(20), { additionalProperties: false }),
+        response: {
+          200: Type.Object({ deliveries: Type.Array(DeliverySchema), pageInfo: PageInfo }),
+          ...errors(400, 401, 403, 404),
+        },
+      },
+    },
+    async (req) => {
+      const page = pageOf(req.query, 20);
+      const { deliveries, total } = await listWebhookDeliveries(ctx, actorOf(req), req.params.id, page);
+      return { deliveries, pageInfo: { total, ...page } };
+    },
+  );
+
+  app.post(
+    '/api/admin/webhooks/:id/deliveries/:deliveryId/redeliver',
+    {
+      schema: {
+        tags: ['webhooks'],
+        summary: 'Queue a delivery again (same delivery id), to be attempted as soon as possible',
+        params: Type.Object({ id: Uuid, deliveryId: Uuid }),
+        response: { 202: Type.Object({ delivery: DeliverySchema }), ...errors(400, 401, 403, 404, 409) },
+      },
+    },
+    async (req, reply) => {
+      const delivery = await redeliverWebhookDelivery(
+        ctx,
+        actorOf(req),
+        req.params.id,
+        req.params.deliveryId,
+      );
+      return reply.status(202).send({ delivery });
+    },
+  );
+}

@@ -1,0 +1,310 @@
+// SQL for webhook endpoints, their delivery log and the delivery worker.
+// Every function takes the connection or transaction it runs in.
+import { type Selectable, sql } from 'kysely';
+import type { Db } from '../../platform/db/database.js';
+import type {
+  WebhookAttemptsTable,
+  WebhookDeliveriesTable,
+  WebhooksTable,
+} from '../../platform/db/tables.js';
+
+export type WebhookRow = Selectable<WebhooksTable>;
+export type DeliveryRow = Selectable<WebhookDeliveriesTable>;
+export type AttemptRow = Selectable<WebhookAttemptsTable>;
+
+export function findWebhook(db: Db, id: string): Promise<WebhookRow | undefined> {
+  return db
+    .selectFrom('webhooks')
+    .selectAll()
+    .where('id', '=', id)
+    .where('archived_at', 'is', null)
+    .executeTakeFirst();
+}
+
+export function listWebhooks(db: Db, page: { limit: number; offset: number }): Promise<WebhookRow[]> {
+  return db
+    .selectFrom('webhooks')
+    .selectAll()
+    .where('archived_at', 'is', null)
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute();
+}
+
+export async function countWebhooks(db: Db): Promise<number> {
+  const row = await db
+    .selectFrom('webhooks')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('archived_at', 'is', null)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export type WebhookColumns = Partial<
+  Pick<
+    WebhookRow,
+    | 'url'
+    | 'label'
+    | 'secret'
+    | 'enabled'
+    | 'resource_types'
+    | 'team_id'
+    | 'all_public_teams'
+    | 'failing_since'
+    | 'disabled_reason'
+  >
+>;
+
+export function insertWebhook(
+  db: Db,
+  values: WebhookColumns & { url: string; secret: string; creator_id: string | null },
+): Promise<WebhookRow> {
+  return db.insertInto('webhooks').values(values).returningAll().executeTakeFirstOrThrow();
+}
+
+export function updateWebhook(db: Db, id: string, patch: WebhookColumns): Promise<WebhookRow | undefined> {
+  return db
+    .updateTable('webhooks')
+    .set({ ...patch, updated_at: sql<Date>`now()` })
+    .where('id', '=', id)
+    .where('archived_at', 'is', null)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+export async function deleteWebhook(db: Db, id: string): Promise<boolean> {
+  const r = await db.deleteFrom('webhooks').where('id', '=', id).executeTakeFirst();
+  return Number(r.numDeletedRows) > 0;
+}
+
+/** Unfinished deliveries of an endpoint become due now (used when it is re-enabled). */
+export async function dueNow(db: Db, webhookId: string): Promise<void> {
+  await db
+    .updateTable('webhook_deliveries')
+    .set({ next_attempt_at: sql<Date>`least(next_attempt_at, now())` })
+    .where('webhook_id', '=', webhookId)
+    .where('status', 'in', ['pending', 'delivering'])
+    .execute();
+}
+
+// ---- delivery log -----------------------------------------------------------
+
+export interface DeliveryLogRow extends DeliveryRow {
+  event_type: string;
+  event_action: string;
+  event_created_at: Date;
+}
+
+export function listDeliveries(
+  db: Db,
+  webhookId: string,
+  page: { limit: number; offset: number },
+): Promise<DeliveryLogRow[]> {
+  return db
+    .selectFrom('webhook_deliveries as d')
+    .innerJoin('webhook_events as e', 'e.id', 'd.event_id')
+    .selectAll('d')
+    .select(['e.type as event_type', 'e.action as event_action', 'e.created_at as event_created_at'])
+    .where('d.webhook_id', '=', webhookId)
+    .orderBy('d.event_id', 'desc')
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute();
+}
+
+export async function countDeliveries(db: Db, webhookId: string): Promise<number> {
+  const row = await db
+    .selectFrom('webhook_deliveries')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('webhook_id', '=', webhookId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export function attemptsOf(db: Db, deliveryIds: readonly string[]): Promise<AttemptRow[]> {
+  if (deliveryIds.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('webhook_attempts')
+    .selectAll()
+    .where('delivery_id', 'in', [...deliveryIds])
+    .orderBy('delivery_id')
+    .orderBy('started_at')
+    .execute();
+}
+
+export function findDelivery(db: Db, webhookId: string, id: string): Promise<DeliveryLogRow | undefined> {
+  return db
+    .selectFrom('webhook_deliveries as d')
+    .innerJoin('webhook_events as e', 'e.id', 'd.event_id')
+    .selectAll('d')
+    .select(['e.type as event_type', 'e.action as event_action', 'e.created_at as event_created_at'])
+    .where('d.webhook_id', '=', webhookId)
+    .where('d.id', '=', id)
+    .executeTakeFirst();
+}
+
+/** Puts a delivery back in the queue, due now, with a fresh retry schedule; same id. */
+export function requeueDelivery(db: Db, webhookId: string, id: string): Promise<DeliveryRow | undefined> {
+  return db
+    .updateTable('webhook_deliveries')
+    .set({
+      status: 'pending',
+      next_attempt_at: sql<Date>`now()`,
+      lease_until: null,
+      retry_offset: sql<number>`attempts`,
+      updated_at: sql<Date>`now()`,
+    })
+    .where('webhook_id', '=', webhookId)
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+// ---- worker -----------------------------------------------------------------
+
+export interface ClaimedDelivery {
+  id: string;
+  webhook_id: string;
+  event_id: number;
+  /** Attempt number of this claim (1-based); also the fencing token for finishing it. */
+  attempts: number;
+  retry_offset: number;
+  url: string;
+  secret: string;
+  event_type: string;
+  event_action: string;
+  payload: Record<string, unknown>;
+  event_created_at: Date;
+}
+
+/**
+ * Claims up to `limit` due deliveries in one statement. Only the oldest
+ * unfinished delivery of each enabled endpoint is a candidate (per-endpoint
+ * order); `for update skip locked` lets several workers, in one process or
+ * many, claim disjoint sets; the lease makes a crashed worker's claim lapse.
+ */
+export async function claimDue(db: Db, limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
+  const r = await sql<ClaimedDelivery>`
+    with heads as (
+      select h.id
+      from webhooks w
+      cross join lateral (
+        select d.id from webhook_deliveries d
+        where d.webhook_id = w.id and d.status in ('pending', 'delivering')
+        order by d.event_id
+        limit 1
+      ) h
+      where w.enabled and w.archived_at is null
+    ), claimable as (
+      select d.id from webhook_deliveries d
+      where d.id in (select id from heads)
+        and d.next_attempt_at <= now()
+        and (d.status = 'pending' or (d.status = 'delivering' and d.lease_until < now()))
+      order by d.next_attempt_at
+      limit ${limit}
+      for update skip locked
+    )
+    update webhook_deliveries d
+    set status = 'delivering',
+        lease_until = now() + make_interval(secs => ${leaseMs / 1000}),
+        attempts = d.attempts + 1,
+        updated_at = now()
+    from claimable c, webhooks w, webhook_events e
+    where d.id = c.id and w.id = d.webhook_id and e.id = d.event_id
+    returning d.id, d.webhook_id, d.event_id, d.attempts, d.retry_offset, w.url, w.secret,
+      e.type as event_type, e.action as event_action, e.payload, e.created_at as event_created_at
+  `.execute(db);
+  return r.rows.map((row) => ({ ...row, event_id: Number(row.event_id) }));
+}
+
+export interface AttemptRecord {
+  startedAt: Date;
+  durationMs: number;
+  statusCode: number | null;
+  error: string | null;
+  responseBody: string | null;
+}
+
+/** Logs an attempt, unless its delivery is gone (the endpoint was deleted meanwhile). */
+export async function insertAttempt(db: Db, deliveryId: string, a: AttemptRecord): Promise<void> {
+  await sql`
+    insert into webhook_attempts (delivery_id, started_at, duration_ms, status_code, error, response_body)
+    select id, ${a.startedAt.toISOString()}::timestamptz, ${a.durationMs}, ${a.statusCode}, ${a.error}, ${a.responseBody}
+    from webhook_deliveries where id = ${deliveryId}
+  `.execute(db);
+}
+
+/**
+ * Records the outcome of the claim numbered `attempt`. Fenced on the attempt
+ * number and status: if the delivery was re-queued or re-claimed meanwhile,
+ * this outcome no longer decides its state. Returns whether it did.
+ */
+export async function settleDelivery(
+  db: Db,
+  id: string,
+  attempt: number,
+  outcome:
+    | { status: 'succeeded' }
+    | { status: 'failed'; error: string }
+    | { status: 'pending'; error: string; retryInMs: number },
+): Promise<boolean> {
+  const r = await db
+    .updateTable('webhook_deliveries')
+    .set({
+      status: outcome.status,
+      lease_until: null,
+      last_error: outcome.status === 'succeeded' ? null : outcome.error,
+      ...(outcome.status === 'pending'
+        ? { next_attempt_at: sql<Date>`now() + make_interval(secs => ${outcome.retryInMs / 1000})` }
+        : {}),
+      updated_at: sql<Date>`now()`,
+    })
+    .where('id', '=', id)
+    .where('attempts', '=', attempt)
+    .where('status', '=', 'delivering')
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) > 0;
+}
+
+export async function markEndpointHealthy(db: Db, webhookId: string): Promise<void> {
+  await db
+    .updateTable('webhooks')
+    .set({ failing_since: null })
+    .where('id', '=', webhookId)
+    .where('failing_since', 'is not', null)
+    .execute();
+}
+
+/**
+ * Notes a failure: starts the endpoint's failing period if none is running,
+ * and disables the endpoint when that period has lasted `disableAfterMs`.
+ * Returns the disabled reason when this call disabled it.
+ */
+export async function markEndpointFailing(
+  db: Db,
+  webhookId: string,
+  disableAfterMs: number,
+  lastError: string,
+): Promise<string | null> {
+  const r = await sql<{ disabled_reason: string | null; disabled_now: boolean }>`
+    update webhooks w
+    set failing_since = coalesce(w.failing_since, now()),
+        enabled = case when x.expired then false else w.enabled end,
+        disabled_reason = case when x.expired
+          then 'Disabled automatically: every delivery failed since '
+            || to_char(w.failing_since at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')
+            || '; last error: ' || ${lastError}
+          else w.disabled_reason end,
+        updated_at = case when x.expired then now() else w.updated_at end
+    from (
+      select id, (failing_since is not null and failing_since <= now() - make_interval(secs => ${disableAfterMs / 1000})) as expired
+      from webhooks where id = ${webhookId}
+    ) x
+    where w.id = x.id and w.enabled
+    returning w.disabled_reason, x.expired as disabled_now
+  `.execute(db);
+  const row = r.rows[0];
+  return row?.disabled_now ? row.disabled_reason : null;
+}

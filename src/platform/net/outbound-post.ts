@@ -1,0 +1,118 @@
+// One outgoing JSON POST with the safety rules webhooks need: destination
+// vetted on connect (see safe-destination.ts), a hard overall timeout, no
+// redirects followed, and only the first KB of the response kept.
+import http from 'node:http';
+import https from 'node:https';
+import { performance } from 'node:perf_hooks';
+import { guardedLookup, parseDestination, UnsafeDestinationError } from './safe-destination.js';
+
+export const RESPONSE_EXCERPT_BYTES = 1024;
+/** Reading stops (and the socket closes) past this, so a receiver cannot stream at us forever. */
+const MAX_RESPONSE_BYTES = 256 * 1024;
+
+export interface PostOutcome {
+  ok: boolean;
+  statusCode: number | null;
+  durationMs: number;
+  error: string | null;
+  /** The first KB of the response body, as text. */
+  responseBody: string | null;
+}
+
+export interface PostOptions {
+  timeoutMs: number;
+  allowPrivate: boolean;
+  agents?: { http: http.Agent; https: https.Agent };
+}
+
+export function keepAliveAgents() {
+  return {
+    http: new http.Agent({ keepAlive: true, maxSockets: 16 }),
+    https: new https.Agent({ keepAlive: true, maxSockets: 16 }),
+  };
+}
+
+// Postgres text cannot hold NUL; everything else of the excerpt is kept as is.
+const storable = (buf: Buffer) => buf.toString('utf8').replace(/\0/g, '\uFFFD');
+
+function describe(err: unknown, timeoutMs: number): string {
+  if (err instanceof UnsafeDestinationError) return `destination refused: ${err.message}`;
+  const e = err as NodeJS.ErrnoException;
+  if (e?.name === 'AbortError' || e?.name === 'TimeoutError') return `timed out after ${timeoutMs} ms`;
+  if (e?.code) return `${e.message || e.code}`.slice(0, 500);
+  return String(e?.message ?? err).slice(0, 500);
+}
+
+export function postJson(
+  rawUrl: string,
+  body: string,
+  headers: Record<string, string>,
+  opts: PostOptions,
+): Promise<PostOutcome> {
+  const started = performance.now();
+  const elapsed = () => Math.round(performance.now() - started);
+  let url: URL;
+  try {
+    url = parseDestination(rawUrl, opts.allowPrivate);
+  } catch (err) {
+    return Promise.resolve({
+      ok: false,
+      statusCode: null,
+      durationMs: elapsed(),
+      error: describe(err, opts.timeoutMs),
+      responseBody: null,
+    });
+  }
+  const secure = url.protocol === 'https:';
+  return new Promise((resolve) => {
+    let settled = false;
+    const settle = (o: Omit<PostOutcome, 'durationMs'>) => {
+      if (settled) return;
+      settled = true;
+      resolve({ ...o, durationMs: elapsed() });
+    };
+    const req = (secure ? https : http).request(
+      url,
+      {
+        method: 'POST',
+        headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+        lookup: guardedLookup(opts.allowPrivate),
+        signal: AbortSignal.timeout(opts.timeoutMs),
+        ...(opts.agents ? { agent: secure ? opts.agents.https : opts.agents.http } : {}),
+      },
+      (res) => {
+        const status = res.statusCode ?? 0;
+        const kept: Buffer[] = [];
+        let keptBytes = 0;
+        let total = 0;
+        res.on('data', (chunk: Buffer) => {
+          if (keptBytes < RESPONSE_EXCERPT_BYTES) {
+            const part = chunk.subarray(0, RESPONSE_EXCERPT_BYTES - keptBytes);
+            kept.push(part);
+            keptBytes += part.length;
+          }
+          total += chunk.length;
+          if (total > MAX_RESPONSE_BYTES) res.destroy();
+        });
+        const done = () => {
+          const excerpt = storable(Buffer.concat(kept));
+          let error: string | null = null;
+          if (status >= 300 && status < 400) {
+            error = `redirect not followed (HTTP ${status}${res.headers.location ? ` to ${res.headers.location}` : ''})`;
+          } else if (status < 200 || status >= 300) {
+            error = `HTTP ${status}`;
+          }
+          settle({ ok: status >= 200 && status < 300, statusCode: status, error, responseBody: excerpt });
+        };
+        res.on('end', () => done());
+        res.on('close', () => done());
+        // A 2xx whose body broke off still counts: the receiver accepted the event.
+        res.on('error', () => done());
+      },
+    );
+    req.on('error', (err) =>
+      settle({ ok: false, statusCode: null, error: describe(err, opts.timeoutMs), responseBody: null }),
+    );
+    req.end(body);
+  });
+}
