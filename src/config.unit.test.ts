@@ -1,0 +1,138 @@
+// Configuration parsing: every variable, its default, and that bad values stop
+// start-up with a ConfigError naming the variable.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { describe, test } from 'node:test';
+import { ConfigError, loadConfig } from './config.js';
+
+describe('loadConfig defaults', () => {
+  test('an empty environment gives the documented defaults', () => {
+    const c = loadConfig({});
+    assert.equal(c.port, 3000);
+    assert.equal(c.host, '0.0.0.0');
+    assert.equal(c.dataDir, path.resolve('./data'));
+    assert.equal(c.databaseUrl, undefined);
+    assert.equal(c.publicUrl, 'http://localhost:3000');
+    assert.equal(c.adminEmail, undefined);
+    assert.equal(c.adminPassword, undefined);
+    assert.equal(c.jwtSecret, undefined);
+    assert.equal(c.webhookAllowPrivate, false);
+    assert.equal(c.webhookRetryBaseMs, 60_000);
+    assert.equal(c.logLevel, 'info');
+  });
+
+  test('blank values count as unset', () => {
+    const c = loadConfig({ PORT: '', HOST: '  ', DATABASE_URL: '', LOG_LEVEL: ' ', ADMIN_PASSWORD: '' });
+    assert.equal(c.port, 3000);
+    assert.equal(c.host, '0.0.0.0');
+    assert.equal(c.databaseUrl, undefined);
+    assert.equal(c.logLevel, 'info');
+    assert.equal(c.adminPassword, undefined);
+  });
+});
+
+describe('loadConfig parses each variable', () => {
+  test('PORT and HOST', () => {
+    const c = loadConfig({ PORT: '8080', HOST: '127.0.0.1' });
+    assert.equal(c.port, 8080);
+    assert.equal(c.host, '127.0.0.1');
+    assert.equal(loadConfig({ PORT: '0' }).port, 0);
+    assert.equal(loadConfig({ PORT: '65535' }).port, 65535);
+  });
+
+  test('PUBLIC_URL defaults to the port and loses trailing slashes', () => {
+    assert.equal(loadConfig({ PORT: '8080' }).publicUrl, 'http://localhost:8080');
+    assert.equal(
+      loadConfig({ PUBLIC_URL: 'https://track.example.com/' }).publicUrl,
+      'https://track.example.com',
+    );
+    assert.equal(
+      loadConfig({ PUBLIC_URL: 'https://example.com/tracker//' }).publicUrl,
+      'https://example.com/tracker',
+    );
+  });
+
+  test('DATA_DIR is resolved to an absolute path', () => {
+    assert.equal(loadConfig({ DATA_DIR: 'some/dir' }).dataDir, path.resolve('some/dir'));
+    assert.equal(loadConfig({ DATA_DIR: '/var/lib/trackway' }).dataDir, '/var/lib/trackway');
+  });
+
+  test('DATABASE_URL accepts postgres: and postgresql:', () => {
+    for (const url of ['postgres://u:p@db:5432/app', 'postgresql://db/app']) {
+      assert.equal(loadConfig({ DATABASE_URL: url }).databaseUrl, url);
+    }
+  });
+
+  test('ADMIN_EMAIL is lower-cased; ADMIN_PASSWORD kept as given', () => {
+    const c = loadConfig({ ADMIN_EMAIL: 'Boss@Example.COM', ADMIN_PASSWORD: ' spaced pw ' });
+    assert.equal(c.adminEmail, 'boss@example.com');
+    assert.equal(c.adminPassword, ' spaced pw ');
+  });
+
+  test('JWT_SECRET of 32 characters or more is kept', () => {
+    assert.equal(loadConfig({ JWT_SECRET: 's'.repeat(32) }).jwtSecret, 's'.repeat(32));
+  });
+
+  test('WEBHOOK_ALLOW_PRIVATE accepts the usual spellings of true and false', () => {
+    for (const v of ['true', 'TRUE', '1', 'yes', 'on']) {
+      assert.equal(loadConfig({ WEBHOOK_ALLOW_PRIVATE: v }).webhookAllowPrivate, true, v);
+    }
+    for (const v of ['false', '0', 'no', 'off', 'Off']) {
+      assert.equal(loadConfig({ WEBHOOK_ALLOW_PRIVATE: v }).webhookAllowPrivate, false, v);
+    }
+  });
+
+  test('WEBHOOK_RETRY_BASE_MS', () => {
+    assert.equal(loadConfig({ WEBHOOK_RETRY_BASE_MS: '50' }).webhookRetryBaseMs, 50);
+  });
+
+  test('LOG_LEVEL accepts every pino level, case-insensitively', () => {
+    for (const level of ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']) {
+      assert.equal(loadConfig({ LOG_LEVEL: level.toUpperCase() }).logLevel, level);
+    }
+  });
+});
+
+describe('loadConfig refuses bad values, naming the variable', () => {
+  const bad: [string, Record<string, string>][] = [
+    ['PORT', { PORT: 'abc' }],
+    ['PORT', { PORT: '70000' }],
+    ['PORT', { PORT: '-1' }],
+    ['PORT', { PORT: '80.5' }],
+    ['DATABASE_URL', { DATABASE_URL: 'mysql://x' }],
+    ['DATABASE_URL', { DATABASE_URL: 'not a url' }],
+    ['PUBLIC_URL', { PUBLIC_URL: 'nope' }],
+    ['PUBLIC_URL', { PUBLIC_URL: 'ftp://example.com' }],
+    ['LOG_LEVEL', { LOG_LEVEL: 'loud' }],
+    ['ADMIN_EMAIL', { ADMIN_EMAIL: 'not-an-email' }],
+    ['ADMIN_PASSWORD', { ADMIN_PASSWORD: '123' }],
+    ['JWT_SECRET', { JWT_SECRET: 'short' }],
+    ['WEBHOOK_ALLOW_PRIVATE', { WEBHOOK_ALLOW_PRIVATE: 'maybe' }],
+    ['WEBHOOK_RETRY_BASE_MS', { WEBHOOK_RETRY_BASE_MS: '0' }],
+    ['WEBHOOK_RETRY_BASE_MS', { WEBHOOK_RETRY_BASE_MS: 'soon' }],
+  ];
+  for (const [name, env] of bad) {
+    test(`${name}=${Object.values(env)[0]}`, () => {
+      assert.throws(
+        () => loadConfig(env),
+        (err: unknown) => err instanceof ConfigError && err.message.includes(name),
+      );
+    });
+  }
+});
+
+describe('the server refuses to start with a bad value', () => {
+  test('PORT=abc exits non-zero with a message naming PORT', () => {
+    const root = path.resolve(import.meta.dirname, '..');
+    const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+      cwd: root,
+      env: { ...process.env, PORT: 'abc', DATABASE_URL: '', DATA_DIR: '/nonexistent/never-created' },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    assert.notEqual(r.status, 0);
+    assert.match(r.stderr, /configuration error: PORT must be a whole number, got "abc"/);
+    assert.ok(!/at .*\.ts:\d+/.test(r.stderr), 'no stack trace for a configuration error');
+  });
+});
