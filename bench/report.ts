@@ -1,0 +1,185 @@
+// Results as JSON (everything) and Markdown (the table and the targets),
+// stamped with machine, database and commit.
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Measure } from './floor.js';
+import type { HttpMeasure } from './load.js';
+import type { Rss } from './processes.js';
+import type { SeedReport } from './seed.js';
+
+export interface ScenarioResult {
+  id: string;
+  title: string;
+  kind: 'read' | 'write';
+  status: 'ok' | 'missing' | 'error';
+  detail?: string;
+  http?: HttpMeasure;
+  floor: Measure;
+  rssMb?: number;
+}
+
+export interface DbRun {
+  kind: 'pglite' | 'postgres';
+  version: string;
+  seed: SeedReport;
+  scenarios: ScenarioResult[];
+  serverRss: Rss | null;
+  serverMode: 'dist' | 'tsx';
+  peer?: {
+    name: string;
+    status: 'ok' | 'error';
+    detail?: string;
+    scenario?: string;
+    http?: HttpMeasure;
+    rss?: Rss;
+  };
+  failure?: string;
+  wallSeconds: number;
+}
+
+export interface Report {
+  machine: Record<string, unknown>;
+  commit: string;
+  settings: {
+    scale: { name: string; issues: number };
+    concurrency: number;
+    seconds: number;
+    floorSeconds: number;
+  };
+  run: DbRun;
+}
+
+const READ_P99_TARGET_MS = 50;
+const FLOOR_RATIO_TARGET = 3;
+const RSS_TARGET_MB = 300;
+
+/** Time per request, ours over the floor's: at equal concurrency, floor req/s over our req/s. */
+export function floorRatio(r: ScenarioResult): number | undefined {
+  if (!r.http || r.http.rps === 0 || r.floor.rps === 0) return undefined;
+  return Math.round((r.floor.rps / r.http.rps) * 100) / 100;
+}
+
+export function peerRatio(run: DbRun): number | undefined {
+  const ours = run.scenarios.find((s) => s.id === 'graphql-nested')?.http;
+  const theirs = run.peer?.http;
+  if (!ours || !theirs || ours.rps === 0) return undefined;
+  return Math.round((theirs.rps / ours.rps) * 100) / 100;
+}
+
+const fmt = (x: number | undefined, unit = '') => (x === undefined ? '-' : `${x}${unit}`);
+
+export function markdownTable(run: DbRun): string {
+  const pr = peerRatio(run);
+  const lines = [
+    '| Scenario | Status | req/s | p50 ms | p99 ms | floor q/s | floor p50 ms | our/floor | peer req/s | our/peer |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+  ];
+  for (const r of run.scenarios) {
+    const isNested = r.id === 'graphql-nested' && run.peer?.http;
+    lines.push(
+      `| ${r.id} | ${r.status === 'missing' ? 'missing endpoint' : r.status} | ${fmt(r.http?.rps)} | ${fmt(r.http?.p50)} | ${fmt(
+        r.http?.p99,
+      )} | ${r.floor.rps} | ${r.floor.p50} | ${fmt(floorRatio(r), 'x')} | ${isNested ? run.peer!.http!.rps : '-'} | ${
+        isNested ? fmt(pr, 'x') : '-'
+      } |`,
+    );
+  }
+  return lines.join('\n');
+}
+
+/** Each target from the issue, judged on this run: met, missed, or not measurable. */
+export function targets(run: DbRun): string[] {
+  const out: string[] = [];
+  const by = (id: string) => run.scenarios.find((s) => s.id === id);
+  const judge = (ok: boolean | undefined) => (ok === undefined ? 'n/a' : ok ? 'met' : 'MISSED');
+  for (const id of ['rest-list-filtered', 'graphql-nested']) {
+    const r = by(id);
+    const ratio = r ? floorRatio(r) : undefined;
+    out.push(
+      `${id} within ${FLOOR_RATIO_TARGET}x of the floor: ${judge(ratio === undefined ? undefined : ratio <= FLOOR_RATIO_TARGET)} (${fmt(ratio, 'x')})`,
+    );
+  }
+  if (run.kind === 'postgres') {
+    const pr = peerRatio(run);
+    out.push(
+      `graphql-nested at least as fast as ${run.peer?.name ?? 'the peer'}: ${judge(pr === undefined ? undefined : pr <= 1)} (peer/our req/s ${fmt(pr)})`,
+    );
+  }
+  const reads = run.scenarios.filter((s) => s.kind === 'read' && s.http);
+  const slow = reads.filter((s) => s.http!.p99 >= READ_P99_TARGET_MS);
+  out.push(
+    `read p99 under ${READ_P99_TARGET_MS} ms at concurrency ${reads[0]?.http?.concurrency ?? '-'}: ${judge(
+      reads.length ? slow.length === 0 : undefined,
+    )}${slow.length ? ` (over: ${slow.map((s) => `${s.id} ${s.http!.p99} ms`).join(', ')})` : ''}`,
+  );
+  const search = by('rest-search')?.http;
+  out.push(
+    `full-text search p99 under ${READ_P99_TARGET_MS} ms: ${judge(search ? search.p99 < READ_P99_TARGET_MS : undefined)} (${fmt(search?.p99, ' ms')})`,
+  );
+  const first = by('rest-offset-0')?.http;
+  const deep = by('rest-offset-deep')?.http;
+  if (first && deep) {
+    const slowdown = Math.round((deep.p50 / Math.max(first.p50, 0.01)) * 10) / 10;
+    out.push(
+      `deep offset vs first page (p50): ${slowdown}x (${first.p50} ms -> ${deep.p50} ms)${slowdown > 3 ? ': degrades with depth, use keyset paging (GraphQL after/endCursor)' : ''}`,
+    );
+  } else {
+    out.push('deep offset vs first page: n/a');
+  }
+  const rss = run.serverRss;
+  out.push(
+    `server RSS under ${RSS_TARGET_MB} MB through the run: ${judge(rss ? rss.hwmMb < RSS_TARGET_MB : undefined)} (peak ${fmt(rss?.hwmMb, ' MB')})`,
+  );
+  return out;
+}
+
+export function markdown(report: Report): string {
+  const { run, machine, commit, settings } = report;
+  const seed = run.seed;
+  return [
+    `# Trackway bench: ${run.kind}, scale ${settings.scale.name}`,
+    '',
+    `- Commit: ${commit}`,
+    `- Machine: ${machine['cpu']} x${machine['cores']}, ${machine['memoryGb']} GB, ${machine['os']}, Node ${machine['node']}, load average at start ${(machine['loadAverageAtStart'] as number[]).join(' ')}`,
+    `- Database: ${run.version}`,
+    `- Server: ${run.serverMode === 'dist' ? 'node dist/server.js' : 'node --import tsx src/server.ts (RSS includes the TypeScript loader)'}`,
+    `- Load: autocannon, ${settings.concurrency} connections, ${settings.seconds} s per scenario; floor ${
+      run.kind === 'postgres'
+        ? `${settings.concurrency} pooled connections`
+        : 'sequential in-process queries on the PGlite instance (it has one connection)'
+    }, ${settings.floorSeconds} s per question`,
+    seed
+      ? `- Seed: ${seed.counts.teams} teams, ${seed.counts.users} users, ${seed.counts.issues} issues, ${seed.counts.comments} comments, ${seed.counts.issueLabels} issue labels in ${(seed.ms / 1000).toFixed(1)} s (${Object.entries(
+          seed.steps,
+        )
+          .map(([k, v]) => `${k} ${v} ms`)
+          .join(', ')})`
+      : '- Seed: failed',
+    `- Server RSS: peak ${fmt(run.serverRss?.hwmMb, ' MB')} (VmHWM), last ${fmt(run.serverRss?.lastMb, ' MB')}${
+      run.peer?.rss ? `; ${run.peer.name} peak ${run.peer.rss.hwmMb} MB` : ''
+    }`,
+    `- Wall time: ${run.wallSeconds} s`,
+    '',
+    markdownTable(run),
+    '',
+    'our/floor: time per request of the server over the database answering the same SQL directly (floor q/s / our req/s). our/peer: peer req/s / our req/s (below 1: we are faster).',
+    '',
+    '## Targets',
+    '',
+    ...targets(run).map((t) => `- ${t}`),
+    '',
+    ...run.scenarios.filter((s) => s.detail).map((s) => `- ${s.id}: ${s.status}: ${s.detail}`),
+    ...(run.peer?.detail ? [`- peer: ${run.peer.detail}`] : []),
+    ...(run.failure ? ['', '## Run failure', '', '```', run.failure, '```'] : []),
+    '',
+  ].join('\n');
+}
+
+export function writeResults(dir: string, report: Report): string[] {
+  fs.mkdirSync(dir, { recursive: true });
+  const stamp = new Date().toISOString().replace(/[:.]/g, '-').replace(/Z$/, 'Z');
+  const base = path.join(dir, `${stamp}-${report.run.kind}-${report.settings.scale.name}`);
+  fs.writeFileSync(`${base}.json`, `${JSON.stringify(report, null, 2)}\n`);
+  fs.writeFileSync(`${base}.md`, markdown(report));
+  return [`${base}.json`, `${base}.md`];
+}

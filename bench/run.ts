@@ -1,0 +1,395 @@
+// `npm run bench`: seed a workspace, start the real server on it, load each
+// scenario over HTTP, ask the database the same questions directly (the floor),
+// ask PostGraphile the nested question (the peer, PostgreSQL only), and write
+// the results as JSON and Markdown under bench/results/.
+//
+// Environment: BENCH_SCALE=full|small (default full), DATABASE_URL (adds the
+// PostgreSQL run; the bench creates and drops its own database on that server),
+// BENCH_DB=pglite|postgres|both, BENCH_SECONDS (per scenario), BENCH_CONCURRENCY.
+// Exits non-zero only when a scenario whose endpoint exists answers wrongly.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { sql } from 'kysely';
+import pg from 'pg';
+import { loadConfig } from '../src/config.js';
+import { openDatabase } from '../src/platform/db/database.js';
+import { type FloorRunner, type Measure, poolFloor, sequentialFloor } from './floor.js';
+import { type HttpMeasure, load, probe } from './load.js';
+import { type Child, freePort, type Rss, startChild } from './processes.js';
+import { type DbRun, type ScenarioResult, writeResults } from './report.js';
+import { loadFixtures, PEER_NESTED_QUERY, type Scenario, scenarios, type Verdict } from './scenarios.js';
+import { type Scale, type SeedReport, scaleFromEnv, seed } from './seed.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const ADMIN_EMAIL = 'admin@bench.test';
+const ADMIN_PASSWORD = 'bench-admin-password';
+
+const log = (msg: string) => process.stdout.write(`${msg}\n`);
+
+function num(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (!raw) return fallback;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n <= 0) throw new Error(`${name} must be a positive number`);
+  return n;
+}
+
+interface Settings {
+  scale: Scale;
+  concurrency: number;
+  seconds: number;
+  floorSeconds: number;
+  warmupSeconds: number;
+}
+
+/** Built JS when dist/ is at least as new as src/, else TypeScript through tsx. */
+function serverEntry(): { args: string[]; mode: 'dist' | 'tsx' } {
+  const dist = path.join(root, 'dist', 'server.js');
+  const newest = (dir: string): number =>
+    fs.readdirSync(dir, { withFileTypes: true }).reduce((m, e) => {
+      const p = path.join(dir, e.name);
+      return Math.max(m, e.isDirectory() ? newest(p) : fs.statSync(p).mtimeMs);
+    }, 0);
+  if (process.env['BENCH_SERVER'] !== 'tsx' && fs.existsSync(dist)) {
+    if (
+      process.env['BENCH_SERVER'] === 'dist' ||
+      fs.statSync(dist).mtimeMs >= newest(path.join(root, 'src'))
+    ) {
+      return { args: ['--enable-source-maps', dist], mode: 'dist' };
+    }
+  }
+  return { args: ['--import', 'tsx', path.join(root, 'src', 'server.ts')], mode: 'tsx' };
+}
+
+function gitCommit(): string {
+  try {
+    const sha = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root }).toString().trim();
+    const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { cwd: root })
+      .toString()
+      .trim();
+    return dirty ? `${sha} (with uncommitted changes)` : sha;
+  } catch {
+    return 'unknown';
+  }
+}
+
+interface Target {
+  kind: 'pglite' | 'postgres';
+  /** Server-level URL from DATABASE_URL (postgres only). */
+  serverUrl?: string;
+}
+
+async function createBenchDatabase(serverUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `trackway_bench_${process.pid}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`drop database if exists "${name}" with (force)`);
+  await admin.query(`create database "${name}"`);
+  await admin.end();
+  const u = new URL(serverUrl);
+  u.pathname = `/${name}`;
+  return {
+    url: u.toString(),
+    async drop() {
+      const a = new pg.Client({ connectionString: serverUrl });
+      await a.connect();
+      await a.query(`drop database if exists "${name}" with (force)`);
+      await a.end();
+    },
+  };
+}
+
+async function login(base: string): Promise<string> {
+  const res = await fetch(`${base}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: ADMIN_EMAIL, password: ADMIN_PASSWORD }),
+  });
+  const body = (await res.json()) as { token?: string };
+  if (!res.ok || !body.token) throw new Error(`login failed: HTTP ${res.status} ${JSON.stringify(body)}`);
+  return body.token;
+}
+
+async function runFloors(
+  runner: FloorRunner,
+  list: Scenario[],
+  fx: Awaited<ReturnType<typeof loadFixtures>>,
+  s: Settings,
+) {
+  const floors = new Map<string, Measure>();
+  // Reads first: the write floors add rows.
+  for (const sc of [...list].sort((a, b) => (a.kind === b.kind ? 0 : a.kind === 'read' ? -1 : 1))) {
+    const m = await runner.run(sc.floor(fx), s.floorSeconds);
+    floors.set(sc.id, m);
+    log(
+      `  floor ${sc.id}: ${m.rps} q/s, p50 ${m.p50} ms, p99 ${m.p99} ms${m.errors ? `, ${m.errors} errors: ${m.firstError}` : ''}`,
+    );
+  }
+  return floors;
+}
+
+async function benchDatabase(target: Target, s: Settings): Promise<DbRun> {
+  const started = Date.now();
+  log(`\n== ${target.kind} (${s.scale.name}: ${s.scale.issues} issues) ==`);
+  let dataDir: string | undefined;
+  let pgDb: { url: string; drop: () => Promise<void> } | undefined;
+  if (target.kind === 'pglite') dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'trackway-bench-'));
+  else pgDb = await createBenchDatabase(target.serverUrl!);
+
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    ADMIN_EMAIL,
+    ADMIN_PASSWORD,
+    DATA_DIR: dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'trackway-bench-files-')),
+    LOG_LEVEL: 'warn',
+    HOST: '127.0.0.1',
+  };
+  if (pgDb) env['DATABASE_URL'] = pgDb.url;
+  else delete env['DATABASE_URL'];
+
+  const list = scenarios(root);
+  const results: ScenarioResult[] = [];
+  let server: Child | undefined;
+  let serverRss: Rss | undefined;
+  let peer: DbRun['peer'];
+  let seedReport: SeedReport;
+  let dbVersion = '';
+  let failure: string | undefined;
+  try {
+    // 1. Seed, then the floor on the same database while nothing else uses it.
+    const config = loadConfig(env);
+    const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+    let fixtures: Awaited<ReturnType<typeof loadFixtures>>;
+    let floors: Map<string, Measure>;
+    try {
+      log('seeding...');
+      seedReport = await seed(database.db, config, s.scale, log);
+      log(
+        `seeded ${seedReport.counts.issues} issues, ${seedReport.counts.comments} comments in ${(seedReport.ms / 1000).toFixed(1)} s`,
+      );
+      dbVersion = (await sql<{ v: string }>`select version() as v`.execute(database.db)).rows[0]!.v;
+      fixtures = await loadFixtures(database.db, s.scale.issues);
+      log('floor (SQL straight to the database)...');
+      const runner =
+        database.kind === 'pglite' ? sequentialFloor(database.pglite!) : poolFloor(pgDb!.url, s.concurrency);
+      try {
+        floors = await runFloors(runner, list, fixtures, s);
+      } finally {
+        await runner.close();
+      }
+    } finally {
+      // PGlite's data directory belongs to one process at a time: the server's next.
+      await database.close();
+    }
+
+    // 2. The real server as a child process.
+    const entry = serverEntry();
+    const port = await freePort();
+    log(`starting server (${entry.mode}) on port ${port}...`);
+    server = await startChild({
+      args: entry.args,
+      cwd: root,
+      env: { ...env, PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}` },
+      port,
+      ready: async (url) => (await fetch(`${url}/readyz`)).ok,
+    });
+    const token = await login(server.url);
+    const headers = { authorization: `Bearer ${token}` };
+
+    for (const sc of list) {
+      const verdict = await probe(server.url, headers, sc.request(fixtures, 0), sc.check).catch(
+        (err): Verdict => ({ ok: false, missing: false, detail: String(err) }),
+      );
+      const floor = floors.get(sc.id)!;
+      if (!verdict.ok) {
+        log(`  ${sc.id}: ${verdict.missing ? 'MISSING ENDPOINT' : 'ERROR'}: ${verdict.detail}`);
+        results.push({
+          id: sc.id,
+          title: sc.title,
+          kind: sc.kind,
+          status: verdict.missing ? 'missing' : 'error',
+          detail: verdict.detail,
+          floor,
+        });
+        continue;
+      }
+      if (s.warmupSeconds > 0) {
+        await load(server.url, headers, (i) => sc.request(fixtures, i + 1_000_000), {
+          connections: s.concurrency,
+          seconds: s.warmupSeconds,
+        });
+      }
+      const http: HttpMeasure = await load(server.url, headers, (i) => sc.request(fixtures, i), {
+        connections: s.concurrency,
+        seconds: s.seconds,
+      });
+      // Requests still queued when the window closed must finish before the next
+      // scenario starts (PGlite runs one query at a time).
+      await fetch(`${server.url}/readyz`);
+      const rss = server.rss();
+      const bad = http.non2xx + http.errors + http.timeouts;
+      const status = bad > 0 ? 'error' : 'ok';
+      const detail =
+        bad > 0
+          ? `${http.non2xx} non-2xx, ${http.errors} errors, ${http.timeouts} timeouts under load`
+          : http.requests === 0
+            ? 'no request completed within the window'
+            : undefined;
+      log(
+        `  ${sc.id}: ${http.rps} req/s, p50 ${http.p50} ms, p99 ${http.p99} ms (floor ${floor.rps} q/s), RSS ${rss.lastMb} MB${detail ? ` - ${detail}` : ''}`,
+      );
+      results.push({
+        id: sc.id,
+        title: sc.title,
+        kind: sc.kind,
+        status,
+        ...(detail ? { detail } : {}),
+        http,
+        floor,
+        rssMb: rss.lastMb,
+      });
+    }
+    serverRss = await server.stop();
+    server = undefined;
+
+    // 3. The peer, on PostgreSQL: PostGraphile answering the nested question.
+    if (pgDb) peer = await runPeer(pgDb.url, fixtures, s);
+  } catch (err) {
+    failure = err instanceof Error ? (err.stack ?? err.message) : String(err);
+    log(`run failed: ${failure}`);
+    if (server) log(server.output().slice(-2000));
+  } finally {
+    if (server) serverRss = await server.stop();
+    if (pgDb) await pgDb.drop().catch(() => {});
+    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+    if (env['DATA_DIR'] && env['DATA_DIR'] !== dataDir)
+      fs.rmSync(env['DATA_DIR'], { recursive: true, force: true });
+  }
+  return {
+    kind: target.kind,
+    version: dbVersion,
+    seed: seedReport!,
+    scenarios: results,
+    serverRss: serverRss ?? null,
+    serverMode: serverEntry().mode,
+    ...(peer ? { peer } : {}),
+    ...(failure ? { failure } : {}),
+    wallSeconds: Math.round((Date.now() - started) / 100) / 10,
+  };
+}
+
+async function runPeer(
+  url: string,
+  fx: Awaited<ReturnType<typeof loadFixtures>>,
+  s: Settings,
+): Promise<DbRun['peer']> {
+  const port = await freePort();
+  log('starting PostGraphile (peer)...');
+  let child: Child | undefined;
+  try {
+    child = await startChild({
+      args: [path.join(root, 'bench', 'peer-postgraphile.mjs'), url, String(port)],
+      cwd: root,
+      env: { ...process.env, GRAPHILE_ENV: 'production' },
+      port,
+      ready: async (u) =>
+        (
+          await fetch(`${u}/graphql`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: '{"query":"{__typename}"}',
+          })
+        ).ok,
+      timeoutMs: 60_000,
+    });
+    const call = {
+      method: 'POST' as const,
+      path: '/graphql',
+      body: JSON.stringify({ query: PEER_NESTED_QUERY, variables: { team: fx.teamId, state: fx.stateId } }),
+    };
+    const verdict = await probe(child.url, {}, call, (status, body) => {
+      const b = body as { data?: { allIssues?: { nodes?: unknown[] } }; errors?: { message: string }[] };
+      if (status === 200 && !b.errors && Array.isArray(b.data?.allIssues?.nodes)) return { ok: true };
+      return { ok: false, missing: false, detail: `HTTP ${status} ${JSON.stringify(body).slice(0, 400)}` };
+    });
+    if (!verdict.ok) {
+      log(`  peer: ERROR ${verdict.detail}`);
+      return { name: 'PostGraphile 5', status: 'error', detail: verdict.detail };
+    }
+    if (s.warmupSeconds > 0) {
+      await load(child.url, {}, () => call, { connections: s.concurrency, seconds: s.warmupSeconds });
+    }
+    const http = await load(child.url, {}, () => call, { connections: s.concurrency, seconds: s.seconds });
+    const rss = await child.stop();
+    child = undefined;
+    log(
+      `  peer graphql-nested: ${http.rps} req/s, p50 ${http.p50} ms, p99 ${http.p99} ms, RSS peak ${rss.peakSampledMb} MB`,
+    );
+    return { name: 'PostGraphile 5', status: 'ok', scenario: 'graphql-nested', http, rss };
+  } catch (err) {
+    log(`  peer failed: ${String(err)}`);
+    return { name: 'PostGraphile 5', status: 'error', detail: String(err).slice(0, 600) };
+  } finally {
+    if (child) await child.stop();
+  }
+}
+
+async function main() {
+  const scale = scaleFromEnv();
+  const small = scale.name === 'small';
+  const settings: Settings = {
+    scale,
+    concurrency: num('BENCH_CONCURRENCY', 16),
+    seconds: num('BENCH_SECONDS', small ? 1 : 10),
+    floorSeconds: num('BENCH_FLOOR_SECONDS', small ? 0.3 : 5),
+    warmupSeconds: small ? 0 : 2,
+  };
+  const which = (process.env['BENCH_DB'] ?? 'both').toLowerCase();
+  const targets: Target[] = [];
+  if (which === 'pglite' || which === 'both') targets.push({ kind: 'pglite' });
+  const databaseUrl = process.env['DATABASE_URL'];
+  if ((which === 'postgres' || which === 'both') && databaseUrl)
+    targets.push({ kind: 'postgres', serverUrl: databaseUrl });
+  if (which === 'postgres' && !databaseUrl) throw new Error('BENCH_DB=postgres needs DATABASE_URL');
+
+  const machine = {
+    cpu: os.cpus()[0]?.model ?? 'unknown',
+    cores: os.cpus().length,
+    memoryGb: Math.round(os.totalmem() / 2 ** 30),
+    os: `${os.type()} ${os.release()}`,
+    node: process.version,
+    loadAverageAtStart: os.loadavg().map((x) => Math.round(x * 100) / 100),
+  };
+  const commit = gitCommit();
+  log(
+    `trackway bench: scale ${scale.name}, concurrency ${settings.concurrency}, ${settings.seconds} s per scenario`,
+  );
+  log(
+    `machine: ${machine.cpu} x${machine.cores}, ${machine.memoryGb} GB, load ${machine.loadAverageAtStart.join(' ')}; commit ${commit}`,
+  );
+
+  let failed = false;
+  for (const target of targets) {
+    const run = await benchDatabase(target, settings);
+    const files = writeResults(path.join(root, 'bench', 'results'), { machine, commit, settings, run });
+    log(`results: ${files.map((f) => path.relative(root, f)).join(', ')}`);
+    const errored = run.scenarios.filter((r) => r.status === 'error');
+    if (run.failure || errored.length > 0 || run.peer?.status === 'error') {
+      failed = failed || Boolean(run.failure) || errored.length > 0;
+      for (const r of errored) log(`ERROR ${run.kind} ${r.id}: ${r.detail}`);
+    }
+  }
+  if (failed) {
+    log('bench: FAILED (a scenario whose endpoint exists returned errors)');
+    process.exit(1);
+  }
+  log('bench: done');
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
