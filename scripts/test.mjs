@@ -30,6 +30,12 @@ if (files.length === 0) {
 }
 
 const env = { ...process.env };
+
+// The UI tests drive the built web app; build it once when it is missing.
+if (files.some((f) => f.includes(`test${path.sep}ui${path.sep}`)) && !fs.existsSync('web/dist/index.html')) {
+  const b = spawnSync('npx', ['vite', 'build', '--config', 'web/vite.config.ts'], { stdio: 'inherit' });
+  if (b.status !== 0) process.exit(b.status ?? 1);
+}
 const usePostgres = Boolean(env.DATABASE_URL);
 const started = Date.now();
 const run = (args, extraEnv = {}) =>

@@ -21,6 +21,7 @@ import { flagRoutes } from './modules/flags/rest.js';
 import { issuesRoutes } from './modules/issues/rest.js';
 import { projectsRoutes } from './modules/projects/rest.js';
 import { teamsRoutes } from './modules/teams/rest.js';
+import { serveWebUi } from './modules/ui/serve.js';
 import { userRoutes } from './modules/users/rest.js';
 import { webhooksRoutes } from './modules/webhooks/rest.js';
 import { startWebhookWorker } from './modules/webhooks/worker.js';
@@ -127,6 +128,7 @@ export async function buildApp(opts: BuildOptions) {
   const webhookWorker = startWebhookWorker(ctx, { database });
   app.addHook('onClose', () => webhookWorker.stop());
   await graphqlRoutes(app, ctx);
+  await serveWebUi(app, ctx); // last: its catch-all GET must not shadow API routes
 
   return { app, ctx, generatedAdmin: started.generatedAdmin };
 }

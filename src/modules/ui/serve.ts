@@ -1,0 +1,58 @@
+// Serves the built web UI (web/dist) from the API's own server. Files are served
+// as they are; any other GET that is not an API path gets index.html so the
+// client-side router can take it. /api/* and /graphql keep their JSON 404.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import fastifyStatic from '@fastify/static';
+import type { AppContext } from '../../platform/context.js';
+import { AppError } from '../../platform/errors.js';
+import type { Http } from '../../platform/http/types.js';
+
+/** src/modules/ui and dist/modules/ui are both three levels below the project root. */
+export const WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../web/dist');
+
+const isApiPath = (url: string) => /^\/(api|graphql)(\/|\?|$)/.test(url);
+
+export async function serveWebUi(app: Http, ctx: AppContext, root = WEB_DIST): Promise<void> {
+  const indexFile = path.join(root, 'index.html');
+  const built = fs.existsSync(indexFile);
+  if (!built) ctx.log.warn({ root }, 'web UI is not built (run `npm run build`); serving the API only');
+
+  // The UI is public (it signs in by itself): mark every route in this scope so.
+  await app.register(async (scope) => {
+    scope.addHook('onRoute', (route) => {
+      route.config = { ...(route.config ?? {}), auth: 'public' };
+    });
+    if (built) {
+      await scope.register(fastifyStatic, {
+        root,
+        wildcard: false,
+        index: false,
+        setHeaders(reply, file) {
+          // Vite fingerprints everything under assets/, so those never change.
+          const immutable = file.includes(`${path.sep}assets${path.sep}`);
+          reply.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+        },
+      });
+    }
+
+    scope.get('/*', { config: { auth: 'public' }, schema: { hide: true } }, async (req, reply) => {
+      const url = req.url;
+      if (isApiPath(url)) {
+        const err = new AppError(404, 'NOT_FOUND', `No route for ${req.method} ${url.split('?')[0]}`);
+        return reply.status(404).send(err.toJSON());
+      }
+      if (!built) {
+        return reply
+          .status(503)
+          .type('text/plain; charset=utf-8')
+          .send('The web UI is not built. Run `npm run build`, then restart the server.');
+      }
+      return reply
+        .header('cache-control', 'no-cache')
+        .type('text/html; charset=utf-8')
+        .sendFile('index.html');
+    });
+  });
+}

@@ -1,0 +1,82 @@
+// Shared set-up for the UI end-to-end tests: the real app on a real port with
+// the built web UI, and Debian's Chromium driven by playwright-core. A missing
+// browser or build fails the tests (it never skips them).
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { WEB_DIST } from '../../src/modules/ui/serve.js';
+import { ADMIN_EMAIL, ADMIN_PASSWORD } from '../support/env.js';
+import { startTestApp, type TestApp } from '../support/harness.js';
+
+export const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
+export { ADMIN_EMAIL, ADMIN_PASSWORD };
+
+export interface UiEnv {
+  t: TestApp;
+  base: string;
+  browser: Browser;
+  /** A fresh browser context (own storage) with a page open on the app. */
+  newPage(): Promise<{ context: BrowserContext; page: Page }>;
+  close(): Promise<void>;
+}
+
+export async function startUi(): Promise<UiEnv> {
+  assert.ok(fs.existsSync(CHROMIUM), `Chromium not found at ${CHROMIUM}: apt-get install -y chromium`);
+  assert.ok(
+    fs.existsSync(path.join(WEB_DIST, 'index.html')),
+    'web/dist is missing: run `npm run build` (scripts/test.mjs builds it when missing)',
+  );
+  const t = await startTestApp();
+  const base = await t.listen();
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+    ],
+  });
+  const publicOrigin = new URL(t.config.publicUrl).origin;
+  const contexts: BrowserContext[] = [];
+  return {
+    t,
+    base,
+    browser,
+    async newPage() {
+      const context = await browser.newContext({ baseURL: base, viewport: { width: 1280, height: 800 } });
+      context.setDefaultTimeout(15_000);
+      // Upload and asset URLs carry the configured public URL; send them to this server.
+      await context.route(`${publicOrigin}/**`, (route) =>
+        route.continue({ url: route.request().url().replace(publicOrigin, base) }),
+      );
+      contexts.push(context);
+      const page = await context.newPage();
+      page.on('dialog', (d) => void d.accept());
+      return { context, page };
+    },
+    async close() {
+      for (const c of contexts) await c.close().catch(() => undefined);
+      await browser.close();
+      await t.close();
+    },
+  };
+}
+
+export async function signIn(page: Page, email: string, password: string) {
+  await page.goto('/login');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('navigation', { name: 'Main' }).waitFor();
+}
+
+/** Saves a screenshot under .test-cache/screens when UI_SCREENSHOTS is set. */
+export async function screenshot(page: Page, name: string) {
+  if (!process.env['UI_SCREENSHOTS']) return;
+  const dir = path.resolve('.test-cache/screens');
+  fs.mkdirSync(dir, { recursive: true });
+  await page.screenshot({ path: path.join(dir, `${name}.png`) });
+}

@@ -1,0 +1,87 @@
+// Who is signed in, and the workspace's public configuration (branding, flags).
+import { createContext, type ReactNode, useCallback, useContext, useEffect, useState } from 'react';
+import { api, setUnauthenticatedHandler, tokenStore } from './api';
+import { invalidate, useQuery } from './cache';
+import { navigate } from './router';
+
+export interface User {
+  id: string;
+  name: string;
+  email: string;
+  role: 'admin' | 'member' | 'guest';
+  status: 'active' | 'suspended';
+}
+export interface Workspace {
+  name: string;
+  tagline: string;
+  accentColor: string;
+}
+export interface Config {
+  workspace: Workspace;
+  flags: { key: string; label: string; enabled: boolean }[];
+}
+
+interface Session {
+  user: User | null;
+  config: Config | undefined;
+  signIn(token: string, user: User): void;
+  signOut(): void;
+  setUser(u: User): void;
+  flag(key: string): boolean;
+}
+
+const SessionContext = createContext<Session | null>(null);
+
+export const useSession = () => {
+  const s = useContext(SessionContext);
+  if (!s) throw new Error('useSession outside SessionProvider');
+  return s;
+};
+
+/** Applies the accent colour to the whole app through one CSS variable. */
+export function applyAccent(color: string | undefined) {
+  if (color && /^#[0-9a-f]{6}$/i.test(color)) document.documentElement.style.setProperty('--accent', color);
+}
+
+export function SessionProvider({ children }: { children: ReactNode }) {
+  const [user, setUser] = useState<User | null>(null);
+  const [checking, setChecking] = useState(Boolean(tokenStore.get()));
+  const config = useQuery<Config>('config', () => api.get<Config>('/config'));
+
+  useEffect(() => {
+    applyAccent(config.data?.workspace.accentColor);
+    if (config.data) document.title = config.data.workspace.name;
+  }, [config.data]);
+
+  const signOut = useCallback(() => {
+    tokenStore.set(null);
+    setUser(null);
+    invalidate('');
+    navigate('/login');
+  }, []);
+
+  useEffect(() => {
+    setUnauthenticatedHandler(signOut);
+    if (!tokenStore.get()) return;
+    api
+      .get<{ user: User }>('/auth/me')
+      .then((r) => setUser(r.user))
+      .catch(() => tokenStore.set(null))
+      .finally(() => setChecking(false));
+  }, [signOut]);
+
+  const value: Session = {
+    user,
+    config: config.data,
+    signIn(token, u) {
+      tokenStore.set(token);
+      invalidate('');
+      setUser(u);
+    },
+    signOut,
+    setUser,
+    flag: (key) => config.data?.flags.find((f) => f.key === key)?.enabled ?? false,
+  };
+  if (checking) return <div className="boot" aria-busy="true" />;
+  return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
+}

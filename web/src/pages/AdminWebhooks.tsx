@@ -1,0 +1,3 @@
+export function AdminWebhooks() {
+  return <div className="page">Webhooks</div>;
+}

@@ -1,0 +1,92 @@
+// Sign-in and registration, branded with the workspace's name, tagline and colour.
+import { type FormEvent, useState } from 'react';
+import { Button, ErrorMessage, fieldErrors, TextField } from '../components/ui';
+import { api } from '../lib/api';
+import { Link, navigate } from '../lib/router';
+import { type User, useSession } from '../lib/session';
+
+export function AuthPage({ mode }: { mode: 'login' | 'register' }) {
+  const { config, signIn } = useSession();
+  const [name, setName] = useState('');
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+  const fields = fieldErrors(error);
+  const ws = config?.workspace;
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      const body = mode === 'login' ? { email, password } : { name, email, password };
+      const r = await api.post<{ token: string; user: User }>(`/auth/${mode}`, body);
+      signIn(r.token, r.user);
+      navigate('/issues', { replace: true });
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <main className="auth">
+      <div className="auth-card">
+        <div className="auth-brand">
+          <span className="logo" aria-hidden="true" />
+          <h1>{ws?.name ?? 'Trackway'}</h1>
+          {ws?.tagline && <p className="tagline">{ws.tagline}</p>}
+        </div>
+        <h2 className="auth-title">{mode === 'login' ? 'Sign in' : 'Create your account'}</h2>
+        <form onSubmit={submit} noValidate>
+          {mode === 'register' && (
+            <TextField
+              label="Name"
+              autoComplete="name"
+              value={name}
+              onChange={(e) => setName(e.target.value)}
+              error={fields.name}
+              required
+            />
+          )}
+          <TextField
+            label="Email"
+            type="email"
+            autoComplete="email"
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+            error={fields.email}
+            required
+          />
+          <TextField
+            label="Password"
+            type="password"
+            autoComplete={mode === 'login' ? 'current-password' : 'new-password'}
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+            error={fields.password}
+            hint={mode === 'register' ? 'At least 6 characters' : undefined}
+            required
+          />
+          {error && Object.keys(fields).length === 0 ? <ErrorMessage error={error} /> : null}
+          <Button type="submit" variant="primary" busy={busy} className="btn btn-primary wide">
+            {mode === 'login' ? 'Sign in' : 'Create account'}
+          </Button>
+        </form>
+        <p className="auth-switch">
+          {mode === 'login' ? (
+            <>
+              New here? <Link to="/register">Create an account</Link>
+            </>
+          ) : (
+            <>
+              Already have an account? <Link to="/login">Sign in</Link>
+            </>
+          )}
+        </p>
+      </div>
+    </main>
+  );
+}

@@ -1,0 +1,3 @@
+export function BoardPage() {
+  return <div className="page">Board</div>;
+}

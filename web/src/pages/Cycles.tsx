@@ -1,0 +1,3 @@
+export function CyclesPage() {
+  return <div className="page">Cycles</div>;
+}

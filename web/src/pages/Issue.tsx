@@ -1,0 +1,3 @@
+export function IssuePage({ id }: { id: string }) {
+  return <div className="page">{id}</div>;
+}

@@ -1,0 +1,3 @@
+export function IssuesPage() {
+  return <div className="page">Issues</div>;
+}

@@ -1,0 +1,252 @@
+// Personal settings: account details, password, personal API keys.
+import { type FormEvent, useState } from 'react';
+import {
+  Button,
+  copyText,
+  ErrorMessage,
+  fieldErrors,
+  Loading,
+  PageHeader,
+  TextField,
+} from '../components/ui';
+import { api, tokenStore } from '../lib/api';
+import { invalidate, useQuery } from '../lib/cache';
+import { type User, useSession } from '../lib/session';
+
+export function AccountSettings() {
+  const { user, setUser } = useSession();
+  const [name, setName] = useState(user?.name ?? '');
+  const [nameState, setNameState] = useState<{ busy?: boolean; error?: unknown; saved?: boolean }>({});
+  const [pw, setPw] = useState({ currentPassword: '', newPassword: '' });
+  const [pwState, setPwState] = useState<{ busy?: boolean; error?: unknown; saved?: boolean }>({});
+  if (!user) return null;
+  const canRename = user.role === 'admin';
+
+  async function saveName(e: FormEvent) {
+    e.preventDefault();
+    setNameState({ busy: true });
+    try {
+      const r = await api.patch<{ user: User }>(`/admin/users/${user!.id}`, { name });
+      setUser(r.user);
+      setNameState({ saved: true });
+    } catch (error) {
+      setNameState({ error });
+    }
+  }
+
+  async function changePassword(e: FormEvent) {
+    e.preventDefault();
+    setPwState({ busy: true });
+    try {
+      const r = await api.post<{ token: string }>('/auth/change-password', pw);
+      tokenStore.set(r.token);
+      setPw({ currentPassword: '', newPassword: '' });
+      setPwState({ saved: true });
+    } catch (error) {
+      setPwState({ error });
+    }
+  }
+  const pwFields = fieldErrors(pwState.error);
+
+  return (
+    <div className="page narrow">
+      <PageHeader title="Account" />
+      <section className="card" aria-labelledby="profile-h">
+        <h2 id="profile-h">Profile</h2>
+        <form onSubmit={saveName}>
+          <TextField
+            label="Name"
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            readOnly={!canRename}
+            error={fieldErrors(nameState.error).name}
+            hint={canRename ? undefined : 'Ask a workspace admin to change your name.'}
+          />
+          <TextField label="Email" value={user.email} readOnly />
+          <p className="muted">Role: {user.role}</p>
+          {canRename && (
+            <div className="row">
+              <Button type="submit" variant="primary" busy={nameState.busy}>
+                Save name
+              </Button>
+              {nameState.saved && (
+                <span className="ok" role="status">
+                  Saved
+                </span>
+              )}
+            </div>
+          )}
+          {nameState.error && !fieldErrors(nameState.error).name ? (
+            <ErrorMessage error={nameState.error} />
+          ) : null}
+        </form>
+      </section>
+      <section className="card" aria-labelledby="pw-h">
+        <h2 id="pw-h">Change password</h2>
+        <form onSubmit={changePassword}>
+          <TextField
+            label="Current password"
+            type="password"
+            autoComplete="current-password"
+            value={pw.currentPassword}
+            onChange={(e) => setPw({ ...pw, currentPassword: e.target.value })}
+            error={pwFields.currentPassword}
+          />
+          <TextField
+            label="New password"
+            type="password"
+            autoComplete="new-password"
+            value={pw.newPassword}
+            onChange={(e) => setPw({ ...pw, newPassword: e.target.value })}
+            error={pwFields.newPassword}
+            hint="At least 6 characters. Other signed-in sessions will be signed out."
+          />
+          {pwState.error && Object.keys(pwFields).length === 0 ? (
+            <ErrorMessage error={pwState.error} />
+          ) : null}
+          <div className="row">
+            <Button type="submit" variant="primary" busy={pwState.busy}>
+              Change password
+            </Button>
+            {pwState.saved && (
+              <span className="ok" role="status">
+                Password changed
+              </span>
+            )}
+          </div>
+        </form>
+      </section>
+    </div>
+  );
+}
+
+interface ApiKey {
+  id: string;
+  label: string;
+  hint: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+}
+
+export function ApiKeys() {
+  const keys = useQuery('api-keys', () => api.get<{ apiKeys: ApiKey[] }>('/api-keys'));
+  const [label, setLabel] = useState('');
+  const [created, setCreated] = useState<{ key: string; label: string } | null>(null);
+  const [state, setState] = useState<{ busy?: boolean; error?: unknown }>({});
+  const [revokeError, setRevokeError] = useState<{ id: string; error: unknown } | null>(null);
+  const [copied, setCopied] = useState(false);
+
+  async function create(e: FormEvent) {
+    e.preventDefault();
+    setState({ busy: true });
+    try {
+      const r = await api.post<{ key: string; apiKey: ApiKey }>('/api-keys', { label });
+      setCreated({ key: r.key, label: r.apiKey.label });
+      setCopied(false);
+      setLabel('');
+      setState({});
+      invalidate('api-keys');
+    } catch (error) {
+      setState({ error });
+    }
+  }
+
+  async function revoke(k: ApiKey) {
+    if (!confirm(`Revoke the key "${k.label}"? Programs using it will stop working.`)) return;
+    try {
+      await api.del(`/api-keys/${k.id}`);
+      invalidate('api-keys');
+    } catch (error) {
+      setRevokeError({ id: k.id, error });
+    }
+  }
+
+  return (
+    <div className="page narrow">
+      <PageHeader title="API keys" />
+      <p className="muted">
+        Personal keys let scripts use the REST and GraphQL APIs as you. Send one as{' '}
+        <code>Authorization: &lt;key&gt;</code> to /graphql or <code>Authorization: Bearer &lt;key&gt;</code>{' '}
+        to /api.
+      </p>
+      <section className="card" aria-labelledby="newkey-h">
+        <h2 id="newkey-h">Create a key</h2>
+        <form onSubmit={create} className="inline-form">
+          <TextField
+            label="Key label"
+            placeholder="e.g. CI sync script"
+            value={label}
+            onChange={(e) => setLabel(e.target.value)}
+            error={fieldErrors(state.error).label}
+          />
+          <Button type="submit" variant="primary" busy={state.busy}>
+            Create key
+          </Button>
+        </form>
+        {state.error && !fieldErrors(state.error).label ? <ErrorMessage error={state.error} /> : null}
+        {created && (
+          <section className="secret-box" aria-label="New API key">
+            <p>
+              <strong>Copy the key for “{created.label}” now.</strong> It will not be shown again.
+            </p>
+            <div className="row">
+              <code className="secret" data-testid="new-api-key">
+                {created.key}
+              </code>
+              <Button
+                onClick={() => {
+                  void copyText(created.key);
+                  setCopied(true);
+                }}
+              >
+                {copied ? 'Copied' : 'Copy key'}
+              </Button>
+              <Button variant="ghost" onClick={() => setCreated(null)}>
+                Done
+              </Button>
+            </div>
+          </section>
+        )}
+      </section>
+      <section className="card" aria-labelledby="keys-h">
+        <h2 id="keys-h">Your keys</h2>
+        {keys.loading && <Loading label="Loading keys" />}
+        <ErrorMessage error={keys.error} />
+        {keys.data && keys.data.apiKeys.length === 0 && <p className="muted">No keys yet.</p>}
+        {keys.data && keys.data.apiKeys.length > 0 && (
+          <table className="table">
+            <thead>
+              <tr>
+                <th scope="col">Label</th>
+                <th scope="col">Key</th>
+                <th scope="col">Created</th>
+                <th scope="col">Last used</th>
+                <th scope="col">
+                  <span className="sr-only">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {keys.data.apiKeys.map((k) => (
+                <tr key={k.id}>
+                  <td>{k.label}</td>
+                  <td>
+                    <code>{k.hint}</code>
+                  </td>
+                  <td>{new Date(k.createdAt).toLocaleDateString()}</td>
+                  <td>{k.lastUsedAt ? new Date(k.lastUsedAt).toLocaleString() : 'Never'}</td>
+                  <td className="actions">
+                    <Button variant="danger" aria-label={`Revoke ${k.label}`} onClick={() => revoke(k)}>
+                      Revoke
+                    </Button>
+                    {revokeError?.id === k.id && <ErrorMessage error={revokeError.error} />}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,15 @@
+// Builds the web UI into web/dist, which the API server serves at /.
+// `npm run dev:web` proxies API calls to a server on :3000 (`npm run dev`).
+import { fileURLToPath } from 'node:url';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+const root = fileURLToPath(new URL('.', import.meta.url));
+const api = process.env.TRACKWAY_API ?? 'http://localhost:3000';
+
+export default defineConfig({
+  root,
+  plugins: [react()],
+  build: { outDir: 'dist', emptyOutDir: true, sourcemap: true, chunkSizeWarningLimit: 600 },
+  server: { proxy: { '/api': api, '/graphql': api } },
+});
