@@ -1,0 +1,23 @@
+// SQL for uploaded files. Every function takes the connection or transaction it runs in.
+import type { Insertable } from 'kysely';
+import type { Db } from '../../platform/db/database.js';
+import type { FileRow, FilesTable } from '../../platform/db/tables.js';
+
+export function insertFile(db: Db, values: Insertable<FilesTable>): Promise<FileRow> {
+  return db.insertInto('files').values(values).returningAll().executeTakeFirstOrThrow();
+}
+
+export function findFile(db: Db, id: string): Promise<FileRow | undefined> {
+  return db.selectFrom('files').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** Marks a pending upload complete; undefined when it was not pending (raced or done). */
+export function markComplete(db: Db, id: string, storageKey: string): Promise<FileRow | undefined> {
+  return db
+    .updateTable('files')
+    .set({ status: 'complete', storage_key: storageKey })
+    .where('id', '=', id)
+    .where('status', '=', 'pending')
+    .returningAll()
+    .executeTakeFirst();
+}

@@ -1,0 +1,235 @@
+// Uploads: one-step (bytes in the request), two-step (a signed grant, then a
+// PUT of the bytes), and downloads. Bytes are streamed to the file store and
+// never held in memory whole; the files row is written only once the bytes are
+// safely stored, so no row ever points at missing bytes.
+import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import type { Actor, AppContext } from '../../platform/context.js';
+import type { FileRow } from '../../platform/db/tables.js';
+import { AppError, badRequest, conflict, forbidden, invalidField, notFound } from '../../platform/errors.js';
+import { fileStoreFor, StoredFileMissing, TooLarge } from '../../platform/storage/index.js';
+import { isUuid } from '../projects/refs.js';
+import { normalizeContentType, sanitizeFilename } from './names.js';
+import { assertCanReadFiles, assertCanUpload } from './policy.js';
+import { fileUrl } from './present.js';
+import * as q from './queries.js';
+
+/** 25 MB, the limit of both upload routes. */
+export const MAX_FILE_BYTES = 25 * 1024 * 1024;
+/** How long a two-step upload URL stays valid. */
+export const UPLOAD_URL_TTL_SECONDS = 10 * 60;
+
+const tooLarge = () =>
+  new AppError(413, 'PAYLOAD_TOO_LARGE', `Files are limited to ${MAX_FILE_BYTES} bytes (25 MB)`);
+
+function contentTypeOrThrow(raw: string | undefined | null, field: string): string {
+  const ct = normalizeContentType(raw);
+  if (!ct) throw invalidField(field, 'is not a media type such as image/png');
+  return ct;
+}
+
+/** A Content-Length header as a number; undefined when absent, 400 when malformed. */
+export function declaredLength(header: string | undefined): number | undefined {
+  if (header === undefined) return undefined;
+  if (!/^\d{1,16}$/.test(header.trim())) throw badRequest('Content-Length is not a number');
+  return Number(header);
+}
+
+async function storeBytes(ctx: AppContext, key: string, body: Readable, maxBytes: number) {
+  try {
+    return await fileStoreFor(ctx).put(key, body, { maxBytes });
+  } catch (err) {
+    if (err instanceof TooLarge) throw err;
+    // The client went away mid-upload (or the disk failed): nothing was kept.
+    if (
+      (err as NodeJS.ErrnoException).code === 'ERR_STREAM_PREMATURE_CLOSE' ||
+      (err as Error).message === 'aborted'
+    ) {
+      throw badRequest('The upload was interrupted before the body was complete');
+    }
+    throw err;
+  }
+}
+
+export interface OneStepUpload {
+  body: Readable;
+  /** Raw x-filename header (percent-encoded). */
+  filename?: string | undefined;
+  /** Raw Content-Type header. */
+  contentType?: string | undefined;
+  /** Content-Length header, when the client sent one. */
+  contentLength?: number | undefined;
+}
+
+/** One-step upload: the request body is the file. */
+export async function uploadFile(ctx: AppContext, actor: Actor, input: OneStepUpload): Promise<FileRow> {
+  await assertCanUpload(ctx.db, actor);
+  if (input.contentLength !== undefined && input.contentLength > MAX_FILE_BYTES) throw tooLarge();
+  const filename = sanitizeFilename(input.filename);
+  const contentType = contentTypeOrThrow(input.contentType, 'contentType');
+  const id = randomUUID();
+  let size: number;
+  try {
+    ({ size } = await storeBytes(ctx, id, input.body, MAX_FILE_BYTES));
+  } catch (err) {
+    if (err instanceof TooLarge) throw tooLarge();
+    throw err;
+  }
+  try {
+    return await q.insertFile(ctx.db, {
+      id,
+      uploader_id: actor.id,
+      filename,
+      content_type: contentType,
+      size,
+      storage_key: id,
+      status: 'complete',
+    });
+  } catch (err) {
+    await fileStoreFor(ctx).delete(id);
+    throw err;
+  }
+}
+
+/** A stored file and a stream of its bytes, for download. */
+export async function openFile(
+  ctx: AppContext,
+  actor: Actor,
+  id: string,
+): Promise<{ file: FileRow; stream: Readable }> {
+  void actor;
+  await assertCanReadFiles(ctx.db);
+  const file = isUuid(id) ? await q.findFile(ctx.db, id) : undefined;
+  if (file?.status !== 'complete') throw notFound('File');
+  try {
+    return { file, stream: await fileStoreFor(ctx).get(file.storage_key) };
+  } catch (err) {
+    if (err instanceof StoredFileMissing) throw notFound('File');
+    throw err;
+  }
+}
+
+// ---- Two-step upload -------------------------------------------------------
+
+export interface UploadGrantInput {
+  contentType: string;
+  filename: string;
+  size: number;
+}
+
+export interface UploadGrant {
+  /** Where to PUT the bytes: our own server, signed and short-lived. */
+  uploadUrl: string;
+  /** The file's download address, to reference from issues, comments and attachments. */
+  assetUrl: string;
+  /** Headers the PUT must carry (besides Authorization). */
+  headers: { key: string; value: string }[];
+  file: FileRow;
+  expiresAt: Date;
+}
+
+function sign(ctx: AppContext, f: Pick<FileRow, 'id' | 'size' | 'content_type'>, expires: number): string {
+  return createHmac('sha256', ctx.deriveKey('upload-url'))
+    .update(`${f.id}\n${f.size}\n${f.content_type}\n${expires}`)
+    .digest('base64url');
+}
+
+/** Step one: validates the declared file and hands out a signed upload URL. */
+export async function createUploadGrant(
+  ctx: AppContext,
+  actor: Actor,
+  input: UploadGrantInput,
+): Promise<UploadGrant> {
+  await assertCanUpload(ctx.db, actor);
+  if (!Number.isInteger(input.size) || input.size < 1) {
+    throw invalidField('size', 'must be a whole number of bytes, at least 1');
+  }
+  if (input.size > MAX_FILE_BYTES)
+    throw invalidField('size', `must be at most ${MAX_FILE_BYTES} bytes (25 MB)`);
+  const contentType = contentTypeOrThrow(input.contentType, 'contentType');
+  const filename = sanitizeFilename(input.filename);
+  const id = randomUUID();
+  const file = await q.insertFile(ctx.db, {
+    id,
+    uploader_id: actor.id,
+    filename,
+    content_type: contentType,
+    size: input.size,
+    storage_key: id,
+    status: 'pending',
+  });
+  const expires = Math.floor(Date.now() / 1000) + UPLOAD_URL_TTL_SECONDS;
+  const signature = sign(ctx, file, expires);
+  const base = ctx.config.publicUrl;
+  return {
+    uploadUrl: `${base}/api/uploads/${id}?expires=${expires}&signature=${signature}`,
+    assetUrl: fileUrl(base, id),
+    headers: [
+      { key: 'Content-Type', value: contentType },
+      { key: 'Cache-Control', value: 'public, max-age=31536000' },
+    ],
+    file,
+    expiresAt: new Date(expires * 1000),
+  };
+}
+
+export interface SignedPut {
+  id: string;
+  expires: number;
+  signature: string;
+  contentType: string | undefined;
+  contentLength: number | undefined;
+  body: Readable;
+}
+
+/** Step two: stores the bytes PUT to a signed upload URL. */
+export async function completeUpload(ctx: AppContext, actor: Actor, put: SignedPut): Promise<FileRow> {
+  await assertCanUpload(ctx.db, actor);
+  const file = isUuid(put.id) ? await q.findFile(ctx.db, put.id) : undefined;
+  if (!file) throw notFound('Upload');
+  const expected = Buffer.from(sign(ctx, file, put.expires));
+  const given = Buffer.from(put.signature);
+  if (expected.length !== given.length || !timingSafeEqual(expected, given)) {
+    throw forbidden('The upload URL signature is not valid');
+  }
+  if (put.expires * 1000 < Date.now()) throw forbidden('The upload URL has expired; request a new one');
+  if (file.uploader_id !== actor.id)
+    throw forbidden('Only the user who requested this upload can complete it');
+  if (file.status === 'complete') throw conflict('This upload is already complete');
+  if (normalizeContentType(put.contentType) !== file.content_type) {
+    throw new AppError(
+      415,
+      'UNSUPPORTED_MEDIA_TYPE',
+      `Content-Type must be ${file.content_type}, as declared when the upload was requested`,
+    );
+  }
+  const size = Number(file.size);
+  if (put.contentLength !== undefined && put.contentLength > MAX_FILE_BYTES) throw tooLarge();
+  if (put.contentLength !== undefined && put.contentLength !== size) {
+    throw badRequest(`The body must be exactly ${size} bytes, as declared when the upload was requested`);
+  }
+  // Each attempt writes under its own key; the one that flips the row to
+  // complete wins, so a racing second PUT can never replace accepted bytes.
+  const key = `${file.id}-${randomUUID().slice(0, 8)}`;
+  let stored: { size: number };
+  try {
+    stored = await storeBytes(ctx, key, put.body, size);
+  } catch (err) {
+    if (err instanceof TooLarge) {
+      throw badRequest(`The body is larger than the ${size} bytes declared when the upload was requested`);
+    }
+    throw err;
+  }
+  if (stored.size !== size) {
+    await fileStoreFor(ctx).delete(key);
+    throw badRequest(
+      `The body was ${stored.size} bytes, not the ${size} declared when the upload was requested`,
+    );
+  }
+  const done = await q.markComplete(ctx.db, file.id, key);
+  if (!done) {
+    await fileStoreFor(ctx).delete(key);
+    throw conflict('This upload is already complete');
+  }
+  return done;
+}
