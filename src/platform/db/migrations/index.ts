@@ -1,5 +1,6 @@
 // Ordered list of migrations. Append only: never edit one that has shipped.
 import * as m0001 from './0001_initial.js';
+import * as m0002 from './0002_issue_lists.js';
 import * as m0004 from './0004_webhook_delivery.js';
 
 export interface Migration {
@@ -8,4 +9,8 @@ export interface Migration {
   up: string;
 }
 
-export const migrations: Migration[] = [{ version: 1, ...m0001 }, { version: 4, ...m0004 }];
+export const migrations: Migration[] = [
+  { version: 1, ...m0001 },
+  { version: 2, ...m0002 },
+  { version: 4, ...m0004 },
+];
