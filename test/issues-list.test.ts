@@ -113,6 +113,10 @@ describe('GET /api/issues: order and pagination', () => {
     });
   }
 
+  test('includeArchived=true alone lists everything', async () => {
+    assert.equal((await list('?includeArchived=true')).pageInfo.total, 5);
+  });
+
   test('limit=250 is allowed', async () => {
     assert.equal((await list('?limit=250')).pageInfo.limit, 250);
   });

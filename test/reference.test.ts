@@ -146,3 +146,20 @@ describe('GET /api/labels', () => {
     assert.equal((await t.get('/api/labels?teamId=NOPE', member.token)).status, 404);
   });
 });
+
+test('the OpenAPI document describes the issue-tracking routes', async () => {
+  const res = await t.get('/api/openapi.json');
+  assert.equal(res.status, 200);
+  for (const path of [
+    '/api/issues',
+    '/api/issues/{id}',
+    '/api/issues/{id}/comments',
+    '/api/comments/{id}',
+    '/api/teams',
+    '/api/workflow-states',
+    '/api/labels',
+    '/api/labels/{id}',
+  ]) {
+    assert.ok(res.body.paths[path], path);
+  }
+});

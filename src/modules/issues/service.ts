@@ -14,6 +14,7 @@
 // idOrIdentifier is a uuid or any identifier the issue ever had ("ENG-12").
 // Errors: 400 VALIDATION_FAILED naming the field (unknown referenced ids too),
 // 403 FORBIDDEN (guests), 403 FEATURE_DISABLED (projects/cycles off), 404 NOT_FOUND.
+import { type Expression, type SqlBool, sql } from 'kysely';
 import type { Actor, AppContext } from '../../platform/context.js';
 import type { Db } from '../../platform/db/database.js';
 import type { StateRow, StateType, TeamRow } from '../../platform/db/tables.js';
@@ -425,6 +426,8 @@ export interface ListIssuesOptions {
   limit?: number;
   offset?: number;
   includeArchived?: boolean;
+  /** An extra condition over `issues` (e.g. from a general filter engine), ANDed with the rest. */
+  where?: Expression<SqlBool>;
 }
 
 const FILTER_IDS = ['stateId', 'assigneeId', 'projectId', 'cycleId', 'labelId'] as const;
@@ -447,7 +450,8 @@ export async function listIssues(ctx: AppContext, _actor: Actor, opts: ListIssue
     filters.teamId = team.id;
   }
   const search = opts.q ? searchQuery(opts.q) : null;
-  const where = issueWhere({ filters, search, includeArchived: opts.includeArchived ?? false });
+  const base = issueWhere({ filters, search, includeArchived: opts.includeArchived ?? false });
+  const where = opts.where ? sql<SqlBool>`(${base} and ${opts.where})` : base;
   const [issues, total] = await Promise.all([
     q.listIssueRecords(ctx.db, {
       where,
