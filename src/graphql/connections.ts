@@ -42,7 +42,7 @@ import {
   stateNode,
   teamNode,
   userNode,
-  webhookNode,
+  webhookOut,
 } from './nodes.js';
 
 type Sql = RawBuilder<unknown>;
@@ -112,7 +112,7 @@ export const lists = {
     table: 'webhooks',
     entity: webhookEntity,
     archivable: true,
-    node: (r: WebhookRow) => webhookNode(r),
+    node: (r: WebhookRow) => webhookOut(r),
   },
   memberships: {
     table: 'team_memberships',

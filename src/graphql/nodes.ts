@@ -217,3 +217,22 @@ export const webhookNode = (r: WebhookRow) => ({
   archivedAt: r.archived_at,
   secret: null,
 });
+
+// Webhook resource types: the third-party names on the wire, ours in storage.
+const RESOURCE_IN: Record<string, string> = {
+  Issue: 'issue',
+  Comment: 'comment',
+  Project: 'project',
+  Cycle: 'cycle',
+  IssueLabel: 'label',
+  Attachment: 'attachment',
+};
+const RESOURCE_OUT = Object.fromEntries(Object.entries(RESOURCE_IN).map(([k, v]) => [v, k]));
+export const resourceTypesIn = (types: unknown) =>
+  Array.isArray(types) ? types.map((t) => RESOURCE_IN[t as string] ?? String(t)) : undefined;
+export const webhookOut = (row: WebhookRow, secret?: string) => ({
+  ...webhookNode(row),
+  resourceTypes: row.resource_types.map((t) => RESOURCE_OUT[t] ?? t),
+  ...(secret ? { secret } : {}),
+});
+

@@ -1,5 +1,6 @@
 // Every resolver map, merged into the schema by build-schema.ts.
 import type { ResolverMap } from '../build-schema.js';
+import { mutationResolvers } from './mutations.js';
 import { readResolvers } from './reads.js';
 
-export const allResolvers: ResolverMap[] = [readResolvers];
+export const allResolvers: ResolverMap[] = [readResolvers, mutationResolvers];

@@ -32,7 +32,7 @@ import {
   stateNode,
   teamNode,
   userNode,
-  webhookNode,
+  webhookOut,
 } from '../nodes.js';
 import { belongsTo, mustLoad } from './helpers.js';
 
@@ -180,7 +180,7 @@ export const readResolvers: ResolverMap = {
         ? await g.db.selectFrom('webhooks').selectAll().where('id', '=', a.id).executeTakeFirst()
         : undefined;
       if (!row) throw notFound('Webhook');
-      return webhookNode(row as WebhookRow);
+      return webhookOut(row as WebhookRow);
     },
     webhooks: (_s, a: ListArgs, g) => {
       assertAdmin(g.actor);

@@ -209,6 +209,8 @@ type IssueArchivePayload implements ArchivePayload {
   success: Boolean!
   """Entity."""
   entity: Issue
+  """Id of the removed record, for deletions; null otherwise."""
+  entityId: String
 }
 
 """A issue with its cursor."""

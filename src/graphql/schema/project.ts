@@ -172,6 +172,8 @@ type ProjectArchivePayload implements ArchivePayload {
   success: Boolean!
   """Entity."""
   entity: Project
+  """Id of the removed record, for deletions; null otherwise."""
+  entityId: String
 }
 
 """A project with its cursor."""

@@ -1,0 +1,348 @@
+// The GraphQL API through the real @linear/sdk client (and raw HTTP where the
+// SDK hides what we check): auth, reads, writes, paging, filters, errors.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import {
+  AuthenticationLinearError,
+  ForbiddenLinearError,
+  InvalidInputLinearError,
+  LinearClient,
+  LinearDocument,
+} from '@linear/sdk';
+import { apiKeyFor, gql, sdk } from './graphql-helpers.js';
+import { startTestApp, type TestApp } from './support/harness.js';
+
+let t: TestApp;
+let base: string;
+let key: string;
+let client: LinearClient;
+let teamId: string;
+
+before(async () => {
+  t = await startTestApp();
+  base = await t.listen();
+  key = await apiKeyFor(t, t.adminToken);
+  client = sdk(base, key);
+  teamId = (await client.teams()).nodes[0]!.id;
+});
+after(() => t.close());
+
+describe('authentication', () => {
+  test('a bare API key, a Bearer key and a Bearer login token all work', async () => {
+    for (const auth of [key, `Bearer ${key}`, `Bearer ${t.adminToken}`, t.adminToken]) {
+      const res = await gql(base, auth, '{ viewer { email admin } }');
+      assert.equal(res.status, 200, auth.slice(0, 10));
+      assert.equal(res.body.data.viewer.admin, true);
+    }
+  });
+
+  test('no or bad credentials: 401 and AuthenticationLinearError', async () => {
+    const res = await gql(base, undefined, '{ viewer { id } }');
+    assert.equal(res.status, 401);
+    assert.equal(res.body.errors[0].extensions.type, 'authentication error');
+    assert.equal(typeof res.body.errors[0].extensions.userPresentableMessage, 'string');
+    const bad = new LinearClient({ apiKey: `tw_${'x'.repeat(43)}`, apiUrl: `${base}/graphql` });
+    await assert.rejects(() => bad.viewer, AuthenticationLinearError);
+  });
+
+  test('GET /graphql serves the self-contained console', async () => {
+    const res = await fetch(`${base}/graphql`);
+    assert.equal(res.status, 200);
+    const html = await res.text();
+    assert.match(html, /GraphQL console/);
+    assert.doesNotMatch(html, /<script[^>]+src=|<link[^>]+href="http/);
+  });
+});
+
+describe('reads', () => {
+  test('viewer, organization, teams with their states and labels', async () => {
+    const viewer = await client.viewer;
+    assert.equal(viewer.email, 'admin@example.com');
+    const org = await client.organization;
+    assert.equal(typeof org.name, 'string');
+    const team = await client.team(teamId);
+    assert.equal(team.key, 'ENG');
+    const states = await team.states();
+    assert.deepEqual(
+      states.nodes.map((s) => s.type).sort(),
+      ['backlog', 'canceled', 'canceled', 'completed', 'started', 'started', 'unstarted'],
+    );
+    const labels = await team.labels();
+    assert.ok(labels.nodes.some((l) => l.name === 'Bug'));
+    assert.equal((await client.team('ENG')).id, teamId);
+  });
+});
+
+describe('issues', () => {
+  test('create by team id and by key, fetch by id and identifier', async () => {
+    const a = await client.createIssue({ teamId, title: 'By id', priority: 2 });
+    assert.equal(a.success, true);
+    assert.equal(typeof a.lastSyncId, 'number');
+    const issueA = await a.issue;
+    assert.match(issueA!.identifier, /^ENG-\d+$/);
+    assert.equal(issueA!.priorityLabel, 'High');
+    assert.match(issueA!.url, /\/issue\/ENG-\d+\/by-id$/);
+    const b = await (await client.createIssue({ teamId: 'ENG', title: 'By key' })).issue;
+    assert.equal((await b!.team)!.id, teamId);
+    assert.equal((await b!.state)!.type, 'backlog');
+    assert.equal((await client.issue(b!.identifier)).id, b!.id);
+    assert.equal((await client.issue(b!.id)).identifier, b!.identifier);
+  });
+
+  test('update state, assignee, labels and due date, also by identifier', async () => {
+    const issue = (await (await client.createIssue({ teamId, title: 'To update' })).issue)!;
+    const team = await client.team(teamId);
+    const started = (await team.states()).nodes.find((s) => s.name === 'In Progress')!;
+    const bug = (await client.issueLabels({ filter: { name: { eq: 'Bug' } } })).nodes[0]!;
+    const viewer = await client.viewer;
+    const res = await client.updateIssue(issue.identifier, {
+      stateId: started.id,
+      assigneeId: viewer.id,
+      labelIds: [bug.id],
+      dueDate: '2030-01-31',
+    });
+    assert.equal(res.success, true);
+    const again = await client.issue(issue.id);
+    assert.equal((await again.state)!.id, started.id);
+    assert.equal((await again.assignee)!.id, viewer.id);
+    assert.equal(again.dueDate, '2030-01-31');
+    assert.deepEqual((await again.labels()).nodes.map((l) => l.name), ['Bug']);
+    const feature = (await client.issueLabels({ filter: { name: { eq: 'Feature' } } })).nodes[0]!;
+    await client.updateIssue(issue.id, { addedLabelIds: [feature.id], removedLabelIds: [bug.id] });
+    assert.deepEqual((await (await client.issue(issue.id)).labels()).nodes.map((l) => l.name), ['Feature']);
+  });
+
+  test('archive hides from lists unless includeArchived; unarchive restores', async () => {
+    const issue = (await (await client.createIssue({ teamId, title: 'Archive me' })).issue)!;
+    const filter = { id: { eq: issue.id } };
+    await client.archiveIssue(issue.id);
+    assert.equal((await client.issues({ filter })).nodes.length, 0);
+    const withArchived = await client.issues({ filter, includeArchived: true });
+    assert.equal(withArchived.nodes.length, 1);
+    assert.ok(withArchived.nodes[0]!.archivedAt);
+    await client.unarchiveIssue(issue.id);
+    assert.equal((await client.issues({ filter })).nodes.length, 1);
+  });
+
+  test('delete returns entityId and the issue is gone', async () => {
+    const issue = (await (await client.createIssue({ teamId, title: 'Delete me' })).issue)!;
+    const res = await gql(base, key, 'mutation($id: String!) { issueDelete(id: $id) { success entityId } }', {
+      id: issue.id,
+    });
+    assert.deepEqual(res.body.data.issueDelete, { success: true, entityId: issue.id });
+    await assert.rejects(() => client.issue(issue.id), InvalidInputLinearError);
+  });
+});
+
+describe('filters', () => {
+  let mine: string;
+  before(async () => {
+    const viewer = await client.viewer;
+    const states = (await (await client.team(teamId)).states()).nodes;
+    const started = states.find((s) => s.name === 'In Progress')!;
+    const bug = (await client.issueLabels({ filter: { name: { eq: 'Bug' } } })).nodes[0]!;
+    mine = (
+      await (
+        await client.createIssue({
+          teamId,
+          title: 'Filter target 100%_literal',
+          stateId: started.id,
+          assigneeId: viewer.id,
+          labelIds: [bug.id],
+          dueDate: '2031-06-01',
+        })
+      ).issue
+    )!.id;
+    await client.createIssue({ teamId, title: 'Filter other' });
+  });
+
+  const ids = async (filter: LinearDocument.IssueFilter) =>
+    (await client.issues({ filter, first: 250 })).nodes.map((i) => i.id);
+
+  test('nested relations: state.type, assignee.email, team.key, labels.some', async () => {
+    assert.ok((await ids({ state: { type: { eq: 'started' } } })).includes(mine));
+    assert.ok((await ids({ assignee: { email: { eq: 'admin@example.com' } } })).includes(mine));
+    assert.ok((await ids({ team: { key: { eq: 'ENG' } }, labels: { some: { name: { eq: 'Bug' } } } })).includes(mine));
+    assert.ok(!(await ids({ labels: { every: { name: { eq: 'Feature' } } } })).includes(mine));
+    assert.ok(!(await ids({ state: { type: { neq: 'started' } } })).includes(mine));
+  });
+
+  test('or, null, strings with escaped wildcards, dates absolute and relative', async () => {
+    const none = await ids({ assignee: { null: true } });
+    assert.ok(!none.includes(mine));
+    assert.ok(none.length > 0);
+    const either = await ids({ or: [{ assignee: { null: true } }, { title: { startsWith: 'Filter target' } }] });
+    assert.ok(either.includes(mine));
+    assert.deepEqual(await ids({ title: { contains: '100%_lit' } }), [mine]);
+    assert.deepEqual(await ids({ title: { contains: '100%_x' } }), []);
+    assert.deepEqual(await ids({ title: { containsIgnoreCase: 'FILTER TARGET' } }), [mine]);
+    assert.ok((await ids({ createdAt: { gt: '-P1D' } })).includes(mine));
+    assert.ok(!(await ids({ createdAt: { lt: '-P1D' } })).includes(mine));
+    assert.deepEqual(await ids({ dueDate: { gte: '2031-06-01', lt: '2031-06-02' } }), [mine]);
+    assert.ok((await ids({ dueDate: { gt: 'P1D' } })).includes(mine));
+  });
+
+  test('a malformed filter value is invalid input', async () => {
+    await assert.rejects(() => client.issues({ filter: { createdAt: { gt: 'yesterday' } } }), InvalidInputLinearError);
+  });
+});
+
+describe('paging', () => {
+  test('forward and back through 120 issues without gaps or repeats; orderBy updatedAt', async () => {
+    const { body } = await t.post('/api/teams', { key: 'PAGE', name: 'Paging' }, t.adminToken);
+    const pageTeam = body.team?.id ?? (await client.team('PAGE')).id;
+    for (let i = 0; i < 120; i += 10) {
+      await Promise.all(
+        Array.from({ length: 10 }, (_, j) => client.createIssue({ teamId: pageTeam, title: `Page ${i + j}` })),
+      );
+    }
+    const filter = { team: { key: { eq: 'PAGE' } } };
+    const seen: string[] = [];
+    let after: string | undefined;
+    for (;;) {
+      const page = await client.issues({ filter, first: 25, ...(after ? { after } : {}) });
+      seen.push(...page.nodes.map((n) => n.id));
+      if (!page.pageInfo.hasNextPage) break;
+      after = page.pageInfo.endCursor!;
+    }
+    assert.equal(seen.length, 120);
+    assert.equal(new Set(seen).size, 120);
+    const back: string[] = [];
+    let before: string | undefined;
+    for (;;) {
+      const page = await client.issues({ filter, last: 40, ...(before ? { before } : {}) });
+      back.unshift(...page.nodes.map((n) => n.id));
+      if (!page.pageInfo.hasPreviousPage) break;
+      before = page.pageInfo.startCursor!;
+    }
+    assert.deepEqual(back, seen);
+    // Touch the oldest: it becomes the first by updatedAt.
+    await client.updateIssue(seen[119]!, { title: 'Page touched' });
+    const recent = await client.issues({ filter, first: 1, orderBy: LinearDocument.PaginationOrderBy.UpdatedAt });
+    assert.equal(recent.nodes[0]!.id, seen[119]);
+  });
+
+  test('page size over 250 or negative is invalid input', async () => {
+    await assert.rejects(() => client.issues({ first: 251 }), InvalidInputLinearError);
+    await assert.rejects(() => client.issues({ first: -1 }), InvalidInputLinearError);
+    await assert.rejects(() => client.issues({ after: 'not-a-cursor' }), InvalidInputLinearError);
+  });
+
+  test('edges carry cursors', async () => {
+    const res = await gql(base, key, '{ issues(first: 2) { edges { cursor node { id } } pageInfo { endCursor } } }');
+    const edges = res.body.data.issues.edges;
+    assert.equal(edges.length, 2);
+    assert.equal(edges[1].cursor, res.body.data.issues.pageInfo.endCursor);
+  });
+});
+
+describe('comments, labels, projects, cycles', () => {
+  test('comments on an issue', async () => {
+    const issue = (await (await client.createIssue({ teamId, title: 'With comments' })).issue)!;
+    const c = await client.createComment({ issueId: issue.id, body: 'First' });
+    assert.equal(c.success, true);
+    const comment = (await c.comment)!;
+    await client.createComment({ issueId: issue.identifier, body: 'Reply', parentId: comment.id });
+    const list = await issue.comments();
+    assert.deepEqual(list.nodes.map((n) => n.body).sort(), ['First', 'Reply']);
+    // The SDK's Comment.children() sends no comment id, so ask directly.
+    const children = await gql(base, key, 'query($id: String) { comment(id: $id) { children { nodes { body } } } }', {
+      id: comment.id,
+    });
+    assert.deepEqual(children.body.data.comment.children.nodes, [{ body: 'Reply' }]);
+    await client.updateComment(comment.id, { body: 'First, edited' });
+    assert.equal((await client.comment({ id: comment.id })).body, 'First, edited');
+    const del = await client.deleteComment(comment.id);
+    assert.equal(del.entityId, comment.id);
+  });
+
+  test('labels: create, update, list issues, delete', async () => {
+    const created = await client.createIssueLabel({ name: 'Regression', color: '#ff0000', teamId });
+    const label = (await created.issueLabel)!;
+    await client.updateIssueLabel(label.id, { name: 'Regressions' });
+    assert.equal((await client.issueLabel(label.id)).name, 'Regressions');
+    const issue = (await (await client.createIssue({ teamId, title: 'Labelled', labelIds: [label.id] })).issue)!;
+    assert.deepEqual((await label.issues()).nodes.map((i) => i.id), [issue.id]);
+    const del = await client.deleteIssueLabel(label.id);
+    assert.equal(del.entityId, label.id);
+  });
+
+  test('projects with their issues', async () => {
+    const p = await client.createProject({ name: 'Launch', teamIds: [teamId] });
+    const project = (await p.project)!;
+    await client.createIssue({ teamId, title: 'In project', projectId: project.id });
+    assert.deepEqual((await project.issues()).nodes.map((i) => i.title), ['In project']);
+    assert.deepEqual((await project.teams()).nodes.map((x) => x.key), ['ENG']);
+    await client.updateProject(project.id, { name: 'Launch v2', statusId: 'started' });
+    const again = await client.project(project.id);
+    assert.equal(again.name, 'Launch v2');
+    assert.equal(again.state, 'started');
+    assert.ok((await client.projects()).nodes.some((x) => x.id === project.id));
+  });
+
+  test('cycles with their issues', async () => {
+    const now = Date.now();
+    const c = await client.createCycle({
+      teamId,
+      startsAt: new Date(now - 86_400_000),
+      endsAt: new Date(now + 6 * 86_400_000),
+    });
+    const cycle = (await c.cycle)!;
+    assert.equal(cycle.isActive, true);
+    await client.createIssue({ teamId, title: 'In cycle', cycleId: cycle.id });
+    assert.deepEqual((await cycle.issues()).nodes.map((i) => i.title), ['In cycle']);
+    await client.updateCycle(cycle.id, { name: 'Sprint 1' });
+    assert.equal((await client.cycle(cycle.id)).name, 'Sprint 1');
+    assert.equal((await (await client.team(teamId)).activeCycle)?.id, cycle.id);
+  });
+});
+
+describe('errors and roles', () => {
+  test('a guest cannot create issues: ForbiddenLinearError', async () => {
+    const guest = await t.userWithRole('guest');
+    const guestClient = sdk(base, await apiKeyFor(t, guest.token));
+    await assert.rejects(() => guestClient.createIssue({ teamId, title: 'Nope' }), ForbiddenLinearError);
+    await assert.rejects(() => guestClient.webhooks(), ForbiddenLinearError);
+    assert.ok((await guestClient.issues({ first: 1 })).nodes.length >= 0);
+  });
+
+  test('invalid input: unknown team, empty title, unknown field', async () => {
+    await assert.rejects(() => client.createIssue({ teamId: 'NOPE', title: 'x' }), InvalidInputLinearError);
+    await assert.rejects(() => client.createIssue({ teamId, title: '' }), InvalidInputLinearError);
+    const res = await gql(base, key, '{ viewer { nope } }');
+    assert.equal(res.status, 400);
+    assert.equal(res.body.errors[0].extensions.type, 'invalid input');
+  });
+
+  test('webhooks: admins create, read, update and delete; the secret shows once', async () => {
+    const created = await gql(
+      base,
+      key,
+      'mutation($input: WebhookCreateInput!) { webhookCreate(input: $input) { success webhook { id secret resourceTypes } } }',
+      { input: { url: 'https://example.com/hook', resourceTypes: ['Issue', 'Comment'] } },
+    );
+    const hook = created.body.data.webhookCreate.webhook;
+    assert.equal(typeof hook.secret, 'string');
+    assert.deepEqual(hook.resourceTypes, ['Issue', 'Comment']);
+    const read = await client.webhook(hook.id);
+    assert.equal(read.secret, undefined);
+    await client.updateWebhook(hook.id, { label: 'CI' });
+    assert.equal((await client.webhook(hook.id)).label, 'CI');
+    assert.equal((await client.deleteWebhook(hook.id)).entityId, hook.id);
+  });
+});
+
+describe('cost', () => {
+  test('reports X-Complexity and rate-limit headers; refuses queries over 10,000', async () => {
+    const ok = await gql(base, key, '{ issues(first: 10) { nodes { id title } } }');
+    assert.equal(ok.status, 200);
+    // 1 for the connection + 10 x (1 per node + 0.1 per scalar x 2)
+    assert.equal(Number(ok.headers.get('x-complexity')), 13);
+    assert.ok(Number(ok.headers.get('x-ratelimit-requests-remaining')) > 0);
+    assert.ok(Number(ok.headers.get('x-ratelimit-complexity-limit')) > 0);
+    const big = await gql(base, key, '{ issues(first: 250) { nodes { comments(first: 250) { nodes { id } } } } }');
+    assert.equal(big.status, 400);
+    assert.equal(big.body.errors[0].extensions.type, 'invalid input');
+    assert.match(big.body.errors[0].message, /cost [\d.]+ exceeds the limit of 10000/);
+  });
+});
