@@ -1,8 +1,135 @@
+// Ctrl/Cmd-K: jump to a page or an issue, or run an action, by typing.
+import { useEffect, useId, useState } from 'react';
+import { gql } from '../lib/api';
+import { navigate } from '../lib/router';
+import { useSession } from '../lib/session';
 import { Dialog } from './ui';
-export function CommandMenu({ onClose }: { onClose: () => void; onCreate: () => void }) {
+
+interface Command {
+  id: string;
+  label: string;
+  hint?: string;
+  run: () => void;
+}
+
+export function CommandMenu({ onClose, onCreate }: { onClose: () => void; onCreate: () => void }) {
+  const { user, flag, signOut } = useSession();
+  const [query, setQuery] = useState('');
+  const [active, setActive] = useState(0);
+  const [found, setFound] = useState<{ id: string; identifier: string; title: string }[]>([]);
+  const listId = useId();
+
+  const go = (to: string) => () => navigate(to);
+  const base: Command[] = [
+    { id: 'new', label: 'Create new issue', hint: 'C', run: onCreate },
+    { id: 'issues', label: 'Go to Issues', run: go('/issues') },
+    { id: 'board', label: 'Go to Board', run: go('/board') },
+    ...(flag('projects') ? [{ id: 'projects', label: 'Go to Projects', run: go('/projects') }] : []),
+    ...(flag('cycles') ? [{ id: 'cycles', label: 'Go to Cycles', run: go('/cycles') }] : []),
+    { id: 'account', label: 'Open account settings', run: go('/settings/account') },
+    { id: 'keys', label: 'Manage API keys', run: go('/settings/api-keys') },
+    ...(user?.role === 'admin'
+      ? [
+          { id: 'users', label: 'Administer users', run: go('/admin/users') },
+          { id: 'flags', label: 'Feature flags', run: go('/admin/flags') },
+          { id: 'branding', label: 'Workspace branding', run: go('/admin/branding') },
+          { id: 'webhooks', label: 'Webhooks', run: go('/admin/webhooks') },
+        ]
+      : []),
+    { id: 'signout', label: 'Sign out', run: signOut },
+  ];
+
+  useEffect(() => {
+    const q = query.trim();
+    if (q.length < 2) {
+      setFound([]);
+      return;
+    }
+    let cancelled = false;
+    const timer = setTimeout(() => {
+      const idMatch = /^([a-z]+)-(\d+)$/i.exec(q);
+      const filter = idMatch ? { number: { eq: Number(idMatch[2]) } } : { title: { containsIgnoreCase: q } };
+      gql<{ issues: { nodes: { id: string; identifier: string; title: string }[] } }>(
+        'query S($filter: IssueFilter) { issues(first: 8, filter: $filter) { nodes { id identifier title } } }',
+        { filter },
+      )
+        .then((d) => !cancelled && setFound(d.issues.nodes))
+        .catch(() => !cancelled && setFound([]));
+    }, 150);
+    return () => {
+      cancelled = true;
+      clearTimeout(timer);
+    };
+  }, [query]);
+
+  const q = query.trim().toLowerCase();
+  const commands: Command[] = [
+    ...base.filter((c) => !q || c.label.toLowerCase().includes(q)),
+    ...found.map((i) => ({
+      id: `issue-${i.id}`,
+      label: `${i.identifier} ${i.title}`,
+      hint: 'Issue',
+      run: go(`/issue/${i.identifier}`),
+    })),
+  ];
+  const current = Math.min(active, Math.max(0, commands.length - 1));
+
+  function run(c: Command | undefined) {
+    if (!c) return;
+    onClose();
+    c.run();
+  }
+
   return (
     <Dialog title="Command menu" onClose={onClose}>
-      todo
+      <div className="command">
+        <input
+          className="command-input"
+          role="combobox"
+          aria-label="Type a command or search issues"
+          aria-expanded="true"
+          aria-controls={listId}
+          aria-activedescendant={commands[current] ? `${listId}-${commands[current].id}` : undefined}
+          placeholder="Type a command or search issues…"
+          value={query}
+          autoFocus
+          onChange={(e) => {
+            setQuery(e.target.value);
+            setActive(0);
+          }}
+          onKeyDown={(e) => {
+            if (e.key === 'ArrowDown') {
+              e.preventDefault();
+              setActive((current + 1) % Math.max(1, commands.length));
+            } else if (e.key === 'ArrowUp') {
+              e.preventDefault();
+              setActive((current - 1 + commands.length) % Math.max(1, commands.length));
+            } else if (e.key === 'Enter') {
+              e.preventDefault();
+              run(commands[current]);
+            }
+          }}
+        />
+        <div id={listId} role="listbox" aria-label="Commands" className="command-list">
+          {commands.map((c, i) => (
+            // biome-ignore lint/a11y/useKeyWithClickEvents: the combobox input handles the keyboard
+            <div
+              key={c.id}
+              tabIndex={-1}
+              id={`${listId}-${c.id}`}
+              role="option"
+              aria-selected={i === current}
+              className={i === current ? 'active' : ''}
+              onMouseMove={() => setActive(i)}
+              onClick={() => run(c)}
+            >
+              <span>{c.label}</span>
+              {c.hint && <span className="muted small">{c.hint}</span>}
+            </div>
+          ))}
+          {commands.length === 0 && <div className="muted empty-option">No matches</div>}
+        </div>
+      </div>
     </Dialog>
   );
 }

@@ -1,8 +1,186 @@
-import { Dialog } from './ui';
+// "New issue" dialog (button or C from anywhere).
+import { type FormEvent, useState } from 'react';
+import { navigate } from '../lib/router';
+import { useSession } from '../lib/session';
+import { createIssue, cycleName, PRIORITIES, useCycles, useProjects, useRefData } from '../lib/work';
+import { LabelPicker } from './LabelPicker';
+import { Button, Dialog, ErrorMessage, Kbd, Loading, SelectField, TextArea, TextField } from './ui';
+
 export function CreateIssueDialog({ onClose }: { onClose: () => void }) {
+  const { flag } = useSession();
+  const ref = useRefData();
+  const projects = useProjects(flag('projects')).data;
+  const cycles = useCycles(flag('cycles')).data;
+  const [form, setForm] = useState({
+    title: '',
+    description: '',
+    teamId: '',
+    stateId: '',
+    priority: 0,
+    assigneeId: '',
+    projectId: '',
+    cycleId: '',
+    labelIds: [] as string[],
+  });
+  const [state, setState] = useState<{ busy?: boolean; error?: unknown; titleError?: string }>({});
+  const team = ref.data?.teams.find((t) => t.id === form.teamId) ?? ref.data?.teams[0];
+
+  async function submit(e?: FormEvent) {
+    e?.preventDefault();
+    if (!form.title.trim()) {
+      setState({ titleError: 'Give the issue a title' });
+      return;
+    }
+    if (!team) return;
+    setState({ busy: true });
+    try {
+      const issue = await createIssue({
+        title: form.title.trim(),
+        teamId: team.id,
+        priority: form.priority,
+        ...(form.description ? { description: form.description } : {}),
+        ...(form.stateId ? { stateId: form.stateId } : {}),
+        ...(form.assigneeId ? { assigneeId: form.assigneeId } : {}),
+        ...(form.projectId ? { projectId: form.projectId } : {}),
+        ...(form.cycleId ? { cycleId: form.cycleId } : {}),
+        ...(form.labelIds.length ? { labelIds: form.labelIds } : {}),
+      });
+      onClose();
+      sessionStorage.setItem('toast', `Created ${issue.identifier}`);
+      navigate(`/issue/${issue.identifier}`);
+    } catch (error) {
+      setState({ error });
+    }
+  }
+
   return (
-    <Dialog title="New issue" onClose={onClose}>
-      todo
+    <Dialog title="New issue" onClose={onClose} wide>
+      <form
+        onSubmit={submit}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter' && (e.metaKey || e.ctrlKey)) void submit();
+        }}
+      >
+        <div className="dialog-body">
+          {ref.loading && <Loading />}
+          <ErrorMessage error={ref.error} />
+          <TextField
+            label="Title"
+            autoFocus
+            value={form.title}
+            onChange={(e) => setForm({ ...form, title: e.target.value })}
+            error={state.titleError}
+            placeholder="Issue title"
+          />
+          <TextArea
+            label="Description"
+            value={form.description}
+            placeholder="Add a description (Markdown)…"
+            onChange={(e) => setForm({ ...form, description: e.target.value })}
+          />
+          <div className="prop-grid">
+            {ref.data && ref.data.teams.length > 1 && (
+              <SelectField
+                label="Team"
+                value={team?.id}
+                onChange={(e) => setForm({ ...form, teamId: e.target.value, stateId: '' })}
+              >
+                {ref.data.teams.map((t) => (
+                  <option key={t.id} value={t.id}>
+                    {t.name}
+                  </option>
+                ))}
+              </SelectField>
+            )}
+            <SelectField
+              label="State"
+              value={form.stateId}
+              onChange={(e) => setForm({ ...form, stateId: e.target.value })}
+            >
+              <option value="">Default (Backlog)</option>
+              {team?.states.map((s) => (
+                <option key={s.id} value={s.id}>
+                  {s.name}
+                </option>
+              ))}
+            </SelectField>
+            <SelectField
+              label="Priority"
+              value={form.priority}
+              onChange={(e) => setForm({ ...form, priority: Number(e.target.value) })}
+            >
+              {PRIORITIES.map((p) => (
+                <option key={p.value} value={p.value}>
+                  {p.label}
+                </option>
+              ))}
+            </SelectField>
+            <SelectField
+              label="Assignee"
+              value={form.assigneeId}
+              onChange={(e) => setForm({ ...form, assigneeId: e.target.value })}
+            >
+              <option value="">Unassigned</option>
+              {ref.data?.people.map((p) => (
+                <option key={p.id} value={p.id}>
+                  {p.name}
+                </option>
+              ))}
+            </SelectField>
+            {flag('projects') && (
+              <SelectField
+                label="Project"
+                value={form.projectId}
+                onChange={(e) => setForm({ ...form, projectId: e.target.value })}
+              >
+                <option value="">No project</option>
+                {projects?.map((p) => (
+                  <option key={p.id} value={p.id}>
+                    {p.name}
+                  </option>
+                ))}
+              </SelectField>
+            )}
+            {flag('cycles') && (
+              <SelectField
+                label="Cycle"
+                value={form.cycleId}
+                onChange={(e) => setForm({ ...form, cycleId: e.target.value })}
+              >
+                <option value="">No cycle</option>
+                {cycles
+                  ?.filter((c) => c.teamId === team?.id && !cycleIsPast(c))
+                  .map((c) => (
+                    <option key={c.id} value={c.id}>
+                      {cycleName(c)}
+                    </option>
+                  ))}
+              </SelectField>
+            )}
+          </div>
+          {ref.data && (
+            <LabelPicker
+              labels={ref.data.labels}
+              value={form.labelIds}
+              onChange={(labelIds) => setForm({ ...form, labelIds })}
+            />
+          )}
+          <ErrorMessage error={state.error} />
+        </div>
+        <div className="dialog-foot">
+          <span className="muted">
+            <Kbd>Ctrl Enter</Kbd> to create
+          </span>
+          <div className="row">
+            <Button onClick={onClose}>Cancel</Button>
+            <Button type="submit" variant="primary" busy={state.busy}>
+              Create issue
+            </Button>
+          </div>
+        </div>
+      </form>
     </Dialog>
   );
 }
+
+const cycleIsPast = (c: { isActive: boolean; isFuture: boolean }) => !c.isActive && !c.isFuture;

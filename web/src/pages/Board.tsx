@@ -1,3 +1,168 @@
+// The board: one column per workflow state of a team; dragging a card (or
+// Shift+Arrow on a focused card) moves the issue to that state at once.
+import { type DragEvent, useEffect, useMemo, useState } from 'react';
+import { FilterBar, loadFilters, saveFilters } from '../components/Filters';
+import { Avatar, LabelChips, PriorityIcon, StateIcon } from '../components/IssueBits';
+import { ErrorMessage, Loading, PageHeader } from '../components/ui';
+import { VirtualList } from '../components/VirtualList';
+import { Link } from '../lib/router';
+import {
+  type Issue,
+  type IssueFilters,
+  type Ref,
+  type State,
+  updateIssue,
+  useIssueList,
+  useRefData,
+} from '../lib/work';
+
 export function BoardPage() {
-  return <div className="page">Board</div>;
+  const ref = useRefData();
+  const [filters, setFilters] = useState<IssueFilters>(() => loadFilters('filters:board'));
+  const [teamId, setTeamId] = useState<string>('');
+  const [error, setError] = useState<unknown>(null);
+  const [announce, setAnnounce] = useState('');
+  const [dragOver, setDragOver] = useState<string | null>(null);
+  const team = ref.data?.teams.find((t) => t.id === teamId) ?? ref.data?.teams[0];
+  const list = useIssueList({ ...filters, state: undefined }, 'updatedAt');
+  useEffect(() => saveFilters('filters:board', filters), [filters]);
+
+  const columns = useMemo(() => {
+    const map = new Map<string, Issue[]>();
+    for (const s of team?.states ?? []) map.set(s.id, []);
+    for (const i of list.issues ?? []) map.get(i.stateId)?.push(i);
+    const prio = (p: number) => (p === 0 ? 5 : p);
+    for (const col of map.values())
+      col.sort((a, b) => prio(a.priority) - prio(b.priority) || b.updatedAt.localeCompare(a.updatedAt));
+    return map;
+  }, [list.issues, team]);
+
+  async function move(issue: Issue, state: State) {
+    if (issue.stateId === state.id) return;
+    setError(null);
+    setAnnounce(`${issue.identifier} moved to ${state.name}`);
+    try {
+      await updateIssue(issue.id, { stateId: state.id }, { stateId: state.id });
+    } catch (e) {
+      setError(e);
+      setAnnounce(`Could not move ${issue.identifier}`);
+    }
+  }
+
+  function onDrop(e: DragEvent, state: State) {
+    e.preventDefault();
+    setDragOver(null);
+    const id = e.dataTransfer.getData('text/x-issue-id');
+    const issue = list.issues?.find((i) => i.id === id);
+    if (issue) void move(issue, state);
+  }
+
+  return (
+    <div className="page fill">
+      <PageHeader title="Board">
+        {ref.data && ref.data.teams.length > 1 && (
+          <label className="filter">
+            <span className="filter-label">Team</span>
+            <select value={team?.id ?? ''} onChange={(e) => setTeamId(e.target.value)}>
+              {ref.data.teams.map((t) => (
+                <option key={t.id} value={t.id}>
+                  {t.name}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
+        <span className="muted hint-keys">
+          Drag cards, or focus one and press <kbd className="kbd">Shift</kbd>+<kbd className="kbd">←</kbd>/
+          <kbd className="kbd">→</kbd>
+        </span>
+      </PageHeader>
+      <FilterBar filters={filters} onChange={setFilters} showState={false} />
+      <ErrorMessage error={error ?? list.error ?? ref.error} />
+      <div className="sr-only" aria-live="assertive">
+        {announce}
+      </div>
+      {(list.loading || ref.loading) && <Loading label="Loading board" />}
+      {ref.data && list.issues && team && (
+        <div className="board">
+          {team.states.map((state, si) => {
+            const cards = columns.get(state.id) ?? [];
+            return (
+              <section
+                key={state.id}
+                className={`column${dragOver === state.id ? ' drag-over' : ''}`}
+                aria-label={state.name}
+                onDragOver={(e) => {
+                  e.preventDefault();
+                  e.dataTransfer.dropEffect = 'move';
+                  if (dragOver !== state.id) setDragOver(state.id);
+                }}
+                onDragLeave={(e) => {
+                  if (!e.currentTarget.contains(e.relatedTarget as Node)) setDragOver(null);
+                }}
+                onDrop={(e) => onDrop(e, state)}
+              >
+                <header className="column-head">
+                  <StateIcon state={state} />
+                  <h2>{state.name}</h2>
+                  <span className="muted">{cards.length}</span>
+                </header>
+                <VirtualList
+                  label={`${state.name} issues`}
+                  className="column-body"
+                  items={cards}
+                  rowHeight={92}
+                  overscan={4}
+                  itemKey={(i) => i.id}
+                  render={(issue) => (
+                    <Card
+                      issue={issue}
+                      refData={ref.data!}
+                      onMove={(dir) => {
+                        const next = team.states[si + dir];
+                        if (next) void move(issue, next);
+                      }}
+                    />
+                  )}
+                />
+              </section>
+            );
+          })}
+        </div>
+      )}
+    </div>
+  );
+}
+
+function Card({ issue, refData, onMove }: { issue: Issue; refData: Ref; onMove: (dir: -1 | 1) => void }) {
+  const labels = refData.labels.filter((l) => issue.labelIds.includes(l.id));
+  const person = refData.people.find((p) => p.id === issue.assigneeId);
+  return (
+    <Link
+      to={`/issue/${issue.identifier}`}
+      className="card-issue"
+      draggable
+      aria-label={`${issue.identifier} ${issue.title}`}
+      onDragStart={(e) => {
+        e.dataTransfer.setData('text/x-issue-id', issue.id);
+        e.dataTransfer.effectAllowed = 'move';
+      }}
+      onKeyDown={(e) => {
+        if (e.shiftKey && (e.key === 'ArrowRight' || e.key === 'ArrowLeft')) {
+          e.preventDefault();
+          onMove(e.key === 'ArrowRight' ? 1 : -1);
+        }
+      }}
+    >
+      <div className="card-top">
+        <span className="ident">{issue.identifier}</span>
+        <Avatar person={person} />
+      </div>
+      <div className="card-title">{issue.title}</div>
+      <div className="card-meta">
+        <PriorityIcon priority={issue.priority} />
+        <LabelChips labels={labels} />
+      </div>
+    </Link>
+  );
 }

@@ -1,0 +1,93 @@
+// The filter bar shared by the list and the board.
+import { useSession } from '../lib/session';
+import { cycleName, type IssueFilters, PRIORITIES, useCycles, useProjects, useRefData } from '../lib/work';
+
+export function FilterBar({
+  filters,
+  onChange,
+  showState = true,
+}: {
+  filters: IssueFilters;
+  onChange: (f: IssueFilters) => void;
+  showState?: boolean;
+}) {
+  const { flag } = useSession();
+  const ref = useRefData().data;
+  const projects = useProjects(flag('projects')).data;
+  const cycles = useCycles(flag('cycles')).data;
+  const set = (k: keyof IssueFilters, v: string) => onChange({ ...filters, [k]: v || undefined });
+  const select = (k: keyof IssueFilters, label: string, options: { value: string; label: string }[]) => (
+    <label className="filter">
+      <span className="filter-label">{label}</span>
+      <select value={filters[k] ?? ''} onChange={(e) => set(k, e.target.value)}>
+        <option value="">Any</option>
+        {options.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+  const active = Object.entries(filters).some(([k, v]) => v && k !== 'q');
+  return (
+    <div className="filter-bar">
+      <label className="search">
+        <span className="sr-only">Search issues</span>
+        <input
+          type="search"
+          placeholder="Search issues…"
+          value={filters.q ?? ''}
+          onChange={(e) => set('q', e.target.value)}
+        />
+      </label>
+      {showState &&
+        select(
+          'state',
+          'State',
+          (ref?.states ?? []).map((s) => ({ value: s.id, label: s.name })),
+        )}
+      {select('assignee', 'Assignee', [
+        { value: 'none', label: 'Unassigned' },
+        ...(ref?.people ?? []).map((p) => ({ value: p.id, label: p.name })),
+      ])}
+      {select(
+        'label',
+        'Label',
+        (ref?.labels ?? []).map((l) => ({ value: l.id, label: l.name })),
+      )}
+      {select(
+        'priority',
+        'Priority',
+        PRIORITIES.map((p) => ({ value: String(p.value), label: p.label })),
+      )}
+      {flag('projects') &&
+        select(
+          'project',
+          'Project',
+          (projects ?? []).map((p) => ({ value: p.id, label: p.name })),
+        )}
+      {flag('cycles') &&
+        select(
+          'cycle',
+          'Cycle',
+          (cycles ?? []).map((c) => ({ value: c.id, label: cycleName(c) })),
+        )}
+      {active && (
+        <button type="button" className="btn btn-ghost" onClick={() => onChange({ q: filters.q })}>
+          Clear filters
+        </button>
+      )}
+    </div>
+  );
+}
+
+/** Filters survive moving between pages in the same tab. */
+export function loadFilters(key: string): IssueFilters {
+  try {
+    return JSON.parse(sessionStorage.getItem(key) ?? '{}') as IssueFilters;
+  } catch {
+    return {};
+  }
+}
+export const saveFilters = (key: string, f: IssueFilters) => sessionStorage.setItem(key, JSON.stringify(f));

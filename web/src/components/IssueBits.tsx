@@ -1,0 +1,87 @@
+// Small visual pieces shared by the list, the board and the issue page.
+import type { Label, Person, State } from '../lib/work';
+import { priorityLabel } from '../lib/work';
+
+export function StateIcon({ state }: { state: State | undefined }) {
+  const type = state?.type ?? 'backlog';
+  const color = state?.color ?? '#bbb';
+  const fill = type === 'completed' ? 1 : type === 'started' ? 0.5 : 0;
+  return (
+    <svg className="state-icon" width="14" height="14" viewBox="0 0 14 14" aria-hidden="true">
+      <circle
+        cx="7"
+        cy="7"
+        r="6"
+        fill="none"
+        stroke={color}
+        strokeWidth="1.5"
+        strokeDasharray={type === 'backlog' ? '2 2' : undefined}
+      />
+      {fill > 0 && fill < 1 && <path d="M7 3 A4 4 0 0 1 7 11 Z" fill={color} />}
+      {fill === 1 && <circle cx="7" cy="7" r="4" fill={color} />}
+      {type === 'canceled' && (
+        <path d="M4.5 4.5 L9.5 9.5 M9.5 4.5 L4.5 9.5" stroke={color} strokeWidth="1.5" />
+      )}
+    </svg>
+  );
+}
+
+export function PriorityIcon({ priority }: { priority: number }) {
+  const label = priorityLabel(priority);
+  if (priority === 1)
+    return (
+      <span className="prio prio-urgent" title={label} role="img" aria-label={label}>
+        !
+      </span>
+    );
+  const bars = priority === 0 ? 0 : 5 - priority; // high 3, medium 2, low 1
+  return (
+    <svg className="prio" width="14" height="14" viewBox="0 0 14 14" role="img" aria-label={label}>
+      <title>{label}</title>
+      {[0, 1, 2].map((b) => (
+        <rect
+          key={b}
+          x={2 + b * 4}
+          y={10 - b * 3}
+          width="2.5"
+          height={3 + b * 3}
+          rx="0.6"
+          fill={priority === 0 ? '#d0d0d6' : b < bars ? '#5c5f6a' : '#d0d0d6'}
+        />
+      ))}
+    </svg>
+  );
+}
+
+export function Avatar({ person }: { person: Person | undefined }) {
+  if (!person)
+    return (
+      <span className="avatar empty" title="Unassigned" role="img" aria-label="Unassigned">
+        ?
+      </span>
+    );
+  return (
+    <span className="avatar" title={person.name} role="img" aria-label={`Assigned to ${person.name}`}>
+      {person.name.slice(0, 1).toUpperCase()}
+    </span>
+  );
+}
+
+export function LabelChips({ labels }: { labels: Label[] }) {
+  return (
+    <span className="chips">
+      {labels.map((l) => (
+        <span key={l.id} className="chip">
+          <span className="dot" style={{ background: l.color }} />
+          {l.name}
+        </span>
+      ))}
+    </span>
+  );
+}
+
+export function shortDate(d: string | null) {
+  if (!d) return '';
+  const date = new Date(d.length === 10 ? `${d}T00:00:00` : d);
+  return date.toLocaleDateString(undefined, { month: 'short', day: 'numeric' });
+}
