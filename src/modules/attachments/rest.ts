@@ -1,5 +1,134 @@
-// REST routes of this domain (to be built; registered in app.ts already).
+// REST: attachments of an issue (the issue by id or identifier) and single attachments.
+import { Type } from 'typebox';
 import type { AppContext } from '../../platform/context.js';
+import { actorOf } from '../../platform/http/auth-hook.js';
+import { PageInfo, pageOf, pageQuery } from '../../platform/http/pagination.js';
+import { errors, IdParams } from '../../platform/http/schemas.js';
 import type { Http } from '../../platform/http/types.js';
+import { assertCanWriteAttachments } from './policy.js';
+import { AttachmentSchema, presentAttachment } from './present.js';
+import {
+  createAttachment,
+  deleteAttachment,
+  getAttachment,
+  issueIdOrNotFound,
+  listAttachments,
+  updateAttachment,
+} from './service.js';
 
-export function attachmentsRoutes(_app: Http, _ctx: AppContext): void {}
+const Title = Type.String({ minLength: 1, maxLength: 500 });
+const Subtitle = Type.Union([Type.String({ maxLength: 1000 }), Type.Null()]);
+const Url = Type.String({
+  minLength: 1,
+  maxLength: 2048,
+  description: 'http(s) URL, e.g. an assetUrl from an upload',
+});
+const Metadata = Type.Record(Type.String(), Type.Unknown(), { description: 'Free-form JSON object' });
+
+const CreateBody = Type.Object(
+  { title: Title, subtitle: Type.Optional(Subtitle), url: Url, metadata: Type.Optional(Metadata) },
+  { additionalProperties: false },
+);
+const PatchBody = Type.Object(
+  {
+    title: Type.Optional(Title),
+    subtitle: Type.Optional(Subtitle),
+    url: Type.Optional(Url),
+    metadata: Type.Optional(Metadata),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
+const AttachmentList = Type.Object({ attachments: Type.Array(AttachmentSchema), pageInfo: PageInfo });
+const AttachmentEnvelope = Type.Object({ attachment: AttachmentSchema });
+
+export function attachmentsRoutes(app: Http, ctx: AppContext): void {
+  app.get(
+    '/api/issues/:id/attachments',
+    {
+      schema: {
+        tags: ['attachments'],
+        summary: 'Attachments of an issue (id or identifier), oldest first',
+        params: IdParams,
+        querystring: Type.Object(pageQuery(50), { additionalProperties: false }),
+        response: { 200: AttachmentList, ...errors(400, 401, 403, 404) },
+      },
+    },
+    async (req) => {
+      const page = pageOf(req.query, 50);
+      const { attachments, total } = await listAttachments(ctx, actorOf(req), {
+        issueId: req.params.id,
+        ...page,
+      });
+      return { attachments: attachments.map(presentAttachment), pageInfo: { total, ...page } };
+    },
+  );
+
+  app.post(
+    '/api/issues/:id/attachments',
+    {
+      schema: {
+        tags: ['attachments'],
+        summary: 'Attach a link or an uploaded file to an issue; the same url again updates that attachment',
+        params: IdParams,
+        body: CreateBody,
+        response: { 201: AttachmentEnvelope, ...errors(400, 401, 403, 404) },
+      },
+    },
+    async (req, reply) => {
+      const actor = actorOf(req);
+      // Flag and role first, so a guest or a disabled feature is told so before a 404.
+      await assertCanWriteAttachments(ctx.db, actor);
+      const issueId = await issueIdOrNotFound(ctx, req.params.id);
+      const attachment = await createAttachment(ctx, actor, { ...req.body, issueId });
+      return reply.status(201).send({ attachment: presentAttachment(attachment) });
+    },
+  );
+
+  app.get(
+    '/api/attachments/:id',
+    {
+      schema: {
+        tags: ['attachments'],
+        summary: 'One attachment',
+        params: IdParams,
+        response: { 200: AttachmentEnvelope, ...errors(401, 403, 404) },
+      },
+    },
+    async (req) => ({ attachment: presentAttachment(await getAttachment(ctx, actorOf(req), req.params.id)) }),
+  );
+
+  app.patch(
+    '/api/attachments/:id',
+    {
+      schema: {
+        tags: ['attachments'],
+        summary: 'Change an attachment',
+        params: IdParams,
+        body: PatchBody,
+        response: { 200: AttachmentEnvelope, ...errors(400, 401, 403, 404) },
+      },
+    },
+    async (req) => ({
+      attachment: presentAttachment(await updateAttachment(ctx, actorOf(req), req.params.id, req.body)),
+    }),
+  );
+
+  app.delete(
+    '/api/attachments/:id',
+    {
+      schema: {
+        tags: ['attachments'],
+        summary: 'Delete an attachment (an uploaded file it points to stays)',
+        params: IdParams,
+        response: {
+          200: Type.Object({ ok: Type.Literal(true), id: Type.String() }),
+          ...errors(401, 403, 404),
+        },
+      },
+    },
+    async (req) => {
+      const removed = await deleteAttachment(ctx, actorOf(req), req.params.id);
+      return { ok: true as const, id: removed.id };
+    },
+  );
+}
