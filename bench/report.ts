@@ -6,6 +6,7 @@ import type { Measure } from './floor.js';
 import type { HttpMeasure } from './load.js';
 import type { Rss } from './processes.js';
 import type { SeedReport } from './seed.js';
+import type { WebhooksBenchResult } from './webhooks.js';
 
 export interface ScenarioResult {
   id: string;
@@ -33,6 +34,7 @@ export interface DbRun {
     http?: HttpMeasure;
     rss?: Rss;
   };
+  webhooks?: WebhooksBenchResult | { error: string };
   failure?: string;
   wallSeconds: number;
 }
@@ -164,6 +166,7 @@ export function markdown(report: Report): string {
     '',
     'our/floor: time per request of the server over the database answering the same SQL directly (floor q/s / our req/s). our/peer: peer req/s / our req/s (below 1: we are faster).',
     '',
+    ...webhookLines(run),
     '## Targets',
     '',
     ...targets(run).map((t) => `- ${t}`),
@@ -173,6 +176,16 @@ export function markdown(report: Report): string {
     ...(run.failure ? ['', '## Run failure', '', '```', run.failure, '```'] : []),
     '',
   ].join('\n');
+}
+
+function webhookLines(run: DbRun): string[] {
+  const w = run.webhooks;
+  if (!w) return [];
+  if ('error' in w) return [`Webhook delivery: ERROR ${w.error}`, ''];
+  return [
+    `Webhook delivery (bench/webhooks.ts): ${w.changes} issue changes committed in ${w.produceMs} ms, all delivered ${w.totalMs} ms after the first (drain ${w.drainMs} ms after the last commit), ${w.deliveriesPerSecond} deliveries/s, commit-to-arrival p50 ${w.latencyP50Ms} ms, p99 ${w.latencyP99Ms} ms.`,
+    '',
+  ];
 }
 
 export function writeResults(dir: string, report: Report): string[] {

@@ -22,6 +22,7 @@ import { type Child, freePort, type Rss, startChild } from './processes.js';
 import { type DbRun, type ScenarioResult, writeResults } from './report.js';
 import { loadFixtures, PEER_NESTED_QUERY, type Scenario, scenarios, type Verdict } from './scenarios.js';
 import { type Scale, type SeedReport, scaleFromEnv, seed } from './seed.js';
+import { runWebhooksBench } from './webhooks.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const ADMIN_EMAIL = 'admin@bench.test';
@@ -155,6 +156,7 @@ async function benchDatabase(target: Target, s: Settings): Promise<DbRun> {
   let server: Child | undefined;
   let serverRss: Rss | undefined;
   let peer: DbRun['peer'];
+  let webhooks: DbRun['webhooks'];
   let seedReport: SeedReport;
   let dbVersion = '';
   let failure: string | undefined;
@@ -257,13 +259,27 @@ async function benchDatabase(target: Target, s: Settings): Promise<DbRun> {
 
     // 3. The peer, on PostgreSQL: PostGraphile answering the nested question.
     if (pgDb) peer = await runPeer(pgDb.url, fixtures, s);
+
+    // 4. Webhook delivery (its own scratch database, the webhooks helper's benchmark).
+    log('webhook delivery...');
+    try {
+      webhooks = await runWebhooksBench({ databaseUrl: target.serverUrl, log: (l) => log(`  ${l}`) });
+      log(
+        `  webhooks: ${webhooks.changes} changes delivered at ${webhooks.deliveriesPerSecond}/s, p50 ${webhooks.latencyP50Ms} ms, p99 ${webhooks.latencyP99Ms} ms`,
+      );
+    } catch (err) {
+      webhooks = { error: String(err).slice(0, 600) };
+      log(`  webhooks: ERROR ${webhooks.error}`);
+    }
   } catch (err) {
     failure = err instanceof Error ? (err.stack ?? err.message) : String(err);
     log(`run failed: ${failure}`);
     if (server) log(server.output().slice(-2000));
   } finally {
     if (server) serverRss = await server.stop();
-    if (pgDb) await pgDb.drop().catch(() => {});
+    // BENCH_KEEP_DB=1 keeps the seeded PostgreSQL database for EXPLAIN afterwards.
+    if (pgDb && process.env['BENCH_KEEP_DB'] === '1') log(`kept database: ${pgDb.url}`);
+    else if (pgDb) await pgDb.drop().catch(() => {});
     if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
     if (env['DATA_DIR'] && env['DATA_DIR'] !== dataDir)
       fs.rmSync(env['DATA_DIR'], { recursive: true, force: true });
@@ -276,6 +292,7 @@ async function benchDatabase(target: Target, s: Settings): Promise<DbRun> {
     serverRss: serverRss ?? null,
     serverMode: serverEntry().mode,
     ...(peer ? { peer } : {}),
+    ...(webhooks ? { webhooks } : {}),
     ...(failure ? { failure } : {}),
     wallSeconds: Math.round((Date.now() - started) / 100) / 10,
   };
@@ -377,8 +394,10 @@ async function main() {
     const files = writeResults(path.join(root, 'bench', 'results'), { machine, commit, settings, run });
     log(`results: ${files.map((f) => path.relative(root, f)).join(', ')}`);
     const errored = run.scenarios.filter((r) => r.status === 'error');
-    if (run.failure || errored.length > 0 || run.peer?.status === 'error') {
-      failed = failed || Boolean(run.failure) || errored.length > 0;
+    const webhooksFailed = Boolean(run.webhooks && 'error' in run.webhooks);
+    if (run.failure || errored.length > 0 || webhooksFailed) {
+      failed = true;
+      if (webhooksFailed) log(`ERROR ${run.kind} webhooks: ${(run.webhooks as { error: string }).error}`);
       for (const r of errored) log(`ERROR ${run.kind} ${r.id}: ${r.detail}`);
     }
   }
