@@ -3,6 +3,7 @@
 // browser or build fails the tests (it never skips them).
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { WEB_DIST } from '../../src/modules/ui/serve.js';
@@ -27,8 +28,12 @@ export async function startUi(): Promise<UiEnv> {
     fs.existsSync(path.join(WEB_DIST, 'index.html')),
     'web/dist is missing: run `npm run build` (scripts/test.mjs builds it when missing)',
   );
-  const t = await startTestApp();
-  const base = await t.listen();
+  // The app hands out absolute URLs (uploads, assets) under its public URL, so
+  // it must be the address the browser really uses.
+  const port = await freePort();
+  const t = await startTestApp({ publicUrl: `http://127.0.0.1:${port}` });
+  await t.app.listen({ port, host: '127.0.0.1' });
+  const base = `http://127.0.0.1:${port}`;
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
     args: [
@@ -39,7 +44,6 @@ export async function startUi(): Promise<UiEnv> {
       '--no-first-run',
     ],
   });
-  const publicOrigin = new URL(t.config.publicUrl).origin;
   const contexts: BrowserContext[] = [];
   return {
     t,
@@ -48,10 +52,6 @@ export async function startUi(): Promise<UiEnv> {
     async newPage() {
       const context = await browser.newContext({ baseURL: base, viewport: { width: 1280, height: 800 } });
       context.setDefaultTimeout(15_000);
-      // Upload and asset URLs carry the configured public URL; send them to this server.
-      await context.route(`${publicOrigin}/**`, (route) =>
-        route.continue({ url: route.request().url().replace(publicOrigin, base) }),
-      );
       contexts.push(context);
       const page = await context.newPage();
       page.on('dialog', (d) => void d.accept());
@@ -63,6 +63,17 @@ export async function startUi(): Promise<UiEnv> {
       await t.close();
     },
   };
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
 }
 
 export async function signIn(page: Page, email: string, password: string) {

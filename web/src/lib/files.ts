@@ -23,10 +23,11 @@ export async function uploadFile(file: File): Promise<string> {
     { contentType, filename: file.name, size: file.size },
   );
   const { uploadUrl, assetUrl, headers } = d.fileUpload.uploadFile;
-  const h: Record<string, string> = { 'content-type': contentType };
-  for (const { key, value } of headers) h[key] = value;
+  // Headers.set: the grant may name Content-Type in another case; never send it twice.
+  const h = new Headers({ 'content-type': contentType });
+  for (const { key, value } of headers) h.set(key, value);
   const token = tokenStore.get();
-  if (token && sameOrigin(uploadUrl)) h.authorization = `Bearer ${token}`;
+  if (token && sameOrigin(uploadUrl)) h.set('authorization', `Bearer ${token}`);
   const res = await fetch(uploadUrl, { method: 'PUT', headers: h, body: file });
   if (!res.ok) {
     const body = await res.json().catch(() => null);

@@ -1,0 +1,183 @@
+// End to end in a real browser: creating, finding, moving, commenting on and
+// attaching to issues, through the UI, checked through the API.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { Page } from 'playwright-core';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, screenshot, signIn, startUi, type UiEnv } from './browser.js';
+
+let ui: UiEnv;
+let page: Page;
+const title = `Checkout button misaligned ${Date.now().toString(36)}`;
+let identifier = '';
+
+before(async () => {
+  ui = await startUi();
+  ({ page } = await ui.newPage());
+  await signIn(page, ADMIN_EMAIL, ADMIN_PASSWORD);
+});
+after(() => ui?.close());
+
+async function apiIssue(id: string) {
+  const res = await ui.t.get(`/api/issues/${id}`, ui.t.adminToken);
+  assert.equal(res.status, 200, JSON.stringify(res.body));
+  return res.body.issue ?? res.body;
+}
+
+async function eventually<T>(fn: () => Promise<T>, ok: (v: T) => boolean, what: string): Promise<T> {
+  for (let i = 0; i < 50; i++) {
+    const v = await fn();
+    if (ok(v)) return v;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+describe('UI: issues', () => {
+  test('the New issue dialog creates an issue that shows in the list and on the board', async () => {
+    await page.getByRole('button', { name: /New issue/ }).click();
+    const dialog = page.getByRole('dialog', { name: 'New issue' });
+    await dialog.getByLabel('Title').fill(title);
+    await dialog.getByLabel('Priority').selectOption({ label: 'High' });
+    await dialog.getByLabel('Bug').check();
+    await screenshot(page, 'create-dialog');
+    await dialog.getByRole('button', { name: 'Create issue' }).click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: /Created [A-Z]+-\d+/ })
+      .waitFor();
+    identifier = /\/issue\/([A-Z]+-\d+)/.exec(page.url())?.[1] ?? '';
+    assert.match(identifier, /^[A-Z]+-\d+$/);
+    const created = await apiIssue(identifier);
+    assert.equal(created.title, title);
+    assert.equal(created.priority, 2);
+
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    await nav.getByRole('link', { name: 'Issues', exact: true }).click();
+    await page
+      .getByRole('list', { name: 'Issues' })
+      .getByRole('link', { name: new RegExp(title) })
+      .waitFor();
+    await screenshot(page, 'issues-list');
+
+    await nav.getByRole('link', { name: 'Board', exact: true }).click();
+    await page
+      .getByRole('region', { name: 'Backlog' })
+      .getByRole('link', { name: new RegExp(title) })
+      .waitFor();
+    await screenshot(page, 'board');
+  });
+
+  test('dragging the card to another column changes its state through the API', async () => {
+    await page.goto('/board');
+    const card = page.getByRole('region', { name: 'Backlog' }).getByRole('link', { name: new RegExp(title) });
+    const todo = page.getByRole('region', { name: 'Todo' });
+    await card.dragTo(todo);
+    await todo.getByRole('link', { name: new RegExp(title) }).waitFor();
+    const states = await ui.t.get('/api/workflow-states', ui.t.adminToken);
+    const todoState = (states.body.workflowStates ?? states.body.states ?? states.body).find(
+      (s: { name: string }) => s.name === 'Todo',
+    );
+    await eventually(
+      () => apiIssue(identifier),
+      (i) => i.stateId === todoState.id,
+      'the issue to be in Todo',
+    );
+  });
+
+  test('the list searches and filters', async () => {
+    await page.goto('/issues');
+    await page.getByLabel('Search issues').fill('misaligned');
+    await page.getByRole('link', { name: new RegExp(title) }).waitFor();
+    await page.getByLabel('Search issues').fill('no-such-words-anywhere');
+    await page.getByText('No issues match.').waitFor();
+    await page.getByLabel('Search issues').fill('');
+    await page.getByRole('combobox', { name: 'Priority' }).selectOption({ label: 'Low' });
+    await page.getByText('No issues match.').waitFor();
+    await page.getByRole('button', { name: 'Clear filters' }).click();
+    await page.getByRole('link', { name: new RegExp(title) }).waitFor();
+  });
+
+  test('commenting, editing the comment, and a description that cannot run script', async () => {
+    await page.goto(`/issue/${identifier}`);
+    await page.getByLabel('Add a comment').fill('Repro on **Safari** only');
+    await page.getByRole('button', { name: 'Comment', exact: true }).click();
+    await page.locator('.comment strong', { hasText: 'Safari' }).waitFor();
+    const comments = await ui.t.get(`/api/issues/${identifier}/comments`, ui.t.adminToken);
+    const list = comments.body.comments ?? comments.body;
+    assert.ok(list.some((c: { body: string }) => c.body.includes('Safari')));
+
+    await page.getByRole('button', { name: /Edit comment/ }).click();
+    await page.getByLabel('Edit comment').fill('Repro on Safari and Firefox');
+    await page.getByRole('button', { name: 'Save comment' }).click();
+    await page.getByText('Repro on Safari and Firefox').waitFor();
+
+    let dialogs = 0;
+    page.on('dialog', () => dialogs++);
+    await page.getByRole('button', { name: 'Edit description' }).click();
+    await page
+      .getByLabel('Description')
+      .fill(
+        '<img src=x onerror="alert(1)"> [click](javascript:alert(2)) <script>alert(3)</script> [ok](https://example.com)',
+      );
+    await page.getByRole('button', { name: 'Save description' }).click();
+    await page.getByRole('link', { name: 'ok', exact: true }).waitFor();
+    assert.equal(
+      await page.getByRole('link', { name: 'ok', exact: true }).getAttribute('href'),
+      'https://example.com',
+    );
+    assert.equal(
+      await page.getByRole('link', { name: 'click' }).count(),
+      0,
+      'javascript: links are not links',
+    );
+    assert.equal(await page.locator('.description script, .description img[src="x"]').count(), 0);
+    await page.getByText('<script>alert(3)</script>').waitFor();
+    assert.equal(dialogs, 0);
+  });
+
+  test('uploading an attachment with the file picker previews the image', async () => {
+    await page.goto(`/issue/${identifier}`);
+    const png = Buffer.from(
+      'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+      'base64',
+    );
+    await page
+      .getByLabel('Attach files')
+      .setInputFiles({ name: 'screenshot.png', mimeType: 'image/png', buffer: png });
+    const preview = page.getByRole('img', { name: 'screenshot.png' });
+    await preview.or(page.getByRole('alert')).first().waitFor();
+    assert.equal(
+      await page.getByRole('alert').count(),
+      0,
+      await page.getByRole('alert').allTextContents().then(String),
+    );
+    const width = () => preview.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth);
+    await eventually(width, (w) => w === 1, 'the preview image to load');
+    await screenshot(page, 'issue-page');
+    const res = await ui.t.request('POST', '/graphql', {
+      token: ui.t.adminToken,
+      body: { query: `{ issue(id: "${identifier}") { attachments { nodes { title url } } } }` },
+    });
+    const atts = res.body.data.issue.attachments.nodes;
+    assert.equal(atts.length, 1);
+    assert.equal(atts[0].title, 'screenshot.png');
+  });
+
+  test('C opens the create dialog from anywhere; Ctrl+K jumps', async () => {
+    await page.goto('/settings/account');
+    await page.getByRole('heading', { name: 'Account' }).waitFor();
+    await page.keyboard.press('c');
+    await page.getByRole('dialog', { name: 'New issue' }).waitFor();
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog', { name: 'New issue' }).waitFor({ state: 'detached' });
+    await page.keyboard.press('Control+k');
+    const menu = page.getByRole('combobox', { name: 'Type a command or search issues' });
+    await menu.fill('board');
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Board' }).waitFor();
+    await page.keyboard.press('Control+k');
+    await menu.fill(identifier);
+    await page.getByRole('option', { name: new RegExp(title) }).click();
+    await page.waitForURL(`**/issue/${identifier}`);
+  });
+});
