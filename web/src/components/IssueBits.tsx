@@ -56,7 +56,7 @@ export function PriorityIcon({ priority }: { priority: number }) {
 export function Avatar({ person }: { person: Person | undefined }) {
   if (!person)
     return (
-      <span className="avatar empty" title="Unassigned" role="img" aria-label="Unassigned">
+      <span className="avatar avatar-none" title="Unassigned" role="img" aria-label="Unassigned">
         ?
       </span>
     );

@@ -77,7 +77,7 @@ export function IssuesPage() {
     <div className="page fill" onKeyDown={onKey}>
       <PageHeader title="Issues">
         <span className="muted" aria-live="polite">
-          {list.issues ? `${total}${list.done ? '' : '+'} issues` : ''}
+          {list.issues ? `${total}${list.done ? '' : '+'} ${total === 1 ? 'issue' : 'issues'}` : ''}
         </span>
         <label className="filter">
           <span className="filter-label">Sort</span>
@@ -94,7 +94,7 @@ export function IssuesPage() {
       <ErrorMessage error={list.error ?? ref.error} />
       {(list.loading || ref.loading) && <Loading label="Loading issues" />}
       {list.issues && total === 0 && (
-        <div className="empty">
+        <div className="empty-state">
           <p>No issues match.</p>
           <p className="muted">
             Press <kbd className="kbd">C</kbd> to create one.
