@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { listIssues } from '../src/modules/issues/service.js';
 import { startTestApp, type TestApp } from './support/harness.js';
 
 let t: TestApp;
@@ -201,5 +202,34 @@ describe('GET /api/issues: search', () => {
   test('renaming updates the search index', async () => {
     await t.patch(`/api/issues/${created[4].id}`, { description: 'Mention the xylophone' }, member.token);
     assert.deepEqual(titles(await list('?q=xylo')), ['Write release notes']);
+  });
+});
+
+describe('query count', () => {
+  test('a page costs the same few queries whatever its size (no per-row queries)', async () => {
+    let queries = 0;
+    const counting = t.ctx.db.withPlugin({
+      transformQuery: (args) => {
+        queries++;
+        return args.node;
+      },
+      transformResult: async (args) => args.result,
+    });
+    const ctx = { ...t.ctx, db: counting };
+    const actor = {
+      id: member.user.id,
+      role: 'member' as const,
+      name: 'Lin',
+      email: 'x@y.z',
+      via: 'session' as const,
+    };
+    const small = await listIssues(ctx, actor, { limit: 1 });
+    const smallCount = queries;
+    queries = 0;
+    const big = await listIssues(ctx, actor, { limit: 250 });
+    assert.equal(small.issues.length, 1);
+    assert.ok(big.issues.length > 1);
+    assert.equal(queries, smallCount);
+    assert.ok(queries <= 3, `${queries} queries`);
   });
 });
