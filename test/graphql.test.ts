@@ -9,6 +9,7 @@ import {
   LinearClient,
   LinearDocument,
 } from '@linear/sdk';
+import { sql } from 'kysely';
 import { apiKeyFor, gql, sdk } from './graphql-helpers.js';
 import { startTestApp, type TestApp } from './support/harness.js';
 
@@ -63,10 +64,15 @@ describe('reads', () => {
     const team = await client.team(teamId);
     assert.equal(team.key, 'ENG');
     const states = await team.states();
-    assert.deepEqual(
-      states.nodes.map((s) => s.type).sort(),
-      ['backlog', 'canceled', 'canceled', 'completed', 'started', 'started', 'unstarted'],
-    );
+    assert.deepEqual(states.nodes.map((s) => s.type).sort(), [
+      'backlog',
+      'canceled',
+      'canceled',
+      'completed',
+      'started',
+      'started',
+      'unstarted',
+    ]);
     const labels = await team.labels();
     assert.ok(labels.nodes.some((l) => l.name === 'Bug'));
     assert.equal((await client.team('ENG')).id, teamId);
@@ -106,10 +112,16 @@ describe('issues', () => {
     assert.equal((await again.state)!.id, started.id);
     assert.equal((await again.assignee)!.id, viewer.id);
     assert.equal(again.dueDate, '2030-01-31');
-    assert.deepEqual((await again.labels()).nodes.map((l) => l.name), ['Bug']);
+    assert.deepEqual(
+      (await again.labels()).nodes.map((l) => l.name),
+      ['Bug'],
+    );
     const feature = (await client.issueLabels({ filter: { name: { eq: 'Feature' } } })).nodes[0]!;
     await client.updateIssue(issue.id, { addedLabelIds: [feature.id], removedLabelIds: [bug.id] });
-    assert.deepEqual((await (await client.issue(issue.id)).labels()).nodes.map((l) => l.name), ['Feature']);
+    assert.deepEqual(
+      (await (await client.issue(issue.id)).labels()).nodes.map((l) => l.name),
+      ['Feature'],
+    );
   });
 
   test('archive hides from lists unless includeArchived; unarchive restores', async () => {
@@ -141,18 +153,16 @@ describe('filters', () => {
     const states = (await (await client.team(teamId)).states()).nodes;
     const started = states.find((s) => s.name === 'In Progress')!;
     const bug = (await client.issueLabels({ filter: { name: { eq: 'Bug' } } })).nodes[0]!;
-    mine = (
-      await (
-        await client.createIssue({
-          teamId,
-          title: 'Filter target 100%_literal',
-          stateId: started.id,
-          assigneeId: viewer.id,
-          labelIds: [bug.id],
-          dueDate: '2031-06-01',
-        })
-      ).issue
-    )!.id;
+    mine = (await (
+      await client.createIssue({
+        teamId,
+        title: 'Filter target 100%_literal',
+        stateId: started.id,
+        assigneeId: viewer.id,
+        labelIds: [bug.id],
+        dueDate: '2031-06-01',
+      })
+    ).issue)!.id;
     await client.createIssue({ teamId, title: 'Filter other' });
   });
 
@@ -162,7 +172,9 @@ describe('filters', () => {
   test('nested relations: state.type, assignee.email, team.key, labels.some', async () => {
     assert.ok((await ids({ state: { type: { eq: 'started' } } })).includes(mine));
     assert.ok((await ids({ assignee: { email: { eq: 'admin@example.com' } } })).includes(mine));
-    assert.ok((await ids({ team: { key: { eq: 'ENG' } }, labels: { some: { name: { eq: 'Bug' } } } })).includes(mine));
+    assert.ok(
+      (await ids({ team: { key: { eq: 'ENG' } }, labels: { some: { name: { eq: 'Bug' } } } })).includes(mine),
+    );
     assert.ok(!(await ids({ labels: { every: { name: { eq: 'Feature' } } } })).includes(mine));
     assert.ok(!(await ids({ state: { type: { neq: 'started' } } })).includes(mine));
   });
@@ -171,7 +183,9 @@ describe('filters', () => {
     const none = await ids({ assignee: { null: true } });
     assert.ok(!none.includes(mine));
     assert.ok(none.length > 0);
-    const either = await ids({ or: [{ assignee: { null: true } }, { title: { startsWith: 'Filter target' } }] });
+    const either = await ids({
+      or: [{ assignee: { null: true } }, { title: { startsWith: 'Filter target' } }],
+    });
     assert.ok(either.includes(mine));
     assert.deepEqual(await ids({ title: { contains: '100%_lit' } }), [mine]);
     assert.deepEqual(await ids({ title: { contains: '100%_x' } }), []);
@@ -183,19 +197,24 @@ describe('filters', () => {
   });
 
   test('a malformed filter value is invalid input', async () => {
-    await assert.rejects(() => client.issues({ filter: { createdAt: { gt: 'yesterday' } } }), InvalidInputLinearError);
+    await assert.rejects(
+      () => client.issues({ filter: { createdAt: { gt: 'yesterday' } } }),
+      InvalidInputLinearError,
+    );
   });
 });
 
 describe('paging', () => {
   test('forward and back through 120 issues without gaps or repeats; orderBy updatedAt', async () => {
-    const { body } = await t.post('/api/teams', { key: 'PAGE', name: 'Paging' }, t.adminToken);
-    const pageTeam = body.team?.id ?? (await client.team('PAGE')).id;
-    for (let i = 0; i < 120; i += 10) {
-      await Promise.all(
-        Array.from({ length: 10 }, (_, j) => client.createIssue({ teamId: pageTeam, title: `Page ${i + j}` })),
-      );
-    }
+    await t.post('/api/teams', { key: 'PAGE', name: 'Paging' }, t.adminToken);
+    // 120 issues in one statement; groups of four share a creation time, so ties
+    // on the sort key must be broken by id without gaps or repeats.
+    await sql`
+      insert into issues (team_id, number, identifier, title, state_id, created_at, updated_at)
+      select tm.id, n, 'PAGE-' || n, 'Page ' || n,
+        (select id from workflow_states where team_id = tm.id order by position limit 1),
+        now() - (n / 4) * interval '1 second', now() - (n / 4) * interval '1 second'
+      from teams tm, generate_series(1, 120) n where tm.key = 'PAGE'`.execute(t.ctx.db);
     const filter = { team: { key: { eq: 'PAGE' } } };
     const seen: string[] = [];
     let after: string | undefined;
@@ -218,7 +237,11 @@ describe('paging', () => {
     assert.deepEqual(back, seen);
     // Touch the oldest: it becomes the first by updatedAt.
     await client.updateIssue(seen[119]!, { title: 'Page touched' });
-    const recent = await client.issues({ filter, first: 1, orderBy: LinearDocument.PaginationOrderBy.UpdatedAt });
+    const recent = await client.issues({
+      filter,
+      first: 1,
+      orderBy: LinearDocument.PaginationOrderBy.UpdatedAt,
+    });
     assert.equal(recent.nodes[0]!.id, seen[119]);
   });
 
@@ -229,7 +252,11 @@ describe('paging', () => {
   });
 
   test('edges carry cursors', async () => {
-    const res = await gql(base, key, '{ issues(first: 2) { edges { cursor node { id } } pageInfo { endCursor } } }');
+    const res = await gql(
+      base,
+      key,
+      '{ issues(first: 2) { edges { cursor node { id } } pageInfo { endCursor } } }',
+    );
     const edges = res.body.data.issues.edges;
     assert.equal(edges.length, 2);
     assert.equal(edges[1].cursor, res.body.data.issues.pageInfo.endCursor);
@@ -246,9 +273,14 @@ describe('comments, labels, projects, cycles', () => {
     const list = await issue.comments();
     assert.deepEqual(list.nodes.map((n) => n.body).sort(), ['First', 'Reply']);
     // The SDK's Comment.children() sends no comment id, so ask directly.
-    const children = await gql(base, key, 'query($id: String) { comment(id: $id) { children { nodes { body } } } }', {
-      id: comment.id,
-    });
+    const children = await gql(
+      base,
+      key,
+      'query($id: String) { comment(id: $id) { children { nodes { body } } } }',
+      {
+        id: comment.id,
+      },
+    );
     assert.deepEqual(children.body.data.comment.children.nodes, [{ body: 'Reply' }]);
     await client.updateComment(comment.id, { body: 'First, edited' });
     assert.equal((await client.comment({ id: comment.id })).body, 'First, edited');
@@ -261,8 +293,13 @@ describe('comments, labels, projects, cycles', () => {
     const label = (await created.issueLabel)!;
     await client.updateIssueLabel(label.id, { name: 'Regressions' });
     assert.equal((await client.issueLabel(label.id)).name, 'Regressions');
-    const issue = (await (await client.createIssue({ teamId, title: 'Labelled', labelIds: [label.id] })).issue)!;
-    assert.deepEqual((await label.issues()).nodes.map((i) => i.id), [issue.id]);
+    const issue = (await (
+      await client.createIssue({ teamId, title: 'Labelled', labelIds: [label.id] })
+    ).issue)!;
+    assert.deepEqual(
+      (await label.issues()).nodes.map((i) => i.id),
+      [issue.id],
+    );
     const del = await client.deleteIssueLabel(label.id);
     assert.equal(del.entityId, label.id);
   });
@@ -271,8 +308,14 @@ describe('comments, labels, projects, cycles', () => {
     const p = await client.createProject({ name: 'Launch', teamIds: [teamId] });
     const project = (await p.project)!;
     await client.createIssue({ teamId, title: 'In project', projectId: project.id });
-    assert.deepEqual((await project.issues()).nodes.map((i) => i.title), ['In project']);
-    assert.deepEqual((await project.teams()).nodes.map((x) => x.key), ['ENG']);
+    assert.deepEqual(
+      (await project.issues()).nodes.map((i) => i.title),
+      ['In project'],
+    );
+    assert.deepEqual(
+      (await project.teams()).nodes.map((x) => x.key),
+      ['ENG'],
+    );
     await client.updateProject(project.id, { name: 'Launch v2', statusId: 'started' });
     const again = await client.project(project.id);
     assert.equal(again.name, 'Launch v2');
@@ -290,7 +333,10 @@ describe('comments, labels, projects, cycles', () => {
     const cycle = (await c.cycle)!;
     assert.equal(cycle.isActive, true);
     await client.createIssue({ teamId, title: 'In cycle', cycleId: cycle.id });
-    assert.deepEqual((await cycle.issues()).nodes.map((i) => i.title), ['In cycle']);
+    assert.deepEqual(
+      (await cycle.issues()).nodes.map((i) => i.title),
+      ['In cycle'],
+    );
     await client.updateCycle(cycle.id, { name: 'Sprint 1' });
     assert.equal((await client.cycle(cycle.id)).name, 'Sprint 1');
     assert.equal((await (await client.team(teamId)).activeCycle)?.id, cycle.id);
@@ -340,7 +386,11 @@ describe('cost', () => {
     assert.equal(Number(ok.headers.get('x-complexity')), 13);
     assert.ok(Number(ok.headers.get('x-ratelimit-requests-remaining')) > 0);
     assert.ok(Number(ok.headers.get('x-ratelimit-complexity-limit')) > 0);
-    const big = await gql(base, key, '{ issues(first: 250) { nodes { comments(first: 250) { nodes { id } } } } }');
+    const big = await gql(
+      base,
+      key,
+      '{ issues(first: 250) { nodes { comments(first: 250) { nodes { id } } } } }',
+    );
     assert.equal(big.status, 400);
     assert.equal(big.body.errors[0].extensions.type, 'invalid input');
     assert.match(big.body.errors[0].message, /cost [\d.]+ exceeds the limit of 10000/);

@@ -235,4 +235,3 @@ export const webhookOut = (row: WebhookRow, secret?: string) => ({
   resourceTypes: row.resource_types.map((t) => RESOURCE_OUT[t] ?? t),
   ...(secret ? { secret } : {}),
 });
-

@@ -1,6 +1,7 @@
 // Mutations: each maps the GraphQL input onto the owning domain's service, so
 // roles, feature flags, validation and change events are exactly those of REST.
 // Payloads report success, the latest sync id and the record (or entityId).
+import * as attachments from '../../modules/attachments/service.js';
 import * as comments from '../../modules/comments/service.js';
 import * as cycles from '../../modules/cycles/service.js';
 import { createUploadGrant } from '../../modules/files/service.js';
@@ -12,7 +13,16 @@ import type { IssueRow } from '../../platform/db/tables.js';
 import { currentSyncId } from '../../platform/outbox.js';
 import type { ResolverMap } from '../build-schema.js';
 import type { GqlContext } from '../context.js';
-import { commentNode, cycleNode, issueNode, labelNode, projectNode, resourceTypesIn, webhookOut } from '../nodes.js';
+import {
+  attachmentNode,
+  commentNode,
+  cycleNode,
+  issueNode,
+  labelNode,
+  projectNode,
+  resourceTypesIn,
+  webhookOut,
+} from '../nodes.js';
 import { findIssueRow } from './reads.js';
 
 type Input = Record<string, unknown>;
@@ -106,7 +116,11 @@ export const mutationResolvers: ResolverMap = {
     },
 
     commentCreate: async (_s, a: { input: Input }, g) => {
-      const record = await comments.createComment(g.app, g.actor, pick(a.input, ['issueId', 'body', 'parentId']) as never);
+      const record = await comments.createComment(
+        g.app,
+        g.actor,
+        pick(a.input, ['issueId', 'body', 'parentId']) as never,
+      );
       return payload(g, { comment: commentNode(record) });
     },
     commentUpdate: async (_s, a: { id: string; input: Input }, g) => {
@@ -162,7 +176,9 @@ export const mutationResolvers: ResolverMap = {
     webhookCreate: async (_s, a: { input: Input }, g) => {
       const input = {
         ...pick(a.input, ['url', 'label', 'secret', 'enabled', 'teamId', 'allPublicTeams']),
-        ...(a.input.resourceTypes !== undefined ? { resourceTypes: resourceTypesIn(a.input.resourceTypes) } : {}),
+        ...(a.input.resourceTypes !== undefined
+          ? { resourceTypes: resourceTypesIn(a.input.resourceTypes) }
+          : {}),
       };
       const { webhook, secret } = await webhooks.createWebhook(g.app, g.actor, input as never);
       // The signing secret is returned here, once.
@@ -181,7 +197,26 @@ export const mutationResolvers: ResolverMap = {
       return payload(g, { entityId: a.id });
     },
 
-    fileUpload: async (_s, a: { contentType: string; filename: string; size: number; metaData?: unknown }, g) => {
+    attachmentCreate: async (_s, a: { input: Input }, g) => {
+      const input = pick(a.input, ['issueId', 'title', 'subtitle', 'url', 'metadata']);
+      const record = await attachments.createAttachment(g.app, g.actor, input as never);
+      return payload(g, { attachment: attachmentNode(record) });
+    },
+    attachmentUpdate: async (_s, a: { id: string; input: Input }, g) => {
+      const input = pick(a.input, ['title', 'subtitle', 'metadata']);
+      const record = await attachments.updateAttachment(g.app, g.actor, a.id, input as never);
+      return payload(g, { attachment: attachmentNode(record) });
+    },
+    attachmentDelete: async (_s, a: { id: string }, g) => {
+      const record = await attachments.deleteAttachment(g.app, g.actor, a.id);
+      return payload(g, { entityId: record.id });
+    },
+
+    fileUpload: async (
+      _s,
+      a: { contentType: string; filename: string; size: number; metaData?: unknown },
+      g,
+    ) => {
       const grant = await createUploadGrant(g.app, g.actor, {
         contentType: a.contentType,
         filename: a.filename,
