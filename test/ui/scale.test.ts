@@ -1,0 +1,63 @@
+// 5,000 issues: the list and the board load them all, yet keep only the rows
+// in view in the page (virtualised), and scrolling reaches the far end.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { sql } from 'kysely';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, signIn, startUi, type UiEnv } from './browser.js';
+
+const COUNT = 5000;
+let ui: UiEnv;
+
+before(async () => {
+  ui = await startUi();
+  const db = ui.t.ctx.db;
+  const team = await sql<{
+    id: string;
+    key: string;
+  }>`select id, key from teams order by created_at limit 1`.execute(db);
+  const { id: teamId, key } = team.rows[0]!;
+  // Bulk rows straight into the table, as an import would; numbers far above any the app hands out here.
+  await sql`
+    insert into issues (team_id, number, identifier, title, state_id, priority, sort_order)
+    select ${teamId}, 100000 + n, ${key} || '-' || (100000 + n), 'Load issue ' || n,
+           (array(select id from workflow_states where team_id = ${teamId} order by position))[1 + n % 5],
+           n % 5, n
+    from generate_series(1, ${COUNT}) as n`.execute(db);
+});
+after(() => ui?.close());
+
+const rowsInPage = (selector: string) => `document.querySelectorAll(${JSON.stringify(selector)}).length`;
+
+describe('UI: 5,000 issues', () => {
+  test('the list loads every issue but renders only what is in view', async () => {
+    const { page } = await ui.newPage();
+    await signIn(page, ADMIN_EMAIL, ADMIN_PASSWORD);
+    const started = Date.now();
+    await page.getByText(`${COUNT} issues`, { exact: true }).waitFor({ timeout: 60_000 });
+    console.log(`# list of ${COUNT} issues complete in ${Date.now() - started} ms`);
+    const rendered = (await page.evaluate(rowsInPage('.issue-row'))) as number;
+    assert.ok(rendered > 5 && rendered < 120, `rendered ${rendered} rows`);
+    // Jump to the end: the last group's rows appear, still only a window of them.
+    await page.evaluate("document.querySelector('.issue-list').scrollTop = 1e9");
+    await page.locator('.issue-row').last().waitFor();
+    await page.waitForFunction(`(() => { const l = document.querySelector('.issue-list');
+      return l.scrollTop > 0 && l.scrollTop + l.clientHeight >= l.scrollHeight - 2; })()`);
+    const after = (await page.evaluate(rowsInPage('.issue-row'))) as number;
+    assert.ok(after < 120, `rendered ${after} rows after scrolling`);
+  });
+
+  test('the board shows the counts per column with only visible cards in the page', async () => {
+    const { page } = await ui.newPage();
+    await signIn(page, ADMIN_EMAIL, ADMIN_PASSWORD);
+    await page.goto('/board');
+    const backlog = page.getByRole('region', { name: 'Backlog' });
+    await backlog.getByRole('heading', { name: 'Backlog' }).waitFor();
+    await page.waitForFunction(
+      `document.querySelectorAll('.column-head .muted')[0]?.textContent === '${COUNT / 5}'`,
+      undefined,
+      { timeout: 60_000 },
+    );
+    const cards = (await page.evaluate(rowsInPage('.card-issue'))) as number;
+    assert.ok(cards > 0 && cards < 150, `rendered ${cards} cards`);
+  });
+});
