@@ -61,7 +61,8 @@ const result = run([
   'tsx',
   '--test',
   `--test-concurrency=${env.TEST_CONCURRENCY ?? 2}`,
-  '--test-timeout=120000',
+  // Per file. Generous because a busy machine slows the child-process tests most.
+  `--test-timeout=${env.TEST_TIMEOUT_MS ?? 300_000}`,
   ...files,
 ]);
 
