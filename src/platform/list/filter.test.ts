@@ -1,0 +1,185 @@
+// The filter grammar compiled to SQL, comparator by comparator (no database:
+// the SQL text and parameters are checked; test/graphql*.test.ts runs filters
+// against both real databases).
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import {
+  DummyDriver,
+  Kysely,
+  PostgresAdapter,
+  PostgresIntrospector,
+  PostgresQueryCompiler,
+  type RawBuilder,
+  sql,
+} from 'kysely';
+import { AppError } from '../errors.js';
+import { issueEntity, userEntity } from './entities.js';
+import { compileFilter, escapeLike } from './filter.js';
+import { applyDuration, resolveDate } from './relative-time.js';
+
+const db = new Kysely<Record<string, never>>({
+  dialect: {
+    createAdapter: () => new PostgresAdapter(),
+    createDriver: () => new DummyDriver(),
+    createIntrospector: (k) => new PostgresIntrospector(k),
+    createQueryCompiler: () => new PostgresQueryCompiler(),
+  },
+});
+const NOW = new Date('2026-03-15T12:00:00.000Z');
+const ID = '00000000-0000-4000-8000-000000000001';
+
+function compile(filter: Record<string, unknown>, entity = issueEntity) {
+  const expr = compileFilter(entity, 't', filter, { now: NOW, actorId: ID }) as RawBuilder<unknown>;
+  const c = sql`${expr}`.compile(db);
+  return { sql: c.sql.replace(/\s+/g, ' '), params: c.parameters };
+}
+
+const invalid = (filter: Record<string, unknown>) =>
+  assert.throws(
+    () => compile(filter),
+    (e: unknown) => e instanceof AppError && e.status === 400,
+  );
+
+describe('comparators', () => {
+  test('eq, neq, in, nin', () => {
+    assert.deepEqual(compile({ title: { eq: 'A' } }), { sql: '("t"."title" = $1::text)', params: ['A'] });
+    assert.deepEqual(compile({ title: { neq: 'A' } }), {
+      sql: '("t"."title" is distinct from $1::text)',
+      params: ['A'],
+    });
+    assert.deepEqual(compile({ priority: { in: [1, 2] } }), {
+      sql: '("t"."priority" in ($1::float8, $2::float8))',
+      params: [1, 2],
+    });
+    assert.equal(
+      compile({ priority: { nin: [1] } }).sql,
+      '("t"."priority" is null or not ("t"."priority" in ($1::float8)))',
+    );
+    assert.equal(compile({ priority: { in: [] } }).sql, 'false');
+  });
+
+  test('lt, lte, gt, gte on numbers and dates; refused on text', () => {
+    assert.equal(compile({ priority: { lt: 3 } }).sql, '("t"."priority" < $1::float8)');
+    assert.equal(
+      compile({ priority: { gte: 1, lte: 2 } }).sql,
+      '(("t"."priority" >= $1::float8) and ("t"."priority" <= $2::float8))',
+    );
+    assert.deepEqual(compile({ createdAt: { gt: '2026-01-01T00:00:00Z' } }).params, [
+      '2026-01-01T00:00:00.000Z',
+    ]);
+    invalid({ title: { gt: 'a' } });
+  });
+
+  test('text: contains, ignore case, starts/ends with, negations, LIKE wildcards escaped', () => {
+    assert.deepEqual(compile({ title: { contains: '50%_off' } }), {
+      sql: `("t"."title" like $1::text escape '\\')`,
+      params: ['%50\\%\\_off%'],
+    });
+    assert.equal(
+      compile({ title: { containsIgnoreCase: 'x' } }).sql,
+      `("t"."title" ilike $1::text escape '\\')`,
+    );
+    assert.deepEqual(compile({ title: { startsWith: 'a' } }).params, ['a%']);
+    assert.deepEqual(compile({ title: { endsWith: 'a' } }).params, ['%a']);
+    assert.equal(
+      compile({ title: { notContains: 'x' } }).sql,
+      `(not coalesce(("t"."title" like $1::text escape '\\'), false))`,
+    );
+    assert.match(compile({ title: { notStartsWith: 'x' } }).sql, /^\(not coalesce/);
+    assert.match(compile({ title: { notEndsWith: 'x' } }).sql, /^\(not coalesce/);
+    assert.match(compile({ title: { notContainsIgnoreCase: 'x' } }).sql, /ilike/);
+    assert.match(compile({ title: { containsIgnoreCaseAndAccent: 'é' } }).sql, /unaccent\(lower/);
+    assert.equal(escapeLike('a\\b'), 'a\\\\b');
+    invalid({ priority: { contains: '1' } });
+  });
+
+  test('null on optional fields', () => {
+    assert.equal(compile({ dueDate: { null: true } }).sql, '("t"."due_date" is null)');
+    assert.equal(compile({ dueDate: { null: false } }).sql, '("t"."due_date" is not null)');
+  });
+
+  test('ids that are not uuids match nothing instead of failing', () => {
+    assert.equal(compile({ id: { eq: 'ENG-1' } }).sql, 'false');
+    assert.equal(compile({ id: { neq: 'ENG-1' } }).sql, 'true');
+  });
+
+  test('booleans', () => {
+    assert.equal(compile({ isMe: { eq: true } }, userEntity).sql, '(("t"."id" = $1::uuid) = $2::boolean)');
+    assert.match(compile({ admin: { eq: true } }, userEntity).sql, /"t"."role" = 'admin'/);
+  });
+});
+
+describe('relative dates', () => {
+  test('ISO-8601 durations resolve against now', () => {
+    assert.equal(applyDuration('-P2W', NOW)?.toISOString(), '2026-03-01T12:00:00.000Z');
+    assert.equal(applyDuration('P1D', NOW)?.toISOString(), '2026-03-16T12:00:00.000Z');
+    assert.equal(applyDuration('-PT1H30M', NOW)?.toISOString(), '2026-03-15T10:30:00.000Z');
+    assert.equal(applyDuration('P', NOW), undefined);
+    assert.equal(applyDuration('2026-01-01', NOW), undefined);
+    assert.equal(resolveDate('-P1M', NOW, 'x'), '2026-02-15');
+    assert.deepEqual(compile({ createdAt: { gt: '-P2W' } }).params, ['2026-03-01T12:00:00.000Z']);
+    assert.deepEqual(compile({ dueDate: { lte: 'P1D' } }), {
+      sql: '("t"."due_date" <= $1::date)',
+      params: ['2026-03-16'],
+    });
+    invalid({ createdAt: { gt: 'last week' } });
+    invalid({ dueDate: { eq: '2026-13-45' } });
+  });
+});
+
+describe('combinators and relations', () => {
+  test('fields AND together; and/or take lists', () => {
+    assert.equal(
+      compile({ title: { eq: 'a' }, priority: { eq: 1 } }).sql,
+      '(("t"."title" = $1::text) and ("t"."priority" = $2::float8))',
+    );
+    assert.equal(
+      compile({ or: [{ title: { eq: 'a' } }, { title: { eq: 'b' } }] }).sql,
+      '(("t"."title" = $1::text) or ("t"."title" = $2::text))',
+    );
+    assert.equal(compile({ and: [{ title: { eq: 'a' } }] }).sql, '("t"."title" = $1::text)');
+    assert.equal(compile({ or: [] }).sql, 'false');
+    assert.equal(compile({}).sql, 'true');
+  });
+
+  test('to-one relations become EXISTS; null tests the foreign key', () => {
+    const s = compile({ state: { type: { eq: 'started' } } }).sql;
+    assert.match(
+      s,
+      /^exists \(select 1 from "workflow_states" as (\w+) where "\1"."id" = "t"."state_id" and \("\1"."type" = \$1::text\)\)$/,
+    );
+    assert.equal(compile({ assignee: { null: true } }).sql, '("t"."assignee_id" is null)');
+    assert.match(compile({ assignee: { email: { eq: 'a@b.c' } } }).sql, /from "users" as \w+ where/);
+    assert.match(compile({ project: { name: { eq: 'P' } } }).sql, /from "projects"/);
+    assert.match(compile({ team: { key: { eq: 'ENG' } } }).sql, /from "teams"/);
+  });
+
+  test('collections: some, every, length, and direct member conditions', () => {
+    const some = compile({ labels: { some: { name: { eq: 'Bug' } } } }).sql;
+    assert.match(
+      some,
+      /^exists \(select 1 from "labels" as (\w+) join "issue_labels" as \1_l on "\1_l"."label_id" = "\1"."id" where "\1_l"."issue_id" = "t"."id"/,
+    );
+    const every = compile({ labels: { every: { name: { eq: 'Bug' } } } }).sql;
+    assert.match(
+      every,
+      /^\(not coalesce\(exists \(.* and \(not coalesce\(\(".*"."name" = \$1::text\), false\)\)\), false\)\)$/,
+    );
+    assert.match(compile({ comments: { length: { gt: 2 } } }).sql, /^\(\(select count\(\*\) from "comments"/);
+    assert.match(compile({ labels: { name: { eq: 'Bug' } } }).sql, /^exists/);
+  });
+
+  test('concepts we do not hold: absent values, false flags, zero counts', () => {
+    assert.equal(compile({ projectMilestone: { null: true } }).sql, 'true');
+    assert.equal(compile({ projectMilestone: { name: { eq: 'x' } } }).sql, 'false');
+    assert.equal(compile({ hasBlockedByRelations: { eq: false } }).sql, '($1::boolean = $2::boolean)');
+    assert.equal(compile({ customerCount: { eq: 0 } }).sql, '($1::float8 = $2::float8)');
+  });
+
+  test('malformed filters are invalid input', () => {
+    invalid({ title: 'x' });
+    invalid({ or: { title: { eq: 'x' } } });
+    invalid({ title: { like: 'x' } });
+    invalid({ priority: { eq: 'high' } });
+  });
+});
