@@ -34,7 +34,7 @@ export interface DbRun {
     http?: HttpMeasure;
     rss?: Rss;
   };
-  webhooks?: WebhooksBenchResult | { error: string };
+  webhooks?: WebhooksBenchResult | { error: string } | { timedOut: string };
   failure?: string;
   wallSeconds: number;
 }
@@ -57,14 +57,14 @@ const RSS_TARGET_MB = 300;
 
 /** Time per request, ours over the floor's: at equal concurrency, floor req/s over our req/s. */
 export function floorRatio(r: ScenarioResult): number | undefined {
-  if (!r.http || r.http.rps === 0 || r.floor.rps === 0) return undefined;
+  if (!r.http || r.http.requests === 0 || r.floor.rps === 0) return undefined;
   return Math.round((r.floor.rps / r.http.rps) * 100) / 100;
 }
 
 export function peerRatio(run: DbRun): number | undefined {
   const ours = run.scenarios.find((s) => s.id === 'graphql-nested')?.http;
   const theirs = run.peer?.http;
-  if (!ours || !theirs || ours.rps === 0) return undefined;
+  if (!ours || !theirs || ours.requests === 0) return undefined;
   return Math.round((theirs.rps / ours.rps) * 100) / 100;
 }
 
@@ -107,19 +107,20 @@ export function targets(run: DbRun): string[] {
       `graphql-nested at least as fast as ${run.peer?.name ?? 'the peer'}: ${judge(pr === undefined ? undefined : pr <= 1)} (peer/our req/s ${fmt(pr)})`,
     );
   }
-  const reads = run.scenarios.filter((s) => s.kind === 'read' && s.http);
+  const measured = (r: ScenarioResult | undefined) => (r?.http && r.http.requests > 0 ? r.http : undefined);
+  const reads = run.scenarios.filter((s) => s.kind === 'read' && measured(s));
   const slow = reads.filter((s) => s.http!.p99 >= READ_P99_TARGET_MS);
   out.push(
     `read p99 under ${READ_P99_TARGET_MS} ms at concurrency ${reads[0]?.http?.concurrency ?? '-'}: ${judge(
       reads.length ? slow.length === 0 : undefined,
     )}${slow.length ? ` (over: ${slow.map((s) => `${s.id} ${s.http!.p99} ms`).join(', ')})` : ''}`,
   );
-  const search = by('rest-search')?.http;
+  const search = measured(by('rest-search'));
   out.push(
     `full-text search p99 under ${READ_P99_TARGET_MS} ms: ${judge(search ? search.p99 < READ_P99_TARGET_MS : undefined)} (${fmt(search?.p99, ' ms')})`,
   );
-  const first = by('rest-offset-0')?.http;
-  const deep = by('rest-offset-deep')?.http;
+  const first = measured(by('rest-offset-0'));
+  const deep = measured(by('rest-offset-deep'));
   if (first && deep) {
     const slowdown = Math.round((deep.p50 / Math.max(first.p50, 0.01)) * 10) / 10;
     out.push(
@@ -182,6 +183,7 @@ function webhookLines(run: DbRun): string[] {
   const w = run.webhooks;
   if (!w) return [];
   if ('error' in w) return [`Webhook delivery: ERROR ${w.error}`, ''];
+  if ('timedOut' in w) return [`Webhook delivery: ${w.timedOut}`, ''];
   return [
     `Webhook delivery (bench/webhooks.ts): ${w.changes} issue changes committed in ${w.produceMs} ms, all delivered ${w.totalMs} ms after the first (drain ${w.drainMs} ms after the last commit), ${w.deliveriesPerSecond} deliveries/s, commit-to-arrival p50 ${w.latencyP50Ms} ms, p99 ${w.latencyP99Ms} ms.`,
     '',

@@ -100,7 +100,7 @@ export const PEER_NESTED_QUERY = `query PeerNested($team: UUID!, $state: UUID!) 
       workflowStateByStateId { id name type }
       userByAssigneeId { id name email }
       issueLabelsByIssueId { nodes { labelByLabelId { id name } } }
-      commentsByIssueId(first: 5, orderBy: [CREATED_AT_ASC, PRIMARY_KEY_ASC]) { nodes { id body createdAt } }
+      commentsByIssueId(first: 5, orderBy: [CREATED_AT_DESC, PRIMARY_KEY_DESC]) { nodes { id body createdAt } }
     }
     pageInfo { hasNextPage endCursor }
   }
@@ -197,7 +197,7 @@ const NESTED_SQL = `select i.id, i.identifier, i.title, i.priority, i.created_at
        from issue_labels il join labels l on l.id = il.label_id where il.issue_id = i.id) as labels,
     (select coalesce(json_agg(c), '[]') from (
        select c.id, c.body, c.created_at from comments c where c.issue_id = i.id
-       order by c.created_at, c.id limit 5) c) as comments
+       order by c.created_at desc, c.id desc limit 5) c) as comments
   from issues i join workflow_states s on s.id = i.state_id left join users u on u.id = i.assignee_id
   where ${TWO_FILTERS}
   order by i.created_at desc, i.id desc limit 51`;
