@@ -177,7 +177,13 @@ export interface ClaimedDelivery {
   event_action: string;
   payload: Record<string, unknown>;
   event_created_at: Date;
+  /** The endpoint has a failing period running (a success must end it). */
+  endpoint_failing: boolean;
 }
+
+const CLAIMED_COLUMNS = sql`d.id, d.webhook_id, d.event_id, d.attempts, d.retry_offset, w.url, w.secret,
+  e.type as event_type, e.action as event_action, e.payload, e.created_at as event_created_at,
+  (w.failing_since is not null) as endpoint_failing`;
 
 /**
  * Claims up to `limit` due deliveries in one statement. Only the oldest
@@ -213,10 +219,60 @@ export async function claimDue(db: Db, limit: number, leaseMs: number): Promise<
         updated_at = now()
     from claimable c, webhooks w, webhook_events e
     where d.id = c.id and w.id = d.webhook_id and e.id = d.event_id
-    returning d.id, d.webhook_id, d.event_id, d.attempts, d.retry_offset, w.url, w.secret,
-      e.type as event_type, e.action as event_action, e.payload, e.created_at as event_created_at
+    returning ${CLAIMED_COLUMNS}
   `.execute(db);
   return r.rows.map((row) => ({ ...row, event_id: Number(row.event_id) }));
+}
+
+/**
+ * After a success, claims the endpoint's next delivery if it is due, so a
+ * backlog drains without a round through the general claim. No SKIP LOCKED
+ * here: skipping a locked head would break the order, so this waits instead.
+ */
+export async function claimNextOf(
+  db: Db,
+  webhookId: string,
+  leaseMs: number,
+): Promise<ClaimedDelivery | null> {
+  const r = await sql<ClaimedDelivery>`
+    update webhook_deliveries d
+    set status = 'delivering',
+        lease_until = now() + make_interval(secs => ${leaseMs / 1000}),
+        attempts = d.attempts + 1,
+        updated_at = now()
+    from webhooks w, webhook_events e
+    where d.id = (
+        select id from webhook_deliveries
+        where webhook_id = ${webhookId} and status in ('pending', 'delivering')
+        order by event_id
+        limit 1
+      )
+      and d.next_attempt_at <= now()
+      and (d.status = 'pending' or (d.status = 'delivering' and d.lease_until < now()))
+      and w.id = d.webhook_id and w.enabled and w.archived_at is null
+      and e.id = d.event_id
+    returning ${CLAIMED_COLUMNS}
+  `.execute(db);
+  const row = r.rows[0];
+  return row ? { ...row, event_id: Number(row.event_id) } : null;
+}
+
+/** Logs a successful attempt and settles its delivery in one statement; false if no longer ours. */
+export async function recordSuccess(db: Db, deliveryId: string, attempt: number, a: AttemptRecord) {
+  const r = await sql<{ settled: number }>`
+    with settled as (
+      update webhook_deliveries
+      set status = 'succeeded', lease_until = null, last_error = null, updated_at = now()
+      where id = ${deliveryId} and attempts = ${attempt} and status = 'delivering'
+      returning id
+    ), logged as (
+      insert into webhook_attempts (delivery_id, started_at, duration_ms, status_code, error, response_body)
+      select id, ${a.startedAt.toISOString()}::timestamptz, ${a.durationMs}, ${a.statusCode}, ${a.error}, ${a.responseBody}
+      from webhook_deliveries where id = ${deliveryId}
+    )
+    select count(*)::int as settled from settled
+  `.execute(db);
+  return Number(r.rows[0]?.settled ?? 0) > 0;
 }
 
 export interface AttemptRecord {

@@ -80,22 +80,29 @@ export function startWebhookWorker(ctx: AppContext, opts: WorkerOptions = {}): W
       wake = done;
     });
 
-  async function record(job: q.ClaimedDelivery, startedAt: Date, out: PostOutcome, tuning: DeliveryTuning) {
+  /** Records the outcome; after a success, returns the endpoint's next due delivery (claimed). */
+  async function record(
+    job: q.ClaimedDelivery,
+    startedAt: Date,
+    out: PostOutcome,
+    tuning: DeliveryTuning,
+  ): Promise<q.ClaimedDelivery | null> {
+    const attempt = {
+      startedAt,
+      durationMs: out.durationMs,
+      statusCode: out.statusCode,
+      error: out.error,
+      responseBody: out.responseBody,
+    };
+    if (out.ok) {
+      const settled = await q.recordSuccess(ctx.db, job.id, job.attempts, attempt);
+      if (settled && job.endpoint_failing) await q.markEndpointHealthy(ctx.db, job.webhook_id);
+      if (!settled || stopping) return null;
+      return q.claimNextOf(ctx.db, job.webhook_id, tuning.leaseMs);
+    }
     const error = out.error ?? 'failed';
     const disabled = await ctx.db.transaction().execute(async (trx) => {
-      await q.insertAttempt(trx, job.id, {
-        startedAt,
-        durationMs: out.durationMs,
-        statusCode: out.statusCode,
-        error: out.error,
-        responseBody: out.responseBody,
-      });
-      if (out.ok) {
-        if (await q.settleDelivery(trx, job.id, job.attempts, { status: 'succeeded' })) {
-          await q.markEndpointHealthy(trx, job.webhook_id);
-        }
-        return null;
-      }
+      await q.insertAttempt(trx, job.id, attempt);
       const failuresInSchedule = job.attempts - job.retry_offset;
       const settled = await q.settleDelivery(
         trx,
@@ -112,25 +119,30 @@ export function startWebhookWorker(ctx: AppContext, opts: WorkerOptions = {}): W
       return settled ? q.markEndpointFailing(trx, job.webhook_id, tuning.disableAfterMs, error) : null;
     });
     if (disabled) ctx.log.warn({ webhookId: job.webhook_id, reason: disabled }, 'webhook endpoint disabled');
+    return null;
   }
 
-  async function attempt(job: q.ClaimedDelivery) {
-    const tuning = tuningFor(ctx);
-    const body = deliveryBody(job, Date.now());
-    const startedAt = new Date();
-    const out = await postJson(
-      job.url,
-      body,
-      {
-        'content-type': 'application/json',
-        'user-agent': userAgent(ctx.config.publicUrl),
-        'x-service-event': `${job.event_type}.${job.event_action}`,
-        'x-service-delivery': job.id,
-        'x-service-signature': `sha256=${signBody(job.secret, body)}`,
-      },
-      { timeoutMs: tuning.timeoutMs, allowPrivate: ctx.config.webhookAllowPrivate, agents },
-    );
-    await record(job, startedAt, out, tuning);
+  /** Delivers a claimed delivery, then the endpoint's following ones while they succeed. */
+  async function lane(first: q.ClaimedDelivery) {
+    let job: q.ClaimedDelivery | null = first;
+    while (job) {
+      const tuning = tuningFor(ctx);
+      const body = deliveryBody(job, Date.now());
+      const startedAt = new Date();
+      const out = await postJson(
+        job.url,
+        body,
+        {
+          'content-type': 'application/json',
+          'user-agent': userAgent(ctx.config.publicUrl),
+          'x-service-event': `${job.event_type}.${job.event_action}`,
+          'x-service-delivery': job.id,
+          'x-service-signature': `sha256=${signBody(job.secret, body)}`,
+        },
+        { timeoutMs: tuning.timeoutMs, allowPrivate: ctx.config.webhookAllowPrivate, agents },
+      );
+      job = await record(job, startedAt, out, tuning);
+    }
   }
 
   async function loop() {
@@ -147,7 +159,7 @@ export function startWebhookWorker(ctx: AppContext, opts: WorkerOptions = {}): W
         }
       }
       for (const job of claimed) {
-        const p: Promise<void> = attempt(job)
+        const p: Promise<void> = lane(job)
           .catch((err) => {
             // The lease runs out and the delivery is tried again: at least once.
             if (!stopping) ctx.log.error({ err, deliveryId: job.id }, 'webhook worker: recording failed');
