@@ -163,6 +163,36 @@ describe('UI: issues', () => {
     assert.equal(atts[0].title, 'screenshot.png');
   });
 
+  test('dropping a file and pasting an image also attach them', async () => {
+    await page.goto(`/issue/${identifier}`);
+    await page
+      .getByRole('button', { name: 'Choose files' })
+      .or(page.getByText('Choose files'))
+      .first()
+      .waitFor();
+    await page.evaluate(`(() => {
+      const dt = new DataTransfer();
+      dt.items.add(new File(['hello'], 'notes.txt', { type: 'text/plain' }));
+      const zone = document.querySelector('.dropzone');
+      zone.dispatchEvent(new DragEvent('dragover', { dataTransfer: dt, bubbles: true, cancelable: true }));
+      zone.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+    })()`);
+    await page.getByRole('button', { name: 'notes.txt' }).waitFor();
+    await page.evaluate(`(() => {
+      const dt = new DataTransfer();
+      const bytes = Uint8Array.from(atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=='), (c) => c.charCodeAt(0));
+      dt.items.add(new File([bytes], 'pasted.png', { type: 'image/png' }));
+      document.body.dispatchEvent(new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true }));
+    })()`);
+    await page.getByRole('img', { name: 'pasted.png' }).waitFor();
+    const res = await ui.t.request('POST', '/graphql', {
+      token: ui.t.adminToken,
+      body: { query: `{ issue(id: "${identifier}") { attachments { nodes { title } } } }` },
+    });
+    const titles = res.body.data.issue.attachments.nodes.map((a: { title: string }) => a.title).sort();
+    assert.deepEqual(titles, ['notes.txt', 'pasted.png', 'screenshot.png']);
+  });
+
   test('C opens the create dialog from anywhere; Ctrl+K jumps', async () => {
     await page.goto('/settings/account');
     await page.getByRole('heading', { name: 'Account' }).waitFor();

@@ -32,11 +32,11 @@ export function FilterBar({
   const active = Object.entries(filters).some(([k, v]) => v && k !== 'q');
   return (
     <div className="filter-bar">
-      <label className="search">
-        <span className="sr-only">Search issues</span>
+      <label className="filter search">
+        <span className="filter-label">Search issues</span>
         <input
           type="search"
-          placeholder="Search issues…"
+          placeholder="Title or description"
           value={filters.q ?? ''}
           onChange={(e) => set('q', e.target.value)}
         />

@@ -270,7 +270,7 @@ function TitleEditor({ value, onSave }: { value: string; onSave: (v: string) => 
   };
   return (
     <>
-      <label htmlFor="issue-title" className="sr-only">
+      <label htmlFor="issue-title" className="label">
         Title
       </label>
       <input
