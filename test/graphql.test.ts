@@ -196,6 +196,24 @@ describe('filters', () => {
     assert.ok((await ids({ dueDate: { gt: 'P1D' } })).includes(mine));
   });
 
+  test('REST GET /api/issues takes the same grammar as a JSON filter parameter', async () => {
+    const filter = encodeURIComponent(
+      JSON.stringify({ state: { type: { eq: 'started' } }, title: { startsWith: 'Filter target' } }),
+    );
+    const res = await t.get(`/api/issues?filter=${filter}`, t.adminToken);
+    assert.equal(res.status, 200);
+    assert.deepEqual(
+      res.body.issues.map((i: { id: string }) => i.id),
+      [mine],
+    );
+    assert.equal((await t.get('/api/issues?filter=%7Bnope', t.adminToken)).status, 400);
+    const bad = await t.get(
+      `/api/issues?filter=${encodeURIComponent('{"createdAt":{"gt":"soon"}}')}`,
+      t.adminToken,
+    );
+    assert.equal(bad.status, 400);
+  });
+
   test('a malformed filter value is invalid input', async () => {
     await assert.rejects(
       () => client.issues({ filter: { createdAt: { gt: 'yesterday' } } }),
@@ -394,5 +412,13 @@ describe('cost', () => {
     assert.equal(big.status, 400);
     assert.equal(big.body.errors[0].extensions.type, 'invalid input');
     assert.match(big.body.errors[0].message, /cost [\d.]+ exceeds the limit of 10000/);
+  });
+
+  test('refuses queries nested deeper than the limit', async () => {
+    const deep =
+      '{ issues { nodes { parent { parent { parent { parent { parent { parent { parent { parent { parent { parent { parent { id } } } } } } } } } } } } } }';
+    const res = await gql(base, key, deep);
+    assert.equal(res.status, 400);
+    assert.match(res.body.errors[0].message, /depth \d+ exceeds the limit of 12/);
   });
 });

@@ -3,6 +3,7 @@
 // the same number of statements as a page of 5.
 import DataLoader from 'dataloader';
 import { sql } from 'kysely';
+import { emptyProgress, type Progress, progressBy } from '../modules/projects/progress.js';
 import type { Db } from '../platform/db/database.js';
 import type {
   AttachmentRow,
@@ -103,6 +104,15 @@ export function createLoaders(db: Db) {
         where creator_id in (${sql.join(ids.map((id) => sql`${id}::uuid`))}) group by creator_id`.execute(db);
       const map = new Map(rows.rows.map((r) => [r.creator_id, Number(r.n)]));
       return ids.map((id) => map.get(id) ?? 0);
+    }),
+    /** Issue progress of projects and cycles, one grouped query per page. */
+    projectProgress: new DataLoader<string, Progress>(async (ids) => {
+      const map = await progressBy(db, 'project_id', ids);
+      return ids.map((id) => map.get(id) ?? emptyProgress());
+    }),
+    cycleProgress: new DataLoader<string, Progress>(async (ids) => {
+      const map = await progressBy(db, 'cycle_id', ids);
+      return ids.map((id) => map.get(id) ?? emptyProgress());
     }),
     /** Team cycles (id, starts, ends), to tell which one is next, previous, active. */
     teamCycles: grouped<{ id: string; starts_at: Date; ends_at: Date }>(async (ids) =>

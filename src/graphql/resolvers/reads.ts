@@ -301,12 +301,16 @@ export const readResolvers: ResolverMap = {
       parentKey: byKey('pt.project_id'),
     }),
     lead: belongsTo('user', (r) => r.lead_id, node.user),
+    progress: async (src, _a, g) => (await g.loaders.projectProgress.load(src.id)).progress,
+    // Scope is counted in issues (no estimates here).
+    scope: async (src, _a, g) => (await g.loaders.projectProgress.load(src.id)).issueCount,
     creator: belongsTo('user', (r) => r.creator_id, node.user),
   },
 
   Cycle: {
     issues: nested(L.issues, { key: 'cycle.issues', parentKey: byKey('t.cycle_id') }),
     team: belongsTo('team', (r) => r.team_id, node.team),
+    progress: async (src, _a, g) => (await g.loaders.cycleProgress.load(src.id)).progress,
     isNext: async (src, _a, g) => {
       const future = (await g.loaders.teamCycles.load(src.row.team_id)).filter((c) => c.starts_at > g.now);
       future.sort((a, b) => a.starts_at.getTime() - b.starts_at.getTime());
