@@ -5,6 +5,8 @@ import { actorOf } from '../../platform/http/auth-hook.js';
 import { PageInfo, pageQuery } from '../../platform/http/pagination.js';
 import { errors, IdParams, Ok } from '../../platform/http/schemas.js';
 import type { Http } from '../../platform/http/types.js';
+import { issueEntity } from '../../platform/list/entities.js';
+import { filterFromQuery } from '../../platform/list/query-param.js';
 import { IssueCreateBody, IssuePatchBody } from './inputs.js';
 import { type IssueRecord, IssueSchema, presentIssue } from './present.js';
 import {
@@ -31,6 +33,12 @@ const ListQuery = Type.Object(
     cycleId: Type.Optional(IdOrNull),
     priority: Type.Optional(Type.Integer({ minimum: 0, maximum: 4 })),
     labelId: Type.Optional(Id),
+    filter: Type.Optional(
+      Type.String({
+        maxLength: 8192,
+        description: 'JSON filter in the GraphQL IssueFilter grammar (docs/graphql.md)',
+      }),
+    ),
     q: Type.Optional(
       Type.String({ maxLength: 500, description: 'Full-text search (prefix match per word)' }),
     ),
@@ -80,8 +88,11 @@ export function issuesRoutes(app: Http, ctx: AppContext): void {
           labelId: qs.labelId,
         }).filter(([, v]) => v !== undefined),
       );
-      const page = await listIssues(ctx, actorOf(req), {
+      const actor = actorOf(req);
+      const where = filterFromQuery(qs.filter, issueEntity, 'issues', { now: new Date(), actorId: actor.id });
+      const page = await listIssues(ctx, actor, {
         filters,
+        ...(where ? { where } : {}),
         ...(qs.q !== undefined ? { q: qs.q } : {}),
         ...(qs.sort !== undefined ? { sort: qs.sort } : {}),
         ...(qs.order !== undefined ? { order: qs.order } : {}),
