@@ -1,4 +1,5 @@
 // The filter bar shared by the list and the board.
+import { useEffect, useState } from 'react';
 import { useSession } from '../lib/session';
 import { cycleName, type IssueFilters, PRIORITIES, useCycles, useProjects, useRefData } from '../lib/work';
 
@@ -91,3 +92,20 @@ export function loadFilters(key: string): IssueFilters {
   }
 }
 export const saveFilters = (key: string, f: IssueFilters) => sessionStorage.setItem(key, JSON.stringify(f));
+
+/** The filters with the search text settled for a moment, so typing does not fire a query per key. */
+export function useSettledFilters(f: IssueFilters, ms = 250): IssueFilters {
+  const [settled, setSettled] = useState(f);
+  const key = JSON.stringify(f);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the key stands for the filters
+  useEffect(() => {
+    const immediate = JSON.stringify({ ...f, q: settled.q }) !== JSON.stringify(settled);
+    if (immediate) {
+      setSettled(f);
+      return;
+    }
+    const t = setTimeout(() => setSettled(f), ms);
+    return () => clearTimeout(t);
+  }, [key]);
+  return settled;
+}

@@ -40,7 +40,20 @@ export const useSession = () => {
 
 /** Applies the accent colour to the whole app through one CSS variable. */
 export function applyAccent(color: string | undefined) {
-  if (color && /^#[0-9a-f]{6}$/i.test(color)) document.documentElement.style.setProperty('--accent', color);
+  if (!color || !/^#[0-9a-f]{6}$/i.test(color)) return;
+  const root = document.documentElement.style;
+  root.setProperty('--accent', color);
+  root.setProperty('--accent-fg', accentForeground(color));
+}
+
+/** White or near-black text, whichever reads better on the accent colour (WCAG luminance). */
+export function accentForeground(hex: string) {
+  const channel = (i: number) => {
+    const c = Number.parseInt(hex.slice(i, i + 2), 16) / 255;
+    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  };
+  const lum = 0.2126 * channel(1) + 0.7152 * channel(3) + 0.0722 * channel(5);
+  return 1.05 / (lum + 0.05) >= (lum + 0.05) / 0.05 ? '#ffffff' : '#1b1c21';
 }
 
 export function SessionProvider({ children }: { children: ReactNode }) {

@@ -272,12 +272,26 @@ async function stream(key: string, filter: Record<string, unknown>, orderBy: str
   }
 }
 
+/** Keeps the most recently used lists; each can hold thousands of issues. */
+const MAX_LISTS = 8;
+function touch(key: string) {
+  const s = lists.get(key);
+  if (!s) return;
+  lists.delete(key);
+  lists.set(key, s);
+  while (lists.size > MAX_LISTS) {
+    const oldest = lists.keys().next().value as string;
+    lists.delete(oldest);
+  }
+}
+
 export function useIssueList(filters: IssueFilters, orderBy: 'createdAt' | 'updatedAt' = 'updatedAt') {
   useSyncExternalStore(subscribe, () => version);
   const filter = toIssueFilter(filters);
   const key = JSON.stringify([filter, orderBy]);
   const state = lists.get(key);
   const needs = !state || state.stale;
+  useEffect(() => touch(key), [key]);
   // biome-ignore lint/correctness/useExhaustiveDependencies: the key encodes filter and order
   useEffect(() => {
     if (needs) void stream(key, filter, orderBy);

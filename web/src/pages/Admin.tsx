@@ -11,7 +11,7 @@ import {
 } from '../components/ui';
 import { api } from '../lib/api';
 import { invalidate, useQuery } from '../lib/cache';
-import { applyAccent, type User, useSession, type Workspace } from '../lib/session';
+import { accentForeground, applyAccent, type User, useSession, type Workspace } from '../lib/session';
 
 const ROLES = ['admin', 'member', 'guest'] as const;
 
@@ -311,7 +311,14 @@ export function AdminBranding() {
           className="preview"
           aria-label="Sign-in preview"
           role="img"
-          style={{ ['--accent' as string]: validColor ? form.accentColor : undefined }}
+          style={
+            validColor
+              ? {
+                  ['--accent' as string]: form.accentColor,
+                  ['--accent-fg' as string]: accentForeground(form.accentColor),
+                }
+              : undefined
+          }
         >
           <span className="logo" />
           <strong>{form.name || 'Workspace'}</strong>

@@ -1,7 +1,7 @@
 // The board: one column per workflow state of a team; dragging a card (or
 // Shift+Arrow on a focused card) moves the issue to that state at once.
 import { type DragEvent, useEffect, useMemo, useState } from 'react';
-import { FilterBar, loadFilters, saveFilters } from '../components/Filters';
+import { FilterBar, loadFilters, saveFilters, useSettledFilters } from '../components/Filters';
 import { Avatar, LabelChips, PriorityIcon, StateIcon } from '../components/IssueBits';
 import { ErrorMessage, Loading, PageHeader } from '../components/ui';
 import { VirtualList } from '../components/VirtualList';
@@ -24,7 +24,8 @@ export function BoardPage() {
   const [announce, setAnnounce] = useState('');
   const [dragOver, setDragOver] = useState<string | null>(null);
   const team = ref.data?.teams.find((t) => t.id === teamId) ?? ref.data?.teams[0];
-  const list = useIssueList({ ...filters, state: undefined }, 'updatedAt');
+  const settled = useSettledFilters(filters);
+  const list = useIssueList({ ...settled, state: undefined }, 'updatedAt');
   useEffect(() => saveFilters('filters:board', filters), [filters]);
 
   const columns = useMemo(() => {

@@ -1,7 +1,7 @@
 // The issue list: grouped by workflow state, filtered, searched and sorted,
 // virtualised so thousands of rows stay smooth. j/k or arrows move, Enter opens.
 import { type KeyboardEvent, useDeferredValue, useEffect, useMemo, useState } from 'react';
-import { FilterBar, loadFilters, saveFilters } from '../components/Filters';
+import { FilterBar, loadFilters, saveFilters, useSettledFilters } from '../components/Filters';
 import { Avatar, LabelChips, PriorityIcon, StateIcon, shortDate } from '../components/IssueBits';
 import { ErrorMessage, Loading, PageHeader } from '../components/ui';
 import { VirtualList } from '../components/VirtualList';
@@ -43,7 +43,7 @@ export function IssuesPage() {
   const [sort, setSort] = useState<Sort>(() => (sessionStorage.getItem('sort:list') as Sort) || 'updated');
   const [collapsed, setCollapsed] = useState<Set<string>>(new Set());
   const [focus, setFocus] = useState(-1);
-  const deferred = useDeferredValue(filters);
+  const deferred = useDeferredValue(useSettledFilters(filters));
   const ref = useRefData();
   const list = useIssueList(deferred, sort === 'created' ? 'createdAt' : 'updatedAt');
 
