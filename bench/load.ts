@@ -3,6 +3,9 @@
 import autocannon from 'autocannon';
 import type { HttpCall, Verdict } from './scenarios.js';
 
+/** Per-request limit: PGlite's single connection can queue 16 requests for many seconds. */
+export const REQUEST_TIMEOUT_S = 30;
+
 export interface HttpMeasure {
   requests: number;
   rps: number;
@@ -48,6 +51,7 @@ export async function load(
     url: base,
     connections: opts.connections,
     duration: opts.seconds,
+    timeout: REQUEST_TIMEOUT_S,
     headers: { ...headers, 'content-type': 'application/json' },
     requests: [
       {

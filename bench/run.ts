@@ -17,7 +17,7 @@ import pg from 'pg';
 import { loadConfig } from '../src/config.js';
 import { openDatabase } from '../src/platform/db/database.js';
 import { type FloorRunner, type Measure, poolFloor, sequentialFloor } from './floor.js';
-import { type HttpMeasure, load, probe } from './load.js';
+import { type HttpMeasure, load, probe, REQUEST_TIMEOUT_S } from './load.js';
 import { type Child, freePort, type Rss, startChild } from './processes.js';
 import { type DbRun, type ScenarioResult, writeResults } from './report.js';
 import { loadFixtures, PEER_NESTED_QUERY, type Scenario, scenarios, type Verdict } from './scenarios.js';
@@ -225,6 +225,7 @@ async function benchDatabase(target: Target, s: Settings): Promise<DbRun> {
           connections: s.concurrency,
           seconds: s.warmupSeconds,
         });
+        await fetch(`${server.url}/readyz`);
       }
       const http: HttpMeasure = await load(server.url, headers, (i) => sc.request(fixtures, i), {
         connections: s.concurrency,
@@ -234,14 +235,17 @@ async function benchDatabase(target: Target, s: Settings): Promise<DbRun> {
       // scenario starts (PGlite runs one query at a time).
       await fetch(`${server.url}/readyz`);
       const rss = server.rss();
-      const bad = http.non2xx + http.errors + http.timeouts;
+      // A timeout is slowness, which never fails the run; a wrong answer or a broken connection does.
+      const bad = http.non2xx + (http.errors - http.timeouts);
       const status = bad > 0 ? 'error' : 'ok';
-      const detail =
-        bad > 0
-          ? `${http.non2xx} non-2xx, ${http.errors} errors, ${http.timeouts} timeouts under load`
-          : http.requests === 0
-            ? 'no request completed within the window'
-            : undefined;
+      const notes = [
+        ...(bad > 0
+          ? [`${http.non2xx} non-2xx and ${http.errors - http.timeouts} connection errors under load`]
+          : []),
+        ...(http.timeouts > 0 ? [`${http.timeouts} requests timed out (over ${REQUEST_TIMEOUT_S} s)`] : []),
+        ...(http.requests === 0 ? ['no request completed within the window'] : []),
+      ];
+      const detail = notes.length ? notes.join('; ') : undefined;
       log(
         `  ${sc.id}: ${http.rps} req/s, p50 ${http.p50} ms, p99 ${http.p99} ms (floor ${floor.rps} q/s), RSS ${rss.lastMb} MB${detail ? ` - ${detail}` : ''}`,
       );
