@@ -86,11 +86,11 @@ describe('UI: issues', () => {
 
   test('the list searches and filters', async () => {
     await page.goto('/issues');
-    await page.getByLabel('Search issues').fill('misaligned');
+    await page.getByLabel('Search', { exact: true }).fill('misaligned');
     await page.getByRole('link', { name: new RegExp(title) }).waitFor();
-    await page.getByLabel('Search issues').fill('no-such-words-anywhere');
+    await page.getByLabel('Search', { exact: true }).fill('no-such-words-anywhere');
     await page.getByText('No issues match.').waitFor();
-    await page.getByLabel('Search issues').fill('');
+    await page.getByLabel('Search', { exact: true }).fill('');
     await page.getByRole('combobox', { name: 'Priority' }).selectOption({ label: 'Low' });
     await page.getByText('No issues match.').waitFor();
     await page.getByRole('button', { name: 'Clear filters' }).click();
@@ -207,6 +207,8 @@ describe('UI: issues', () => {
     await page.getByRole('heading', { name: 'Board' }).waitFor();
     await page.keyboard.press('Control+k');
     await menu.fill(identifier);
+    await page.getByRole('option', { name: new RegExp(title) }).waitFor();
+    await screenshot(page, 'command-menu');
     await page.getByRole('option', { name: new RegExp(title) }).click();
     await page.waitForURL(`**/issue/${identifier}`);
   });

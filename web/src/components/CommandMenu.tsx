@@ -83,14 +83,17 @@ export function CommandMenu({ onClose, onCreate }: { onClose: () => void; onCrea
   return (
     <Dialog title="Command menu" onClose={onClose}>
       <div className="command">
+        <label className="command-label" htmlFor={`${listId}-input`}>
+          Type a command or search issues
+        </label>
         <input
+          id={`${listId}-input`}
           className="command-input"
           role="combobox"
-          aria-label="Type a command or search issues"
           aria-expanded="true"
           aria-controls={listId}
           aria-activedescendant={commands[current] ? `${listId}-${commands[current].id}` : undefined}
-          placeholder="Type a command or search issues…"
+          placeholder="Go to board, ENG-12, checkout…"
           value={query}
           autoFocus
           onChange={(e) => {

@@ -34,10 +34,10 @@ export function FilterBar({
   return (
     <div className="filter-bar">
       <label className="filter search">
-        <span className="filter-label">Search issues</span>
+        <span className="filter-label">Search</span>
         <input
           type="search"
-          placeholder="Title or description"
+          placeholder="Title or text…"
           value={filters.q ?? ''}
           onChange={(e) => set('q', e.target.value)}
         />

@@ -115,8 +115,8 @@ async function loadRef(): Promise<Ref> {
     teams,
     states,
     stateById: new Map(states.map((s) => [s.id, s])),
-    people: d.users.nodes,
-    labels: d.issueLabels.nodes,
+    people: [...d.users.nodes].sort((a, b) => a.name.localeCompare(b.name)),
+    labels: [...d.issueLabels.nodes].sort((a, b) => a.name.localeCompare(b.name)),
     viewerId: d.viewer.id,
   };
 }
