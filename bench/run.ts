@@ -134,6 +134,21 @@ async function runFloors(
   return floors;
 }
 
+/**
+ * Requests still in flight when a window closes must finish before the next one
+ * opens: PGlite runs one query at a time, and each request queues several. The
+ * server is idle again when a trivial query answers quickly twice in a row.
+ */
+async function drain(url: string): Promise<void> {
+  const deadline = Date.now() + 120_000;
+  let quick = 0;
+  while (quick < 2 && Date.now() < deadline) {
+    const t = performance.now();
+    await fetch(`${url}/readyz`).catch(() => {});
+    quick = performance.now() - t < 100 ? quick + 1 : 0;
+  }
+}
+
 async function benchDatabase(target: Target, s: Settings): Promise<DbRun> {
   const started = Date.now();
   log(`\n== ${target.kind} (${s.scale.name}: ${s.scale.issues} issues) ==`);
@@ -225,15 +240,13 @@ async function benchDatabase(target: Target, s: Settings): Promise<DbRun> {
           connections: s.concurrency,
           seconds: s.warmupSeconds,
         });
-        await fetch(`${server.url}/readyz`);
+        await drain(server.url);
       }
       const http: HttpMeasure = await load(server.url, headers, (i) => sc.request(fixtures, i), {
         connections: s.concurrency,
         seconds: s.seconds,
       });
-      // Requests still queued when the window closed must finish before the next
-      // scenario starts (PGlite runs one query at a time).
-      await fetch(`${server.url}/readyz`);
+      await drain(server.url);
       const rss = server.rss();
       // A timeout is slowness, which never fails the run; a wrong answer or a broken connection does.
       const bad = http.non2xx + (http.errors - http.timeouts);
