@@ -46,6 +46,17 @@ describe('authentication', () => {
     await assert.rejects(() => bad.viewer, AuthenticationLinearError);
   });
 
+  test('a body that is not JSON is answered in the GraphQL error shape', async () => {
+    const res = await fetch(`${base}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: key },
+      body: '{ nope',
+    });
+    assert.equal(res.status, 400);
+    const body = (await res.json()) as { errors: { extensions: { type: string } }[] };
+    assert.equal(body.errors[0]!.extensions.type, 'invalid input');
+  });
+
   test('GET /graphql serves the self-contained console', async () => {
     const res = await fetch(`${base}/graphql`);
     assert.equal(res.status, 200);
@@ -212,6 +223,36 @@ describe('filters', () => {
       t.adminToken,
     );
     assert.equal(bad.status, 400);
+  });
+
+  test('searchIssues finds by words of the title, with a total count', async () => {
+    const found = await client.searchIssues('filter targ');
+    assert.deepEqual(
+      found.nodes.map((n) => n.id),
+      [mine],
+    );
+    assert.equal(found.totalCount, 1);
+    assert.equal((await client.searchIssues('zzzz-nothing')).nodes.length, 0);
+  });
+
+  test('history records state changes with their from and to states', async () => {
+    const issue = (await (await client.createIssue({ teamId, title: 'With history' })).issue)!;
+    const states = (await (await client.team(teamId)).states()).nodes;
+    await client.updateIssue(issue.id, { stateId: states.find((x) => x.name === 'In Progress')!.id });
+    const res = await gql(
+      base,
+      key,
+      'query($id: String!) { issue(id: $id) { history { nodes { fromState { name } toState { name } actor { email } } } } }',
+      { id: issue.id },
+    );
+    const moves = res.body.data.issue.history.nodes.filter((n: { toState: unknown }) => n.toState);
+    assert.deepEqual(moves, [
+      {
+        fromState: { name: 'Backlog' },
+        toState: { name: 'In Progress' },
+        actor: { email: 'admin@example.com' },
+      },
+    ]);
   });
 
   test('a malformed filter value is invalid input', async () => {

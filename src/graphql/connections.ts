@@ -139,26 +139,15 @@ export const lists = {
     table: 'issue_history',
     entity: historyEntity,
     archivable: false,
-    node: (r: {
-      id: string;
-      created_at: Date;
-      updated_at: Date;
-      actor_id: string | null;
-      issue_id: string;
-      changes: unknown;
-    }) => historyNode(r),
+    node: (r: HistoryRow) => historyNode(r),
   },
 } satisfies Record<string, ListDef>;
 
-/** Issue history rows keep `changes` as { field: { from, to } }; the schema names them fromX/toX. */
-function historyNode(r: {
-  id: string;
-  created_at: Date;
-  updated_at: Date;
-  actor_id: string | null;
-  issue_id: string;
-  changes: unknown;
-}) {
+/**
+ * Issue history rows keep `changes` as { field: { from, to } } with REST field
+ * names (stateId, title, labelIds, ...); the schema names them fromX/toX.
+ */
+function historyNode(r: HistoryRow) {
   const node: Record<string, unknown> = {
     id: r.id,
     row: r,
@@ -166,19 +155,31 @@ function historyNode(r: {
     updatedAt: r.updated_at,
     actorId: r.actor_id,
   };
-  const changes = (typeof r.changes === 'object' && r.changes) || {};
-  for (const [field, change] of Object.entries(changes as Record<string, unknown>)) {
+  const changes = (r.changes ?? {}) as Record<string, { from?: unknown; to?: unknown } | undefined>;
+  for (const [field, change] of Object.entries(changes)) {
     if (typeof change !== 'object' || change === null) continue;
-    const c = change as { from?: unknown; to?: unknown };
     const name = field.charAt(0).toUpperCase() + field.slice(1);
-    if ('from' in c) node[`from${name}`] = c.from;
-    if ('to' in c) node[`to${name}`] = c.to;
+    node[`from${name}`] = change.from ?? null;
+    node[`to${name}`] = change.to ?? null;
   }
-  if (Array.isArray((changes as { addedLabelIds?: unknown }).addedLabelIds))
-    node.addedLabelIds = (changes as any).addedLabelIds;
-  if (Array.isArray((changes as { removedLabelIds?: unknown }).removedLabelIds))
-    node.removedLabelIds = (changes as any).removedLabelIds;
+  const labels = changes.labelIds;
+  if (labels) {
+    const from = new Set((labels.from as string[] | undefined) ?? []);
+    const to = new Set((labels.to as string[] | undefined) ?? []);
+    node.addedLabelIds = [...to].filter((id) => !from.has(id));
+    node.removedLabelIds = [...from].filter((id) => !to.has(id));
+  }
+  if (changes.archivedAt) node.archived = changes.archivedAt.to != null;
   return node;
+}
+
+interface HistoryRow {
+  id: string;
+  created_at: Date;
+  updated_at: Date;
+  actor_id: string | null;
+  issue_id: string;
+  changes: unknown;
 }
 
 export function toConnection<R>(page: Page<R>, def: ListDef, g: GqlContext) {

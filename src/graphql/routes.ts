@@ -2,6 +2,7 @@
 // query console. Credentials are checked here rather than by the REST hook:
 // GraphQL takes a bare API key or token as well as "Bearer <token or key>",
 // and failures must come back in the GraphQL error shape @linear/sdk reads.
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { authenticate } from '../modules/auth/service.js';
 import type { Actor, AppContext } from '../platform/context.js';
 import { AppError } from '../platform/errors.js';
@@ -15,6 +16,23 @@ import { allResolvers } from './resolvers/index.js';
 
 export const graphqlSchema = () => buildExecutableSchema(allResolvers);
 
+/** Body errors (bad JSON, too large, not JSON) in the GraphQL error shape, not the REST one. */
+function bodyErrors(err: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  let appError: AppError;
+  if (err instanceof AppError) appError = err;
+  else if (err.statusCode === 413)
+    appError = new AppError(413, 'PAYLOAD_TOO_LARGE', 'Request body is too large (1 MiB at most)');
+  else if (err.statusCode === 415)
+    appError = new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Send the request as application/json');
+  else if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
+    appError = new AppError(400, 'BAD_REQUEST', 'Request body is not valid JSON');
+  } else {
+    request.log.error({ err }, 'graphql request failed');
+    appError = new AppError(500, 'INTERNAL', 'Something went wrong on our side; it has been logged');
+  }
+  return reply.status(appError.status).send({ errors: [formatAppError(appError)] });
+}
+
 export async function graphqlRoutes(app: Http, ctx: AppContext): Promise<void> {
   const schema = graphqlSchema();
   const budget = new RateBudget();
@@ -23,35 +41,39 @@ export async function graphqlRoutes(app: Http, ctx: AppContext): Promise<void> {
     reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(consolePage),
   );
 
-  app.post('/graphql', { config: { auth: 'none' }, schema: { hide: true } }, async (request, reply) => {
-    let actor: Actor;
-    try {
-      actor = await authenticate(ctx, request.headers.authorization, { allowBare: true });
-    } catch (err) {
-      if (!(err instanceof AppError)) throw err;
-      if (err.retryAfter) reply.header('retry-after', String(err.retryAfter));
-      return reply.status(err.status).send({ errors: [formatAppError(err)] });
-    }
-    const res: GraphqlResponse = await runGraphql(
-      schema,
-      ctx,
-      actor,
-      (request.body ?? {}) as GraphqlRequest,
-      budget,
-    );
-    if (res.cost !== undefined) reply.header('x-complexity', String(res.cost));
-    if (res.budget) {
-      const reset = String(res.budget.resetAt);
-      reply.headers({
-        'x-ratelimit-requests-limit': String(res.budget.requestsLimit),
-        'x-ratelimit-requests-remaining': String(res.budget.requestsRemaining),
-        'x-ratelimit-requests-reset': reset,
-        'x-ratelimit-complexity-limit': String(res.budget.complexityLimit),
-        'x-ratelimit-complexity-remaining': String(res.budget.complexityRemaining),
-        'x-ratelimit-complexity-reset': reset,
-      });
-    }
-    if (res.retryAfter) reply.header('retry-after', String(res.retryAfter));
-    return reply.status(res.status).type('application/json; charset=utf-8').send(res.body);
-  });
+  app.post(
+    '/graphql',
+    { config: { auth: 'none' }, schema: { hide: true }, errorHandler: bodyErrors },
+    async (request, reply) => {
+      let actor: Actor;
+      try {
+        actor = await authenticate(ctx, request.headers.authorization, { allowBare: true });
+      } catch (err) {
+        if (!(err instanceof AppError)) throw err;
+        if (err.retryAfter) reply.header('retry-after', String(err.retryAfter));
+        return reply.status(err.status).send({ errors: [formatAppError(err)] });
+      }
+      const res: GraphqlResponse = await runGraphql(
+        schema,
+        ctx,
+        actor,
+        (request.body ?? {}) as GraphqlRequest,
+        budget,
+      );
+      if (res.cost !== undefined) reply.header('x-complexity', String(res.cost));
+      if (res.budget) {
+        const reset = String(res.budget.resetAt);
+        reply.headers({
+          'x-ratelimit-requests-limit': String(res.budget.requestsLimit),
+          'x-ratelimit-requests-remaining': String(res.budget.requestsRemaining),
+          'x-ratelimit-requests-reset': reset,
+          'x-ratelimit-complexity-limit': String(res.budget.complexityLimit),
+          'x-ratelimit-complexity-remaining': String(res.budget.complexityRemaining),
+          'x-ratelimit-complexity-reset': reset,
+        });
+      }
+      if (res.retryAfter) reply.header('retry-after', String(res.retryAfter));
+      return reply.status(res.status).type('application/json; charset=utf-8').send(res.body);
+    },
+  );
 }

@@ -347,22 +347,14 @@ export const readResolvers: ResolverMap = {
   IssueHistory: {
     issue: belongsTo('issue', (r) => r.issue_id, node.issue),
     actor: belongsTo('user', (r) => r.actor_id, node.user),
-    fromState: belongsTo(
-      'state',
-      (r) => (r.changes?.stateId as { from?: string } | undefined)?.from,
-      node.state,
-    ),
-    toState: belongsTo('state', (r) => (r.changes?.stateId as { to?: string } | undefined)?.to, node.state),
-    fromAssignee: belongsTo(
-      'user',
-      (r) => (r.changes?.assigneeId as { from?: string } | undefined)?.from,
-      node.user,
-    ),
-    toAssignee: belongsTo(
-      'user',
-      (r) => (r.changes?.assigneeId as { to?: string } | undefined)?.to,
-      node.user,
-    ),
+    ...historyRelation('State', 'stateId', 'state', node.state),
+    ...historyRelation('Assignee', 'assigneeId', 'user', node.user),
+    ...historyRelation('Team', 'teamId', 'team', node.team),
+    ...historyRelation('Project', 'projectId', 'project', node.project),
+    ...historyRelation('Cycle', 'cycleId', 'cycle', node.cycle),
+    ...historyRelation('Parent', 'parentId', 'issue', node.issue),
+    addedLabels: (src, _a, g) => labelsById(g, src.addedLabelIds),
+    removedLabels: (src, _a, g) => labelsById(g, src.removedLabelIds),
   },
 
   Organization: {
@@ -412,6 +404,26 @@ function issueFields(): ResolverMap[string] {
       parentKey: byKey('s.issue_id'),
     }),
   };
+}
+
+/** fromX/toX relations of a history entry, read from its recorded change. */
+function historyRelation<R>(
+  name: string,
+  field: string,
+  loader: Parameters<typeof belongsTo>[0],
+  toNode: (row: R, g: GqlContext) => unknown,
+): ResolverMap[string] {
+  const change = (r: { changes?: Record<string, { from?: string; to?: string }> }) => r.changes?.[field];
+  return {
+    [`from${name}`]: belongsTo(loader, (r) => change(r)?.from, toNode),
+    [`to${name}`]: belongsTo(loader, (r) => change(r)?.to, toNode),
+  };
+}
+
+async function labelsById(g: GqlContext, ids: string[] | undefined) {
+  if (!ids) return null;
+  const rows = await g.loaders.label.loadMany(ids);
+  return rows.filter((r): r is LabelRow => r !== null && !(r instanceof Error)).map(node.label);
 }
 
 /** Full-text search over title and description (word prefixes, accent- and case-folded). */
