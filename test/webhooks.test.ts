@@ -383,6 +383,10 @@ describe('delivery', () => {
     assert.equal(doomed.lastError, 'HTTP 500');
     assert.equal(doomed.nextAttemptAt, null);
     assert.equal(log.find((d) => d !== doomed).status, 'succeeded');
+    // The failures opened a failing period; the later success closed it.
+    const now = await t.get(`/api/admin/webhooks/${hook.id}`, t.adminToken);
+    assert.equal(now.body.webhook.failingSince, null);
+    assert.equal(now.body.webhook.enabled, true);
 
     // Redelivery re-queues it (same id) with a fresh schedule.
     rx.reply = () => ({ status: 200 });

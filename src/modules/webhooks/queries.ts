@@ -177,13 +177,10 @@ export interface ClaimedDelivery {
   event_action: string;
   payload: Record<string, unknown>;
   event_created_at: Date;
-  /** The endpoint has a failing period running (a success must end it). */
-  endpoint_failing: boolean;
 }
 
 const CLAIMED_COLUMNS = sql`d.id, d.webhook_id, d.event_id, d.attempts, d.retry_offset, w.url, w.secret,
-  e.type as event_type, e.action as event_action, e.payload, e.created_at as event_created_at,
-  (w.failing_since is not null) as endpoint_failing`;
+  e.type as event_type, e.action as event_action, e.payload, e.created_at as event_created_at`;
 
 /**
  * Claims up to `limit` due deliveries in one statement. Only the oldest
@@ -225,28 +222,47 @@ export async function claimDue(db: Db, limit: number, leaseMs: number): Promise<
 }
 
 /**
- * After a success, claims the endpoint's next delivery if it is due, so a
- * backlog drains without a round through the general claim. No SKIP LOCKED
- * here: skipping a locked head would break the order, so this waits instead.
+ * After a successful attempt, in one statement: logs it, settles the delivery
+ * (fenced on its attempt number), ends the endpoint's failing period, and
+ * claims the endpoint's next due delivery so a backlog drains without a round
+ * through the general claim. No SKIP LOCKED for the next one: skipping a
+ * locked head would break the order, so it waits instead. Returns the claimed
+ * next delivery, if any.
  */
-export async function claimNextOf(
+export async function recordSuccessAndClaimNext(
   db: Db,
-  webhookId: string,
-  leaseMs: number,
+  job: { id: string; webhook_id: string; attempts: number },
+  a: AttemptRecord,
+  next: { leaseMs: number } | null,
 ): Promise<ClaimedDelivery | null> {
   const r = await sql<ClaimedDelivery>`
+    with settled as (
+      update webhook_deliveries
+      set status = 'succeeded', lease_until = null, last_error = null, updated_at = now()
+      where id = ${job.id} and attempts = ${job.attempts} and status = 'delivering'
+      returning id
+    ), logged as (
+      insert into webhook_attempts (delivery_id, started_at, duration_ms, status_code, error, response_body)
+      select id, ${a.startedAt.toISOString()}::timestamptz, ${a.durationMs}, ${a.statusCode}, ${a.error}, ${a.responseBody}
+      from webhook_deliveries where id = ${job.id}
+    ), healthy as (
+      update webhooks set failing_since = null
+      where id = ${job.webhook_id} and failing_since is not null and exists (select 1 from settled)
+    ), head as (
+      -- The oldest unfinished delivery once this one is settled.
+      select id from webhook_deliveries
+      where webhook_id = ${job.webhook_id} and status in ('pending', 'delivering') and id <> ${job.id}
+      order by event_id
+      limit 1
+    )
     update webhook_deliveries d
     set status = 'delivering',
-        lease_until = now() + make_interval(secs => ${leaseMs / 1000}),
+        lease_until = now() + make_interval(secs => ${(next?.leaseMs ?? 0) / 1000}),
         attempts = d.attempts + 1,
         updated_at = now()
-    from webhooks w, webhook_events e
-    where d.id = (
-        select id from webhook_deliveries
-        where webhook_id = ${webhookId} and status in ('pending', 'delivering')
-        order by event_id
-        limit 1
-      )
+    from head, webhooks w, webhook_events e
+    where ${next !== null}::boolean and exists (select 1 from settled)
+      and d.id = head.id
       and d.next_attempt_at <= now()
       and (d.status = 'pending' or (d.status = 'delivering' and d.lease_until < now()))
       and w.id = d.webhook_id and w.enabled and w.archived_at is null
@@ -255,24 +271,6 @@ export async function claimNextOf(
   `.execute(db);
   const row = r.rows[0];
   return row ? { ...row, event_id: Number(row.event_id) } : null;
-}
-
-/** Logs a successful attempt and settles its delivery in one statement; false if no longer ours. */
-export async function recordSuccess(db: Db, deliveryId: string, attempt: number, a: AttemptRecord) {
-  const r = await sql<{ settled: number }>`
-    with settled as (
-      update webhook_deliveries
-      set status = 'succeeded', lease_until = null, last_error = null, updated_at = now()
-      where id = ${deliveryId} and attempts = ${attempt} and status = 'delivering'
-      returning id
-    ), logged as (
-      insert into webhook_attempts (delivery_id, started_at, duration_ms, status_code, error, response_body)
-      select id, ${a.startedAt.toISOString()}::timestamptz, ${a.durationMs}, ${a.statusCode}, ${a.error}, ${a.responseBody}
-      from webhook_deliveries where id = ${deliveryId}
-    )
-    select count(*)::int as settled from settled
-  `.execute(db);
-  return Number(r.rows[0]?.settled ?? 0) > 0;
 }
 
 export interface AttemptRecord {
@@ -322,15 +320,6 @@ export async function settleDelivery(
     .where('status', '=', 'delivering')
     .executeTakeFirst();
   return Number(r.numUpdatedRows) > 0;
-}
-
-export async function markEndpointHealthy(db: Db, webhookId: string): Promise<void> {
-  await db
-    .updateTable('webhooks')
-    .set({ failing_since: null })
-    .where('id', '=', webhookId)
-    .where('failing_since', 'is not', null)
-    .execute();
 }
 
 /**

@@ -95,10 +95,7 @@ export function startWebhookWorker(ctx: AppContext, opts: WorkerOptions = {}): W
       responseBody: out.responseBody,
     };
     if (out.ok) {
-      const settled = await q.recordSuccess(ctx.db, job.id, job.attempts, attempt);
-      if (settled && job.endpoint_failing) await q.markEndpointHealthy(ctx.db, job.webhook_id);
-      if (!settled || stopping) return null;
-      return q.claimNextOf(ctx.db, job.webhook_id, tuning.leaseMs);
+      return q.recordSuccessAndClaimNext(ctx.db, job, attempt, stopping ? null : { leaseMs: tuning.leaseMs });
     }
     const error = out.error ?? 'failed';
     const disabled = await ctx.db.transaction().execute(async (trx) => {
