@@ -240,6 +240,63 @@ describe('POST /api/auth/change-password', () => {
   });
 });
 
+describe('bad input on the remaining account endpoints', () => {
+  test('change-password: wrong types, unknown fields and malformed JSON are 400; nothing changes', async () => {
+    const { email, password, token } = await t.register();
+    for (const body of [
+      { currentPassword: password, newPassword: 123456 },
+      { currentPassword: 42, newPassword: 'another-pw' },
+      { currentPassword: password, newPassword: 'another-pw', confirm: 'another-pw' },
+      { newPassword: 'another-pw' },
+      [],
+    ]) {
+      const res = await t.post('/api/auth/change-password', body, token);
+      assert.equal(res.status, 400, JSON.stringify(body));
+      assert.equal(res.body.error.code, 'VALIDATION_FAILED');
+    }
+    const malformed = await t.request('POST', '/api/auth/change-password', {
+      token,
+      payload: '{"currentPassword":',
+      headers: { 'content-type': 'application/json' },
+    });
+    assert.equal(malformed.status, 400);
+    assert.equal(malformed.body.error.code, 'BAD_REQUEST');
+    assert.equal((await t.post('/api/auth/login', { email, password })).status, 200);
+  });
+
+  test('login: a malformed email is just wrong credentials (401), an unknown field 400', async () => {
+    const res = await t.post('/api/auth/login', { email: 'not-an-email', password: 'whatever' });
+    assert.equal(res.status, 401);
+    assert.equal(res.body.error.code, 'INVALID_CREDENTIALS');
+    const extra = await t.post('/api/auth/login', { email: 'a@example.com', password: 'x', remember: true });
+    assert.equal(extra.status, 400);
+    assert.equal(extra.body.error.code, 'VALIDATION_FAILED');
+  });
+
+  test('register: an email over 320 characters and a password over 1000 are 400', async () => {
+    const long = await t.post('/api/auth/register', {
+      name: 'X',
+      email: `${'a'.repeat(320)}@example.com`,
+      password: 'secret1',
+    });
+    assert.equal(long.status, 400);
+    const huge = await t.post('/api/auth/register', {
+      name: 'X',
+      email: uniqueEmail(),
+      password: 'p'.repeat(1001),
+    });
+    assert.equal(huge.status, 400);
+  });
+
+  test('me: ignores a query string and never returns secrets', async () => {
+    const { token } = await t.register();
+    const res = await t.get('/api/auth/me?x=1', token);
+    assert.equal(res.status, 200);
+    assert.equal(res.body.user.passwordHash, undefined);
+    assert.ok(!JSON.stringify(res.body).includes('argon2'));
+  });
+});
+
 describe('GET /api/config', () => {
   test('is public and shows workspace and flags without descriptions', async () => {
     const res = await t.get('/api/config');

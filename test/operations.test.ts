@@ -209,6 +209,11 @@ describe('malformed requests get 4xx JSON, never 5xx', () => {
     assertJsonError(await t.get('/api/auth/me', foreign), 401, 'UNAUTHENTICATED');
   });
 
+  test('an offset beyond what the database can count is 400, not 500', async () => {
+    const res = await t.get('/api/users?offset=99999999999999999999', t.adminToken);
+    assertJsonError(res, 400);
+  });
+
   test('bad query strings are 400', async () => {
     for (const q of ['limit=-5', 'limit=1e3', 'offset=x', 'limit=10&limit=20']) {
       assertJsonError(await t.get(`/api/users?${q}`, t.adminToken), 400, 'VALIDATION_FAILED');
