@@ -95,6 +95,13 @@ describe('UI: issues', () => {
     await page.getByText('No issues match.').waitFor();
     await page.getByRole('button', { name: 'Clear filters' }).click();
     await page.getByRole('link', { name: new RegExp(title) }).waitFor();
+    // Keyboard: j moves through the rows (group header, then the issue), Enter opens.
+    await page.locator('body').click({ position: { x: 600, y: 10 } });
+    await page.keyboard.press('j');
+    await page.keyboard.press('j');
+    await page.waitForFunction(`document.activeElement?.classList.contains('issue-row')`);
+    await page.keyboard.press('Enter');
+    await page.waitForURL(`**/issue/${identifier}`);
   });
 
   test('commenting, editing the comment, and a description that cannot run script', async () => {

@@ -3,6 +3,7 @@ import { type ReactNode, useEffect, useState } from 'react';
 import { CommandMenu } from './components/CommandMenu';
 import { CreateIssueDialog } from './components/CreateIssue';
 import { Kbd } from './components/ui';
+import { typing } from './lib/keys';
 import { Link, match, Redirect, useLocation } from './lib/router';
 import { useSession } from './lib/session';
 import { AdminBranding, AdminFlags, AdminUsers } from './pages/Admin';
@@ -14,12 +15,6 @@ import { IssuePage } from './pages/Issue';
 import { IssuesPage } from './pages/Issues';
 import { ProjectsPage } from './pages/Projects';
 import { AccountSettings, ApiKeys } from './pages/Settings';
-
-/** True when a key press is meant for a text field, not a shortcut. */
-export const typing = (e: KeyboardEvent) => {
-  const t = e.target as HTMLElement | null;
-  return Boolean(t && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName)));
-};
 
 export function App() {
   const { user } = useSession();

@@ -1,10 +1,11 @@
 // The issue list: grouped by workflow state, filtered, searched and sorted,
 // virtualised so thousands of rows stay smooth. j/k or arrows move, Enter opens.
-import { type KeyboardEvent, useDeferredValue, useEffect, useMemo, useState } from 'react';
+import { useDeferredValue, useEffect, useMemo, useState } from 'react';
 import { FilterBar, loadFilters, saveFilters, useSettledFilters } from '../components/Filters';
 import { Avatar, LabelChips, PriorityIcon, StateIcon, shortDate } from '../components/IssueBits';
 import { ErrorMessage, Loading, PageHeader } from '../components/ui';
 import { VirtualList } from '../components/VirtualList';
+import { typing } from '../lib/keys';
 import { Link, navigate } from '../lib/router';
 import { type Issue, type IssueFilters, type Ref, type State, useIssueList, useRefData } from '../lib/work';
 
@@ -55,17 +56,21 @@ export function IssuesPage() {
     [list.issues, ref.data, sort, collapsed],
   );
 
-  function onKey(e: KeyboardEvent) {
-    if ((e.target as HTMLElement).tagName === 'SELECT' || (e.target as HTMLElement).tagName === 'INPUT')
-      return;
-    if (e.key === 'ArrowDown' || e.key === 'j') {
-      e.preventDefault();
-      setFocus((f) => Math.min(rows.length - 1, f + 1));
-    } else if (e.key === 'ArrowUp' || e.key === 'k') {
-      e.preventDefault();
-      setFocus((f) => Math.max(0, f - 1));
-    }
-  }
+  // j/k and arrows move between rows from anywhere on the page (not while typing).
+  useEffect(() => {
+    const onKey = (e: globalThis.KeyboardEvent) => {
+      if (typing(e) || e.metaKey || e.ctrlKey || e.altKey || document.querySelector('dialog[open]')) return;
+      if (e.key === 'ArrowDown' || e.key === 'j') {
+        e.preventDefault();
+        setFocus((f) => Math.min(rows.length - 1, f + 1));
+      } else if (e.key === 'ArrowUp' || e.key === 'k') {
+        e.preventDefault();
+        setFocus((f) => Math.max(0, f - 1));
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [rows.length]);
   useEffect(() => {
     if (focus < 0) return;
     requestAnimationFrame(() => document.querySelector<HTMLElement>(`[data-row="${focus}"]`)?.focus());
@@ -73,8 +78,7 @@ export function IssuesPage() {
 
   const total = list.issues?.length ?? 0;
   return (
-    // biome-ignore lint/a11y/noStaticElementInteractions: delegates j/k and arrow keys to the focusable rows
-    <div className="page fill" onKeyDown={onKey}>
+    <div className="page fill">
       <PageHeader title="Issues">
         <span className="muted" aria-live="polite">
           {list.issues ? `${total}${list.done ? '' : '+'} ${total === 1 ? 'issue' : 'issues'}` : ''}
