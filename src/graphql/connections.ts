@@ -53,6 +53,7 @@ export interface ListDef {
   archivable: boolean;
   /** Conditions every read of this list applies (e.g. no deleted users). */
   scope?: (args: ListArgs) => Sql[];
+  // biome-ignore lint/suspicious/noExplicitAny: each list's rows have their own table type
   node: (row: any, g: GqlContext) => unknown;
 }
 
@@ -219,7 +220,11 @@ export interface Relation {
 }
 
 /** A resolver for a nested list: one statement per relation for all parents. */
-export function nested(def: ListDef, rel: Relation, parentId: (src: any) => string = (s) => s.id): Resolver {
+export function nested(
+  def: ListDef,
+  rel: Relation,
+  parentId: (src: { id: string }) => string = (s) => s.id,
+): Resolver {
   return async (src, args: ListArgs, g) => {
     const loader = g.loaders.pages(rel.key, args, (ids) =>
       loadPages(

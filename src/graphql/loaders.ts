@@ -2,6 +2,7 @@
 // batched into one statement per kind per tick, so a page of 50 issues costs
 // the same number of statements as a page of 5.
 import DataLoader from 'dataloader';
+import type { Selectable } from 'kysely';
 import { sql } from 'kysely';
 import { emptyProgress, type Progress, progressBy } from '../modules/projects/progress.js';
 import type { Db } from '../platform/db/database.js';
@@ -13,10 +14,13 @@ import type {
   LabelRow,
   ProjectRow,
   StateRow,
+  TeamMembershipsTable,
   TeamRow,
   UserRow,
 } from '../platform/db/tables.js';
 import type { Page, PageArgs } from '../platform/list/paginate.js';
+
+type TeamMembershipRow = Selectable<TeamMembershipsTable>;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const isUuid = (s: string) => UUID.test(s);
@@ -136,12 +140,12 @@ export function createLoaders(db: Db) {
           .execute()
       ).map((r) => ({ key: r.team_id, value: r })),
     ),
-    /** Memberships of the caller, by team. */
-    memberships: grouped<{ id: string; team_id: string; user_id: string }>(async (ids) =>
+    /** Live team memberships, by user. */
+    memberships: grouped<TeamMembershipRow>(async (ids) =>
       (
         await db
           .selectFrom('team_memberships')
-          .select(['id', 'team_id', 'user_id'])
+          .selectAll()
           .where('user_id', 'in', ids)
           .where('archived_at', 'is', null)
           .execute()

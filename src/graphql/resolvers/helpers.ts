@@ -18,6 +18,7 @@ type ByIdLoader =
 /** A to-one relation: reads the foreign key from the source row and loads it (batched). */
 export function belongsTo<R>(
   loader: ByIdLoader,
+  // biome-ignore lint/suspicious/noExplicitAny: the source row's table differs per relation
   fk: (row: any) => string | null | undefined,
   node: (row: R, g: GqlContext) => unknown,
 ): Resolver {
