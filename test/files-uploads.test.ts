@@ -215,6 +215,21 @@ describe('PUT to uploadUrl', () => {
     assert.deepEqual(await storedFiles(), before);
   });
 
+  test('grants left pending for over a day are swept when new grants are made', async () => {
+    const stale = (await grant()).body.uploadFile;
+    const staleId = stale.assetUrl.split('/').pop();
+    await t.ctx.db
+      .updateTable('files')
+      .set({ created_at: new Date(Date.now() - 2 * 86_400_000) })
+      .where('id', '=', staleId)
+      .execute();
+    const fresh = (await grant()).body.uploadFile;
+    const ids = (await t.ctx.db.selectFrom('files').select('id').execute()).map((r) => r.id);
+    assert.ok(!ids.includes(staleId));
+    assert.ok(ids.includes(fresh.assetUrl.split('/').pop()));
+    assert.equal((await put(stale.uploadUrl, 'hello', { 'content-type': 'text/plain' })).status, 404);
+  });
+
   test('only the requester can complete; 401 without token; 404 unknown id; 400 missing signature', async () => {
     const g = (await grant()).body.uploadFile;
     const res = await put(g.uploadUrl, 'hello', { 'content-type': 'text/plain' }, other.token);

@@ -21,3 +21,13 @@ export function markComplete(db: Db, id: string, storageKey: string): Promise<Fi
     .returningAll()
     .executeTakeFirst();
 }
+
+/** Deletes two-step grants that were never completed (they have no stored bytes). */
+export async function deleteStalePending(db: Db, olderThan: Date): Promise<number> {
+  const r = await db
+    .deleteFrom('files')
+    .where('status', '=', 'pending')
+    .where('created_at', '<', olderThan)
+    .executeTakeFirst();
+  return Number(r.numDeletedRows);
+}

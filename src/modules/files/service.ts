@@ -18,6 +18,8 @@ import * as q from './queries.js';
 export const MAX_FILE_BYTES = 25 * 1024 * 1024;
 /** How long a two-step upload URL stays valid. */
 export const UPLOAD_URL_TTL_SECONDS = 10 * 60;
+/** Pending grants older than this are deleted (well past their URL's expiry). */
+const STALE_GRANT_MS = 24 * 60 * 60 * 1000;
 
 const tooLarge = () =>
   new AppError(413, 'PAYLOAD_TOO_LARGE', `Files are limited to ${MAX_FILE_BYTES} bytes (25 MB)`);
@@ -148,6 +150,8 @@ export async function createUploadGrant(
     throw invalidField('size', `must be at most ${MAX_FILE_BYTES} bytes (25 MB)`);
   const contentType = contentTypeOrThrow(input.contentType, 'contentType');
   const filename = sanitizeFilename(input.filename);
+  // Sweep grants that expired long ago; an expired URL can never complete them.
+  await q.deleteStalePending(ctx.db, new Date(Date.now() - STALE_GRANT_MS));
   const id = randomUUID();
   const file = await q.insertFile(ctx.db, {
     id,

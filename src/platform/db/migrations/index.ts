@@ -1,6 +1,7 @@
 // Ordered list of migrations. Append only: never edit one that has shipped.
 import * as m0001 from './0001_initial.js';
 import * as m0002 from './0002_issue_lists.js';
+import * as m0003 from './0003_file_uploads.js';
 import * as m0004 from './0004_webhook_delivery.js';
 
 export interface Migration {
@@ -12,5 +13,6 @@ export interface Migration {
 export const migrations: Migration[] = [
   { version: 1, ...m0001 },
   { version: 2, ...m0002 },
+  { version: 3, ...m0003 },
   { version: 4, ...m0004 },
 ];
