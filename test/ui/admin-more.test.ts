@@ -97,6 +97,15 @@ describe('UI: more administration', () => {
     await page.getByLabel('New project name').fill('Mobile app');
     await page.getByRole('button', { name: 'Create project' }).click();
     await page.getByRole('cell', { name: 'Mobile app' }).waitFor();
+    await page.getByLabel('Health of Checkout revamp').selectOption('atRisk');
+    await page.getByLabel('Status of Checkout revamp').selectOption('started');
+    const id = project.body.project.id;
+    for (let i = 0; i < 50; i++) {
+      const p = await ui.t.get(`/api/projects/${id}`, ui.t.adminToken);
+      if (p.body.project?.health === 'atRisk' && p.body.project?.status === 'started') break;
+      assert.ok(i < 49, `project not updated: ${JSON.stringify(p.body)}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
     await screenshot(page, 'projects');
 
     const teams = await ui.t.get('/api/teams', ui.t.adminToken);

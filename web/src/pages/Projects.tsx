@@ -1,9 +1,9 @@
 // Projects with status, health, lead, target date and progress.
 import { type FormEvent, useState } from 'react';
 import { Button, ErrorMessage, fieldErrors, Loading, PageHeader, TextField } from '../components/ui';
-import { gql } from '../lib/api';
+import { api, gql } from '../lib/api';
 import { invalidate, useQuery } from '../lib/cache';
-import { useRefData } from '../lib/work';
+import { type Person, useRefData } from '../lib/work';
 
 interface Project {
   id: string;
@@ -78,24 +78,7 @@ export function ProjectsPage() {
           </thead>
           <tbody>
             {q.data.map((p) => (
-              <tr key={p.id}>
-                <td>
-                  <strong>{p.name}</strong>
-                </td>
-                <td className="cap">{p.state}</td>
-                <td>
-                  {p.health ? (
-                    <span className={`health ${p.health}`}>{HEALTH[p.health] ?? p.health}</span>
-                  ) : (
-                    '—'
-                  )}
-                </td>
-                <td>{p.lead?.name ?? '—'}</td>
-                <td>{p.targetDate ?? '—'}</td>
-                <td>
-                  <Progress value={p.progress} />
-                </td>
-              </tr>
+              <ProjectRow key={p.id} p={p} people={ref.data?.people ?? []} />
             ))}
           </tbody>
         </table>
@@ -111,5 +94,86 @@ export function Progress({ value }: { value: number }) {
       <progress max={100} value={pct} aria-label={`${pct}% complete`} />
       <span className="muted small">{pct}%</span>
     </span>
+  );
+}
+
+const STATUSES = ['backlog', 'planned', 'started', 'paused', 'completed', 'canceled'];
+
+/** One project, its properties editable in place (REST PATCH: it also takes health). */
+function ProjectRow({ p, people }: { p: Project; people: Person[] }) {
+  const [error, setError] = useState<unknown>(null);
+  async function patch(body: Record<string, unknown>) {
+    setError(null);
+    try {
+      await api.patch(`/projects/${p.id}`, body);
+      invalidate('projects');
+    } catch (e) {
+      setError(e);
+    }
+  }
+  return (
+    <tr>
+      <td>
+        <strong>{p.name}</strong>
+        <ErrorMessage error={error} />
+      </td>
+      <td>
+        <select
+          aria-label={`Status of ${p.name}`}
+          value={p.state}
+          onChange={(e) => patch({ status: e.target.value })}
+        >
+          {STATUSES.map((s) => (
+            <option key={s} value={s}>
+              {s[0]?.toUpperCase() + s.slice(1)}
+            </option>
+          ))}
+        </select>
+      </td>
+      <td>
+        <select
+          aria-label={`Health of ${p.name}`}
+          className={p.health ? `health ${p.health}` : ''}
+          value={p.health ?? ''}
+          onChange={(e) => patch({ health: e.target.value || null })}
+        >
+          <option value="">No update</option>
+          {Object.entries(HEALTH).map(([v, label]) => (
+            <option key={v} value={v}>
+              {label}
+            </option>
+          ))}
+        </select>
+      </td>
+      <td>
+        <select
+          aria-label={`Lead of ${p.name}`}
+          value={p.lead?.id ?? ''}
+          onChange={(e) => patch({ leadId: e.target.value || null })}
+        >
+          <option value="">No lead</option>
+          {people.map((u) => (
+            <option key={u.id} value={u.id}>
+              {u.name}
+            </option>
+          ))}
+        </select>
+      </td>
+      <td>
+        <input
+          type="date"
+          aria-label={`Target date of ${p.name}`}
+          key={p.targetDate ?? ''}
+          defaultValue={p.targetDate ?? ''}
+          onBlur={(e) => {
+            const v = e.target.value || null;
+            if (v !== p.targetDate) void patch({ targetDate: v });
+          }}
+        />
+      </td>
+      <td>
+        <Progress value={p.progress} />
+      </td>
+    </tr>
   );
 }
