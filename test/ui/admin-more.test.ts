@@ -123,6 +123,10 @@ describe('UI: more administration', () => {
     assert.equal(cycle.status, 201, JSON.stringify(cycle.body));
     await page.getByRole('link', { name: 'Cycles' }).click();
     await page.getByRole('heading', { name: 'Current' }).waitFor();
+    await page.getByLabel('Cycle name (optional)').fill('Hardening');
+    await page.getByRole('button', { name: 'Add cycle' }).click();
+    await page.getByRole('heading', { name: 'Upcoming' }).waitFor();
+    await page.getByText('Hardening', { exact: true }).waitFor();
     await screenshot(page, 'cycles');
   });
 });

@@ -1,7 +1,8 @@
 // Cycles per team: current, upcoming and past, each with its progress.
-import { ErrorMessage, Loading, PageHeader } from '../components/ui';
+import { type FormEvent, useState } from 'react';
+import { Button, ErrorMessage, Loading, PageHeader, TextField } from '../components/ui';
 import { gql } from '../lib/api';
-import { useQuery } from '../lib/cache';
+import { invalidate, useQuery } from '../lib/cache';
 import { Progress } from './Projects';
 
 interface Cycle {
@@ -45,6 +46,12 @@ export function CyclesPage() {
         return (
           <section key={team.id} className="card" aria-labelledby={`team-${team.id}`}>
             <h2 id={`team-${team.id}`}>{team.name}</h2>
+            <NewCycle
+              key={all[all.length - 1]?.endsAt ?? 'none'}
+              teamId={team.id}
+              teamName={team.name}
+              after={all[all.length - 1]?.endsAt}
+            />
             {all.length === 0 && <p className="muted">No cycles yet.</p>}
             {groups.map(([title, cycles]) =>
               cycles.length ? (
@@ -68,5 +75,74 @@ export function CyclesPage() {
         );
       })}
     </div>
+  );
+}
+
+const isoDay = (d: Date) => d.toISOString().slice(0, 10);
+
+/** Schedules the next cycle: by default two weeks from the end of the last one (or today). */
+function NewCycle({
+  teamId,
+  teamName,
+  after,
+}: {
+  teamId: string;
+  teamName: string;
+  after: string | undefined;
+}) {
+  const start = after && new Date(after) > new Date() ? new Date(after) : new Date();
+  const [form, setForm] = useState({
+    name: '',
+    startsAt: isoDay(start),
+    endsAt: isoDay(new Date(start.getTime() + 14 * 86400e3)),
+  });
+  const [state, setState] = useState<{ busy?: boolean; error?: unknown }>({});
+  async function create(e: FormEvent) {
+    e.preventDefault();
+    setState({ busy: true });
+    try {
+      await gql(
+        'mutation C($input: CycleCreateInput!) { cycleCreate(input: $input) { success cycle { id } } }',
+        {
+          input: {
+            teamId,
+            startsAt: new Date(`${form.startsAt}T00:00:00`).toISOString(),
+            endsAt: new Date(`${form.endsAt}T23:59:59`).toISOString(),
+            ...(form.name.trim() ? { name: form.name.trim() } : {}),
+          },
+        },
+      );
+      setForm({ ...form, name: '' });
+      setState({});
+      invalidate('cycles');
+      invalidate('ref:cycles');
+    } catch (error) {
+      setState({ error });
+    }
+  }
+  return (
+    <form onSubmit={create} className="inline-form cycle-form" aria-label={`New cycle for ${teamName}`}>
+      <TextField
+        label="Cycle name (optional)"
+        value={form.name}
+        onChange={(e) => setForm({ ...form, name: e.target.value })}
+      />
+      <TextField
+        label="Starts"
+        type="date"
+        value={form.startsAt}
+        onChange={(e) => setForm({ ...form, startsAt: e.target.value })}
+      />
+      <TextField
+        label="Ends"
+        type="date"
+        value={form.endsAt}
+        onChange={(e) => setForm({ ...form, endsAt: e.target.value })}
+      />
+      <Button type="submit" busy={state.busy}>
+        Add cycle
+      </Button>
+      <ErrorMessage error={state.error} />
+    </form>
   );
 }
