@@ -2,7 +2,12 @@
 // labels, projects, cycles, roles and errors, webhooks, query cost.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { ForbiddenLinearError, InvalidInputLinearError, type LinearClient } from '@linear/sdk';
+import {
+  FeatureNotAccessibleLinearError,
+  ForbiddenLinearError,
+  InvalidInputLinearError,
+  type LinearClient,
+} from '@linear/sdk';
 import { apiKeyFor, gql, sdk } from './graphql-helpers.js';
 import { startTestApp, type TestApp } from './support/harness.js';
 
@@ -160,5 +165,20 @@ describe('cost', () => {
     const res = await gql(base, key, deep);
     assert.equal(res.status, 400);
     assert.match(res.body.errors[0].message, /depth \d+ exceeds the limit of 12/);
+  });
+});
+
+describe('feature flags', () => {
+  test('with projects switched off, project reads answer "feature not accessible"', async () => {
+    assert.equal((await t.patch('/api/admin/flags/projects', { enabled: false }, t.adminToken)).status, 200);
+    try {
+      await assert.rejects(() => client.projects(), FeatureNotAccessibleLinearError);
+      const res = await gql(base, key, '{ projects { nodes { id } } }');
+      assert.equal(res.body.errors[0].extensions.type, 'feature not accessible');
+      assert.equal(res.body.errors[0].extensions.code, 'FEATURE_DISABLED');
+    } finally {
+      await t.patch('/api/admin/flags/projects', { enabled: true }, t.adminToken);
+    }
+    assert.ok(Array.isArray((await client.projects()).nodes));
   });
 });
