@@ -328,7 +328,7 @@ async function webhookDelivery(target: Target, s: Settings): Promise<DbRun['webh
     );
     return w;
   } catch (err) {
-    const message = String(err).slice(0, 600);
+    const message = (err instanceof Error ? err.message : String(err)).slice(0, 600);
     log(`  webhooks: ${message}`);
     // Too slow is a finding, not a failure; anything else is an error.
     return /did not finish within/.test(message) ? { timedOut: message } : { error: message };
