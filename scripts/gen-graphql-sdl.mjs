@@ -194,6 +194,8 @@ for (const [name, t] of Object.entries(types).sort(([a], [b]) => a.localeCompare
     const kw = t.kind === 'input' ? 'input' : t.kind === 'interface' ? 'interface' : 'type';
     const impl = t.implements?.length ? ` implements ${t.implements.join(' & ')}` : '';
     const fields = { ...t.fields };
+    // Our additions beyond the surface: deletions through archive payloads name what they removed.
+    if (name === 'IssueArchivePayload' || name === 'ProjectArchivePayload') fields.entityId = 'String';
     // Connections also offer edges (node + cursor), which the SDK does not select.
     const m = t.kind === 'object' ? /^(\w+)Connection$/.exec(name) : null;
     if (m) {

@@ -209,7 +209,7 @@ type IssueArchivePayload implements ArchivePayload {
   success: Boolean!
   """Entity."""
   entity: Issue
-  """Id of the removed record, for deletions; null otherwise."""
+  """Id of the removed record."""
   entityId: String
 }
 

@@ -172,7 +172,7 @@ type ProjectArchivePayload implements ArchivePayload {
   success: Boolean!
   """Entity."""
   entity: Project
-  """Id of the removed record, for deletions; null otherwise."""
+  """Id of the removed record."""
   entityId: String
 }
 
