@@ -32,6 +32,9 @@ export interface WebhooksBenchResult {
   /** Per-event latency from commit of the change to arrival, in ms. */
   latencyP50Ms: number;
   latencyP99Ms: number;
+  /** Attempts that failed (each costs a retry delay and holds the endpoint's queue). */
+  failedAttempts: number;
+  firstError: string | null;
 }
 
 const pct = (xs: number[], p: number) => {
@@ -114,7 +117,7 @@ export async function runWebhooksBench(
     log(`webhooks bench: ${changes} issue changes on ${database.kind}`);
     const committedAt: number[] = [];
     const started = performance.now();
-    // Half creates, half updates of those issues, from a few concurrent writers.
+    // Half creates, half updates (each a real change, so each has an event), from a few concurrent writers.
     const writers = database.kind === 'postgres' ? 8 : 1;
     const ids: string[] = [];
     let next = 0;
@@ -126,7 +129,7 @@ export async function runWebhooksBench(
             const issue = await createIssue(ctx, actor, { title: `Bench ${i}` });
             ids.push(issue.id);
           } else {
-            await updateIssue(ctx, actor, ids[i % ids.length]!, { priority: (i % 4) + 1 });
+            await updateIssue(ctx, actor, ids[i % ids.length]!, { title: `Bench ${i} (edited)` });
           }
           committedAt.push(performance.now());
           // Changes arrive as separate requests in real life; let I/O (the deliveries) run between them.
@@ -139,7 +142,17 @@ export async function runWebhooksBench(
     await done;
     clearTimeout(deadline);
     const finished = performance.now();
-    if (arrived.size < changes) throw new Error(`only ${arrived.size} of ${changes} deliveries arrived`);
+    const failures = await ctx.db
+      .selectFrom('webhook_attempts')
+      .select(['error'])
+      .where('error', 'is not', null)
+      .orderBy('started_at')
+      .execute();
+    if (arrived.size < changes) {
+      throw new Error(
+        `only ${arrived.size} of ${changes} deliveries arrived; failures: ${JSON.stringify(failures)}`,
+      );
+    }
     // Arrival order matches commit order per endpoint, so pair them up in order.
     const arrivals = [...arrived.values()].sort((a, b) => a - b);
     committedAt.sort((a, b) => a - b);
@@ -153,6 +166,8 @@ export async function runWebhooksBench(
       deliveriesPerSecond: Math.round((changes / (finished - started)) * 1000),
       latencyP50Ms: Math.round(pct(latencies, 50)),
       latencyP99Ms: Math.round(pct(latencies, 99)),
+      failedAttempts: failures.length,
+      firstError: failures[0]?.error ?? null,
     };
     log(JSON.stringify(result));
     return result;
