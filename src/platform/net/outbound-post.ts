@@ -48,6 +48,8 @@ export function postJson(
   body: string,
   headers: Record<string, string>,
   opts: PostOptions,
+  /** Resend once on a fresh connection when a reused keep-alive socket turns out closed. */
+  retryStaleSocket = true,
 ): Promise<PostOutcome> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
@@ -110,9 +112,21 @@ export function postJson(
         res.on('error', () => done());
       },
     );
-    req.on('error', (err) =>
-      settle({ ok: false, statusCode: null, error: describe(err, opts.timeoutMs), responseBody: null }),
-    );
+    req.on('error', (err: NodeJS.ErrnoException) => {
+      // The receiver closed an idle pooled connection just as we reused it:
+      // nothing was processed, so sending again at once is safe and saves a retry delay.
+      if (
+        !settled &&
+        retryStaleSocket &&
+        req.reusedSocket &&
+        (err.code === 'ECONNRESET' || err.code === 'EPIPE')
+      ) {
+        settled = true;
+        resolve(postJson(rawUrl, body, headers, opts, false));
+        return;
+      }
+      settle({ ok: false, statusCode: null, error: describe(err, opts.timeoutMs), responseBody: null });
+    });
     req.end(body);
   });
 }
