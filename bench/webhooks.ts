@@ -18,6 +18,7 @@ import { createIssue, updateIssue } from '../src/modules/issues/service.js';
 import { createWebhook } from '../src/modules/webhooks/service.js';
 import type { Actor } from '../src/platform/context.js';
 import { openDatabase } from '../src/platform/db/database.js';
+import { recordEvent } from '../src/platform/outbox.js';
 
 export interface WebhooksBenchResult {
   database: 'pglite' | 'postgres';
@@ -35,6 +36,9 @@ export interface WebhooksBenchResult {
   /** Attempts that failed (each costs a retry delay and holds the endpoint's queue). */
   failedAttempts: number;
   firstError: string | null;
+  /** A backlog of the same size committed at once (one transaction): time until all delivered. */
+  backlogDrainMs: number;
+  backlogPerSecond: number;
 }
 
 const pct = (xs: number[], p: number) => {
@@ -83,8 +87,9 @@ export async function runWebhooksBench(
 
   // The receiver: answers 200 at once and notes when each event first arrived.
   const arrived = new Map<string, number>();
+  let expected = changes;
   let allArrived: () => void = () => {};
-  const done = new Promise<void>((r) => {
+  let done = new Promise<void>((r) => {
     allArrived = r;
   });
   const server = http.createServer((req, res) => {
@@ -93,7 +98,7 @@ export async function runWebhooksBench(
       const id = String(req.headers['x-service-delivery']);
       if (!arrived.has(id)) arrived.set(id, performance.now());
       res.end('ok');
-      if (arrived.size >= changes) allArrived();
+      if (arrived.size >= expected) allArrived();
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
@@ -157,6 +162,30 @@ export async function runWebhooksBench(
     const arrivals = [...arrived.values()].sort((a, b) => a - b);
     committedAt.sort((a, b) => a - b);
     const latencies = arrivals.map((a, i) => a - (committedAt[i] ?? a));
+    // Phase 2: pure delivery throughput, from a backlog committed in one go.
+    expected = changes * 2;
+    done = new Promise<void>((r) => {
+      allArrived = r;
+    });
+    const backlogStart = performance.now();
+    await ctx.db.transaction().execute(async (trx) => {
+      for (let i = 0; i < changes; i++) {
+        await recordEvent(trx, {
+          type: 'issue',
+          action: 'update',
+          data: { id: `backlog-${i}` },
+          actor: null,
+        });
+      }
+    });
+    const backlogCommitted = performance.now();
+    const backlogDeadline = setTimeout(() => allArrived(), 600_000);
+    await done;
+    clearTimeout(backlogDeadline);
+    const backlogDrainMs = performance.now() - backlogCommitted;
+    if (arrived.size < expected)
+      throw new Error(`backlog: only ${arrived.size - changes} of ${changes} arrived`);
+    log(`backlog of ${changes} written in ${Math.round(backlogCommitted - backlogStart)} ms`);
     const result: WebhooksBenchResult = {
       database: database.kind,
       changes,
@@ -168,6 +197,8 @@ export async function runWebhooksBench(
       latencyP99Ms: Math.round(pct(latencies, 99)),
       failedAttempts: failures.length,
       firstError: failures[0]?.error ?? null,
+      backlogDrainMs: Math.round(backlogDrainMs),
+      backlogPerSecond: Math.round((changes / backlogDrainMs) * 1000),
     };
     log(JSON.stringify(result));
     return result;
