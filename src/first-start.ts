@@ -37,8 +37,10 @@ export interface FirstStartResult {
 
 export async function firstStart(db: Db, config: Config): Promise<FirstStartResult> {
   const adminPassword = config.adminPassword ?? randomBytes(12).toString('base64url');
-  // Hash outside the transaction: it is slow and needs no lock.
-  const adminHash = await hashPassword(adminPassword);
+  // Hash outside the transaction (it is slow and needs no lock), and only when
+  // the workspace does not exist yet: restarts skip the cost.
+  const seeded = await db.selectFrom('workspace').select('id').executeTakeFirst();
+  const adminHash = seeded ? '' : await hashPassword(adminPassword);
 
   return db.transaction().execute(async (trx) => {
     await sql`select pg_advisory_xact_lock(${LOCK_ID})`.execute(trx);
