@@ -1,6 +1,7 @@
-// Serves the built web UI (web/dist) from the API's own server. Files are served
-// as they are; any other GET that is not an API path gets index.html so the
-// client-side router can take it. /api/* and /graphql keep their JSON 404.
+// Serves the built web UI (web/dist) from the API's own server. Hashed files
+// under /assets/ are looked up on each request (so a rebuild while the server
+// runs is picked up); any other GET that is not an API path gets index.html so
+// the client-side router can take it. /api/* and /graphql keep their JSON 404.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,34 +17,35 @@ const isApiPath = (url: string) => /^\/(api|graphql)(\/|\?|$)/.test(url);
 
 export async function serveWebUi(app: Http, ctx: AppContext, root = WEB_DIST): Promise<void> {
   const indexFile = path.join(root, 'index.html');
-  const built = fs.existsSync(indexFile);
-  if (!built) ctx.log.warn({ root }, 'web UI is not built (run `npm run build`); serving the API only');
+  const assets = path.join(root, 'assets');
+  if (!fs.existsSync(indexFile)) {
+    ctx.log.warn({ root }, 'web UI is not built (run `npm run build`); serving the API only');
+  }
 
   // The UI is public (it signs in by itself): mark every route in this scope so.
   await app.register(async (scope) => {
     scope.addHook('onRoute', (route) => {
       route.config = { ...(route.config ?? {}), auth: 'public' };
     });
-    if (built) {
+    if (fs.existsSync(assets)) {
       await scope.register(fastifyStatic, {
-        root,
-        wildcard: false,
+        root: assets,
+        prefix: '/assets/',
         index: false,
-        setHeaders(reply, file) {
-          // Vite fingerprints everything under assets/, so those never change.
-          const immutable = file.includes(`${path.sep}assets${path.sep}`);
-          reply.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
-        },
+        // Vite fingerprints every file name under assets/, so they never change.
+        maxAge: '365d',
+        immutable: true,
       });
     }
 
-    scope.get('/*', { config: { auth: 'public' }, schema: { hide: true } }, async (req, reply) => {
+    scope.get('/*', { schema: { hide: true } }, async (req, reply) => {
       const url = req.url;
       if (isApiPath(url)) {
         const err = new AppError(404, 'NOT_FOUND', `No route for ${req.method} ${url.split('?')[0]}`);
         return reply.status(404).send(err.toJSON());
       }
-      if (!built) {
+      if (url.startsWith('/assets/') || !fs.existsSync(indexFile)) {
+        if (url.startsWith('/assets/')) return reply.status(404).type('text/plain').send('Not found');
         return reply
           .status(503)
           .type('text/plain; charset=utf-8')
@@ -52,7 +54,7 @@ export async function serveWebUi(app: Http, ctx: AppContext, root = WEB_DIST): P
       return reply
         .header('cache-control', 'no-cache')
         .type('text/html; charset=utf-8')
-        .sendFile('index.html');
+        .send(await fs.promises.readFile(indexFile));
     });
   });
 }

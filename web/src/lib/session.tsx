@@ -3,6 +3,7 @@ import { createContext, type ReactNode, useCallback, useContext, useEffect, useS
 import { api, setUnauthenticatedHandler, tokenStore } from './api';
 import { invalidate, useQuery } from './cache';
 import { navigate } from './router';
+import { clearIssueLists } from './work';
 
 export interface User {
   id: string;
@@ -70,6 +71,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     tokenStore.set(null);
     setUser(null);
     invalidate('');
+    clearIssueLists();
     navigate('/login');
   }, []);
 
@@ -89,6 +91,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     signIn(token, u) {
       tokenStore.set(token);
       invalidate('');
+      clearIssueLists();
       setUser(u);
     },
     signOut,

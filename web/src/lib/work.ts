@@ -304,6 +304,12 @@ export function useIssueList(filters: IssueFilters, orderBy: 'createdAt' | 'upda
   };
 }
 
+/** Forgets every list (on sign-in and sign-out: another user may see other issues). */
+export function clearIssueLists() {
+  lists.clear();
+  notify();
+}
+
 /** Marks every list stale: they refresh in the background, keeping what they show. */
 export function refreshIssueLists() {
   for (const s of lists.values()) s.stale = true;

@@ -88,13 +88,15 @@ export function IssuePage({ id }: { id: string }) {
   const issue = q.data;
   const team = ref.data?.teams.find((t) => t.id === issue.team.id);
 
-  async function save(field: string, input: IssueInput) {
+  async function save(field: string, input: IssueInput): Promise<boolean> {
     setPropError(null);
     try {
       await updateIssue(issue.id, input);
       invalidate(key);
+      return true;
     } catch (error) {
       setPropError({ field, error });
+      return false;
     }
   }
   const errFor = (field: string) =>
@@ -260,12 +262,12 @@ export function IssuePage({ id }: { id: string }) {
   );
 }
 
-function TitleEditor({ value, onSave }: { value: string; onSave: (v: string) => void }) {
+function TitleEditor({ value, onSave }: { value: string; onSave: (v: string) => Promise<boolean> }) {
   const [draft, setDraft] = useState(value);
   useEffect(() => setDraft(value), [value]);
   const commit = () => {
     const v = draft.trim();
-    if (v && v !== value) onSave(v);
+    if (v && v !== value) void onSave(v);
     else setDraft(value);
   };
   return (
@@ -291,13 +293,7 @@ function TitleEditor({ value, onSave }: { value: string; onSave: (v: string) => 
   );
 }
 
-function DescriptionEditor({
-  value,
-  onSave,
-}: {
-  value: string;
-  onSave: (v: string) => Promise<void> | void;
-}) {
+function DescriptionEditor({ value, onSave }: { value: string; onSave: (v: string) => Promise<boolean> }) {
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState(value);
   if (editing)
@@ -306,8 +302,8 @@ function DescriptionEditor({
         className="desc-edit"
         onSubmit={async (e) => {
           e.preventDefault();
-          await onSave(draft);
-          setEditing(false);
+          // A refused save keeps the editor open with the draft (the error shows below).
+          if (await onSave(draft)) setEditing(false);
         }}
       >
         <TextArea
