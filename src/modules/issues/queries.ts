@@ -243,21 +243,34 @@ const SORT_COLUMN = {
   dueDate: 'issues.due_date',
 } as const;
 
+/** The ORDER BY of a list: the chosen sort (or search rank), then newest first. */
+function listOrder(
+  query: ListQuery,
+): [Expression<unknown>, 'asc' | 'desc' | 'asc nulls last' | 'desc nulls last'][] {
+  const order: [Expression<unknown>, 'asc' | 'desc' | 'asc nulls last' | 'desc nulls last'][] = [];
+  if (query.sort) order.push([sql.ref(SORT_COLUMN[query.sort]), `${query.order} nulls last`]);
+  else if (query.search) order.push([sql`ts_rank(issues.search, ${query.search})`, 'desc']);
+  order.push([sql.ref('issues.created_at'), 'desc'], [sql.ref('issues.id'), 'desc']);
+  return order;
+}
+
+const orderBy = (order: ReturnType<typeof listOrder>) =>
+  sql.join(order.map(([expr, dir]) => sql`${expr} ${sql.raw(dir)}`));
+
 export async function listIssueRecords(db: Db, query: ListQuery): Promise<IssueRecord[]> {
-  let page = selectIssues(db).where(() => query.where);
-  if (query.sort) {
-    const dir = query.order;
-    page = page.orderBy(sql.ref(SORT_COLUMN[query.sort]), (ob) =>
-      dir === 'asc' ? ob.asc().nullsLast() : ob.desc().nullsLast(),
-    );
-  } else if (query.search) {
-    page = page.orderBy(sql`ts_rank(issues.search, ${query.search})`, 'desc');
-  }
-  const rows = await page
-    .orderBy('issues.created_at', 'desc')
-    .orderBy('issues.id', 'desc')
+  const order = orderBy(listOrder(query));
+  // Deferred join: pick the page's ids first (narrow, index-friendly), then read
+  // whole rows only for those, so a deep offset skips index entries, not rows.
+  const pageIds = db
+    .selectFrom('issues')
+    .select('issues.id')
+    .where(() => query.where)
+    .orderBy(order)
     .limit(query.limit)
-    .offset(query.offset)
+    .offset(query.offset);
+  const rows = await selectIssues(db)
+    .innerJoin(pageIds.as('page'), 'page.id', 'issues.id')
+    .orderBy(order)
     .execute();
   return toRecords(db, rows);
 }
