@@ -194,6 +194,28 @@ describe('tokens', () => {
   });
 });
 
+describe('PATCH /api/auth/me', () => {
+  test('changes the caller’s own name and nothing else', async () => {
+    const { token, user } = await t.register('Old Name');
+    const res = await t.patch('/api/auth/me', { name: '  Ada  Lovelace ' }, token);
+    assert.equal(res.status, 200);
+    assert.equal(res.body.user.name, 'Ada  Lovelace');
+    assert.equal(res.body.user.displayName, 'Ada');
+    assert.equal(res.body.user.role, user.role);
+    assert.equal((await t.get('/api/auth/me', token)).body.user.name, 'Ada  Lovelace');
+  });
+
+  test('refuses other fields, a blank name and missing credentials', async () => {
+    const { token } = await t.register();
+    assert.equal((await t.patch('/api/auth/me', { name: 'X', role: 'admin' }, token)).status, 400);
+    assert.equal((await t.patch('/api/auth/me', { email: 'x@example.com' }, token)).status, 400);
+    assert.equal((await t.patch('/api/auth/me', { name: '   ' }, token)).status, 400);
+    assert.equal((await t.patch('/api/auth/me', { name: 5 }, token)).status, 400);
+    assert.equal((await t.patch('/api/auth/me', { name: 'X' })).status, 401);
+    assert.equal((await t.get('/api/auth/me', token)).body.user.role, 'member');
+  });
+});
+
 describe('POST /api/auth/change-password', () => {
   test('changes the password and retires earlier tokens', async () => {
     const { email, password, token } = await t.register();

@@ -58,6 +58,25 @@ describe('UI: accounts and administration', () => {
     assert.equal(await page.getByRole('link', { name: 'Users' }).count(), 0, 'members see no admin section');
   });
 
+  test('a member renames themselves under Account settings', async () => {
+    const email = `rename-${Date.now()}@example.com`;
+    const reg = await fetch(`${ui.base}/api/auth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Old Name', email, password: 'password-123' }),
+    });
+    assert.equal(reg.status, 201);
+    const { token } = (await reg.json()) as { token: string };
+    const { page } = await ui.newPage();
+    await signIn(page, email, 'password-123');
+    await page.getByRole('link', { name: 'Account' }).click();
+    await page.getByLabel('Name').fill('Katherine Johnson');
+    await page.getByRole('button', { name: 'Save name' }).click();
+    await page.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
+    const me = await fetch(`${ui.base}/api/auth/me`, { headers: { authorization: `Bearer ${token}` } });
+    assert.equal(((await me.json()) as { user: { name: string } }).user.name, 'Katherine Johnson');
+  });
+
   test('creating an API key shows it once; it works; revoking it stops it', async () => {
     const { page } = await ui.newPage();
     await signIn(page, ADMIN_EMAIL, ADMIN_PASSWORD);

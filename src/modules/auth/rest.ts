@@ -7,7 +7,7 @@ import type { Http } from '../../platform/http/types.js';
 import { Email, Name, Password } from '../users/inputs.js';
 import { presentUser, UserSchema } from '../users/present.js';
 import { findLiveUserById } from '../users/queries.js';
-import { changePassword, login, register } from './service.js';
+import { changePassword, login, register, updateOwnProfile } from './service.js';
 
 const Session = Type.Object({ token: Type.String({ description: 'JWT, valid 7 days' }), user: UserSchema });
 
@@ -73,6 +73,19 @@ export function authRoutes(app: Http, ctx: AppContext): void {
       const user = await findLiveUserById(ctx.db, actorOf(req).id);
       return { user: presentUser(user!) };
     },
+  );
+
+  app.patch(
+    '/api/auth/me',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Change your own name',
+        body: Type.Object({ name: Name }, { additionalProperties: false }),
+        response: { 200: Type.Object({ user: UserSchema }), ...errors(400, 401) },
+      },
+    },
+    async (req) => ({ user: presentUser(await updateOwnProfile(ctx, actorOf(req), req.body)) }),
   );
 
   app.post(

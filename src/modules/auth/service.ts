@@ -53,6 +53,21 @@ export async function changePassword(
   return { token: await ctx.tokens.sign({ userId: updated.id, epoch: updated.session_epoch }) };
 }
 
+/** The caller changes their own name; email and role stay with admins. */
+export async function updateOwnProfile(
+  ctx: AppContext,
+  actor: Actor,
+  input: { name: string },
+): Promise<UserRow> {
+  const name = input.name.trim();
+  const updated = await users.updateUser(ctx.db, actor.id, {
+    name,
+    display_name: name.split(/\s+/)[0] ?? name,
+  });
+  if (!updated) throw unauthenticated();
+  return updated;
+}
+
 const toActor = (u: UserRow, via: Actor['via']): Actor => ({
   id: u.id,
   role: u.role,

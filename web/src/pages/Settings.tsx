@@ -20,13 +20,12 @@ export function AccountSettings() {
   const [pw, setPw] = useState({ currentPassword: '', newPassword: '' });
   const [pwState, setPwState] = useState<{ busy?: boolean; error?: unknown; saved?: boolean }>({});
   if (!user) return null;
-  const canRename = user.role === 'admin';
 
   async function saveName(e: FormEvent) {
     e.preventDefault();
     setNameState({ busy: true });
     try {
-      const r = await api.patch<{ user: User }>(`/admin/users/${user!.id}`, { name });
+      const r = await api.patch<{ user: User }>('/auth/me', { name });
       setUser(r.user);
       setNameState({ saved: true });
     } catch (error) {
@@ -58,24 +57,20 @@ export function AccountSettings() {
             label="Name"
             value={name}
             onChange={(e) => setName(e.target.value)}
-            readOnly={!canRename}
             error={fieldErrors(nameState.error).name}
-            hint={canRename ? undefined : 'Ask a workspace admin to change your name.'}
           />
           <TextField label="Email" value={user.email} readOnly />
           <p className="muted">Role: {user.role}</p>
-          {canRename && (
-            <div className="row">
-              <Button type="submit" variant="primary" busy={nameState.busy}>
-                Save name
-              </Button>
-              {nameState.saved && (
-                <span className="ok" role="status">
-                  Saved
-                </span>
-              )}
-            </div>
-          )}
+          <div className="row">
+            <Button type="submit" variant="primary" busy={nameState.busy}>
+              Save name
+            </Button>
+            {nameState.saved && (
+              <span className="ok" role="status">
+                Saved
+              </span>
+            )}
+          </div>
           {nameState.error && !fieldErrors(nameState.error).name ? (
             <ErrorMessage error={nameState.error} />
           ) : null}
