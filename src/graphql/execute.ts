@@ -1,6 +1,7 @@
 // Runs one GraphQL request for an authenticated caller: parse, validate,
 // measure cost and depth, charge the caller's budget, execute.
 import {
+  type DocumentNode,
   execute,
   type FragmentDefinitionNode,
   type GraphQLSchema,
@@ -38,6 +39,22 @@ const fail = (err: AppError, extra: Partial<GraphqlResponse> = {}): GraphqlRespo
   ...extra,
 });
 
+// Clients send the same few documents over and over (@linear/sdk's are large),
+// so a document that parsed and validated once is kept, by its exact text.
+// Validation depends only on the document and the schema, which is fixed for
+// the process; cost depends on variables and is measured on every request.
+const MAX_CACHED_DOCUMENTS = 500;
+const MAX_CACHED_QUERY_LENGTH = 100_000;
+const validDocuments = new Map<string, DocumentNode>();
+
+function rememberValid(query: string, document: DocumentNode): void {
+  if (query.length > MAX_CACHED_QUERY_LENGTH) return;
+  if (validDocuments.size >= MAX_CACHED_DOCUMENTS) {
+    validDocuments.delete(validDocuments.keys().next().value as string);
+  }
+  validDocuments.set(query, document);
+}
+
 export async function runGraphql(
   schema: GraphQLSchema,
   app: AppContext,
@@ -58,14 +75,21 @@ export async function runGraphql(
   const operationName = (req.operationName as string | undefined) ?? undefined;
   const log = (err: unknown) => app.log.error({ err }, 'graphql resolver failed');
 
-  let document: ReturnType<typeof parse>;
-  try {
-    document = parse(req.query, { maxTokens: 20_000 });
-  } catch (err) {
-    return { status: 400, body: { errors: [formatError(err as never, log)] } };
+  let document = validDocuments.get(req.query);
+  if (document) {
+    // Refresh its place in the insertion order: the map evicts the oldest first.
+    validDocuments.delete(req.query);
+    validDocuments.set(req.query, document);
+  } else {
+    try {
+      document = parse(req.query, { maxTokens: 20_000 });
+    } catch (err) {
+      return { status: 400, body: { errors: [formatError(err as never, log)] } };
+    }
+    const errors = validate(schema, document, specifiedRules);
+    if (errors.length > 0) return { status: 400, body: { errors: errors.map((e) => formatError(e, log)) } };
+    rememberValid(req.query, document);
   }
-  const errors = validate(schema, document, specifiedRules);
-  if (errors.length > 0) return { status: 400, body: { errors: errors.map((e) => formatError(e, log)) } };
   const op = getOperationAST(document, operationName);
   if (!op) return fail(new AppError(400, 'BAD_REQUEST', 'Name the operation to run (operationName)'));
   if (op.operation === 'subscription')
