@@ -56,12 +56,13 @@ describe('authentication', () => {
     assert.equal(body.errors[0]!.extensions.type, 'invalid input');
   });
 
-  test('GET /graphql serves the self-contained console', async () => {
+  test('GET /graphql serves GraphiQL from the built web UI, with no external resources', async () => {
     const res = await fetch(`${base}/graphql`);
     assert.equal(res.status, 200);
     const html = await res.text();
-    assert.match(html, /GraphQL console/);
-    assert.doesNotMatch(html, /<script[^>]+src=|<link[^>]+href="http/);
+    assert.match(html, /<title>Trackway GraphiQL<\/title>/);
+    assert.match(html, /<script[^>]+src="\/assets\/graphiql-[^"]+\.js"/);
+    assert.doesNotMatch(html, /(src|href)="https?:/);
   });
 });
 

@@ -10,6 +10,13 @@ const api = process.env.TRACKWAY_API ?? 'http://localhost:3000';
 export default defineConfig({
   root,
   plugins: [react()],
-  build: { outDir: 'dist', emptyOutDir: true, sourcemap: true, chunkSizeWarningLimit: 600 },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    sourcemap: true,
+    // GraphiQL (with its Monaco editor) is a page of its own; the app never loads it.
+    rollupOptions: { input: { app: `${root}index.html`, graphiql: `${root}graphiql.html` } },
+    chunkSizeWarningLimit: 5000,
+  },
   server: { proxy: { '/api': api, '/graphql': api } },
 });

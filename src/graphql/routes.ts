@@ -1,14 +1,16 @@
-// The GraphQL endpoint: POST /graphql runs a query, GET /graphql serves a small
-// query console. Credentials are checked here rather than by the REST hook:
+// The GraphQL endpoint: POST /graphql runs a query, GET /graphql serves
+// GraphiQL (built with the web UI). Credentials are checked here rather than by the REST hook:
 // GraphQL takes a bare API key or token as well as "Bearer <token or key>",
 // and failures must come back in the GraphQL error shape @linear/sdk reads.
+import fs from 'node:fs/promises';
+import path from 'node:path';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { authenticate } from '../modules/auth/service.js';
+import { WEB_DIST } from '../modules/ui/serve.js';
 import type { Actor, AppContext } from '../platform/context.js';
 import { AppError } from '../platform/errors.js';
 import type { Http } from '../platform/http/types.js';
 import { buildExecutableSchema } from './build-schema.js';
-import { consolePage } from './console-page.js';
 import { formatAppError } from './errors.js';
 import { type GraphqlRequest, type GraphqlResponse, runGraphql } from './execute.js';
 import { RateBudget } from './rate-budget.js';
@@ -37,9 +39,19 @@ export async function graphqlRoutes(app: Http, ctx: AppContext): Promise<void> {
   const schema = graphqlSchema();
   const budget = new RateBudget();
 
-  app.get('/graphql', { config: { auth: 'none' }, schema: { hide: true } }, async (_req, reply) =>
-    reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(consolePage),
-  );
+  // GraphiQL is built with the web UI (web/graphiql.html); read per request so
+  // a rebuild while the server runs is picked up, as the UI's index.html is.
+  const graphiqlPage = path.join(WEB_DIST, 'graphiql.html');
+  app.get('/graphql', { config: { auth: 'none' }, schema: { hide: true } }, async (_req, reply) => {
+    const html = await fs.readFile(graphiqlPage, 'utf8').catch(() => undefined);
+    if (html === undefined) {
+      return reply
+        .status(503)
+        .type('text/plain; charset=utf-8')
+        .send('GraphiQL is not built. Run `npm run build`, then reload; POST queries work meanwhile.');
+    }
+    return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(html);
+  });
 
   app.post(
     '/graphql',
