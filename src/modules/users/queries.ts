@@ -13,6 +13,11 @@ export function findLiveUserById(db: Db, id: string): Promise<UserRow | undefine
   return live(db).selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+/** A live user's row, locked until the transaction ends. */
+export function lockLiveUser(db: Db, id: string): Promise<UserRow | undefined> {
+  return live(db).selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+}
+
 export function findUsersByIds(db: Db, ids: readonly string[]): Promise<UserRow[]> {
   if (ids.length === 0) return Promise.resolve([]);
   return db

@@ -96,13 +96,7 @@ export async function adminUpdateUser(
   return ctx.db.transaction().execute(async (trx) => {
     await serialiseAdminChanges(trx);
     // Read (and lock) the target only now, so we see any change that finished while we waited.
-    const target = await trx
-      .selectFrom('users')
-      .selectAll()
-      .where('id', '=', id)
-      .where('deleted_at', 'is', null)
-      .forUpdate()
-      .executeTakeFirst();
+    const target = await q.lockLiveUser(trx, id);
     if (!target) throw notFound('User');
     await assertAdminsRemain(trx, target, {
       role: patch.role ?? target.role,
@@ -127,13 +121,7 @@ export async function adminDeleteUser(ctx: AppContext, actor: Actor, id: string)
   assertAdmin(actor);
   await ctx.db.transaction().execute(async (trx) => {
     await serialiseAdminChanges(trx);
-    const target = await trx
-      .selectFrom('users')
-      .selectAll()
-      .where('id', '=', id)
-      .where('deleted_at', 'is', null)
-      .forUpdate()
-      .executeTakeFirst();
+    const target = await q.lockLiveUser(trx, id);
     if (!target) throw notFound('User');
     await assertAdminsRemain(trx, target, 'deleted');
     await q.softDeleteUser(trx, id);
