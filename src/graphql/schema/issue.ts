@@ -1,97 +1,8 @@
 // GraphQL SDL: issue types.
 // Names and types match the schema @linear/sdk expects; descriptions are ours.
-export const issueSdl = /* GraphQL */ `
-"""Archive response."""
-type ArchiveResponse {
-  """Archive."""
-  archive: String!
-  """Total count."""
-  totalCount: Float!
-  """Database version."""
-  databaseVersion: Float!
-  """Includes dependencies."""
-  includesDependencies: [String!]!
-}
-
-"""A unit of work tracked by a team."""
-type Issue implements Node {
-  """Unique identifier."""
-  id: ID!
-  """Attachments."""
-  attachments(
-    "Cursor after which the page starts." after: String
-    "Cursor before which the page ends." before: String
-    "Conditions the records must meet." filter: AttachmentFilter
-    "Page size from the start (default 50, at most 250)." first: Int
-    "Include archived records." includeArchived: Boolean
-    "Page size from the end (at most 250)." last: Int
-    "Sort key; newest first." orderBy: PaginationOrderBy
-  ): AttachmentConnection!
-  """Children."""
-  children(
-    "Cursor after which the page starts." after: String
-    "Cursor before which the page ends." before: String
-    "Conditions the records must meet." filter: IssueFilter
-    "Page size from the start (default 50, at most 250)." first: Int
-    "Include archived records." includeArchived: Boolean
-    "Page size from the end (at most 250)." last: Int
-    "Sort key; newest first." orderBy: PaginationOrderBy
-  ): IssueConnection!
-  """Comments."""
-  comments(
-    "Cursor after which the page starts." after: String
-    "Cursor before which the page ends." before: String
-    "Conditions the records must meet." filter: CommentFilter
-    "Page size from the start (default 50, at most 250)." first: Int
-    "Include archived records." includeArchived: Boolean
-    "Page size from the end (at most 250)." last: Int
-    "Sort key; newest first." orderBy: PaginationOrderBy
-  ): CommentConnection!
-  """History."""
-  history(
-    "Cursor after which the page starts." after: String
-    "Cursor before which the page ends." before: String
-    "Page size from the start (default 50, at most 250)." first: Int
-    "Include archived records." includeArchived: Boolean
-    "Page size from the end (at most 250)." last: Int
-    "Sort key; newest first." orderBy: PaginationOrderBy
-  ): IssueHistoryConnection!
-  """Labels."""
-  labels(
-    "Cursor after which the page starts." after: String
-    "Cursor before which the page ends." before: String
-    "Conditions the records must meet." filter: IssueLabelFilter
-    "Page size from the start (default 50, at most 250)." first: Int
-    "Include archived records." includeArchived: Boolean
-    "Page size from the end (at most 250)." last: Int
-    "Sort key; newest first." orderBy: PaginationOrderBy
-  ): IssueLabelConnection!
-  """Subscribers."""
-  subscribers(
-    "Cursor after which the page starts." after: String
-    "Cursor before which the page ends." before: String
-    "Conditions the records must meet." filter: UserFilter
-    "Page size from the start (default 50, at most 250)." first: Int
-    "Include archived records." includeArchived: Boolean
-    includeDisabled: Boolean
-    "Page size from the end (at most 250)." last: Int
-    "Sort key; newest first." orderBy: PaginationOrderBy
-  ): UserConnection!
-  """Trashed."""
-  trashed: Boolean
-  """Reaction data."""
-  reactionData: JSONObject!
-  """Label ids."""
-  labelIds: [String!]!
-  """Integration source type."""
-  integrationSourceType: IntegrationService
-  """Address of the record."""
-  url: String!
-  """Team key and number, e.g. ENG-123."""
-  identifier: String!
-  """Priority label."""
-  priorityLabel: String!
-  """Previous identifiers."""
+// Fields an Issue and an IssueSearchResult both carry (the search result is
+// an issue plus its match metadata), kept once.
+const ISSUE_FIELDS = /* GraphQL */ `
   previousIdentifiers: [String!]!
   """Reactions."""
   reactions: [Reaction!]!
@@ -198,7 +109,101 @@ type Issue implements Node {
   """State."""
   state: WorkflowState!
   """Inherits shared access."""
-  inheritsSharedAccess: Boolean!
+  inheritsSharedAccess: Boolean!`;
+
+export const issueSdl = /* GraphQL */ `
+"""Archive response."""
+type ArchiveResponse {
+  """Archive."""
+  archive: String!
+  """Total count."""
+  totalCount: Float!
+  """Database version."""
+  databaseVersion: Float!
+  """Includes dependencies."""
+  includesDependencies: [String!]!
+}
+
+"""A unit of work tracked by a team."""
+type Issue implements Node {
+  """Unique identifier."""
+  id: ID!
+  """Attachments."""
+  attachments(
+    "Cursor after which the page starts." after: String
+    "Cursor before which the page ends." before: String
+    "Conditions the records must meet." filter: AttachmentFilter
+    "Page size from the start (default 50, at most 250)." first: Int
+    "Include archived records." includeArchived: Boolean
+    "Page size from the end (at most 250)." last: Int
+    "Sort key; newest first." orderBy: PaginationOrderBy
+  ): AttachmentConnection!
+  """Children."""
+  children(
+    "Cursor after which the page starts." after: String
+    "Cursor before which the page ends." before: String
+    "Conditions the records must meet." filter: IssueFilter
+    "Page size from the start (default 50, at most 250)." first: Int
+    "Include archived records." includeArchived: Boolean
+    "Page size from the end (at most 250)." last: Int
+    "Sort key; newest first." orderBy: PaginationOrderBy
+  ): IssueConnection!
+  """Comments."""
+  comments(
+    "Cursor after which the page starts." after: String
+    "Cursor before which the page ends." before: String
+    "Conditions the records must meet." filter: CommentFilter
+    "Page size from the start (default 50, at most 250)." first: Int
+    "Include archived records." includeArchived: Boolean
+    "Page size from the end (at most 250)." last: Int
+    "Sort key; newest first." orderBy: PaginationOrderBy
+  ): CommentConnection!
+  """History."""
+  history(
+    "Cursor after which the page starts." after: String
+    "Cursor before which the page ends." before: String
+    "Page size from the start (default 50, at most 250)." first: Int
+    "Include archived records." includeArchived: Boolean
+    "Page size from the end (at most 250)." last: Int
+    "Sort key; newest first." orderBy: PaginationOrderBy
+  ): IssueHistoryConnection!
+  """Labels."""
+  labels(
+    "Cursor after which the page starts." after: String
+    "Cursor before which the page ends." before: String
+    "Conditions the records must meet." filter: IssueLabelFilter
+    "Page size from the start (default 50, at most 250)." first: Int
+    "Include archived records." includeArchived: Boolean
+    "Page size from the end (at most 250)." last: Int
+    "Sort key; newest first." orderBy: PaginationOrderBy
+  ): IssueLabelConnection!
+  """Subscribers."""
+  subscribers(
+    "Cursor after which the page starts." after: String
+    "Cursor before which the page ends." before: String
+    "Conditions the records must meet." filter: UserFilter
+    "Page size from the start (default 50, at most 250)." first: Int
+    "Include archived records." includeArchived: Boolean
+    includeDisabled: Boolean
+    "Page size from the end (at most 250)." last: Int
+    "Sort key; newest first." orderBy: PaginationOrderBy
+  ): UserConnection!
+  """Trashed."""
+  trashed: Boolean
+  """Reaction data."""
+  reactionData: JSONObject!
+  """Label ids."""
+  labelIds: [String!]!
+  """Integration source type."""
+  integrationSourceType: IntegrationService
+  """Address of the record."""
+  url: String!
+  """Team key and number, e.g. ENG-123."""
+  identifier: String!
+  """Priority label."""
+  priorityLabel: String!
+  """Previous identifiers."""
+${ISSUE_FIELDS}
 }
 
 """Result of a change to a issue archive."""
@@ -564,113 +569,7 @@ type IssueSearchResult implements Node {
   """Metadata."""
   metadata: JSONObject!
   """Previous identifiers."""
-  previousIdentifiers: [String!]!
-  """Reactions."""
-  reactions: [Reaction!]!
-  """Customer ticket count."""
-  customerTicketCount: Int!
-  """Shared access."""
-  sharedAccess: IssueSharedAccess!
-  """Branch name."""
-  branchName: String!
-  """Delegate."""
-  delegate: User
-  """Bot actor."""
-  botActor: ActorBot
-  """Source comment."""
-  sourceComment: Comment
-  """Cycle."""
-  cycle: Cycle
-  """Due date."""
-  dueDate: TimelessDate
-  """Estimate."""
-  estimate: Float
-  """Synced with."""
-  syncedWith: [ExternalEntityInfo!]
-  """External user creator."""
-  externalUserCreator: ExternalUser
-  """Asks external user requester."""
-  asksExternalUserRequester: ExternalUser
-  """Asks requester."""
-  asksRequester: User
-  """Longer description."""
-  description: String
-  """Title."""
-  title: String!
-  """Number."""
-  number: Float!
-  """Last applied template."""
-  lastAppliedTemplate: Template
-  """When it last changed in a meaningful way."""
-  updatedAt: DateTime!
-  """Board order."""
-  boardOrder: Float!
-  """Sort order."""
-  sortOrder: Float!
-  """Priority sort order."""
-  prioritySortOrder: Float!
-  """Sub issue sort order."""
-  subIssueSortOrder: Float
-  """Parent."""
-  parent: Issue
-  """Priority."""
-  priority: Float!
-  """Project milestone."""
-  projectMilestone: ProjectMilestone
-  """Project."""
-  project: Project
-  """Recurring issue template."""
-  recurringIssueTemplate: Template
-  """Team."""
-  team: Team!
-  """When it was archived; null while active."""
-  archivedAt: DateTime
-  """When it was created."""
-  createdAt: DateTime!
-  """Started triage at."""
-  startedTriageAt: DateTime
-  """Triaged at."""
-  triagedAt: DateTime
-  """Added to cycle at."""
-  addedToCycleAt: DateTime
-  """Added to project at."""
-  addedToProjectAt: DateTime
-  """Added to team at."""
-  addedToTeamAt: DateTime
-  """Auto archived at."""
-  autoArchivedAt: DateTime
-  """Auto closed at."""
-  autoClosedAt: DateTime
-  """Canceled at."""
-  canceledAt: DateTime
-  """Completed at."""
-  completedAt: DateTime
-  """Started at."""
-  startedAt: DateTime
-  """Sla started at."""
-  slaStartedAt: DateTime
-  """Sla breaches at."""
-  slaBreachesAt: DateTime
-  """Sla high risk at."""
-  slaHighRiskAt: DateTime
-  """Sla medium risk at."""
-  slaMediumRiskAt: DateTime
-  """Snoozed until at."""
-  snoozedUntilAt: DateTime
-  """Sla type."""
-  slaType: String
-  """Assignee."""
-  assignee: User
-  """Creator."""
-  creator: User
-  """Snoozed by."""
-  snoozedBy: User
-  """Favorite."""
-  favorite: Favorite
-  """State."""
-  state: WorkflowState!
-  """Inherits shared access."""
-  inheritsSharedAccess: Boolean!
+${ISSUE_FIELDS}
 }
 
 """Issue shared access."""
