@@ -183,3 +183,17 @@ describe('combinators and relations', () => {
     invalid({ priority: { eq: 'high' } });
   });
 });
+
+describe('subquery aliases', () => {
+  test('are numbered per filter, so the same filter always compiles to the same SQL', () => {
+    const filter = {
+      team: { id: { eq: ID } },
+      state: { id: { eq: ID } },
+      labels: { some: { name: { eq: 'x' } } },
+    };
+    const first = compile(filter).sql;
+    assert.match(first, /as f_1 .* as f_2 .* as f_3 /);
+    // A process-wide counter once reached `for` after about 900 filters and broke the query.
+    for (let i = 0; i < 2_000; i++) assert.equal(compile(filter).sql, first);
+  });
+});

@@ -46,8 +46,14 @@ export interface FilterContext {
 
 const TRUE = sql<boolean>`true`;
 const FALSE = sql<boolean>`false`;
-let aliasCounter = 0;
-const nextAlias = () => `f${(++aliasCounter % 1_000_000).toString(36)}`;
+// Subquery aliases are numbered per compiled filter. The underscore keeps them
+// clear of SQL keywords: a bare `f` + counter once produced `for` and `from`.
+const aliasCounts = new WeakMap<FilterContext, number>();
+function nextAlias(ctx: FilterContext): string {
+  const n = (aliasCounts.get(ctx) ?? 0) + 1;
+  aliasCounts.set(ctx, n);
+  return `f_${n}`;
+}
 
 const and = (parts: Sql[]): Sql =>
   parts.length === 0 ? TRUE : parts.length === 1 ? parts[0]! : sql`(${sql.join(parts, sql` and `)})`;
@@ -122,7 +128,7 @@ function compileField(
       if (wantNull === true) parts.push(field.isNull(alias));
       if (wantNull === false) parts.push(not(field.isNull(alias)));
       if (Object.values(rest).some((v) => v != null)) {
-        const inner = nextAlias();
+        const inner = nextAlias(ctx);
         const j = field.join(alias, inner);
         const cond = compileEntity(field.entity(), inner, rest, ctx, path);
         parts.push(sql`exists (select 1 from ${j.from} where ${j.on} and ${cond})`);
@@ -144,7 +150,7 @@ function compileCollection(
   const target = field.entity();
   const parts: Sql[] = [];
   const exists = (cond: (inner: string) => Sql) => {
-    const inner = nextAlias();
+    const inner = nextAlias(ctx);
     const j = field.join(alias, inner);
     return sql`exists (select 1 from ${j.from} where ${j.on} and ${cond(inner)})`;
   };
@@ -163,7 +169,7 @@ function compileCollection(
       parts.push(v === true ? not(any) : any);
     } else if (key === 'length') {
       if (!isObject(v)) throw invalidField(at, 'must be an object');
-      const inner = nextAlias();
+      const inner = nextAlias(ctx);
       const j = field.join(alias, inner);
       const count = sql`(select count(*) from ${j.from} where ${j.on})`;
       parts.push(compileComparator(count, 'number', v, ctx, at));
