@@ -15,6 +15,9 @@ export interface Config {
   jwtSecret: string | undefined;
   webhookAllowPrivate: boolean;
   webhookRetryBaseMs: number;
+  /** Per-user GraphQL budget for each hour: requests, and complexity points. */
+  graphqlRequestsPerHour: number;
+  graphqlComplexityPerHour: number;
   logLevel: LogLevel;
 }
 
@@ -97,6 +100,8 @@ export function loadConfig(env: Env = process.env): Config {
     jwtSecret,
     webhookAllowPrivate: bool(env, 'WEBHOOK_ALLOW_PRIVATE', false),
     webhookRetryBaseMs: int(env, 'WEBHOOK_RETRY_BASE_MS', 60_000, 1, 86_400_000),
+    graphqlRequestsPerHour: int(env, 'GRAPHQL_REQUESTS_PER_HOUR', 5_000, 1, 1_000_000_000),
+    graphqlComplexityPerHour: int(env, 'GRAPHQL_COMPLEXITY_PER_HOUR', 3_000_000, 1, 1_000_000_000_000),
     logLevel,
   };
 }

@@ -19,6 +19,8 @@ describe('loadConfig defaults', () => {
     assert.equal(c.jwtSecret, undefined);
     assert.equal(c.webhookAllowPrivate, false);
     assert.equal(c.webhookRetryBaseMs, 60_000);
+    assert.equal(c.graphqlRequestsPerHour, 5_000);
+    assert.equal(c.graphqlComplexityPerHour, 3_000_000);
     assert.equal(c.logLevel, 'info');
   });
 
@@ -85,6 +87,14 @@ describe('loadConfig parses each variable', () => {
 
   test('WEBHOOK_RETRY_BASE_MS', () => {
     assert.equal(loadConfig({ WEBHOOK_RETRY_BASE_MS: '50' }).webhookRetryBaseMs, 50);
+  });
+
+  test('GraphQL hourly budget', () => {
+    const c = loadConfig({ GRAPHQL_REQUESTS_PER_HOUR: '20', GRAPHQL_COMPLEXITY_PER_HOUR: '1000' });
+    assert.equal(c.graphqlRequestsPerHour, 20);
+    assert.equal(c.graphqlComplexityPerHour, 1000);
+    assert.throws(() => loadConfig({ GRAPHQL_REQUESTS_PER_HOUR: '0' }), /GRAPHQL_REQUESTS_PER_HOUR/);
+    assert.throws(() => loadConfig({ GRAPHQL_COMPLEXITY_PER_HOUR: 'lots' }), /GRAPHQL_COMPLEXITY_PER_HOUR/);
   });
 
   test('LOG_LEVEL accepts every pino level, case-insensitively', () => {

@@ -8,8 +8,6 @@ export interface BudgetLimits {
   windowMs: number;
 }
 
-export const DEFAULT_BUDGET: BudgetLimits = { requests: 5_000, complexity: 3_000_000, windowMs: 60 * 60_000 };
-
 interface Usage {
   windowStart: number;
   requests: number;
@@ -27,7 +25,7 @@ export interface BudgetState {
 
 export class RateBudget {
   #usage = new Map<string, Usage>();
-  constructor(readonly limits: BudgetLimits = DEFAULT_BUDGET) {}
+  constructor(readonly limits: BudgetLimits) {}
 
   #current(userId: string, now: number): Usage {
     let u = this.#usage.get(userId);

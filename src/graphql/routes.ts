@@ -37,7 +37,11 @@ function bodyErrors(err: FastifyError, request: FastifyRequest, reply: FastifyRe
 
 export async function graphqlRoutes(app: Http, ctx: AppContext): Promise<void> {
   const schema = graphqlSchema();
-  const budget = new RateBudget();
+  const budget = new RateBudget({
+    requests: ctx.config.graphqlRequestsPerHour,
+    complexity: ctx.config.graphqlComplexityPerHour,
+    windowMs: 60 * 60_000,
+  });
 
   // GraphiQL is built with the web UI (web/graphiql.html); read per request so
   // a rebuild while the server runs is picked up, as the UI's index.html is.
