@@ -149,6 +149,55 @@ describe('statements per query', () => {
     assert.ok(counts[50]! <= 12, `${counts[50]} statements`);
   });
 
+  test('a relation selected by id alone is answered from the foreign key, without a read', async () => {
+    const viewer = await sdk(base, key).viewer;
+    const actor = {
+      id: viewer.id,
+      role: 'admin' as const,
+      name: viewer.name,
+      email: viewer.email,
+      via: 'apiKey' as const,
+    };
+    const schema = graphqlSchema();
+    const run = async (query: string) => {
+      const counter = new StatementCounter();
+      const res = await runGraphql(schema, { ...t.ctx, db: t.ctx.db.withPlugin(counter) }, actor, { query });
+      assert.equal(res.body.errors, undefined, JSON.stringify(res.body.errors));
+      type Node = Record<string, { id: string; name?: string } | string | null>;
+      return {
+        nodes: (res.body.data as { issues: { nodes: Node[] } }).issues.nodes,
+        statements: counter.count,
+      };
+    };
+    const filter = 'filter: { team: { key: { eq: "NPLUS" } } }';
+    // Fragments and __typename count as "id alone" too, as @linear/sdk sends them.
+    const idOnly = await run(`query { issues(first: 20, ${filter}) { nodes { id
+      assignee { id } team { ...T } state { __typename id } project { ... on Project { id } } parent { id } } } }
+      fragment T on Team { id __typename }`);
+    assert.equal(idOnly.statements, 1);
+    assert.equal(idOnly.nodes.length, 20);
+    const rows = await t.ctx.db
+      .selectFrom('issues')
+      .select(['id', 'assignee_id', 'team_id', 'state_id', 'project_id'])
+      .where('identifier', 'like', 'NPLUS-%')
+      .execute();
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    for (const n of idOnly.nodes) {
+      const row = byId.get(n.id as string)!;
+      assert.deepEqual({ ...(n.assignee as object) }, { id: row.assignee_id });
+      assert.deepEqual({ ...(n.team as object) }, { id: row.team_id, __typename: 'Team' });
+      assert.deepEqual({ ...(n.state as object) }, { __typename: 'WorkflowState', id: row.state_id });
+      assert.deepEqual({ ...(n.project as object) }, { id: row.project_id });
+      assert.equal(n.parent, null);
+    }
+    // Any other field of the relation reads the row (one batched statement per relation).
+    const named = await run(
+      `{ issues(first: 20, ${filter}) { nodes { id assignee { id name } team { id } } } }`,
+    );
+    assert.equal(named.statements, 2);
+    assert.ok(named.nodes.every((n) => typeof (n.assignee as { name: string }).name === 'string'));
+  });
+
   test('the HTTP endpoint answers the same query with a cost header', async () => {
     const res = await gql(base, key, '{ issues(first: 5) { nodes { id state { name } } } }');
     assert.equal(res.status, 200);

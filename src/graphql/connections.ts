@@ -2,17 +2,18 @@
 // becomes a node) and the two ways to read one: a top-level list, or a nested
 // list per parent batched across all parents of the page.
 import { type RawBuilder, sql } from 'kysely';
-import type {
-  AttachmentRow,
-  CommentRow,
-  CycleRow,
-  IssueRow,
-  LabelRow,
-  ProjectRow,
-  StateRow,
-  TeamRow,
-  UserRow,
-  WebhookRow,
+import {
+  type AttachmentRow,
+  type CommentRow,
+  type CycleRow,
+  ISSUE_COLUMNS,
+  type IssueRow,
+  type LabelRow,
+  type ProjectRow,
+  type StateRow,
+  type TeamRow,
+  type UserRow,
+  type WebhookRow,
 } from '../platform/db/tables.js';
 import {
   attachmentEntity,
@@ -51,6 +52,8 @@ export interface ListDef {
   table: string;
   entity: EntitySpec;
   archivable: boolean;
+  /** Columns of t to read, when not all of them (default `t.*`). */
+  columns?: Sql;
   /** Conditions every read of this list applies (e.g. no deleted users). */
   scope?: (args: ListArgs) => Sql[];
   // biome-ignore lint/suspicious/noExplicitAny: each list's rows have their own table type
@@ -67,6 +70,7 @@ export const lists = {
     table: 'issues',
     entity: issueEntity,
     archivable: true,
+    columns: sql.raw(ISSUE_COLUMNS.map((c) => `t.${c}`).join(', ')),
     node: (r: IssueRow, g) => issueNode(r, g.app.config.publicUrl),
   },
   comments: {
@@ -203,6 +207,7 @@ export async function listConnection(g: GqlContext, def: ListDef, args: ListArgs
       from: sql`${sql.table(def.table)} as t`,
       where: [...(def.scope?.(args) ?? []), ...where, filterOf(def, args, g)],
       archivable: def.archivable,
+      ...(def.columns ? { columns: def.columns } : {}),
     },
     args,
   );
@@ -234,6 +239,7 @@ export function nested(
           parentKey: rel.parentKey,
           where: [...(def.scope?.(args) ?? []), ...(rel.where ?? []), filterOf(def, args, g)],
           archivable: def.archivable,
+          ...(def.columns ? { columns: def.columns } : {}),
         },
         ids,
         args,

@@ -6,17 +6,18 @@ import type { Selectable } from 'kysely';
 import { sql } from 'kysely';
 import { emptyProgress, type Progress, progressBy } from '../modules/projects/progress.js';
 import type { Db } from '../platform/db/database.js';
-import type {
-  AttachmentRow,
-  CommentRow,
-  CycleRow,
-  IssueRow,
-  LabelRow,
-  ProjectRow,
-  StateRow,
-  TeamMembershipsTable,
-  TeamRow,
-  UserRow,
+import {
+  type AttachmentRow,
+  type CommentRow,
+  type CycleRow,
+  ISSUE_COLUMNS,
+  type IssueRow,
+  type LabelRow,
+  type ProjectRow,
+  type StateRow,
+  type TeamMembershipsTable,
+  type TeamRow,
+  type UserRow,
 } from '../platform/db/tables.js';
 import type { Page, PageArgs } from '../platform/list/paginate.js';
 
@@ -39,12 +40,12 @@ type Table =
 function byId<R extends { id: string }>(db: Db, table: Table) {
   return new DataLoader<string, R | null>(async (ids) => {
     const valid = ids.filter(isUuid);
+    const query = db.selectFrom(table).where('id', 'in', valid as string[]);
     const rows = valid.length
-      ? ((await db
-          .selectFrom(table)
-          .selectAll()
-          .where('id', 'in', valid as string[])
-          .execute()) as unknown as R[])
+      ? ((await (table === 'issues'
+          ? query.select(ISSUE_COLUMNS)
+          : query.selectAll()
+        ).execute()) as unknown as R[])
       : [];
     const map = new Map(rows.map((r) => [r.id, r]));
     return ids.map((id) => map.get(id) ?? null);

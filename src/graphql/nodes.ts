@@ -1,6 +1,9 @@
-// Rows -> GraphQL objects. Plain values are set here; relations and computed
-// lists are field resolvers in resolvers/*.ts that read the kept `row`.
-// Anything not set answers its type's empty value (see build-schema.ts).
+// Rows -> GraphQL objects. Each node keeps its row and computes a field only
+// when a query asks for it (prototype getters, read by the default resolver),
+// so a page of 50 issues does not build hundreds of unused values. Relations
+// and computed lists are field resolvers in resolvers/*.ts that read `row`.
+// Anything a node does not define answers its type's empty value (see
+// build-schema.ts).
 import { issueUrl, PRIORITY_LABELS, slugify } from '../modules/issues/present.js';
 import type {
   AttachmentRow,
@@ -15,56 +18,148 @@ import type {
   WebhookRow,
 } from '../platform/db/tables.js';
 
-const stamps = (r: { id: string; created_at: Date; updated_at: Date }) => ({
-  id: r.id,
-  createdAt: r.created_at,
-  updatedAt: r.updated_at,
-});
+interface Stamped {
+  id: string;
+  created_at: Date;
+  updated_at: Date;
+}
 
-export const issueNode = (r: IssueRow, publicUrl: string) => ({
-  ...stamps(r),
-  row: r,
-  identifier: r.identifier,
-  title: r.title,
-  description: r.description,
-  number: r.number,
-  priority: r.priority,
-  priorityLabel: PRIORITY_LABELS[r.priority] ?? 'No priority',
-  estimate: r.estimate,
-  dueDate: r.due_date,
-  sortOrder: r.sort_order,
-  boardOrder: r.sort_order,
-  prioritySortOrder: r.priority === 0 ? 5 : r.priority,
-  archivedAt: r.archived_at,
-  startedAt: r.started_at,
-  completedAt: r.completed_at,
-  canceledAt: r.canceled_at,
-  url: issueUrl(publicUrl, r.identifier, r.title),
-});
+/** id, createdAt, updatedAt and the row itself, shared by every node. */
+abstract class RowNode<R extends Stamped> {
+  constructor(readonly row: R) {}
+  get id() {
+    return this.row.id;
+  }
+  get createdAt() {
+    return this.row.created_at;
+  }
+  get updatedAt() {
+    return this.row.updated_at;
+  }
+}
 
-export const userNode = (r: UserRow, viewerId: string, publicUrl: string) => {
-  const live = r.deleted_at === null;
-  return {
-    ...stamps(r),
-    row: r,
-    name: r.name,
-    displayName: r.display_name,
-    email: r.email,
-    avatarUrl: r.avatar_url,
-    archivedAt: r.deleted_at,
-    active: live && r.status === 'active',
-    admin: r.role === 'admin',
-    guest: r.role === 'guest',
-    isMe: r.id === viewerId,
-    isAssignable: live && r.status === 'active',
-    isMentionable: live && r.status === 'active',
-    canAccessAnyPublicTeam: r.role !== 'guest',
-    disableReason: r.status === 'suspended' ? 'suspended' : null,
-    initials: initials(r.name),
-    avatarBackgroundColor: colorFor(r.id),
-    url: `${publicUrl}/users/${r.id}`,
-  };
-};
+class IssueNode extends RowNode<IssueRow> {
+  constructor(
+    row: IssueRow,
+    private readonly publicUrl: string,
+  ) {
+    super(row);
+  }
+  get identifier() {
+    return this.row.identifier;
+  }
+  get title() {
+    return this.row.title;
+  }
+  get description() {
+    return this.row.description;
+  }
+  get number() {
+    return this.row.number;
+  }
+  get priority() {
+    return this.row.priority;
+  }
+  get priorityLabel() {
+    return PRIORITY_LABELS[this.row.priority] ?? 'No priority';
+  }
+  get estimate() {
+    return this.row.estimate;
+  }
+  get dueDate() {
+    return this.row.due_date;
+  }
+  get sortOrder() {
+    return this.row.sort_order;
+  }
+  get boardOrder() {
+    return this.row.sort_order;
+  }
+  get prioritySortOrder() {
+    return this.row.priority === 0 ? 5 : this.row.priority;
+  }
+  get archivedAt() {
+    return this.row.archived_at;
+  }
+  get startedAt() {
+    return this.row.started_at;
+  }
+  get completedAt() {
+    return this.row.completed_at;
+  }
+  get canceledAt() {
+    return this.row.canceled_at;
+  }
+  get url() {
+    return issueUrl(this.publicUrl, this.row.identifier, this.row.title);
+  }
+}
+
+export const issueNode = (r: IssueRow, publicUrl: string) => new IssueNode(r, publicUrl);
+
+class UserNode extends RowNode<UserRow> {
+  constructor(
+    row: UserRow,
+    private readonly viewerId: string,
+    private readonly publicUrl: string,
+  ) {
+    super(row);
+  }
+  private get usable() {
+    return this.row.deleted_at === null && this.row.status === 'active';
+  }
+  get name() {
+    return this.row.name;
+  }
+  get displayName() {
+    return this.row.display_name;
+  }
+  get email() {
+    return this.row.email;
+  }
+  get avatarUrl() {
+    return this.row.avatar_url;
+  }
+  get archivedAt() {
+    return this.row.deleted_at;
+  }
+  get active() {
+    return this.usable;
+  }
+  get admin() {
+    return this.row.role === 'admin';
+  }
+  get guest() {
+    return this.row.role === 'guest';
+  }
+  get isMe() {
+    return this.row.id === this.viewerId;
+  }
+  get isAssignable() {
+    return this.usable;
+  }
+  get isMentionable() {
+    return this.usable;
+  }
+  get canAccessAnyPublicTeam() {
+    return this.row.role !== 'guest';
+  }
+  get disableReason() {
+    return this.row.status === 'suspended' ? 'suspended' : null;
+  }
+  get initials() {
+    return initials(this.row.name);
+  }
+  get avatarBackgroundColor() {
+    return colorFor(this.row.id);
+  }
+  get url() {
+    return `${this.publicUrl}/users/${this.row.id}`;
+  }
+}
+
+export const userNode = (r: UserRow, viewerId: string, publicUrl: string) =>
+  new UserNode(r, viewerId, publicUrl);
 
 const initials = (name: string) =>
   name
@@ -77,49 +172,96 @@ const initials = (name: string) =>
 /** A stable colour per user for avatars without a picture. */
 function colorFor(id: string): string {
   let h = 0;
-  for (const c of id) h = (h * 31 + c.charCodeAt(0)) % 360;
+  for (let i = 0; i < id.length; i++) h = (h * 31 + id.charCodeAt(i)) % 360;
   return `hsl(${h}, 55%, 50%)`;
 }
 
-export const teamNode = (r: TeamRow) => ({
-  ...stamps(r),
-  row: r,
-  key: r.key,
-  name: r.name,
-  displayName: r.name,
-  description: r.description,
-  color: r.color,
-  icon: r.icon,
-  private: r.private,
-  visibility: r.private ? 'private' : 'public',
-  archivedAt: r.archived_at,
-  cyclesEnabled: r.cycles_enabled,
-  timezone: 'UTC',
-  issueEstimationType: 'notUsed',
-  setIssueSortOrderOnStateChange: 'none',
-  allMembersCanJoin: !r.private,
+class TeamNode extends RowNode<TeamRow> {
+  get key() {
+    return this.row.key;
+  }
+  get name() {
+    return this.row.name;
+  }
+  get displayName() {
+    return this.row.name;
+  }
+  get description() {
+    return this.row.description;
+  }
+  get color() {
+    return this.row.color;
+  }
+  get icon() {
+    return this.row.icon;
+  }
+  get private() {
+    return this.row.private;
+  }
+  get visibility() {
+    return this.row.private ? 'private' : 'public';
+  }
+  get archivedAt() {
+    return this.row.archived_at;
+  }
+  get cyclesEnabled() {
+    return this.row.cycles_enabled;
+  }
+  get allMembersCanJoin() {
+    return !this.row.private;
+  }
+}
+// Settings every team has here; fixed values rather than stored ones.
+Object.defineProperties(TeamNode.prototype, {
+  timezone: { value: 'UTC' },
+  issueEstimationType: { value: 'notUsed' },
+  setIssueSortOrderOnStateChange: { value: 'none' },
 });
 
-export const stateNode = (r: StateRow) => ({
-  ...stamps(r),
-  row: r,
-  name: r.name,
-  type: r.type,
-  color: r.color,
-  description: r.description,
-  position: r.position,
-  archivedAt: r.archived_at,
-});
+export const teamNode = (r: TeamRow) => new TeamNode(r);
 
-export const labelNode = (r: LabelRow) => ({
-  ...stamps(r),
-  row: r,
-  name: r.name,
-  description: r.description,
-  color: r.color,
-  isGroup: r.is_group,
-  archivedAt: r.archived_at,
-});
+class StateNode extends RowNode<StateRow> {
+  get name() {
+    return this.row.name;
+  }
+  get type() {
+    return this.row.type;
+  }
+  get color() {
+    return this.row.color;
+  }
+  get description() {
+    return this.row.description;
+  }
+  get position() {
+    return this.row.position;
+  }
+  get archivedAt() {
+    return this.row.archived_at;
+  }
+}
+
+export const stateNode = (r: StateRow) => new StateNode(r);
+
+class LabelNode extends RowNode<LabelRow> {
+  get name() {
+    return this.row.name;
+  }
+  get description() {
+    return this.row.description;
+  }
+  get color() {
+    return this.row.color;
+  }
+  get isGroup() {
+    return this.row.is_group;
+  }
+  get archivedAt() {
+    return this.row.archived_at;
+  }
+}
+
+export const labelNode = (r: LabelRow) => new LabelNode(r);
 
 const STATUS_COLORS: Record<string, string> = {
   backlog: '#bec2c8',
@@ -143,67 +285,164 @@ export const projectStatusNode = (type: string, since: Date) => ({
   updatedAt: since,
 });
 
-export const projectNode = (r: ProjectRow, publicUrl: string) => ({
-  ...stamps(r),
-  row: r,
-  name: r.name,
-  description: r.description,
-  content: r.content,
-  slugId: r.slug_id,
-  url: `${publicUrl}/project/${slugify(r.name)}-${r.slug_id}`,
-  color: r.color,
-  icon: r.icon,
-  state: r.status,
-  status: projectStatusNode(r.status, r.created_at),
-  health: r.health,
-  startDate: r.start_date,
-  targetDate: r.target_date,
-  startedAt: r.started_at,
-  completedAt: r.completed_at,
-  canceledAt: r.canceled_at,
-  archivedAt: r.archived_at,
-  sortOrder: r.sort_order,
-  priorityLabel: PRIORITY_LABELS[0],
-  frequencyResolution: 'weekly',
+class ProjectNode extends RowNode<ProjectRow> {
+  constructor(
+    row: ProjectRow,
+    private readonly publicUrl: string,
+  ) {
+    super(row);
+  }
+  get name() {
+    return this.row.name;
+  }
+  get description() {
+    return this.row.description;
+  }
+  get content() {
+    return this.row.content;
+  }
+  get slugId() {
+    return this.row.slug_id;
+  }
+  get url() {
+    return `${this.publicUrl}/project/${slugify(this.row.name)}-${this.row.slug_id}`;
+  }
+  get color() {
+    return this.row.color;
+  }
+  get icon() {
+    return this.row.icon;
+  }
+  get state() {
+    return this.row.status;
+  }
+  get status() {
+    return projectStatusNode(this.row.status, this.row.created_at);
+  }
+  get health() {
+    return this.row.health;
+  }
+  get startDate() {
+    return this.row.start_date;
+  }
+  get targetDate() {
+    return this.row.target_date;
+  }
+  get startedAt() {
+    return this.row.started_at;
+  }
+  get completedAt() {
+    return this.row.completed_at;
+  }
+  get canceledAt() {
+    return this.row.canceled_at;
+  }
+  get archivedAt() {
+    return this.row.archived_at;
+  }
+  get sortOrder() {
+    return this.row.sort_order;
+  }
+}
+// Projects carry no priority or update cadence here.
+Object.defineProperties(ProjectNode.prototype, {
+  priorityLabel: { value: PRIORITY_LABELS[0] },
+  frequencyResolution: { value: 'weekly' },
 });
 
-export const cycleNode = (r: CycleRow, now: Date) => ({
-  ...stamps(r),
-  row: r,
-  number: r.number,
-  name: r.name,
-  description: r.description,
-  startsAt: r.starts_at,
-  endsAt: r.ends_at,
-  completedAt: r.completed_at,
-  archivedAt: r.archived_at,
-  isActive: r.starts_at <= now && r.ends_at > now,
-  isFuture: r.starts_at > now,
-  isPast: r.ends_at <= now,
-});
+export const projectNode = (r: ProjectRow, publicUrl: string) => new ProjectNode(r, publicUrl);
 
-export const commentNode = (r: CommentRow) => ({
-  ...stamps(r),
-  row: r,
-  body: r.body,
-  issueId: r.issue_id,
-  parentId: r.parent_id,
-  editedAt: r.edited_at,
-  resolvedAt: r.resolved_at,
-  archivedAt: r.archived_at,
-});
+class CycleNode extends RowNode<CycleRow> {
+  constructor(
+    row: CycleRow,
+    private readonly now: Date,
+  ) {
+    super(row);
+  }
+  get number() {
+    return this.row.number;
+  }
+  get name() {
+    return this.row.name;
+  }
+  get description() {
+    return this.row.description;
+  }
+  get startsAt() {
+    return this.row.starts_at;
+  }
+  get endsAt() {
+    return this.row.ends_at;
+  }
+  get completedAt() {
+    return this.row.completed_at;
+  }
+  get archivedAt() {
+    return this.row.archived_at;
+  }
+  get isActive() {
+    return this.row.starts_at <= this.now && this.row.ends_at > this.now;
+  }
+  get isFuture() {
+    return this.row.starts_at > this.now;
+  }
+  get isPast() {
+    return this.row.ends_at <= this.now;
+  }
+}
 
-export const attachmentNode = (r: AttachmentRow) => ({
-  ...stamps(r),
-  row: r,
-  title: r.title,
-  subtitle: r.subtitle,
-  url: r.url,
-  metadata: r.metadata ?? {},
-  sourceType: r.source_type,
-  groupBySource: r.group_by_source,
-  archivedAt: r.archived_at,
-});
+export const cycleNode = (r: CycleRow, now: Date) => new CycleNode(r, now);
+
+class CommentNode extends RowNode<CommentRow> {
+  get body() {
+    return this.row.body;
+  }
+  get issueId() {
+    return this.row.issue_id;
+  }
+  get parentId() {
+    return this.row.parent_id;
+  }
+  get editedAt() {
+    return this.row.edited_at;
+  }
+  get resolvedAt() {
+    return this.row.resolved_at;
+  }
+  get archivedAt() {
+    return this.row.archived_at;
+  }
+}
+
+export const commentNode = (r: CommentRow) => new CommentNode(r);
+
+class AttachmentNode extends RowNode<AttachmentRow> {
+  get title() {
+    return this.row.title;
+  }
+  get subtitle() {
+    return this.row.subtitle;
+  }
+  get url() {
+    return this.row.url;
+  }
+  get metadata() {
+    return this.row.metadata ?? {};
+  }
+  get sourceType() {
+    return this.row.source_type;
+  }
+  get groupBySource() {
+    return this.row.group_by_source;
+  }
+  get archivedAt() {
+    return this.row.archived_at;
+  }
+}
+
+export const attachmentNode = (r: AttachmentRow) => new AttachmentNode(r);
+
+const stamps = (r: Stamped) => ({ id: r.id, createdAt: r.created_at, updatedAt: r.updated_at });
 
 /** The signing secret is shown once, at creation, never again. */
 export const webhookNode = (r: WebhookRow) => ({

@@ -1,4 +1,5 @@
 // Small building blocks shared by the resolver modules.
+import { type GraphQLResolveInfo, Kind, type SelectionSetNode } from 'graphql';
 import { notFound } from '../../platform/errors.js';
 import type { Resolver } from '../build-schema.js';
 import type { GqlContext } from '../context.js';
@@ -15,19 +16,61 @@ type ByIdLoader =
   | 'comment'
   | 'attachment';
 
-/** A to-one relation: reads the foreign key from the source row and loads it (batched). */
+/**
+ * A to-one relation: reads the key from the source row and loads it (batched).
+ * `foreignKey` (the default) says the key is a column with a foreign key
+ * constraint, so it always names a row: `assignee { id }` then needs no read.
+ * Keys recorded elsewhere (history entries) may name a deleted row.
+ */
 export function belongsTo<R>(
   loader: ByIdLoader,
   // biome-ignore lint/suspicious/noExplicitAny: the source row's table differs per relation
   fk: (row: any) => string | null | undefined,
   node: (row: R, g: GqlContext) => unknown,
+  { foreignKey = true }: { foreignKey?: boolean } = {},
 ): Resolver {
-  return async (src, _args, g) => {
+  return (src, _args, g, info) => {
     const id = fk(src.row);
     if (!id) return null;
-    const row = (await (g.loaders[loader] as Loaders['user']).load(id)) as R | null;
-    return row ? node(row, g) : null;
+    if (foreignKey && asksOnlyId(info)) return { id };
+    return (g.loaders[loader] as Loaders['user']).load(id).then((row) => (row ? node(row as R, g) : null));
   };
+}
+
+const ID_ONLY = new Set(['id', '__typename']);
+const onlyIdCache = new WeakMap<object, boolean>();
+
+/**
+ * Whether a field selects nothing but `id` and `__typename`, through fragments
+ * too. Documents are cached (execute.ts), so the answer is kept per AST node;
+ * selections with directives are never treated as id-only.
+ */
+export function asksOnlyId(info: GraphQLResolveInfo): boolean {
+  const first = info.fieldNodes[0];
+  if (!first || info.fieldNodes.length > 1) return false;
+  let known = onlyIdCache.get(first);
+  if (known === undefined) {
+    known = selectsOnlyId(first.selectionSet, info.fragments, new Set());
+    onlyIdCache.set(first, known);
+  }
+  return known;
+}
+
+function selectsOnlyId(
+  set: SelectionSetNode | undefined,
+  fragments: GraphQLResolveInfo['fragments'],
+  seen: Set<string>,
+): boolean {
+  if (!set) return false;
+  return set.selections.every((sel) => {
+    if (sel.directives?.length) return false;
+    if (sel.kind === Kind.FIELD) return ID_ONLY.has(sel.name.value);
+    if (sel.kind === Kind.INLINE_FRAGMENT) return selectsOnlyId(sel.selectionSet, fragments, seen);
+    const name = sel.name.value;
+    if (seen.has(name)) return true;
+    seen.add(name);
+    return selectsOnlyId(fragments[name]?.selectionSet, fragments, seen);
+  });
 }
 
 /** Loads one record by id for a top-level field, or fails with "<What> not found". */

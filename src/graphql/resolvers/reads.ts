@@ -4,16 +4,17 @@ import { assertFeature } from '../../modules/flags/service.js';
 import { branchName } from '../../modules/issues/present.js';
 import { assertAdmin } from '../../modules/users/policy.js';
 import { getWorkspace } from '../../modules/workspace/service.js';
-import type {
-  CommentRow,
-  CycleRow,
-  IssueRow,
-  LabelRow,
-  ProjectRow,
-  StateRow,
-  TeamRow,
-  UserRow,
-  WebhookRow,
+import {
+  type CommentRow,
+  type CycleRow,
+  ISSUE_COLUMNS,
+  type IssueRow,
+  type LabelRow,
+  type ProjectRow,
+  type StateRow,
+  type TeamRow,
+  type UserRow,
+  type WebhookRow,
 } from '../../platform/db/tables.js';
 import { notFound } from '../../platform/errors.js';
 import type { ResolverMap } from '../build-schema.js';
@@ -55,7 +56,7 @@ export async function findIssueRow(g: GqlContext, idOrIdentifier: string): Promi
   const row = await g.db
     .selectFrom('issue_identifiers as ii')
     .innerJoin('issues as i', 'i.id', 'ii.issue_id')
-    .selectAll('i')
+    .select(ISSUE_COLUMNS.map((c) => `i.${c}` as const))
     .where('ii.identifier', '=', idOrIdentifier.toUpperCase())
     .executeTakeFirst();
   if (!row) throw notFound('Issue');
@@ -415,8 +416,8 @@ function historyRelation<R>(
 ): ResolverMap[string] {
   const change = (r: { changes?: Record<string, { from?: string; to?: string }> }) => r.changes?.[field];
   return {
-    [`from${name}`]: belongsTo(loader, (r) => change(r)?.from, toNode),
-    [`to${name}`]: belongsTo(loader, (r) => change(r)?.to, toNode),
+    [`from${name}`]: belongsTo(loader, (r) => change(r)?.from, toNode, { foreignKey: false }),
+    [`to${name}`]: belongsTo(loader, (r) => change(r)?.to, toNode, { foreignKey: false }),
   };
 }
 
@@ -456,7 +457,8 @@ async function searchIssues(
     ${a.includeArchived ? sql`` : sql`and t.archived_at is null`}`.execute(g.db);
   return {
     ...conn,
-    nodes: conn.nodes.map((n) => ({ ...(n as object), metadata: {} })),
+    // Search results carry match metadata; we record none.
+    nodes: conn.nodes.map((n) => Object.assign(n as object, { metadata: {} })),
     totalCount: Number(total.rows[0]?.n ?? 0),
   };
 }

@@ -4,7 +4,7 @@ import { Type } from 'typebox';
 import type { IssueRow } from '../../platform/db/tables.js';
 
 /** An issue row with what presenting it needs: its labels and the branch owner's name. */
-export type IssueRecord = Omit<IssueRow, 'search'> & {
+export type IssueRecord = IssueRow & {
   labelIds: string[];
   /** Display name of the assignee, else of the creator (for branchName). */
   branchUser: string | null;

@@ -3,36 +3,13 @@
 // directly, only to check that a referenced row exists.
 import { type Expression, type SqlBool, sql } from 'kysely';
 import type { Db } from '../../platform/db/database.js';
-import type { CycleRow, IssueRow } from '../../platform/db/tables.js';
+import { type CycleRow, ISSUE_COLUMNS, type IssueRow } from '../../platform/db/tables.js';
 import { isUuid } from '../teams/ids.js';
 import type { IssueRecord } from './present.js';
 
-const COLUMNS = [
-  'issues.id',
-  'issues.team_id',
-  'issues.number',
-  'issues.identifier',
-  'issues.title',
-  'issues.description',
-  'issues.priority',
-  'issues.estimate',
-  'issues.due_date',
-  'issues.state_id',
-  'issues.assignee_id',
-  'issues.creator_id',
-  'issues.project_id',
-  'issues.cycle_id',
-  'issues.parent_id',
-  'issues.sort_order',
-  'issues.created_at',
-  'issues.updated_at',
-  'issues.started_at',
-  'issues.completed_at',
-  'issues.canceled_at',
-  'issues.archived_at',
-] as const;
+const COLUMNS = ISSUE_COLUMNS.map((c) => `issues.${c}` as const);
 
-export type IssueColumns = Omit<IssueRow, 'search'>;
+export type IssueColumns = IssueRow;
 
 /** Issues with the branch owner's display name (assignee, else creator), in one query. */
 export function selectIssues(db: Db) {

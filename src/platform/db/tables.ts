@@ -341,7 +341,37 @@ export type StateRow = Selectable<WorkflowStatesTable>;
 export type LabelRow = Selectable<LabelsTable>;
 export type ProjectRow = Selectable<ProjectsTable>;
 export type CycleRow = Selectable<CyclesTable>;
-export type IssueRow = Selectable<IssuesTable>;
+/** An issue as the application reads it: every column but the search tsvector. */
+export type IssueRow = Omit<Selectable<IssuesTable>, 'search'>;
+
+/**
+ * The columns of IssueRow. Readers list them instead of `*`: the search
+ * tsvector is about 1 KB a row, and printing and parsing it is wasted work.
+ */
+export const ISSUE_COLUMNS = [
+  'id',
+  'team_id',
+  'number',
+  'identifier',
+  'title',
+  'description',
+  'priority',
+  'estimate',
+  'due_date',
+  'state_id',
+  'assignee_id',
+  'creator_id',
+  'project_id',
+  'cycle_id',
+  'parent_id',
+  'sort_order',
+  'created_at',
+  'updated_at',
+  'started_at',
+  'completed_at',
+  'canceled_at',
+  'archived_at',
+] as const satisfies readonly (keyof IssueRow)[];
 export type CommentRow = Selectable<CommentsTable>;
 export type FileRow = Selectable<FilesTable>;
 export type AttachmentRow = Selectable<AttachmentsTable>;

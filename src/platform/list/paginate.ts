@@ -41,6 +41,8 @@ export interface ListSource {
   where?: Sql[];
   /** Whether t has archived_at: archived rows are hidden unless includeArchived. */
   archivable: boolean;
+  /** The columns to read (default `t.*`). */
+  columns?: Sql;
 }
 
 interface Window {
@@ -122,7 +124,7 @@ export async function loadPage<R>(db: Db, source: ListSource, args: PageArgs): P
   if (w.limit === 0) return toPage([], args, w);
   const dir = sql.raw(w.backward ? 'asc' : 'desc');
   const { rows } = await sql<Raw>`
-    select t.*, ${SORT_TEXT(w.key)} as __sort from ${source.from}
+    select ${source.columns ?? sql`t.*`}, ${SORT_TEXT(w.key)} as __sort from ${source.from}
     ${where(conditions(source, args, w))}
     order by ${sql.raw(COLUMN[w.key])} ${dir}, t.id ${dir}
     limit ${w.limit + 1}`.execute(db);
@@ -150,7 +152,7 @@ export async function loadPages<R>(
     ];
     const { rows } = await sql<Raw & { __parent: string }>`
       select * from (
-        select t.*, ${source.parentKey}::text as __parent, ${SORT_TEXT(w.key)} as __sort,
+        select ${source.columns ?? sql`t.*`}, ${source.parentKey}::text as __parent, ${SORT_TEXT(w.key)} as __sort,
           row_number() over (partition by ${source.parentKey}
             order by ${sql.raw(COLUMN[w.key])} ${dir}, t.id ${dir}) as __rn
         from ${source.from}
