@@ -11,58 +11,48 @@ const COLUMNS = ISSUE_COLUMNS.map((c) => `issues.${c}` as const);
 
 export type IssueColumns = IssueRow;
 
-/** Issues with the branch owner's display name (assignee, else creator), in one query. */
+/**
+ * Issues as records, in one statement: the branch owner's display name
+ * (assignee, else creator) and the label ids (ordered by name) come along.
+ */
 export function selectIssues(db: Db) {
   return db
     .selectFrom('issues')
     .leftJoin('users as a', 'a.id', 'issues.assignee_id')
     .leftJoin('users as c', 'c.id', 'issues.creator_id')
     .select(COLUMNS)
-    .select(sql<string | null>`coalesce(a.display_name, c.display_name)`.as('branch_user'));
+    .select(sql<string | null>`coalesce(a.display_name, c.display_name)`.as('branch_user'))
+    .select(
+      sql<string[]>`array(select il.label_id::text from issue_labels il join labels l on l.id = il.label_id
+        where il.issue_id = issues.id order by lower(l.name), l.id)`.as('label_ids'),
+    );
 }
 
-type SelectedIssue = IssueColumns & { branch_user: string | null };
+type SelectedIssue = IssueColumns & { branch_user: string | null; label_ids: string[] };
 
-/** Label ids of many issues in one query. */
-export async function labelIdsOf(db: Db, issueIds: readonly string[]): Promise<Map<string, string[]>> {
-  const map = new Map<string, string[]>(issueIds.map((id) => [id, []]));
-  if (issueIds.length === 0) return map;
-  const rows = await db
-    .selectFrom('issue_labels')
-    .innerJoin('labels', 'labels.id', 'issue_labels.label_id')
-    .select(['issue_labels.issue_id', 'issue_labels.label_id'])
-    .where('issue_labels.issue_id', 'in', [...issueIds])
-    .orderBy('issue_labels.issue_id')
-    .orderBy(sql`lower(labels.name)`)
-    .execute();
-  for (const r of rows) map.get(r.issue_id)?.push(r.label_id);
-  return map;
-}
-
-/** Turns selected rows into records: one extra query for the labels of all of them. */
-export async function toRecords(db: Db, rows: SelectedIssue[]): Promise<IssueRecord[]> {
-  const labels = await labelIdsOf(
-    db,
-    rows.map((r) => r.id),
-  );
-  return rows.map(({ branch_user, ...row }) => ({
-    ...row,
-    labelIds: labels.get(row.id) ?? [],
-    branchUser: branch_user,
-  }));
-}
+const toRecord = ({ branch_user, label_ids, ...row }: SelectedIssue): IssueRecord => ({
+  ...row,
+  labelIds: label_ids,
+  branchUser: branch_user,
+});
 
 /** Records for these ids, in the order given (missing ids are skipped). */
 export async function loadIssueRecords(db: Db, ids: readonly string[]): Promise<IssueRecord[]> {
   const valid = ids.filter(isUuid);
   if (valid.length === 0) return [];
   const rows = await selectIssues(db).where('issues.id', 'in', valid).execute();
-  const records = new Map((await toRecords(db, rows)).map((r) => [r.id, r]));
+  const records = new Map(rows.map((r) => [r.id, toRecord(r)]));
   return valid.map((id) => records.get(id)).filter((r): r is IssueRecord => r !== undefined);
 }
 
 export async function loadIssueRecord(db: Db, id: string): Promise<IssueRecord | undefined> {
   return (await loadIssueRecords(db, [id]))[0];
+}
+
+/** `eng-12` -> `ENG-12`; undefined when the text cannot be an identifier. */
+function normalIdentifier(text: string): string | undefined {
+  const m = /^([A-Za-z][A-Za-z0-9]{0,6})-(\d{1,9})$/.exec(text.trim());
+  return m ? `${m[1]!.toUpperCase()}-${Number(m[2])}` : undefined;
 }
 
 /**
@@ -79,15 +69,27 @@ export async function resolveIssueId(db: Db, idOrIdentifier: string): Promise<st
       .executeTakeFirst();
     return row?.id;
   }
-  const m = /^([A-Za-z][A-Za-z0-9]{0,6})-(\d{1,9})$/.exec(idOrIdentifier.trim());
-  if (!m) return undefined;
-  const identifier = `${m[1]!.toUpperCase()}-${Number(m[2])}`;
+  const identifier = normalIdentifier(idOrIdentifier);
+  if (!identifier) return undefined;
   const row = await db
     .selectFrom('issue_identifiers')
     .select('issue_id')
     .where('identifier', '=', identifier)
     .executeTakeFirst();
   return row?.issue_id;
+}
+
+/** The record an id or identifier (current or former) names, in one statement. */
+export async function findIssueRecord(db: Db, idOrIdentifier: string): Promise<IssueRecord | undefined> {
+  if (isUuid(idOrIdentifier)) return loadIssueRecord(db, idOrIdentifier);
+  const identifier = normalIdentifier(idOrIdentifier);
+  if (!identifier) return undefined;
+  const row = await selectIssues(db)
+    .where('issues.id', '=', (eb) =>
+      eb.selectFrom('issue_identifiers').select('issue_id').where('identifier', '=', identifier),
+    )
+    .executeTakeFirst();
+  return row ? toRecord(row) : undefined;
 }
 
 /** Locks the issue row for this transaction (not its key: child inserts may still reference it). */
@@ -234,10 +236,16 @@ function listOrder(
 const orderBy = (order: ReturnType<typeof listOrder>) =>
   sql.join(order.map(([expr, dir]) => sql`${expr} ${sql.raw(dir)}`));
 
-export async function listIssueRecords(db: Db, query: ListQuery): Promise<IssueRecord[]> {
+/**
+ * A page of records and the number of all matches, in one statement. The
+ * page's ids are picked first (narrow and index-friendly: a deep offset skips
+ * index entries, not whole rows), then only those rows are read in full.
+ */
+export async function listIssuePage(
+  db: Db,
+  query: ListQuery,
+): Promise<{ records: IssueRecord[]; total: number }> {
   const order = orderBy(listOrder(query));
-  // Deferred join: pick the page's ids first (narrow, index-friendly), then read
-  // whole rows only for those, so a deep offset skips index entries, not rows.
   const pageIds = db
     .selectFrom('issues')
     .select('issues.id')
@@ -247,9 +255,13 @@ export async function listIssueRecords(db: Db, query: ListQuery): Promise<IssueR
     .offset(query.offset);
   const rows = await selectIssues(db)
     .innerJoin(pageIds.as('page'), 'page.id', 'issues.id')
+    .select(sql<string>`(select count(*) from issues where ${query.where})`.as('total'))
     .orderBy(order)
     .execute();
-  return toRecords(db, rows);
+  // An empty page says nothing about the total past the first page.
+  const total =
+    rows.length > 0 ? Number(rows[0]!.total) : query.offset > 0 ? await countIssues(db, query.where) : 0;
+  return { records: rows.map(({ total: _, ...r }) => toRecord(r)), total };
 }
 
 export async function countIssues(db: Db, where: Expression<SqlBool>): Promise<number> {

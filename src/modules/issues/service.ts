@@ -24,7 +24,7 @@ import { recordEvent } from '../../platform/outbox.js';
 import { findLabelsByIds } from '../labels/queries.js';
 import { defaultState, findStateById, firstStateOfType } from '../states/queries.js';
 import { isUuid } from '../teams/ids.js';
-import { findTeamByIdOrKey, firstTeam, takeIssueNumber } from '../teams/queries.js';
+import { findTeamByIdOrKey, firstTeam, resolveTeamId, takeIssueNumber } from '../teams/queries.js';
 import { type IssueFilters, issueWhere, searchQuery } from './filters.js';
 import {
   checkInput,
@@ -402,8 +402,7 @@ export const unarchiveIssue = (ctx: AppContext, actor: Actor, idOrIdentifier: st
   setArchived(ctx, actor, idOrIdentifier, false);
 
 export async function getIssue(ctx: AppContext, _actor: Actor, idOrIdentifier: string): Promise<IssueRecord> {
-  const id = await resolveIssue(ctx.db, idOrIdentifier);
-  const record = await q.loadIssueRecord(ctx.db, id);
+  const record = await q.findIssueRecord(ctx.db, idOrIdentifier);
   if (!record) throw notFound('Issue');
   return record;
 }
@@ -445,23 +444,20 @@ export async function listIssues(ctx: AppContext, _actor: Actor, opts: ListIssue
     if (v !== undefined && v !== null && !isUuid(v)) throw invalidField(key, 'must be a uuid');
   }
   if (filters.teamId !== undefined) {
-    const team = await findTeamByIdOrKey(ctx.db, filters.teamId);
-    if (!team) throw invalidField('teamId', 'no team with this id or key');
-    filters.teamId = team.id;
+    const teamId = await resolveTeamId(ctx.db, filters.teamId);
+    if (!teamId) throw invalidField('teamId', 'no team with this id or key');
+    filters.teamId = teamId;
   }
   const search = opts.q ? searchQuery(opts.q) : null;
   const base = issueWhere({ filters, search, includeArchived: opts.includeArchived ?? false });
   const where = opts.where ? sql<SqlBool>`(${base} and ${opts.where})` : base;
-  const [issues, total] = await Promise.all([
-    q.listIssueRecords(ctx.db, {
-      where,
-      search,
-      sort: opts.sort,
-      order: opts.order ?? 'desc',
-      limit,
-      offset,
-    }),
-    q.countIssues(ctx.db, where),
-  ]);
+  const { records: issues, total } = await q.listIssuePage(ctx.db, {
+    where,
+    search,
+    sort: opts.sort,
+    order: opts.order ?? 'desc',
+    limit,
+    offset,
+  });
   return { issues, total, limit, offset };
 }

@@ -21,6 +21,26 @@ export function findTeamByIdOrKey(db: Db, idOrKey: string): Promise<TeamRow | un
   return db.selectFrom('teams').selectAll().where('key', '=', key).executeTakeFirst();
 }
 
+// Team ids and keys never change and teams are never deleted, so a lookup that
+// found a team stays true: lists filtered by team skip a statement per request.
+// (Kept per database handle; misses always ask the database.) A future team
+// rename or delete must clear this.
+const knownTeamIds = new WeakMap<Db, Map<string, string>>();
+const KNOWN_TEAMS_MAX = 10_000;
+
+/** The id of the team an id or key names, or undefined. */
+export async function resolveTeamId(db: Db, idOrKey: string): Promise<string | undefined> {
+  const lookup = isUuid(idOrKey) ? idOrKey.toLowerCase() : idOrKey.toUpperCase();
+  let known = knownTeamIds.get(db);
+  const hit = known?.get(lookup);
+  if (hit) return hit;
+  const team = await findTeamByIdOrKey(db, idOrKey);
+  if (!team) return undefined;
+  if (!known) knownTeamIds.set(db, (known = new Map()));
+  if (known.size < KNOWN_TEAMS_MAX) known.set(lookup, team.id);
+  return team.id;
+}
+
 /** The default team of new issues: the oldest one. */
 export function firstTeam(db: Db): Promise<TeamRow | undefined> {
   return db

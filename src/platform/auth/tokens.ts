@@ -27,15 +27,38 @@ export class TokenSigner {
 
   /** The claims of a valid, unexpired token, or undefined. */
   async verify(token: string): Promise<TokenClaims | undefined> {
+    const known = this.#verified.get(token);
+    if (known) {
+      if (known.expiresAt > Date.now()) return known.claims;
+      this.#verified.delete(token);
+      return undefined;
+    }
     try {
       const { payload } = await jwtVerify(token, this.#key, { algorithms: ['HS256'] });
       if (typeof payload.sub !== 'string' || typeof payload['ep'] !== 'number') return undefined;
-      return { userId: payload.sub, epoch: payload['ep'] };
+      const claims = { userId: payload.sub, epoch: payload['ep'] };
+      this.#remember(token, claims, (payload.exp ?? 0) * 1000);
+      return claims;
     } catch {
       return undefined;
     }
   }
+
+  // A client sends the same token with every request, and checking the
+  // signature is a good part of a small request's cost, so tokens that
+  // verified are kept (until they expire). Revocation does not depend on
+  // this: the session epoch is checked against the user row on every request.
+  readonly #verified = new Map<string, { claims: TokenClaims; expiresAt: number }>();
+
+  #remember(token: string, claims: TokenClaims, expiresAt: number): void {
+    if (this.#verified.size >= VERIFIED_CACHE_SIZE) {
+      this.#verified.delete(this.#verified.keys().next().value as string);
+    }
+    this.#verified.set(token, { claims, expiresAt });
+  }
 }
+
+const VERIFIED_CACHE_SIZE = 1_000;
 
 /** JWTs have three dot-separated parts; API keys never contain a dot. */
 export const looksLikeJwt = (credential: string) => credential.split('.').length === 3;
