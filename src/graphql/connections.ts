@@ -191,7 +191,9 @@ export function toConnection<R>(page: Page<R>, def: ListDef, g: GqlContext) {
   const nodes = page.rows.map((r) => def.node(r, g));
   return {
     nodes,
-    edges: nodes.map((node, i) => ({ node, cursor: page.cursors[i] })),
+    get edges() {
+      return nodes.map((node, i) => ({ node, cursor: page.cursor(i) }));
+    },
     pageInfo: page.pageInfo,
   };
 }

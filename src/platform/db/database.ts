@@ -6,6 +6,7 @@ import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { PGlitePool } from './pglite-pool.js';
 import type { DB } from './tables.js';
+import { timestamptzParser } from './timestamps.js';
 
 export type Db = Kysely<DB>;
 
@@ -18,12 +19,15 @@ export interface Database {
 }
 
 // Uniform value types on both drivers: int8 (counts, sequences) as JS numbers,
-// DATE as the 'YYYY-MM-DD' string it is (not a Date at local midnight).
+// DATE as the 'YYYY-MM-DD' string it is (not a Date at local midnight),
+// timestamptz as a Date (through a fast path for the usual UTC shape).
 const INT8 = 20;
 const DATE = 1082;
 const NUMERIC = 1700;
+const TIMESTAMPTZ = 1184;
 const parseInt8 = (v: string) => Number(v);
 const keepString = (v: string) => v;
+const parseTimestamptz = timestamptzParser(pg.types.getTypeParser(TIMESTAMPTZ, 'text'));
 
 export interface OpenOptions {
   databaseUrl?: string | undefined;
@@ -42,6 +46,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
         getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
           if (oid === INT8) return parseInt8;
           if (oid === DATE || oid === NUMERIC) return keepString;
+          if (oid === TIMESTAMPTZ && format !== 'binary') return parseTimestamptz;
           return pg.types.getTypeParser(oid, format as 'text');
         }) as typeof pg.types.getTypeParser,
       },
@@ -64,7 +69,12 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     ...(dataDir ? { dataDir } : {}),
     ...(opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {}),
     extensions: { unaccent, pg_trgm },
-    parsers: { [INT8]: parseInt8, [DATE]: keepString, [NUMERIC]: keepString },
+    parsers: {
+      [INT8]: parseInt8,
+      [DATE]: keepString,
+      [NUMERIC]: keepString,
+      [TIMESTAMPTZ]: parseTimestamptz,
+    },
   });
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: new PGlitePool(pglite) }) });
   return { db, kind: 'pglite', pglite, close: () => db.destroy() };

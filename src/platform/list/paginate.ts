@@ -30,7 +30,8 @@ export interface PageInfo {
 
 export interface Page<R> {
   rows: R[];
-  cursors: string[];
+  /** The cursor of rows[i]; made on demand, since most queries ask for nodes, not edges. */
+  cursor(i: number): string;
   pageInfo: PageInfo;
 }
 
@@ -94,24 +95,21 @@ const SORT_TEXT = (key: SortKey) =>
 
 type Raw = Record<string, unknown> & { __sort: string; id: string };
 
+// Rows keep their __sort (and __parent, __rn) columns: deleting properties
+// would turn every row into a slow dictionary-mode object.
 function toPage<R>(rows: Raw[], args: PageArgs, w: Window): Page<R> {
   const more = rows.length > w.limit;
-  const kept = rows.slice(0, w.limit);
+  const kept = rows.length > w.limit ? rows.slice(0, w.limit) : rows;
   if (w.backward) kept.reverse();
-  const cursors = kept.map((r) => encodeCursor({ key: w.key, value: r.__sort, id: r.id }));
-  for (const r of kept) {
-    delete (r as Partial<Raw>).__sort;
-    delete r.__parent;
-    delete r.__rn;
-  }
+  const cursor = (i: number) => encodeCursor({ key: w.key, value: kept[i]!.__sort, id: kept[i]!.id });
   return {
     rows: kept as unknown as R[],
-    cursors,
+    cursor,
     pageInfo: {
       hasNextPage: w.backward ? Boolean(args.before) : more,
       hasPreviousPage: w.backward ? more : Boolean(args.after),
-      startCursor: cursors[0] ?? null,
-      endCursor: cursors[cursors.length - 1] ?? null,
+      startCursor: kept.length ? cursor(0) : null,
+      endCursor: kept.length ? cursor(kept.length - 1) : null,
     },
   };
 }
