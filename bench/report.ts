@@ -16,6 +16,8 @@ export interface ScenarioResult {
   status: 'ok' | 'missing' | 'error';
   detail?: string;
   http?: HttpMeasure;
+  /** The same requests from one client at a time: latency without queueing. */
+  single?: HttpMeasure;
   floor: Measure;
   rssMb?: number;
 }
@@ -74,15 +76,15 @@ const fmt = (x: number | undefined, unit = '') => (x === undefined ? '-' : `${x}
 export function markdownTable(run: DbRun): string {
   const pr = peerRatio(run);
   const lines = [
-    '| Scenario | Status | req/s | p50 ms | p99 ms | floor q/s | floor p50 ms | our/floor | peer req/s | our/peer |',
-    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| Scenario | Status | req/s | p50 ms | p99 ms | c=1 p50 / p99 ms | floor q/s | floor p50 ms | our/floor | peer req/s | our/peer |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   ];
   for (const r of run.scenarios) {
     const isNested = r.id === 'graphql-nested' && run.peer?.http;
     lines.push(
       `| ${r.id} | ${r.status === 'missing' ? 'missing endpoint' : r.status} | ${fmt(r.http?.rps)} | ${fmt(r.http?.p50)} | ${fmt(
         r.http?.p99,
-      )} | ${r.floor.rps} | ${r.floor.p50} | ${fmt(floorRatio(r), 'x')} | ${isNested ? run.peer!.http!.rps : '-'} | ${
+      )} | ${r.single ? `${r.single.p50} / ${r.single.p99}` : '-'} | ${r.floor.rps} | ${r.floor.p50} | ${fmt(floorRatio(r), 'x')} | ${isNested ? run.peer!.http!.rps : '-'} | ${
         isNested ? fmt(pr, 'x') : '-'
       } |`,
     );
@@ -125,10 +127,15 @@ export function targets(run: DbRun): string[] {
   if (first && deep) {
     const slowdown = Math.round((deep.p50 / Math.max(first.p50, 0.01)) * 10) / 10;
     out.push(
-      `deep offset vs first page (p50): ${slowdown}x (${first.p50} ms -> ${deep.p50} ms)${slowdown > 3 ? ': degrades with depth, use keyset paging (GraphQL after/endCursor)' : ''}`,
+      `deep offset vs first page (p50): ${slowdown}x (${first.p50} ms -> ${deep.p50} ms)${slowdown > 3 ? ': degrades with depth, use keyset paging (REST after=nextCursor, GraphQL after/endCursor)' : ''}`,
     );
   } else {
     out.push('deep offset vs first page: n/a');
+  }
+  const keyset = measured(by('rest-keyset-deep'));
+  if (first && keyset) {
+    const ratio = Math.round((keyset.p50 / Math.max(first.p50, 0.01)) * 10) / 10;
+    out.push(`keyset page at the same depth vs first page (p50): ${ratio}x (${keyset.p50} ms)`);
   }
   const rss = run.serverRss;
   out.push(

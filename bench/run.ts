@@ -44,6 +44,8 @@ interface Settings {
   seconds: number;
   floorSeconds: number;
   warmupSeconds: number;
+  /** Reads again from a single client (0: skip): latency without queueing. */
+  singleSeconds: number;
   webhooks: boolean;
   webhooksTimeoutS: number;
 }
@@ -250,6 +252,13 @@ async function benchDatabase(target: Target, s: Settings): Promise<DbRun> {
         seconds: s.seconds,
       });
       await drain(server.url);
+      const single =
+        sc.kind === 'read' && s.singleSeconds > 0
+          ? await load(server.url, headers, (i) => sc.request(fixtures, i + 2_000_000), {
+              connections: 1,
+              seconds: s.singleSeconds,
+            })
+          : undefined;
       const rss = server.rss();
       // A timeout is slowness, which never fails the run; a wrong answer or a broken connection does.
       const bad = http.non2xx + (http.errors - http.timeouts);
@@ -263,7 +272,7 @@ async function benchDatabase(target: Target, s: Settings): Promise<DbRun> {
       ];
       const detail = notes.length ? notes.join('; ') : undefined;
       log(
-        `  ${sc.id}: ${http.rps} req/s, p50 ${http.p50} ms, p99 ${http.p99} ms (floor ${floor.rps} q/s), RSS ${rss.lastMb} MB${detail ? ` - ${detail}` : ''}`,
+        `  ${sc.id}: ${http.rps} req/s, p50 ${http.p50} ms, p99 ${http.p99} ms${single ? ` (one client: p50 ${single.p50} ms, p99 ${single.p99} ms)` : ''} (floor ${floor.rps} q/s), RSS ${rss.lastMb} MB${detail ? ` - ${detail}` : ''}`,
       );
       results.push({
         id: sc.id,
@@ -272,6 +281,7 @@ async function benchDatabase(target: Target, s: Settings): Promise<DbRun> {
         status,
         ...(detail ? { detail } : {}),
         http,
+        ...(single ? { single } : {}),
         floor,
         rssMb: rss.lastMb,
       });
@@ -405,6 +415,7 @@ async function main() {
     seconds: num('BENCH_SECONDS', small ? 1 : 10),
     floorSeconds: num('BENCH_FLOOR_SECONDS', small ? 0.3 : 5),
     warmupSeconds: small ? 0 : 2,
+    singleSeconds: num('BENCH_SINGLE_SECONDS', small ? 0.5 : 3),
     webhooks: process.env['BENCH_WEBHOOKS'] ? process.env['BENCH_WEBHOOKS'] === '1' : !small,
     webhooksTimeoutS: num('BENCH_WEBHOOKS_TIMEOUT', 180),
   };

@@ -6,6 +6,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { sql } from 'kysely';
 import type { Db } from '../src/platform/db/database.js';
+import { encodeCursor } from '../src/platform/list/cursor.js';
 import type { FloorQuery } from './floor.js';
 
 export interface Fixtures {
@@ -20,6 +21,8 @@ export interface Fixtures {
   issueIds: string[];
   search: string;
   deepOffset: number;
+  /** The keyset position just before deepOffset (what nextCursor would hand out there). */
+  deepCursor: { cursor: string; createdAt: string; id: string };
 }
 
 export async function loadFixtures(db: Db, totalIssues: number): Promise<Fixtures> {
@@ -43,6 +46,12 @@ export async function loadFixtures(db: Db, totalIssues: number): Promise<Fixture
       db,
     )
   ).rows;
+  const deepOffset = Math.min(50_000, Math.floor(totalIssues / 2));
+  const deep = (
+    await sql<{ at: string; id: string }>`select to_char(created_at at time zone 'UTC',
+        'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as at, id from issues where archived_at is null
+      order by created_at desc, id desc offset ${deepOffset - 1} limit 1`.execute(db)
+  ).rows[0]!;
   return {
     teamId: team.id,
     teamKey: team.key,
@@ -54,7 +63,12 @@ export async function loadFixtures(db: Db, totalIssues: number): Promise<Fixture
     // Two title words that appear together in about 1 issue in 600.
     search: 'webhook retries',
     // Half the table at full scale; small scale has fewer rows, so go as deep as it allows.
-    deepOffset: Math.min(50_000, Math.floor(totalIssues / 2)),
+    deepOffset,
+    deepCursor: {
+      cursor: encodeCursor({ key: 'createdAt', value: deep.at, id: deep.id }),
+      createdAt: deep.at,
+      id: deep.id,
+    },
   };
 }
 
@@ -170,12 +184,17 @@ const COLUMNS = `i.id, i.identifier, i.title, i.description, i.priority, i.estim
   i.created_at, i.updated_at, i.started_at, i.completed_at, i.canceled_at, i.archived_at`;
 const LABEL_IDS = 'array(select il.label_id from issue_labels il where il.issue_id = page.id) as label_ids';
 
-/** A REST page: the rows with their label ids, and the total, in one round trip. */
-function restPageSql(where: string, offset: string, order = 'i.created_at desc, i.id desc'): string {
+/** A REST page: the rows with their label ids, and the total (of `counted`), in one round trip. */
+function restPageSql(
+  where: string,
+  offset: string,
+  order = 'i.created_at desc, i.id desc',
+  counted = where,
+): string {
   return `with page as (
       select ${COLUMNS} from issues i where ${where}
       order by ${order} limit 50 offset ${offset})
-    select page.*, ${LABEL_IDS}, (select count(*) from issues i where ${where}) as total from page`;
+    select page.*, ${LABEL_IDS}, (select count(*) from issues i where ${counted}) as total from page`;
 }
 
 const TWO_FILTERS = 'i.team_id = $1 and i.state_id = $2 and i.archived_at is null';
@@ -263,6 +282,22 @@ export function scenarios(root: string): Scenario[] {
       check: restCheck(200, isList),
       floor: (f) => async (s) => {
         await s.exec(restPageSql(LIVE, String(f.deepOffset)), []);
+      },
+    },
+    {
+      id: 'rest-keyset-deep',
+      title: 'REST GET /api/issues?limit=50&after=<cursor at 50000> (keyset paging)',
+      kind: 'read',
+      request: (f) => ({
+        method: 'GET',
+        path: `/api/issues?limit=50&after=${encodeURIComponent(f.deepCursor.cursor)}`,
+      }),
+      check: restCheck(200, isList),
+      floor: (f) => async (s) => {
+        await s.exec(
+          restPageSql(`${LIVE} and (i.created_at, i.id) < ($1::timestamptz, $2::uuid)`, '0', undefined, LIVE),
+          [f.deepCursor.createdAt, f.deepCursor.id],
+        );
       },
     },
     {

@@ -4,6 +4,7 @@
 import { type Expression, type SqlBool, sql } from 'kysely';
 import type { Db } from '../../platform/db/database.js';
 import { type CycleRow, ISSUE_COLUMNS, type IssueRow } from '../../platform/db/tables.js';
+import { type CursorValue, encodeCursor, type SortKey } from '../../platform/list/cursor.js';
 import { isUuid } from '../teams/ids.js';
 import type { IssueRecord } from './present.js';
 
@@ -213,6 +214,8 @@ export interface ListQuery {
   order: 'asc' | 'desc';
   limit: number;
   offset: number;
+  /** Keyset position: rows strictly after it in the list's order (see keysetKey). */
+  after?: CursorValue | undefined;
 }
 
 const SORT_COLUMN = {
@@ -222,11 +225,30 @@ const SORT_COLUMN = {
   dueDate: 'issues.due_date',
 } as const;
 
+/**
+ * The timestamp a list is ordered by when it can be paged by cursor: newest
+ * first (the default) or an explicit createdAt/updatedAt sort. Lists ranked by
+ * search or sorted by priority or due date page by offset only.
+ */
+export function keysetKey(query: Pick<ListQuery, 'sort' | 'search'>): SortKey | undefined {
+  if (query.sort === 'createdAt' || query.sort === 'updatedAt') return query.sort;
+  return !query.sort && !query.search ? 'createdAt' : undefined;
+}
+
 /** The ORDER BY of a list: the chosen sort (or search rank), then newest first. */
 function listOrder(
   query: ListQuery,
 ): [Expression<unknown>, 'asc' | 'desc' | 'asc nulls last' | 'desc nulls last'][] {
   const order: [Expression<unknown>, 'asc' | 'desc' | 'asc nulls last' | 'desc nulls last'][] = [];
+  const key = keysetKey(query);
+  if (key) {
+    // (timestamp, id) both ways alike, so a cursor position splits the list cleanly.
+    const dir = query.sort ? query.order : 'desc';
+    return [
+      [sql.ref(SORT_COLUMN[key]), dir],
+      [sql.ref('issues.id'), dir],
+    ];
+  }
   if (query.sort) order.push([sql.ref(SORT_COLUMN[query.sort]), `${query.order} nulls last`]);
   else if (query.search) order.push([sql`ts_rank(issues.search, ${query.search})`, 'desc']);
   order.push([sql.ref('issues.created_at'), 'desc'], [sql.ref('issues.id'), 'desc']);
@@ -244,24 +266,48 @@ const orderBy = (order: ReturnType<typeof listOrder>) =>
 export async function listIssuePage(
   db: Db,
   query: ListQuery,
-): Promise<{ records: IssueRecord[]; total: number }> {
+): Promise<{ records: IssueRecord[]; total: number; nextCursor: string | null }> {
   const order = orderBy(listOrder(query));
+  const key = keysetKey(query);
+  const dir = query.sort ? query.order : 'desc';
+  const column = key ? sql.ref(SORT_COLUMN[key]) : undefined;
+  const after = key && query.after ? query.after : undefined;
   const pageIds = db
     .selectFrom('issues')
     .select('issues.id')
     .where(() => query.where)
+    .$if(after !== undefined, (qb) =>
+      qb.where(
+        sql<SqlBool>`(${column}, issues.id) ${sql.raw(dir === 'desc' ? '<' : '>')} (${after!.value}::timestamptz, ${after!.id}::uuid)`,
+      ),
+    )
     .orderBy(order)
-    .limit(query.limit)
+    // One row more than the page tells whether a next page exists.
+    .limit(key ? query.limit + 1 : query.limit)
     .offset(query.offset);
   const rows = await selectIssues(db)
     .innerJoin(pageIds.as('page'), 'page.id', 'issues.id')
     .select(sql<string>`(select count(*) from issues where ${query.where})`.as('total'))
+    .select(
+      column
+        ? sql<string>`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`.as('position')
+        : sql<null>`null`.as('position'),
+    )
     .orderBy(order)
     .execute();
+  const more = key !== undefined && rows.length > query.limit;
+  const kept = more ? rows.slice(0, query.limit) : rows;
+  const last = kept[kept.length - 1];
+  const nextCursor =
+    more && key && last?.position ? encodeCursor({ key, value: last.position, id: last.id }) : null;
   // An empty page says nothing about the total past the first page.
   const total =
-    rows.length > 0 ? Number(rows[0]!.total) : query.offset > 0 ? await countIssues(db, query.where) : 0;
-  return { records: rows.map(({ total: _, ...r }) => toRecord(r)), total };
+    rows.length > 0
+      ? Number(rows[0]!.total)
+      : query.offset > 0 || after
+        ? await countIssues(db, query.where)
+        : 0;
+  return { records: kept.map(({ total: _, position: __, ...r }) => toRecord(r)), total, nextCursor };
 }
 
 export async function countIssues(db: Db, where: Expression<SqlBool>): Promise<number> {

@@ -53,9 +53,23 @@ const ListQuery = Type.Object(
     order: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')])),
     includeArchived: Type.Optional(Type.Boolean()),
     ...pageQuery(50),
+    after: Type.Optional(
+      Type.String({
+        maxLength: 200,
+        description: 'pageInfo.nextCursor of the previous page: keyset paging, fast at any depth',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
+
+const IssuePageInfo = Type.Object({
+  ...PageInfo.properties,
+  nextCursor: Type.Union([Type.String(), Type.Null()], {
+    description:
+      'Cursor of the next page (pass as after), or null on the last page and for orders without keyset paging',
+  }),
+});
 
 const nullable = (v: string | undefined) => (v === 'null' ? null : v);
 
@@ -70,7 +84,7 @@ export function issuesRoutes(app: Http, ctx: AppContext): void {
         summary: 'List issues: newest first, or best match first with q; exact-match filters',
         querystring: ListQuery,
         response: {
-          200: Type.Object({ issues: Type.Array(IssueSchema), pageInfo: PageInfo }),
+          200: Type.Object({ issues: Type.Array(IssueSchema), pageInfo: IssuePageInfo }),
           ...errors(400, 401),
         },
       },
@@ -98,11 +112,12 @@ export function issuesRoutes(app: Http, ctx: AppContext): void {
         ...(qs.order !== undefined ? { order: qs.order } : {}),
         ...(qs.limit !== undefined ? { limit: qs.limit } : {}),
         ...(qs.offset !== undefined ? { offset: qs.offset } : {}),
+        ...(qs.after !== undefined ? { after: qs.after } : {}),
         includeArchived: qs.includeArchived ?? false,
       });
       return {
         issues: page.issues.map(present),
-        pageInfo: { total: page.total, limit: page.limit, offset: page.offset },
+        pageInfo: { total: page.total, limit: page.limit, offset: page.offset, nextCursor: page.nextCursor },
       };
     },
   );

@@ -7,7 +7,7 @@
 //   archiveIssue(ctx, actor, idOrIdentifier)                     -> IssueRecord   event issue.update
 //   unarchiveIssue(ctx, actor, idOrIdentifier)                   -> IssueRecord   event issue.update
 //   getIssue(ctx, actor, idOrIdentifier)                         -> IssueRecord
-//   listIssues(ctx, actor, ListIssuesOptions)                    -> { issues: IssueRecord[], total, limit, offset }
+//   listIssues(ctx, actor, ListIssuesOptions)                    -> { issues, total, limit, offset, nextCursor }
 //   loadIssueRecords(db, ids) (queries.ts)                       -> IssueRecord[] for data loaders
 //
 // Present a record with presentIssue(record, ctx.config.publicUrl) from present.ts.
@@ -20,6 +20,7 @@ import type { Db } from '../../platform/db/database.js';
 import type { StateRow, StateType, TeamRow } from '../../platform/db/tables.js';
 import { type FieldError, invalidField, notFound, validationFailed } from '../../platform/errors.js';
 import { MAX_LIMIT } from '../../platform/http/pagination.js';
+import { type CursorValue, decodeCursor } from '../../platform/list/cursor.js';
 import { recordEvent } from '../../platform/outbox.js';
 import { findLabelsByIds } from '../labels/queries.js';
 import { defaultState, findStateById, firstStateOfType } from '../states/queries.js';
@@ -424,6 +425,11 @@ export interface ListIssuesOptions {
   /** 1..250, default 50. */
   limit?: number;
   offset?: number;
+  /**
+   * A cursor from a previous page's nextCursor: the page after it. Works with
+   * the newest-first order and with sort createdAt/updatedAt; not with offset.
+   */
+  after?: string;
   includeArchived?: boolean;
   /** An extra condition over `issues` (e.g. from a general filter engine), ANDed with the rest. */
   where?: Expression<SqlBool>;
@@ -449,15 +455,28 @@ export async function listIssues(ctx: AppContext, _actor: Actor, opts: ListIssue
     filters.teamId = teamId;
   }
   const search = opts.q ? searchQuery(opts.q) : null;
+  let after: CursorValue | undefined;
+  if (opts.after !== undefined) {
+    const key = q.keysetKey({ sort: opts.sort, search });
+    if (!key) throw invalidField('after', 'works with the newest-first order or sort createdAt/updatedAt');
+    if (offset > 0) throw invalidField('offset', 'cannot be combined with after');
+    after = decodeCursor(opts.after, 'after');
+    if (after.key !== key) throw invalidField('after', `was made for sort ${after.key}`);
+  }
   const base = issueWhere({ filters, search, includeArchived: opts.includeArchived ?? false });
   const where = opts.where ? sql<SqlBool>`(${base} and ${opts.where})` : base;
-  const { records: issues, total } = await q.listIssuePage(ctx.db, {
+  const {
+    records: issues,
+    total,
+    nextCursor,
+  } = await q.listIssuePage(ctx.db, {
     where,
     search,
     sort: opts.sort,
     order: opts.order ?? 'desc',
     limit,
     offset,
+    after,
   });
-  return { issues, total, limit, offset };
+  return { issues, total, limit, offset, nextCursor };
 }
