@@ -153,7 +153,7 @@ export function markdown(report: Report): string {
     `- Commit: ${commit}`,
     `- Machine: ${machine['cpu']} x${machine['cores']}, ${machine['memoryGb']} GB, ${machine['os']}, Node ${machine['node']}, load average at start ${(machine['loadAverageAtStart'] as number[]).join(' ')}`,
     `- Database: ${run.version}`,
-    `- Server: ${run.serverMode === 'dist' ? 'node dist/server.js' : 'node --import tsx src/server.ts (RSS includes the TypeScript loader)'}`,
+    `- Server: ${run.serverMode === 'dist' ? 'node dist/server.js' : 'node --import tsx src/server.ts (RSS includes the TypeScript loader)'}, with the Node flags of \`npm start\``,
     `- Load: autocannon, ${settings.concurrency} connections, ${settings.seconds} s per scenario; floor ${
       run.kind === 'postgres'
         ? `${settings.concurrency} pooled connections`

@@ -50,6 +50,14 @@ interface Settings {
   webhooksTimeoutS: number;
 }
 
+/** Node's flags in `npm start` (the bench runs the server exactly as that script does). */
+function startFlags(): string[] {
+  const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as {
+    scripts: Record<string, string>;
+  };
+  return pkg.scripts['start']!.split(/\s+/).filter((w) => w.startsWith('--'));
+}
+
 /** Built JS when dist/ is at least as new as src/, else TypeScript through tsx. */
 function serverEntry(): { args: string[]; mode: 'dist' | 'tsx' } {
   const dist = path.join(root, 'dist', 'server.js');
@@ -63,10 +71,10 @@ function serverEntry(): { args: string[]; mode: 'dist' | 'tsx' } {
       process.env['BENCH_SERVER'] === 'dist' ||
       fs.statSync(dist).mtimeMs >= newest(path.join(root, 'src'))
     ) {
-      return { args: ['--enable-source-maps', dist], mode: 'dist' };
+      return { args: [...startFlags(), dist], mode: 'dist' };
     }
   }
-  return { args: ['--import', 'tsx', path.join(root, 'src', 'server.ts')], mode: 'tsx' };
+  return { args: [...startFlags(), '--import', 'tsx', path.join(root, 'src', 'server.ts')], mode: 'tsx' };
 }
 
 function gitCommit(): string {
