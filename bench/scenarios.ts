@@ -60,7 +60,7 @@ export async function loadFixtures(db: Db, totalIssues: number): Promise<Fixture
     adminId: admin.id,
     identifiers: sample.map((r) => r.identifier),
     issueIds: sample.map((r) => r.id),
-    // Two title words that appear together in about 1 issue in 600.
+    // Two title words that appear together in 3,118 of the 100,000 issues (about 3%).
     search: 'webhook retries',
     // Half the table at full scale; small scale has fewer rows, so go as deep as it allows.
     deepOffset,

@@ -36,7 +36,10 @@ export async function resolveTeamId(db: Db, idOrKey: string): Promise<string | u
   if (hit) return hit;
   const team = await findTeamByIdOrKey(db, idOrKey);
   if (!team) return undefined;
-  if (!known) knownTeamIds.set(db, (known = new Map()));
+  if (!known) {
+    known = new Map();
+    knownTeamIds.set(db, known);
+  }
   if (known.size < KNOWN_TEAMS_MAX) known.set(lookup, team.id);
   return team.id;
 }
