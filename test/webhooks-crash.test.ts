@@ -153,7 +153,8 @@ test('events survive a SIGKILL mid-delivery and a receiver outage', { timeout: 2
     if (log.body.deliveries.some((d: any) => d.attempts.length > 0)) {
       const failed = log.body.deliveries.find((d: any) => d.attempts.length > 0);
       assert.equal(failed.attempts[0].statusCode, null);
-      assert.equal(failed.status, 'pending');
+      // Waiting for its retry, or already in the next attempt (the retry base is 200 ms here).
+      assert.ok(['pending', 'delivering'].includes(failed.status), failed.status);
       break;
     }
     assert.ok(Date.now() < deadline, 'no attempt while the receiver was down');
