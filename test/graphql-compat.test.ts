@@ -98,6 +98,15 @@ class StatementCounter implements KyselyPlugin {
   }
 }
 
+/** The caller of runGraphql for the SDK's viewer (the admin behind the API key). */
+const adminActor = (viewer: { id: string; name: string; email: string }) => ({
+  id: viewer.id,
+  role: 'admin' as const,
+  name: viewer.name,
+  email: viewer.email,
+  via: 'apiKey' as const,
+});
+
 describe('statements per query', () => {
   test('50 issues with state, assignee, labels, comments and project cost as many statements as 5', async () => {
     const client = sdk(base, key);
@@ -122,13 +131,7 @@ describe('statements per query', () => {
     const query = `query($n: Int) { issues(first: $n, filter: { team: { key: { eq: "NPLUS" } } }) { nodes {
       identifier state { name type } assignee { name email } labels { nodes { name } }
       comments(first: 10) { nodes { body user { name } } } project { name lead { name } } team { key } } } }`;
-    const actor = {
-      id: viewer.id,
-      role: 'admin' as const,
-      name: viewer.name,
-      email: viewer.email,
-      via: 'apiKey' as const,
-    };
+    const actor = adminActor(viewer);
     const schema = graphqlSchema();
     const counts: Record<number, number> = {};
     for (const n of [5, 50]) {
@@ -151,13 +154,7 @@ describe('statements per query', () => {
 
   test('a relation selected by id alone is answered from the foreign key, without a read', async () => {
     const viewer = await sdk(base, key).viewer;
-    const actor = {
-      id: viewer.id,
-      role: 'admin' as const,
-      name: viewer.name,
-      email: viewer.email,
-      via: 'apiKey' as const,
-    };
+    const actor = adminActor(viewer);
     const schema = graphqlSchema();
     const run = async (query: string) => {
       const counter = new StatementCounter();

@@ -38,6 +38,20 @@ abstract class RowNode<R extends Stamped> {
   }
 }
 
+/** Getters for the fields that are a column as stored: `{ field: column }`. */
+function readsColumns<R extends Stamped>(
+  node: abstract new (...args: never[]) => RowNode<R>,
+  fields: Record<string, keyof R & string>,
+): void {
+  for (const [field, column] of Object.entries(fields)) {
+    Object.defineProperty(node.prototype, field, {
+      get(this: RowNode<R>) {
+        return this.row[column];
+      },
+    });
+  }
+}
+
 class IssueNode extends RowNode<IssueRow> {
   constructor(
     row: IssueRow,
@@ -45,55 +59,31 @@ class IssueNode extends RowNode<IssueRow> {
   ) {
     super(row);
   }
-  get identifier() {
-    return this.row.identifier;
-  }
-  get title() {
-    return this.row.title;
-  }
-  get description() {
-    return this.row.description;
-  }
-  get number() {
-    return this.row.number;
-  }
-  get priority() {
-    return this.row.priority;
-  }
   get priorityLabel() {
     return PRIORITY_LABELS[this.row.priority] ?? 'No priority';
   }
-  get estimate() {
-    return this.row.estimate;
-  }
-  get dueDate() {
-    return this.row.due_date;
-  }
-  get sortOrder() {
-    return this.row.sort_order;
-  }
-  get boardOrder() {
-    return this.row.sort_order;
-  }
   get prioritySortOrder() {
     return this.row.priority === 0 ? 5 : this.row.priority;
-  }
-  get archivedAt() {
-    return this.row.archived_at;
-  }
-  get startedAt() {
-    return this.row.started_at;
-  }
-  get completedAt() {
-    return this.row.completed_at;
-  }
-  get canceledAt() {
-    return this.row.canceled_at;
   }
   get url() {
     return issueUrl(this.publicUrl, this.row.identifier, this.row.title);
   }
 }
+readsColumns(IssueNode, {
+  identifier: 'identifier',
+  title: 'title',
+  description: 'description',
+  number: 'number',
+  priority: 'priority',
+  estimate: 'estimate',
+  dueDate: 'due_date',
+  sortOrder: 'sort_order',
+  boardOrder: 'sort_order',
+  archivedAt: 'archived_at',
+  startedAt: 'started_at',
+  completedAt: 'completed_at',
+  canceledAt: 'canceled_at',
+});
 
 export const issueNode = (r: IssueRow, publicUrl: string) => new IssueNode(r, publicUrl);
 
@@ -107,21 +97,6 @@ class UserNode extends RowNode<UserRow> {
   }
   private get usable() {
     return this.row.deleted_at === null && this.row.status === 'active';
-  }
-  get name() {
-    return this.row.name;
-  }
-  get displayName() {
-    return this.row.display_name;
-  }
-  get email() {
-    return this.row.email;
-  }
-  get avatarUrl() {
-    return this.row.avatar_url;
-  }
-  get archivedAt() {
-    return this.row.deleted_at;
   }
   get active() {
     return this.usable;
@@ -157,6 +132,13 @@ class UserNode extends RowNode<UserRow> {
     return `${this.publicUrl}/users/${this.row.id}`;
   }
 }
+readsColumns(UserNode, {
+  name: 'name',
+  displayName: 'display_name',
+  email: 'email',
+  avatarUrl: 'avatar_url',
+  archivedAt: 'deleted_at',
+});
 
 export const userNode = (r: UserRow, viewerId: string, publicUrl: string) =>
   new UserNode(r, viewerId, publicUrl);
@@ -177,40 +159,24 @@ function colorFor(id: string): string {
 }
 
 class TeamNode extends RowNode<TeamRow> {
-  get key() {
-    return this.row.key;
-  }
-  get name() {
-    return this.row.name;
-  }
-  get displayName() {
-    return this.row.name;
-  }
-  get description() {
-    return this.row.description;
-  }
-  get color() {
-    return this.row.color;
-  }
-  get icon() {
-    return this.row.icon;
-  }
-  get private() {
-    return this.row.private;
-  }
   get visibility() {
     return this.row.private ? 'private' : 'public';
-  }
-  get archivedAt() {
-    return this.row.archived_at;
-  }
-  get cyclesEnabled() {
-    return this.row.cycles_enabled;
   }
   get allMembersCanJoin() {
     return !this.row.private;
   }
 }
+readsColumns(TeamNode, {
+  key: 'key',
+  name: 'name',
+  displayName: 'name',
+  description: 'description',
+  color: 'color',
+  icon: 'icon',
+  private: 'private',
+  archivedAt: 'archived_at',
+  cyclesEnabled: 'cycles_enabled',
+});
 // Settings every team has here; fixed values rather than stored ones.
 Object.defineProperties(TeamNode.prototype, {
   timezone: { value: 'UTC' },
@@ -220,46 +186,26 @@ Object.defineProperties(TeamNode.prototype, {
 
 export const teamNode = (r: TeamRow) => new TeamNode(r);
 
-class StateNode extends RowNode<StateRow> {
-  get name() {
-    return this.row.name;
-  }
-  get type() {
-    return this.row.type;
-  }
-  get color() {
-    return this.row.color;
-  }
-  get description() {
-    return this.row.description;
-  }
-  get position() {
-    return this.row.position;
-  }
-  get archivedAt() {
-    return this.row.archived_at;
-  }
-}
+class StateNode extends RowNode<StateRow> {}
+readsColumns(StateNode, {
+  name: 'name',
+  type: 'type',
+  color: 'color',
+  description: 'description',
+  position: 'position',
+  archivedAt: 'archived_at',
+});
 
 export const stateNode = (r: StateRow) => new StateNode(r);
 
-class LabelNode extends RowNode<LabelRow> {
-  get name() {
-    return this.row.name;
-  }
-  get description() {
-    return this.row.description;
-  }
-  get color() {
-    return this.row.color;
-  }
-  get isGroup() {
-    return this.row.is_group;
-  }
-  get archivedAt() {
-    return this.row.archived_at;
-  }
-}
+class LabelNode extends RowNode<LabelRow> {}
+readsColumns(LabelNode, {
+  name: 'name',
+  description: 'description',
+  color: 'color',
+  isGroup: 'is_group',
+  archivedAt: 'archived_at',
+});
 
 export const labelNode = (r: LabelRow) => new LabelNode(r);
 
@@ -292,58 +238,30 @@ class ProjectNode extends RowNode<ProjectRow> {
   ) {
     super(row);
   }
-  get name() {
-    return this.row.name;
-  }
-  get description() {
-    return this.row.description;
-  }
-  get content() {
-    return this.row.content;
-  }
-  get slugId() {
-    return this.row.slug_id;
-  }
   get url() {
     return `${this.publicUrl}/project/${slugify(this.row.name)}-${this.row.slug_id}`;
-  }
-  get color() {
-    return this.row.color;
-  }
-  get icon() {
-    return this.row.icon;
-  }
-  get state() {
-    return this.row.status;
   }
   get status() {
     return projectStatusNode(this.row.status, this.row.created_at);
   }
-  get health() {
-    return this.row.health;
-  }
-  get startDate() {
-    return this.row.start_date;
-  }
-  get targetDate() {
-    return this.row.target_date;
-  }
-  get startedAt() {
-    return this.row.started_at;
-  }
-  get completedAt() {
-    return this.row.completed_at;
-  }
-  get canceledAt() {
-    return this.row.canceled_at;
-  }
-  get archivedAt() {
-    return this.row.archived_at;
-  }
-  get sortOrder() {
-    return this.row.sort_order;
-  }
 }
+readsColumns(ProjectNode, {
+  name: 'name',
+  description: 'description',
+  content: 'content',
+  slugId: 'slug_id',
+  color: 'color',
+  icon: 'icon',
+  state: 'status',
+  health: 'health',
+  startDate: 'start_date',
+  targetDate: 'target_date',
+  startedAt: 'started_at',
+  completedAt: 'completed_at',
+  canceledAt: 'canceled_at',
+  archivedAt: 'archived_at',
+  sortOrder: 'sort_order',
+});
 // Projects carry no priority or update cadence here.
 Object.defineProperties(ProjectNode.prototype, {
   priorityLabel: { value: PRIORITY_LABELS[0] },
@@ -359,27 +277,6 @@ class CycleNode extends RowNode<CycleRow> {
   ) {
     super(row);
   }
-  get number() {
-    return this.row.number;
-  }
-  get name() {
-    return this.row.name;
-  }
-  get description() {
-    return this.row.description;
-  }
-  get startsAt() {
-    return this.row.starts_at;
-  }
-  get endsAt() {
-    return this.row.ends_at;
-  }
-  get completedAt() {
-    return this.row.completed_at;
-  }
-  get archivedAt() {
-    return this.row.archived_at;
-  }
   get isActive() {
     return this.row.starts_at <= this.now && this.row.ends_at > this.now;
   }
@@ -390,55 +287,43 @@ class CycleNode extends RowNode<CycleRow> {
     return this.row.ends_at <= this.now;
   }
 }
+readsColumns(CycleNode, {
+  number: 'number',
+  name: 'name',
+  description: 'description',
+  startsAt: 'starts_at',
+  endsAt: 'ends_at',
+  completedAt: 'completed_at',
+  archivedAt: 'archived_at',
+});
 
 export const cycleNode = (r: CycleRow, now: Date) => new CycleNode(r, now);
 
-class CommentNode extends RowNode<CommentRow> {
-  get body() {
-    return this.row.body;
-  }
-  get issueId() {
-    return this.row.issue_id;
-  }
-  get parentId() {
-    return this.row.parent_id;
-  }
-  get editedAt() {
-    return this.row.edited_at;
-  }
-  get resolvedAt() {
-    return this.row.resolved_at;
-  }
-  get archivedAt() {
-    return this.row.archived_at;
-  }
-}
+class CommentNode extends RowNode<CommentRow> {}
+readsColumns(CommentNode, {
+  body: 'body',
+  issueId: 'issue_id',
+  parentId: 'parent_id',
+  editedAt: 'edited_at',
+  resolvedAt: 'resolved_at',
+  archivedAt: 'archived_at',
+});
 
 export const commentNode = (r: CommentRow) => new CommentNode(r);
 
 class AttachmentNode extends RowNode<AttachmentRow> {
-  get title() {
-    return this.row.title;
-  }
-  get subtitle() {
-    return this.row.subtitle;
-  }
-  get url() {
-    return this.row.url;
-  }
   get metadata() {
     return this.row.metadata ?? {};
   }
-  get sourceType() {
-    return this.row.source_type;
-  }
-  get groupBySource() {
-    return this.row.group_by_source;
-  }
-  get archivedAt() {
-    return this.row.archived_at;
-  }
 }
+readsColumns(AttachmentNode, {
+  title: 'title',
+  subtitle: 'subtitle',
+  url: 'url',
+  sourceType: 'source_type',
+  groupBySource: 'group_by_source',
+  archivedAt: 'archived_at',
+});
 
 export const attachmentNode = (r: AttachmentRow) => new AttachmentNode(r);
 
