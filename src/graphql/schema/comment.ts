@@ -1,5 +1,7 @@
 // GraphQL SDL: comment types.
 // Names and types match the schema @linear/sdk expects; descriptions are ours.
+import { pageArgs } from './page-args.js';
+
 export const commentSdl = /* GraphQL */ `
 """A message on an issue; replies point at their parent comment."""
 type Comment implements Node {
@@ -7,13 +9,7 @@ type Comment implements Node {
   id: ID!
   """Children."""
   children(
-    "Cursor after which the page starts." after: String
-    "Cursor before which the page ends." before: String
-    "Conditions the records must meet." filter: CommentFilter
-    "Page size from the start (default 50, at most 250)." first: Int
-    "Include archived records." includeArchived: Boolean
-    "Page size from the end (at most 250)." last: Int
-    "Sort key; newest first." orderBy: PaginationOrderBy
+${pageArgs('CommentFilter')}
   ): CommentConnection!
   """Agent session."""
   agentSession: AgentSession

@@ -1,5 +1,7 @@
 // GraphQL SDL: cycle types.
 // Names and types match the schema @linear/sdk expects; descriptions are ours.
+import { pageArgs } from './page-args.js';
+
 export const cycleSdl = /* GraphQL */ `
 """A numbered, time-boxed iteration of one team."""
 type Cycle implements Node {
@@ -7,23 +9,11 @@ type Cycle implements Node {
   id: ID!
   """Issues."""
   issues(
-    "Cursor after which the page starts." after: String
-    "Cursor before which the page ends." before: String
-    "Conditions the records must meet." filter: IssueFilter
-    "Page size from the start (default 50, at most 250)." first: Int
-    "Include archived records." includeArchived: Boolean
-    "Page size from the end (at most 250)." last: Int
-    "Sort key; newest first." orderBy: PaginationOrderBy
+${pageArgs('IssueFilter')}
   ): IssueConnection!
   """Uncompleted issues upon close."""
   uncompletedIssuesUponClose(
-    "Cursor after which the page starts." after: String
-    "Cursor before which the page ends." before: String
-    "Conditions the records must meet." filter: IssueFilter
-    "Page size from the start (default 50, at most 250)." first: Int
-    "Include archived records." includeArchived: Boolean
-    "Page size from the end (at most 250)." last: Int
-    "Sort key; newest first." orderBy: PaginationOrderBy
+${pageArgs('IssueFilter')}
   ): IssueConnection!
   """Number."""
   number: Float!

@@ -111,6 +111,8 @@ const ISSUE_FIELDS = /* GraphQL */ `
   """Inherits shared access."""
   inheritsSharedAccess: Boolean!`;
 
+import { pageArgs } from './page-args.js';
+
 export const issueSdl = /* GraphQL */ `
 """Archive response."""
 type ArchiveResponse {
@@ -130,63 +132,27 @@ type Issue implements Node {
   id: ID!
   """Attachments."""
   attachments(
-    "Cursor after which the page starts." after: String
-    "Cursor before which the page ends." before: String
-    "Conditions the records must meet." filter: AttachmentFilter
-    "Page size from the start (default 50, at most 250)." first: Int
-    "Include archived records." includeArchived: Boolean
-    "Page size from the end (at most 250)." last: Int
-    "Sort key; newest first." orderBy: PaginationOrderBy
+${pageArgs('AttachmentFilter')}
   ): AttachmentConnection!
   """Children."""
   children(
-    "Cursor after which the page starts." after: String
-    "Cursor before which the page ends." before: String
-    "Conditions the records must meet." filter: IssueFilter
-    "Page size from the start (default 50, at most 250)." first: Int
-    "Include archived records." includeArchived: Boolean
-    "Page size from the end (at most 250)." last: Int
-    "Sort key; newest first." orderBy: PaginationOrderBy
+${pageArgs('IssueFilter')}
   ): IssueConnection!
   """Comments."""
   comments(
-    "Cursor after which the page starts." after: String
-    "Cursor before which the page ends." before: String
-    "Conditions the records must meet." filter: CommentFilter
-    "Page size from the start (default 50, at most 250)." first: Int
-    "Include archived records." includeArchived: Boolean
-    "Page size from the end (at most 250)." last: Int
-    "Sort key; newest first." orderBy: PaginationOrderBy
+${pageArgs('CommentFilter')}
   ): CommentConnection!
   """History."""
   history(
-    "Cursor after which the page starts." after: String
-    "Cursor before which the page ends." before: String
-    "Page size from the start (default 50, at most 250)." first: Int
-    "Include archived records." includeArchived: Boolean
-    "Page size from the end (at most 250)." last: Int
-    "Sort key; newest first." orderBy: PaginationOrderBy
+${pageArgs(null)}
   ): IssueHistoryConnection!
   """Labels."""
   labels(
-    "Cursor after which the page starts." after: String
-    "Cursor before which the page ends." before: String
-    "Conditions the records must meet." filter: IssueLabelFilter
-    "Page size from the start (default 50, at most 250)." first: Int
-    "Include archived records." includeArchived: Boolean
-    "Page size from the end (at most 250)." last: Int
-    "Sort key; newest first." orderBy: PaginationOrderBy
+${pageArgs('IssueLabelFilter')}
   ): IssueLabelConnection!
   """Subscribers."""
   subscribers(
-    "Cursor after which the page starts." after: String
-    "Cursor before which the page ends." before: String
-    "Conditions the records must meet." filter: UserFilter
-    "Page size from the start (default 50, at most 250)." first: Int
-    "Include archived records." includeArchived: Boolean
-    includeDisabled: Boolean
-    "Page size from the end (at most 250)." last: Int
-    "Sort key; newest first." orderBy: PaginationOrderBy
+${pageArgs('UserFilter', ['includeDisabled: Boolean'])}
   ): UserConnection!
   """Trashed."""
   trashed: Boolean

@@ -1,5 +1,7 @@
 // GraphQL SDL: label types.
 // Names and types match the schema @linear/sdk expects; descriptions are ours.
+import { pageArgs } from './page-args.js';
+
 export const labelSdl = /* GraphQL */ `
 """A tag for issues, owned by a team or shared by the workspace."""
 type IssueLabel implements Node {
@@ -7,23 +9,11 @@ type IssueLabel implements Node {
   id: ID!
   """Children."""
   children(
-    "Cursor after which the page starts." after: String
-    "Cursor before which the page ends." before: String
-    "Conditions the records must meet." filter: IssueLabelFilter
-    "Page size from the start (default 50, at most 250)." first: Int
-    "Include archived records." includeArchived: Boolean
-    "Page size from the end (at most 250)." last: Int
-    "Sort key; newest first." orderBy: PaginationOrderBy
+${pageArgs('IssueLabelFilter')}
   ): IssueLabelConnection!
   """Issues."""
   issues(
-    "Cursor after which the page starts." after: String
-    "Cursor before which the page ends." before: String
-    "Conditions the records must meet." filter: IssueFilter
-    "Page size from the start (default 50, at most 250)." first: Int
-    "Include archived records." includeArchived: Boolean
-    "Page size from the end (at most 250)." last: Int
-    "Sort key; newest first." orderBy: PaginationOrderBy
+${pageArgs('IssueFilter')}
   ): IssueConnection!
   """Last applied at."""
   lastAppliedAt: DateTime

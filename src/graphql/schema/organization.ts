@@ -1,5 +1,7 @@
 // GraphQL SDL: organization types.
 // Names and types match the schema @linear/sdk expects; descriptions are ours.
+import { pageArgs } from './page-args.js';
+
 export const organizationSdl = /* GraphQL */ `
 """Values of day."""
 enum Day {
@@ -25,33 +27,15 @@ type Organization implements Node {
   id: ID!
   """Labels."""
   labels(
-    "Cursor after which the page starts." after: String
-    "Cursor before which the page ends." before: String
-    "Conditions the records must meet." filter: IssueLabelFilter
-    "Page size from the start (default 50, at most 250)." first: Int
-    "Include archived records." includeArchived: Boolean
-    "Page size from the end (at most 250)." last: Int
-    "Sort key; newest first." orderBy: PaginationOrderBy
+${pageArgs('IssueLabelFilter')}
   ): IssueLabelConnection!
   """Teams."""
   teams(
-    "Cursor after which the page starts." after: String
-    "Cursor before which the page ends." before: String
-    "Conditions the records must meet." filter: TeamFilter
-    "Page size from the start (default 50, at most 250)." first: Int
-    "Include archived records." includeArchived: Boolean
-    "Page size from the end (at most 250)." last: Int
-    "Sort key; newest first." orderBy: PaginationOrderBy
+${pageArgs('TeamFilter')}
   ): TeamConnection!
   """Users."""
   users(
-    "Cursor after which the page starts." after: String
-    "Cursor before which the page ends." before: String
-    "Page size from the start (default 50, at most 250)." first: Int
-    "Include archived records." includeArchived: Boolean
-    includeDisabled: Boolean
-    "Page size from the end (at most 250)." last: Int
-    "Sort key; newest first." orderBy: PaginationOrderBy
+${pageArgs(null, ['includeDisabled: Boolean'])}
   ): UserConnection!
   """Allowed auth services."""
   allowedAuthServices: [String!]!

@@ -1,5 +1,7 @@
 // GraphQL SDL: project types.
 // Names and types match the schema @linear/sdk expects; descriptions are ours.
+import { pageArgs } from './page-args.js';
+
 export const projectSdl = /* GraphQL */ `
 """Values of date resolution type."""
 enum DateResolutionType {
@@ -21,34 +23,15 @@ type Project implements Node {
   id: ID!
   """Issues."""
   issues(
-    "Cursor after which the page starts." after: String
-    "Cursor before which the page ends." before: String
-    "Conditions the records must meet." filter: IssueFilter
-    "Page size from the start (default 50, at most 250)." first: Int
-    "Include archived records." includeArchived: Boolean
-    "Page size from the end (at most 250)." last: Int
-    "Sort key; newest first." orderBy: PaginationOrderBy
+${pageArgs('IssueFilter')}
   ): IssueConnection!
   """Members."""
   members(
-    "Cursor after which the page starts." after: String
-    "Cursor before which the page ends." before: String
-    "Conditions the records must meet." filter: UserFilter
-    "Page size from the start (default 50, at most 250)." first: Int
-    "Include archived records." includeArchived: Boolean
-    includeDisabled: Boolean
-    "Page size from the end (at most 250)." last: Int
-    "Sort key; newest first." orderBy: PaginationOrderBy
+${pageArgs('UserFilter', ['includeDisabled: Boolean'])}
   ): UserConnection!
   """Teams."""
   teams(
-    "Cursor after which the page starts." after: String
-    "Cursor before which the page ends." before: String
-    "Conditions the records must meet." filter: TeamFilter
-    "Page size from the start (default 50, at most 250)." first: Int
-    "Include archived records." includeArchived: Boolean
-    "Page size from the end (at most 250)." last: Int
-    "Sort key; newest first." orderBy: PaginationOrderBy
+${pageArgs('TeamFilter')}
   ): TeamConnection!
   """Trashed."""
   trashed: Boolean

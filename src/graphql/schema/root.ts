@@ -1,5 +1,7 @@
 // GraphQL SDL: root types.
 // Names and types match the schema @linear/sdk expects; descriptions are ours.
+import { pageArgs } from './page-args.js';
+
 export const rootSdl = /* GraphQL */ `
 """Entry points for changing data. Payloads report success and the latest sync id."""
 type Mutation {
@@ -124,13 +126,7 @@ type Query {
   ): Attachment!
   """Attachments."""
   attachments(
-    "Cursor after which the page starts." after: String
-    "Cursor before which the page ends." before: String
-    "Conditions the records must meet." filter: AttachmentFilter
-    "Page size from the start (default 50, at most 250)." first: Int
-    "Include archived records." includeArchived: Boolean
-    "Page size from the end (at most 250)." last: Int
-    "Sort key; newest first." orderBy: PaginationOrderBy
+${pageArgs('AttachmentFilter')}
   ): AttachmentConnection!
   """Comment."""
   comment(
@@ -139,13 +135,7 @@ type Query {
   ): Comment!
   """Comments."""
   comments(
-    "Cursor after which the page starts." after: String
-    "Cursor before which the page ends." before: String
-    "Conditions the records must meet." filter: CommentFilter
-    "Page size from the start (default 50, at most 250)." first: Int
-    "Include archived records." includeArchived: Boolean
-    "Page size from the end (at most 250)." last: Int
-    "Sort key; newest first." orderBy: PaginationOrderBy
+${pageArgs('CommentFilter')}
   ): CommentConnection!
   """Cycle."""
   cycle(
@@ -153,13 +143,7 @@ type Query {
   ): Cycle!
   """Cycles."""
   cycles(
-    "Cursor after which the page starts." after: String
-    "Cursor before which the page ends." before: String
-    "Conditions the records must meet." filter: CycleFilter
-    "Page size from the start (default 50, at most 250)." first: Int
-    "Include archived records." includeArchived: Boolean
-    "Page size from the end (at most 250)." last: Int
-    "Sort key; newest first." orderBy: PaginationOrderBy
+${pageArgs('CycleFilter')}
   ): CycleConnection!
   """Issue."""
   issue(
@@ -171,24 +155,11 @@ type Query {
   ): IssueLabel!
   """Issue labels."""
   issueLabels(
-    "Cursor after which the page starts." after: String
-    "Cursor before which the page ends." before: String
-    "Conditions the records must meet." filter: IssueLabelFilter
-    "Page size from the start (default 50, at most 250)." first: Int
-    "Include archived records." includeArchived: Boolean
-    "Page size from the end (at most 250)." last: Int
-    "Sort key; newest first." orderBy: PaginationOrderBy
+${pageArgs('IssueLabelFilter')}
   ): IssueLabelConnection!
   """Issues."""
   issues(
-    "Cursor after which the page starts." after: String
-    "Cursor before which the page ends." before: String
-    "Conditions the records must meet." filter: IssueFilter
-    "Page size from the start (default 50, at most 250)." first: Int
-    "Include archived records." includeArchived: Boolean
-    "Page size from the end (at most 250)." last: Int
-    "Sort key; newest first." orderBy: PaginationOrderBy
-    sort: [IssueSortInput!]
+${pageArgs('IssueFilter', ['sort: [IssueSortInput!]'])}
   ): IssueConnection!
   """Organization."""
   organization: Organization!
@@ -198,27 +169,11 @@ type Query {
   ): Project!
   """Projects."""
   projects(
-    "Cursor after which the page starts." after: String
-    "Cursor before which the page ends." before: String
-    "Conditions the records must meet." filter: ProjectFilter
-    "Page size from the start (default 50, at most 250)." first: Int
-    "Include archived records." includeArchived: Boolean
-    "Page size from the end (at most 250)." last: Int
-    "Sort key; newest first." orderBy: PaginationOrderBy
-    sort: [ProjectSortInput!]
+${pageArgs('ProjectFilter', ['sort: [ProjectSortInput!]'])}
   ): ProjectConnection!
   """Search issues."""
   searchIssues(
-    "Cursor after which the page starts." after: String
-    "Cursor before which the page ends." before: String
-    "Conditions the records must meet." filter: IssueFilter
-    "Page size from the start (default 50, at most 250)." first: Int
-    "Include archived records." includeArchived: Boolean
-    includeComments: Boolean
-    "Page size from the end (at most 250)." last: Int
-    "Sort key; newest first." orderBy: PaginationOrderBy
-    teamId: String
-    term: String!
+${pageArgs('IssueFilter', ['includeComments: Boolean', 'teamId: String', 'term: String!'])}
   ): IssueSearchPayload!
   """Team."""
   team(
@@ -226,13 +181,7 @@ type Query {
   ): Team!
   """Teams."""
   teams(
-    "Cursor after which the page starts." after: String
-    "Cursor before which the page ends." before: String
-    "Conditions the records must meet." filter: TeamFilter
-    "Page size from the start (default 50, at most 250)." first: Int
-    "Include archived records." includeArchived: Boolean
-    "Page size from the end (at most 250)." last: Int
-    "Sort key; newest first." orderBy: PaginationOrderBy
+${pageArgs('TeamFilter')}
   ): TeamConnection!
   """User."""
   user(
@@ -240,15 +189,7 @@ type Query {
   ): User!
   """Users."""
   users(
-    "Cursor after which the page starts." after: String
-    "Cursor before which the page ends." before: String
-    "Conditions the records must meet." filter: UserFilter
-    "Page size from the start (default 50, at most 250)." first: Int
-    "Include archived records." includeArchived: Boolean
-    includeDisabled: Boolean
-    "Page size from the end (at most 250)." last: Int
-    "Sort key; newest first." orderBy: PaginationOrderBy
-    sort: [UserSortInput!]
+${pageArgs('UserFilter', ['includeDisabled: Boolean', 'sort: [UserSortInput!]'])}
   ): UserConnection!
   """Viewer."""
   viewer: User!
@@ -258,12 +199,7 @@ type Query {
   ): Webhook!
   """Webhooks."""
   webhooks(
-    "Cursor after which the page starts." after: String
-    "Cursor before which the page ends." before: String
-    "Page size from the start (default 50, at most 250)." first: Int
-    "Include archived records." includeArchived: Boolean
-    "Page size from the end (at most 250)." last: Int
-    "Sort key; newest first." orderBy: PaginationOrderBy
+${pageArgs(null)}
   ): WebhookConnection!
   """Workflow state."""
   workflowState(
@@ -271,13 +207,7 @@ type Query {
   ): WorkflowState!
   """Workflow states."""
   workflowStates(
-    "Cursor after which the page starts." after: String
-    "Cursor before which the page ends." before: String
-    "Conditions the records must meet." filter: WorkflowStateFilter
-    "Page size from the start (default 50, at most 250)." first: Int
-    "Include archived records." includeArchived: Boolean
-    "Page size from the end (at most 250)." last: Int
-    "Sort key; newest first." orderBy: PaginationOrderBy
+${pageArgs('WorkflowStateFilter')}
   ): WorkflowStateConnection!
 }
 `;

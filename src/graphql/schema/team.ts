@@ -1,5 +1,7 @@
 // GraphQL SDL: team types.
 // Names and types match the schema @linear/sdk expects; descriptions are ours.
+import { pageArgs } from './page-args.js';
+
 export const teamSdl = /* GraphQL */ `
 """A group of people with its own issue numbering, workflow and labels."""
 type Team implements Node {
@@ -7,86 +9,35 @@ type Team implements Node {
   id: ID!
   """Cycles."""
   cycles(
-    "Cursor after which the page starts." after: String
-    "Cursor before which the page ends." before: String
-    "Conditions the records must meet." filter: CycleFilter
-    "Page size from the start (default 50, at most 250)." first: Int
-    "Include archived records." includeArchived: Boolean
-    "Page size from the end (at most 250)." last: Int
-    "Sort key; newest first." orderBy: PaginationOrderBy
+${pageArgs('CycleFilter')}
   ): CycleConnection!
   """Issues."""
   issues(
-    "Cursor after which the page starts." after: String
-    "Cursor before which the page ends." before: String
-    "Conditions the records must meet." filter: IssueFilter
-    "Page size from the start (default 50, at most 250)." first: Int
-    "Include archived records." includeArchived: Boolean
-    includeSubTeams: Boolean
-    "Page size from the end (at most 250)." last: Int
-    "Sort key; newest first." orderBy: PaginationOrderBy
+${pageArgs('IssueFilter', ['includeSubTeams: Boolean'])}
   ): IssueConnection!
   """Labels."""
   labels(
-    "Cursor after which the page starts." after: String
-    "Cursor before which the page ends." before: String
-    "Conditions the records must meet." filter: IssueLabelFilter
-    "Page size from the start (default 50, at most 250)." first: Int
-    "Include archived records." includeArchived: Boolean
-    "Page size from the end (at most 250)." last: Int
-    "Sort key; newest first." orderBy: PaginationOrderBy
+${pageArgs('IssueLabelFilter')}
   ): IssueLabelConnection!
   """Members."""
   members(
-    "Cursor after which the page starts." after: String
-    "Cursor before which the page ends." before: String
-    "Conditions the records must meet." filter: UserFilter
-    "Page size from the start (default 50, at most 250)." first: Int
-    "Include archived records." includeArchived: Boolean
-    includeDisabled: Boolean
-    "Page size from the end (at most 250)." last: Int
-    "Sort key; newest first." orderBy: PaginationOrderBy
-    sort: [UserSortInput!]
+${pageArgs('UserFilter', ['includeDisabled: Boolean', 'sort: [UserSortInput!]'])}
   ): UserConnection!
   """Memberships."""
   memberships(
-    "Cursor after which the page starts." after: String
-    "Cursor before which the page ends." before: String
-    "Page size from the start (default 50, at most 250)." first: Int
-    "Include archived records." includeArchived: Boolean
-    "Page size from the end (at most 250)." last: Int
-    "Sort key; newest first." orderBy: PaginationOrderBy
+${pageArgs(null)}
   ): TeamMembershipConnection!
   """Projects."""
   projects(
-    "Cursor after which the page starts." after: String
-    "Cursor before which the page ends." before: String
-    "Conditions the records must meet." filter: ProjectFilter
-    "Page size from the start (default 50, at most 250)." first: Int
-    "Include archived records." includeArchived: Boolean
-    includeSubTeams: Boolean
-    "Page size from the end (at most 250)." last: Int
-    "Sort key; newest first." orderBy: PaginationOrderBy
-    sort: [ProjectSortInput!]
+${pageArgs('ProjectFilter', ['includeSubTeams: Boolean', 'sort: [ProjectSortInput!]'])}
   ): ProjectConnection!
   """States."""
   states(
-    "Cursor after which the page starts." after: String
-    "Cursor before which the page ends." before: String
-    "Conditions the records must meet." filter: WorkflowStateFilter
-    "Page size from the start (default 50, at most 250)." first: Int
-    "Include archived records." includeArchived: Boolean
-    "Page size from the end (at most 250)." last: Int
-    "Sort key; newest first." orderBy: PaginationOrderBy
+${pageArgs('WorkflowStateFilter')}
   ): WorkflowStateConnection!
   """Webhooks."""
   webhooks(
-    "Cursor after which the page starts." after: String
-    "Cursor before which the page ends." before: String
-    "Page size from the start (default 50, at most 250)." first: Int
-    "Include archived records." includeArchived: Boolean
-    "Page size from the end (at most 250)." last: Int
-    "Sort key; newest first." orderBy: PaginationOrderBy
+${pageArgs(null)}
   ): WebhookConnection!
   """Cycle issue auto assign completed."""
   cycleIssueAutoAssignCompleted: Boolean!

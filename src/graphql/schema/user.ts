@@ -1,5 +1,7 @@
 // GraphQL SDL: user types.
 // Names and types match the schema @linear/sdk expects; descriptions are ours.
+import { pageArgs } from './page-args.js';
+
 export const userSdl = /* GraphQL */ `
 """Actor bot."""
 type ActorBot {
@@ -29,33 +31,15 @@ type User implements Node {
   id: ID!
   """Assigned issues."""
   assignedIssues(
-    "Cursor after which the page starts." after: String
-    "Cursor before which the page ends." before: String
-    "Conditions the records must meet." filter: IssueFilter
-    "Page size from the start (default 50, at most 250)." first: Int
-    "Include archived records." includeArchived: Boolean
-    "Page size from the end (at most 250)." last: Int
-    "Sort key; newest first." orderBy: PaginationOrderBy
+${pageArgs('IssueFilter')}
   ): IssueConnection!
   """Created issues."""
   createdIssues(
-    "Cursor after which the page starts." after: String
-    "Cursor before which the page ends." before: String
-    "Conditions the records must meet." filter: IssueFilter
-    "Page size from the start (default 50, at most 250)." first: Int
-    "Include archived records." includeArchived: Boolean
-    "Page size from the end (at most 250)." last: Int
-    "Sort key; newest first." orderBy: PaginationOrderBy
+${pageArgs('IssueFilter')}
   ): IssueConnection!
   """Teams."""
   teams(
-    "Cursor after which the page starts." after: String
-    "Cursor before which the page ends." before: String
-    "Conditions the records must meet." filter: TeamFilter
-    "Page size from the start (default 50, at most 250)." first: Int
-    "Include archived records." includeArchived: Boolean
-    "Page size from the end (at most 250)." last: Int
-    "Sort key; newest first." orderBy: PaginationOrderBy
+${pageArgs('TeamFilter')}
   ): TeamConnection!
   """Longer description."""
   description: String

@@ -1,5 +1,7 @@
 // GraphQL SDL: workflow-state types.
 // Names and types match the schema @linear/sdk expects; descriptions are ours.
+import { pageArgs } from './page-args.js';
+
 export const workflowStateSdl = /* GraphQL */ `
 """A step in a team's workflow; its type places it in the lifecycle."""
 type WorkflowState implements Node {
@@ -7,13 +9,7 @@ type WorkflowState implements Node {
   id: ID!
   """Issues."""
   issues(
-    "Cursor after which the page starts." after: String
-    "Cursor before which the page ends." before: String
-    "Conditions the records must meet." filter: IssueFilter
-    "Page size from the start (default 50, at most 250)." first: Int
-    "Include archived records." includeArchived: Boolean
-    "Page size from the end (at most 250)." last: Int
-    "Sort key; newest first." orderBy: PaginationOrderBy
+${pageArgs('IssueFilter')}
   ): IssueConnection!
   """Longer description."""
   description: String
