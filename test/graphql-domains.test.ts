@@ -8,8 +8,8 @@ import {
   InvalidInputLinearError,
   type LinearClient,
 } from '@linear/sdk';
-import { apiKeyFor, gql, sdk } from './graphql-helpers.js';
-import { startTestApp, type TestApp } from './support/harness.js';
+import { apiKeyFor, gql, sdk, startGraphqlApp } from './graphql-helpers.js';
+import type { TestApp } from './support/harness.js';
 
 let t: TestApp;
 let base: string;
@@ -18,11 +18,7 @@ let client: LinearClient;
 let teamId: string;
 
 before(async () => {
-  t = await startTestApp();
-  base = await t.listen();
-  key = await apiKeyFor(t, t.adminToken);
-  client = sdk(base, key);
-  teamId = (await client.teams()).nodes[0]!.id;
+  ({ t, base, key, client, teamId } = await startGraphqlApp());
 });
 after(() => t.close());
 

@@ -1,7 +1,7 @@
 // Helpers for GraphQL tests: an API key for a real @linear/sdk client, and a
 // raw POST for what the SDK hides (status codes, headers).
 import { LinearClient } from '@linear/sdk';
-import type { TestApp } from './support/harness.js';
+import { startTestApp, type TestApp } from './support/harness.js';
 
 export async function apiKeyFor(t: TestApp, token: string): Promise<string> {
   const res = await t.post('/api/api-keys', { label: 'graphql tests' }, token);
@@ -23,4 +23,13 @@ export async function gql(
     body: JSON.stringify({ query, variables }),
   });
   return { status: res.status, body: await res.json(), headers: res.headers };
+}
+
+/** A test app listening on a port, with an admin API key and an SDK client on it. */
+export async function startGraphqlApp() {
+  const t = await startTestApp();
+  const base = await t.listen();
+  const key = await apiKeyFor(t, t.adminToken);
+  const client = sdk(base, key);
+  return { t, base, key, client, teamId: (await client.teams()).nodes[0]!.id };
 }

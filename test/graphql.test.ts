@@ -9,8 +9,8 @@ import {
   LinearDocument,
 } from '@linear/sdk';
 import { sql } from 'kysely';
-import { apiKeyFor, gql, sdk } from './graphql-helpers.js';
-import { startTestApp, type TestApp } from './support/harness.js';
+import { gql, startGraphqlApp } from './graphql-helpers.js';
+import type { TestApp } from './support/harness.js';
 
 let t: TestApp;
 let base: string;
@@ -19,11 +19,7 @@ let client: LinearClient;
 let teamId: string;
 
 before(async () => {
-  t = await startTestApp();
-  base = await t.listen();
-  key = await apiKeyFor(t, t.adminToken);
-  client = sdk(base, key);
-  teamId = (await client.teams()).nodes[0]!.id;
+  ({ t, base, key, client, teamId } = await startGraphqlApp());
 });
 after(() => t.close());
 
