@@ -6,18 +6,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
-import type {
-  KyselyPlugin,
-  PluginTransformQueryArgs,
-  PluginTransformResultArgs,
-  QueryResult,
-  UnknownRow,
-} from 'kysely';
 import { sql } from 'kysely';
 import { runGraphql } from '../src/graphql/execute.js';
 import { graphqlSchema } from '../src/graphql/routes.js';
 import { apiKeyFor, gql, sdk } from './graphql-helpers.js';
 import { startTestApp, type TestApp } from './support/harness.js';
+import { StatementCounter } from './support/statement-counter.js';
 
 let t: TestApp;
 let base: string;
@@ -85,18 +79,6 @@ describe('two-step upload', () => {
     assert.equal((await client.deleteAttachment(attachment.id)).entityId, attachment.id);
   });
 });
-
-/** Counts statements executed through a Kysely instance. */
-class StatementCounter implements KyselyPlugin {
-  count = 0;
-  transformQuery(args: PluginTransformQueryArgs) {
-    return args.node;
-  }
-  async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
-    this.count++;
-    return args.result;
-  }
-}
 
 /** The caller of runGraphql for the SDK's viewer (the admin behind the API key). */
 const adminActor = (viewer: { id: string; name: string; email: string }) => ({

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { listIssues } from '../src/modules/issues/service.js';
 import { startTestApp, type TestApp } from './support/harness.js';
+import { StatementCounter } from './support/statement-counter.js';
 
 let t: TestApp;
 let member: { token: string; user: any };
@@ -210,15 +211,8 @@ describe('GET /api/issues: search', () => {
 
 describe('query count', () => {
   test('a page costs the same few queries whatever its size (no per-row queries)', async () => {
-    let queries = 0;
-    // Counted per executed statement (a subquery is part of its statement).
-    const counting = t.ctx.db.withPlugin({
-      transformQuery: (args) => args.node,
-      transformResult: async (args) => {
-        queries++;
-        return args.result;
-      },
-    });
+    const counter = new StatementCounter();
+    const counting = t.ctx.db.withPlugin(counter);
     const ctx = { ...t.ctx, db: counting };
     const actor = {
       id: member.user.id,
@@ -228,24 +222,24 @@ describe('query count', () => {
       via: 'session' as const,
     };
     const small = await listIssues(ctx, actor, { limit: 1 });
-    const smallCount = queries;
-    queries = 0;
+    const smallCount = counter.count;
+    counter.count = 0;
     const big = await listIssues(ctx, actor, { limit: 250 });
     assert.equal(small.issues.length, 1);
     assert.ok(big.issues.length > 1);
-    assert.equal(queries, smallCount);
+    assert.equal(counter.count, smallCount);
     // Rows, label ids, branch names and the total come in one statement.
-    assert.equal(queries, 1);
+    assert.equal(counter.count, 1);
     // Past the last page the total is counted on its own.
-    queries = 0;
+    counter.count = 0;
     const beyond = await listIssues(ctx, actor, { limit: 10, offset: 10_000 });
     assert.deepEqual(beyond.issues, []);
     assert.equal(beyond.total, big.total);
-    assert.equal(queries, 2);
+    assert.equal(counter.count, 2);
     // A team named by key is looked up once, then known.
     const team = (await t.get<{ teams: { id: string; key: string }[] }>('/api/teams', member.token)).body
       .teams[0]!;
-    queries = 0;
+    counter.count = 0;
     const byKey = await listIssues(ctx, actor, { filters: { teamId: team.key.toLowerCase() }, limit: 5 });
     const again = await listIssues(ctx, actor, { filters: { teamId: team.key }, limit: 5 });
     assert.deepEqual(
@@ -253,6 +247,6 @@ describe('query count', () => {
       byKey.issues.map((i) => i.id),
     );
     assert.ok(byKey.issues.every((i) => i.team_id === team.id));
-    assert.equal(queries, 3);
+    assert.equal(counter.count, 3);
   });
 });

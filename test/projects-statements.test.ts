@@ -2,28 +2,11 @@
 // the page size: members, teams and progress are loaded for the whole page.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import type {
-  KyselyPlugin,
-  PluginTransformQueryArgs,
-  PluginTransformResultArgs,
-  QueryResult,
-  UnknownRow,
-} from 'kysely';
 import { listCycles } from '../src/modules/cycles/service.js';
 import { listProjects } from '../src/modules/projects/service.js';
 import { insertIssue } from './projects.fixtures.js';
 import { startTestApp, type TestApp } from './support/harness.js';
-
-class StatementCounter implements KyselyPlugin {
-  count = 0;
-  transformQuery(args: PluginTransformQueryArgs) {
-    return args.node;
-  }
-  async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
-    this.count++;
-    return args.result;
-  }
-}
+import { StatementCounter } from './support/statement-counter.js';
 
 let t: TestApp;
 let member: { token: string; user: any };
