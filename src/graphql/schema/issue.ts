@@ -1,7 +1,25 @@
 // GraphQL SDL: issue types.
 // Names and types match the schema @linear/sdk expects; descriptions are ours.
+import { pageArgs } from './page-args.js';
+
 // Fields an Issue and an IssueSearchResult both carry (the search result is
-// an issue plus its match metadata), kept once.
+// an issue plus its match metadata), kept once: a few scalars, then the rest.
+const ISSUE_SCALARS = /* GraphQL */ `
+  """Trashed."""
+  trashed: Boolean
+  """Reaction data."""
+  reactionData: JSONObject!
+  """Label ids."""
+  labelIds: [String!]!
+  """Integration source type."""
+  integrationSourceType: IntegrationService
+  """Address of the record."""
+  url: String!
+  """Team key and number, e.g. ENG-123."""
+  identifier: String!
+  """Priority label."""
+  priorityLabel: String!`;
+
 const ISSUE_FIELDS = /* GraphQL */ `
   previousIdentifiers: [String!]!
   """Reactions."""
@@ -111,8 +129,6 @@ const ISSUE_FIELDS = /* GraphQL */ `
   """Inherits shared access."""
   inheritsSharedAccess: Boolean!`;
 
-import { pageArgs } from './page-args.js';
-
 export const issueSdl = /* GraphQL */ `
 """Archive response."""
 type ArchiveResponse {
@@ -154,20 +170,7 @@ ${pageArgs('IssueLabelFilter')}
   subscribers(
 ${pageArgs('UserFilter', ['includeDisabled: Boolean'])}
   ): UserConnection!
-  """Trashed."""
-  trashed: Boolean
-  """Reaction data."""
-  reactionData: JSONObject!
-  """Label ids."""
-  labelIds: [String!]!
-  """Integration source type."""
-  integrationSourceType: IntegrationService
-  """Address of the record."""
-  url: String!
-  """Team key and number, e.g. ENG-123."""
-  identifier: String!
-  """Priority label."""
-  priorityLabel: String!
+${ISSUE_SCALARS}
   """Previous identifiers."""
 ${ISSUE_FIELDS}
 }
@@ -518,20 +521,7 @@ type IssueSearchPayload {
 type IssueSearchResult implements Node {
   """Unique identifier."""
   id: ID!
-  """Trashed."""
-  trashed: Boolean
-  """Reaction data."""
-  reactionData: JSONObject!
-  """Label ids."""
-  labelIds: [String!]!
-  """Integration source type."""
-  integrationSourceType: IntegrationService
-  """Address of the record."""
-  url: String!
-  """Team key and number, e.g. ENG-123."""
-  identifier: String!
-  """Priority label."""
-  priorityLabel: String!
+${ISSUE_SCALARS}
   """Metadata."""
   metadata: JSONObject!
   """Previous identifiers."""
