@@ -5,6 +5,7 @@ import { type Expression, type SqlBool, sql } from 'kysely';
 import type { Db } from '../../platform/db/database.js';
 import { type CycleRow, ISSUE_COLUMNS, type IssueRow } from '../../platform/db/tables.js';
 import { type CursorValue, encodeCursor, type SortKey } from '../../platform/list/cursor.js';
+import { pastPosition, positionText } from '../../platform/list/paginate.js';
 import { isUuid } from '../teams/ids.js';
 import type { IssueRecord } from './present.js';
 
@@ -276,11 +277,7 @@ export async function listIssuePage(
     .selectFrom('issues')
     .select('issues.id')
     .where(() => query.where)
-    .$if(after !== undefined, (qb) =>
-      qb.where(
-        sql<SqlBool>`(${column}, issues.id) ${sql.raw(dir === 'desc' ? '<' : '>')} (${after!.value}::timestamptz, ${after!.id}::uuid)`,
-      ),
-    )
+    .$if(after !== undefined, (qb) => qb.where(pastPosition(column!, sql.ref('issues.id'), after!, dir)))
     .orderBy(order)
     // One row more than the page tells whether a next page exists.
     .limit(key ? query.limit + 1 : query.limit)
@@ -288,11 +285,7 @@ export async function listIssuePage(
   const rows = await selectIssues(db)
     .innerJoin(pageIds.as('page'), 'page.id', 'issues.id')
     .select(sql<string>`(select count(*) from issues where ${query.where})`.as('total'))
-    .select(
-      column
-        ? sql<string>`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`.as('position')
-        : sql<null>`null`.as('position'),
-    )
+    .select(column ? positionText(column).as('position') : sql<null>`null`.as('position'))
     .orderBy(order)
     .execute();
   const more = key !== undefined && rows.length > query.limit;

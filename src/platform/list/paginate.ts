@@ -2,7 +2,7 @@
 // fetches a page for one list, or a page per parent for many lists at once
 // (issue.comments for a whole page of issues) using a window function, so
 // nested connections cost one query whatever the number of parents.
-import { type RawBuilder, sql } from 'kysely';
+import { type RawBuilder, type SqlBool, sql } from 'kysely';
 import type { Db } from '../db/database.js';
 import { invalidField } from '../errors.js';
 import { type CursorValue, decodeCursor, encodeCursor, type SortKey } from './cursor.js';
@@ -82,16 +82,20 @@ function conditions(source: ListSource, args: PageArgs, w: Window): Sql[] {
   const parts: Sql[] = [...(source.where ?? [])];
   if (source.archivable && !args.includeArchived) parts.push(sql`t.archived_at is null`);
   if (w.cursor) {
-    const op = sql.raw(w.backward ? '>' : '<');
-    parts.push(
-      sql`(${sql.raw(COLUMN[w.key])}, t.id) ${op} (${w.cursor.value}::timestamptz, ${w.cursor.id}::uuid)`,
-    );
+    parts.push(pastPosition(sql.raw(COLUMN[w.key]), sql`t.id`, w.cursor, w.backward ? 'asc' : 'desc'));
   }
   return parts;
 }
 
-const SORT_TEXT = (key: SortKey) =>
-  sql`to_char(${sql.raw(COLUMN[key])} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+/** A row's position as a cursor holds it: the timestamp in UTC to the microsecond. */
+export const positionText = (column: Sql) =>
+  sql<string>`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+
+/** Rows strictly past a cursor's position in a (timestamp, id) order; `desc` is newest first. */
+export const pastPosition = (column: Sql, id: Sql, cursor: CursorValue, dir: 'asc' | 'desc') =>
+  sql<SqlBool>`(${column}, ${id}) ${sql.raw(dir === 'desc' ? '<' : '>')} (${cursor.value}::timestamptz, ${cursor.id}::uuid)`;
+
+const SORT_TEXT = (key: SortKey) => positionText(sql.raw(COLUMN[key]));
 
 type Raw = Record<string, unknown> & { __sort: string; id: string };
 
