@@ -32,7 +32,9 @@ interface Route {
 
 /** Percent-encoding that also takes lone surrogates (sent as U+FFFD, as a browser would). */
 const encode = (s: string) =>
-  encodeURIComponent(s.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd'));
+  encodeURIComponent(
+    s.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd'),
+  );
 
 function routesOf(openapi: any): Route[] {
   const routes: Route[] = [];

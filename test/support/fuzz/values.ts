@@ -28,7 +28,7 @@ export const HOSTILE_STRINGS = [
   '<svg onload=alert(1)>',
   'javascript:alert(1)',
   '{{7*7}}',
-  '${7*7}',
+  '$' + '{7*7}',
   '\\',
   '%',
   '_',
