@@ -52,12 +52,15 @@ export async function buildApp(opts: BuildOptions) {
   await migrate(database.db);
   const started = await firstStart(database.db, config);
 
+  const hops = config.trustProxy;
   const app = Fastify({
     logger: opts.logger ?? { level: config.logLevel },
     bodyLimit: JSON_BODY_LIMIT,
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
-    trustProxy: false,
+    // Whose X-Forwarded-For to believe: req.ip, which the sign-in limits key on,
+    // depends on it. A hop count is given as a function (Fastify's types lack numbers).
+    trustProxy: typeof hops === 'number' ? (_address: string, hop: number) => hop < hops : hops,
     routerOptions: { ignoreTrailingSlash: true },
     ajv: { customOptions: { removeAdditional: false } },
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as Http;
