@@ -26,7 +26,7 @@ import { userRoutes } from './modules/users/rest.js';
 import { webhooksRoutes } from './modules/webhooks/rest.js';
 import { startWebhookWorker } from './modules/webhooks/worker.js';
 import { workspaceRoutes } from './modules/workspace/rest.js';
-import { DEFAULT_LOGIN_LIMITS, type LimiterOptions, LoginLimiter } from './platform/auth/login-limiter.js';
+import { DEFAULT_LOGIN_LIMITS, LoginLimiter, type LoginLimits } from './platform/auth/login-limiter.js';
 import { TokenSigner } from './platform/auth/tokens.js';
 import type { AppContext } from './platform/context.js';
 import type { Database } from './platform/db/database.js';
@@ -44,7 +44,10 @@ export interface BuildOptions {
   config: Config;
   database: Database;
   logger?: FastifyServerOptions['logger'];
-  loginLimits?: LimiterOptions;
+  /** Sign-in and registration limits, over the defaults (tests lift or lower them). */
+  loginLimits?: Partial<LoginLimits>;
+  /** The limiter's clock (tests move it); Date.now by default. */
+  clock?: () => number;
 }
 
 export async function buildApp(opts: BuildOptions) {
@@ -71,7 +74,7 @@ export async function buildApp(opts: BuildOptions) {
     config,
     tokens: new TokenSigner(started.jwtSecret),
     deriveKey: (purpose) => createHmac('sha256', started.jwtSecret).update(`trackway:${purpose}`).digest(),
-    loginLimiter: new LoginLimiter(opts.loginLimits ?? DEFAULT_LOGIN_LIMITS),
+    loginLimiter: new LoginLimiter(database.db, { ...DEFAULT_LOGIN_LIMITS, ...opts.loginLimits }, opts.clock),
     log: app.log,
   };
 

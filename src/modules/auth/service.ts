@@ -19,21 +19,20 @@ const invalidCredentials = () => new AppError(401, 'INVALID_CREDENTIALS', 'Inval
 
 export async function login(ctx: AppContext, input: { email: string; password: string }, address: string) {
   const email = input.email.trim().toLowerCase();
-  const wait = ctx.loginLimiter.attempt(email, address);
-  if (wait > 0) throw rateLimited(`Too many sign-in attempts; try again in ${wait} s`, wait);
+  // Counted as a failure before the (slow) password check, so parallel
+  // guesses cannot all pass the limit; a success clears it.
+  const slot = await ctx.loginLimiter.reserveLogin(email, address);
+  if (!slot.ok)
+    throw rateLimited(`Too many sign-in attempts; try again in ${slot.retryAfter} s`, slot.retryAfter);
   const user = await users.findLiveUserByEmail(ctx.db, email);
   if (!user) {
     await burnPasswordCheck(input.password);
-    ctx.loginLimiter.failed(email);
     throw invalidCredentials();
   }
-  if (!(await verifyPassword(user.password_hash, input.password))) {
-    ctx.loginLimiter.failed(email);
-    throw invalidCredentials();
-  }
+  if (!(await verifyPassword(user.password_hash, input.password))) throw invalidCredentials();
   // Only someone who knows the password learns that the account is suspended.
   if (user.status === 'suspended') throw new AppError(403, 'ACCOUNT_SUSPENDED', 'This account is suspended');
-  ctx.loginLimiter.succeeded(email);
+  await slot.succeeded();
   return { user, token: await ctx.tokens.sign({ userId: user.id, epoch: user.session_epoch }) };
 }
 
