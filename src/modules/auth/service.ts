@@ -8,8 +8,26 @@ import type { UserRow } from '../../platform/db/tables.js';
 import { AppError, rateLimited, unauthenticated } from '../../platform/errors.js';
 import * as users from '../users/queries.js';
 import { createAccount } from '../users/service.js';
+import { assertMayRegister } from '../workspace/policy.js';
+import { getWorkspace } from '../workspace/service.js';
 
-export async function register(ctx: AppContext, input: { name: string; email: string; password: string }) {
+/**
+ * Self-registration: refused when the workspace does not allow it (before any
+ * cost), then counted against the client address before the password is hashed.
+ */
+export async function register(
+  ctx: AppContext,
+  input: { name: string; email: string; password: string },
+  address: string,
+) {
+  assertMayRegister(await getWorkspace(ctx.db), input.email);
+  const slot = await ctx.loginLimiter.reserveRegistration(address);
+  if (!slot.ok) {
+    throw rateLimited(
+      `Too many registrations from this address; try again in ${slot.retryAfter} s`,
+      slot.retryAfter,
+    );
+  }
   // Self-registration always yields a member, whatever the request asks for.
   const user = await createAccount(ctx.db, { ...input, role: 'member' });
   return { user, token: await ctx.tokens.sign({ userId: user.id, epoch: user.session_epoch }) };
