@@ -54,6 +54,17 @@ describe('one account from one address', () => {
     for (const r of results.filter((x) => x.status === 429)) assertLimited(r, 1);
   });
 
+  test('parallel attempts over several accounts and addresses sharing rows: every pair gets exactly its 5', async () => {
+    const accounts = await Promise.all([1, 2, 3, 4].map(() => t.register()));
+    const attempts = accounts.flatMap(({ email }) =>
+      ['203.0.113.31', '203.0.113.32'].flatMap((address) =>
+        Array.from({ length: 6 }, () => login(email, 'wrong-password', address)),
+      ),
+    );
+    const results = await Promise.all(attempts);
+    assert.deepEqual(statuses(results), { 401: 40, 429: 8 });
+  });
+
   test('after the free failures each pause doubles; the right password waits too, then clears the count', async () => {
     const { email, password } = await t.register();
     const address = '203.0.113.2';
