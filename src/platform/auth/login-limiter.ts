@@ -13,6 +13,7 @@
 //   guesses spread over many addresses are slowed too, while the owner on an
 //   address they used before is never locked out by someone else.
 import { isIPv4, isIPv6 } from 'node:net';
+import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
 import {
   Backoff,
@@ -151,7 +152,12 @@ export class LoginLimiter {
     const now = this.now();
     if (now - this.#prunedAt < PRUNE_EVERY_MS) return;
     this.#prunedAt = now;
-    await this.db.deleteFrom('auth_throttle').where('expires_at', '<', new Date(now)).execute();
+    // Rows an attempt holds are skipped, not waited for: pruning never takes
+    // part in a lock cycle with reserve(), whatever order it meets rows in.
+    await sql`delete from auth_throttle where (scope, key) in (
+      select scope, key from auth_throttle where expires_at < ${new Date(now)} for update skip locked)`.execute(
+      this.db,
+    );
   }
 }
 
