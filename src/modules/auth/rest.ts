@@ -18,7 +18,7 @@ export function authRoutes(app: Http, ctx: AppContext): void {
       config: { auth: 'public' },
       schema: {
         tags: ['auth'],
-        summary: 'Create a member account and sign in',
+        summary: 'Create a member account and sign in (when the workspace allows self-registration)',
         // A requested role is accepted and ignored: registration always makes a member.
         body: Type.Object(
           { name: Name, email: Email, password: Password, role: Type.Optional(Type.Unknown()) },
