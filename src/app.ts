@@ -26,7 +26,7 @@ import { userRoutes } from './modules/users/rest.js';
 import { webhooksRoutes } from './modules/webhooks/rest.js';
 import { startWebhookWorker } from './modules/webhooks/worker.js';
 import { workspaceRoutes } from './modules/workspace/rest.js';
-import { DEFAULT_LOGIN_LIMITS, type LimiterOptions, LoginLimiter } from './platform/auth/login-limiter.js';
+import { DEFAULT_LOGIN_LIMITS, LoginLimiter, type LoginLimits } from './platform/auth/login-limiter.js';
 import { TokenSigner } from './platform/auth/tokens.js';
 import type { AppContext } from './platform/context.js';
 import type { Database } from './platform/db/database.js';
@@ -44,7 +44,10 @@ export interface BuildOptions {
   config: Config;
   database: Database;
   logger?: FastifyServerOptions['logger'];
-  loginLimits?: LimiterOptions;
+  /** Sign-in and registration limits, over the defaults (tests lift or lower them). */
+  loginLimits?: Partial<LoginLimits>;
+  /** The limiter's clock (tests move it); Date.now by default. */
+  clock?: () => number;
 }
 
 export async function buildApp(opts: BuildOptions) {
@@ -52,12 +55,15 @@ export async function buildApp(opts: BuildOptions) {
   await migrate(database.db);
   const started = await firstStart(database.db, config);
 
+  const hops = config.trustProxy;
   const app = Fastify({
     logger: opts.logger ?? { level: config.logLevel },
     bodyLimit: JSON_BODY_LIMIT,
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
-    trustProxy: false,
+    // Whose X-Forwarded-For to believe: req.ip, which the sign-in limits key on,
+    // depends on it. A hop count is given as a function (Fastify's types lack numbers).
+    trustProxy: typeof hops === 'number' ? (_address: string, hop: number) => hop < hops : hops,
     routerOptions: { ignoreTrailingSlash: true },
     ajv: { customOptions: { removeAdditional: false } },
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as Http;
@@ -68,7 +74,7 @@ export async function buildApp(opts: BuildOptions) {
     config,
     tokens: new TokenSigner(started.jwtSecret),
     deriveKey: (purpose) => createHmac('sha256', started.jwtSecret).update(`trackway:${purpose}`).digest(),
-    loginLimiter: new LoginLimiter(opts.loginLimits ?? DEFAULT_LOGIN_LIMITS),
+    loginLimiter: new LoginLimiter(database.db, { ...DEFAULT_LOGIN_LIMITS, ...opts.loginLimits }, opts.clock),
     log: app.log,
   };
 

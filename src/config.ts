@@ -1,5 +1,6 @@
 // Every environment variable Trackway reads, parsed and validated here and
 // nowhere else. A bad value stops start-up with a message naming the variable.
+import { isIP } from 'node:net';
 import path from 'node:path';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -19,6 +20,11 @@ export interface Config {
   graphqlRequestsPerHour: number;
   graphqlComplexityPerHour: number;
   logLevel: LogLevel;
+  /**
+   * Which reverse proxies' X-Forwarded-For to believe for the client address
+   * (Fastify's trustProxy): false, true (any), a hop count, or addresses/CIDRs.
+   */
+  trustProxy: boolean | number | string[];
 }
 
 export class ConfigError extends Error {
@@ -66,6 +72,29 @@ function url(name: string, raw: string, protocols: string[]): string {
 
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
 
+// Named ranges proxy-addr (Fastify's trustProxy) understands.
+const PROXY_RANGES = ['loopback', 'linklocal', 'uniquelocal'];
+
+function trustProxy(env: Env): boolean | number | string[] {
+  const raw = str(env, 'TRUST_PROXY')?.toLowerCase();
+  if (raw === undefined || ['0', 'false', 'no', 'off'].includes(raw)) return false;
+  if (['true', 'yes', 'on'].includes(raw)) return true;
+  if (/^\d+$/.test(raw)) return int(env, 'TRUST_PROXY', 0, 1, 100);
+  const entries = raw.split(',').map((e) => e.trim());
+  for (const entry of entries) {
+    const [ip = '', prefix, extra] = entry.split('/');
+    const version = isIP(ip);
+    const prefixOk =
+      prefix === undefined || (/^\d+$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128));
+    if (!PROXY_RANGES.includes(entry) && (version === 0 || !prefixOk || extra !== undefined)) {
+      throw new ConfigError(
+        `TRUST_PROXY must be true, false, a number of proxy hops, or a comma-separated list of proxy addresses or CIDR ranges (or ${PROXY_RANGES.join(', ')}); "${entry}" is none of these`,
+      );
+    }
+  }
+  return entries;
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const port = int(env, 'PORT', 3000, 0, 65535);
   const host = str(env, 'HOST') ?? '0.0.0.0';
@@ -103,5 +132,6 @@ export function loadConfig(env: Env = process.env): Config {
     graphqlRequestsPerHour: int(env, 'GRAPHQL_REQUESTS_PER_HOUR', 5_000, 1, 1_000_000_000),
     graphqlComplexityPerHour: int(env, 'GRAPHQL_COMPLEXITY_PER_HOUR', 3_000_000, 1, 1_000_000_000_000),
     logLevel,
+    trustProxy: trustProxy(env),
   };
 }

@@ -22,6 +22,7 @@ describe('loadConfig defaults', () => {
     assert.equal(c.graphqlRequestsPerHour, 5_000);
     assert.equal(c.graphqlComplexityPerHour, 3_000_000);
     assert.equal(c.logLevel, 'info');
+    assert.equal(c.trustProxy, false);
   });
 
   test('blank values count as unset', () => {
@@ -102,6 +103,16 @@ describe('loadConfig parses each variable', () => {
       assert.equal(loadConfig({ LOG_LEVEL: level.toUpperCase() }).logLevel, level);
     }
   });
+
+  test('TRUST_PROXY: off, on, a hop count, or proxy addresses and ranges', () => {
+    const trust = (v: string) => loadConfig({ TRUST_PROXY: v }).trustProxy;
+    assert.equal(trust('false'), false);
+    assert.equal(trust('0'), false);
+    assert.equal(trust('TRUE'), true);
+    assert.equal(trust('2'), 2);
+    assert.deepEqual(trust('10.0.0.1'), ['10.0.0.1']);
+    assert.deepEqual(trust(' 10.0.0.0/8, fd00::/8 ,loopback'), ['10.0.0.0/8', 'fd00::/8', 'loopback']);
+  });
 });
 
 describe('loadConfig refuses bad values, naming the variable', () => {
@@ -121,6 +132,10 @@ describe('loadConfig refuses bad values, naming the variable', () => {
     ['WEBHOOK_ALLOW_PRIVATE', { WEBHOOK_ALLOW_PRIVATE: 'maybe' }],
     ['WEBHOOK_RETRY_BASE_MS', { WEBHOOK_RETRY_BASE_MS: '0' }],
     ['WEBHOOK_RETRY_BASE_MS', { WEBHOOK_RETRY_BASE_MS: 'soon' }],
+    ['TRUST_PROXY', { TRUST_PROXY: 'maybe' }],
+    ['TRUST_PROXY', { TRUST_PROXY: '10.0.0.0/33' }],
+    ['TRUST_PROXY', { TRUST_PROXY: '10.0.0.1,nginx' }],
+    ['TRUST_PROXY', { TRUST_PROXY: '101' }],
   ];
   for (const [name, env] of bad) {
     test(`${name}=${Object.values(env)[0]}`, () => {

@@ -1,7 +1,7 @@
 // Starts the real application on a fresh database for one test file, and gives
 // tests a small HTTP client over app.inject (no sockets) or a real listener.
 import type { LightMyRequestResponse } from 'fastify';
-import { buildApp } from '../../src/app.js';
+import { type BuildOptions, buildApp } from '../../src/app.js';
 import type { Config } from '../../src/config.js';
 import type { AppContext } from '../../src/platform/context.js';
 import { freshDatabase, type TestDatabase } from './database.js';
@@ -40,20 +40,32 @@ export interface RequestOpts {
   /** Raw payload (string or Buffer) sent as is. */
   payload?: string | Buffer;
   headers?: Record<string, string>;
+  /** The client address the server sees (app.inject's default is 127.0.0.1). */
+  remoteAddress?: string;
 }
+
+/** Every test request comes from one address, so the per-address limits are lifted unless a test sets them. */
+const TEST_LOGIN_LIMITS: BuildOptions['loginLimits'] = {
+  perAddress: { capacity: 100_000, windowMs: 15 * 60_000 },
+  registrations: { capacity: 100_000, windowMs: 60 * 60_000 },
+};
 
 let counter = 0;
 export const uniqueEmail = (prefix = 'user') =>
   `${prefix}-${process.pid}-${Date.now().toString(36)}-${++counter}@example.com`;
 
-export async function startTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
+export async function startTestApp(
+  overrides: Partial<Config> = {},
+  options: Pick<BuildOptions, 'loginLimits' | 'clock'> = {},
+): Promise<TestApp> {
   const config = testConfig(overrides);
   const database = await freshDatabase();
   const built = await buildApp({
     config,
     database,
     logger: false,
-    loginLimits: { perAccount: 10, perAddress: 100_000, windowMs: 15 * 60_000 },
+    loginLimits: { ...TEST_LOGIN_LIMITS, ...options.loginLimits },
+    ...(options.clock ? { clock: options.clock } : {}),
   });
   const { app, ctx } = built;
   await app.ready();
@@ -71,6 +83,7 @@ export async function startTestApp(overrides: Partial<Config> = {}): Promise<Tes
       url,
       headers,
       ...(payload !== undefined ? { payload } : {}),
+      ...(opts.remoteAddress ? { remoteAddress: opts.remoteAddress } : {}),
     });
     let body: unknown = res.body;
     if ((res.headers['content-type'] ?? '').toString().includes('json') && res.body) body = res.json();

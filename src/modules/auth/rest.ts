@@ -18,7 +18,7 @@ export function authRoutes(app: Http, ctx: AppContext): void {
       config: { auth: 'public' },
       schema: {
         tags: ['auth'],
-        summary: 'Create a member account and sign in',
+        summary: 'Create a member account and sign in (when the workspace allows self-registration)',
         // A requested role is accepted and ignored: registration always makes a member.
         body: Type.Object(
           { name: Name, email: Email, password: Password, role: Type.Optional(Type.Unknown()) },
@@ -26,11 +26,11 @@ export function authRoutes(app: Http, ctx: AppContext): void {
             additionalProperties: false,
           },
         ),
-        response: { 201: Session, ...errors(400, 409) },
+        response: { 201: Session, ...errors(400, 403, 409, 429) },
       },
     },
     async (req, reply) => {
-      const { user, token } = await register(ctx, req.body);
+      const { user, token } = await register(ctx, req.body, req.ip);
       return reply.status(201).send({ token, user: presentUser(user) });
     },
   );

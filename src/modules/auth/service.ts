@@ -8,8 +8,26 @@ import type { UserRow } from '../../platform/db/tables.js';
 import { AppError, rateLimited, unauthenticated } from '../../platform/errors.js';
 import * as users from '../users/queries.js';
 import { createAccount } from '../users/service.js';
+import { assertMayRegister } from '../workspace/policy.js';
+import { getWorkspace } from '../workspace/service.js';
 
-export async function register(ctx: AppContext, input: { name: string; email: string; password: string }) {
+/**
+ * Self-registration: refused when the workspace does not allow it (before any
+ * cost), then counted against the client address before the password is hashed.
+ */
+export async function register(
+  ctx: AppContext,
+  input: { name: string; email: string; password: string },
+  address: string,
+) {
+  assertMayRegister(await getWorkspace(ctx.db), input.email);
+  const slot = await ctx.loginLimiter.reserveRegistration(address);
+  if (!slot.ok) {
+    throw rateLimited(
+      `Too many registrations from this address; try again in ${slot.retryAfter} s`,
+      slot.retryAfter,
+    );
+  }
   // Self-registration always yields a member, whatever the request asks for.
   const user = await createAccount(ctx.db, { ...input, role: 'member' });
   return { user, token: await ctx.tokens.sign({ userId: user.id, epoch: user.session_epoch }) };
@@ -19,21 +37,20 @@ const invalidCredentials = () => new AppError(401, 'INVALID_CREDENTIALS', 'Inval
 
 export async function login(ctx: AppContext, input: { email: string; password: string }, address: string) {
   const email = input.email.trim().toLowerCase();
-  const wait = ctx.loginLimiter.attempt(email, address);
-  if (wait > 0) throw rateLimited(`Too many sign-in attempts; try again in ${wait} s`, wait);
+  // Counted as a failure before the (slow) password check, so parallel
+  // guesses cannot all pass the limit; a success clears it.
+  const slot = await ctx.loginLimiter.reserveLogin(email, address);
+  if (!slot.ok)
+    throw rateLimited(`Too many sign-in attempts; try again in ${slot.retryAfter} s`, slot.retryAfter);
   const user = await users.findLiveUserByEmail(ctx.db, email);
   if (!user) {
     await burnPasswordCheck(input.password);
-    ctx.loginLimiter.failed(email);
     throw invalidCredentials();
   }
-  if (!(await verifyPassword(user.password_hash, input.password))) {
-    ctx.loginLimiter.failed(email);
-    throw invalidCredentials();
-  }
+  if (!(await verifyPassword(user.password_hash, input.password))) throw invalidCredentials();
   // Only someone who knows the password learns that the account is suspended.
   if (user.status === 'suspended') throw new AppError(403, 'ACCOUNT_SUSPENDED', 'This account is suspended');
-  ctx.loginLimiter.succeeded(email);
+  await slot.succeeded();
   return { user, token: await ctx.tokens.sign({ userId: user.id, epoch: user.session_epoch }) };
 }
 

@@ -1,11 +1,37 @@
-// REST: public configuration (branding and flags) and branding administration.
+// REST: public configuration (branding, flags, whether registration is open),
+// branding and registration administration.
+import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../../platform/context.js';
 import { actorOf } from '../../platform/http/auth-hook.js';
 import { errors } from '../../platform/http/schemas.js';
 import type { Http } from '../../platform/http/types.js';
 import { listFlags } from '../flags/service.js';
-import { adminUpdateWorkspace, getWorkspace, presentWorkspace } from './service.js';
+import { assertAdmin } from '../users/policy.js';
+import {
+  adminGetRegistration,
+  adminUpdateRegistration,
+  adminUpdateWorkspace,
+  getWorkspace,
+  presentRegistration,
+  presentWorkspace,
+} from './service.js';
+
+// A domain name: dot-separated labels of letters, digits and inner hyphens.
+const Domain = Type.String({
+  maxLength: 253,
+  pattern: '^[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?(\\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$',
+  description: 'e.g. example.com; matched case-insensitively, exactly (subdomains are listed separately)',
+});
+
+const RegistrationSchema = Type.Object({
+  open: Type.Boolean(),
+  allowedEmailDomains: Type.Array(Type.String(), { description: 'Empty: any domain' }),
+});
+
+// The role is checked before the body is validated, so a member learns
+// nothing about the expected body from a 400.
+const adminOnly = async (req: FastifyRequest) => assertAdmin(actorOf(req));
 
 const WorkspaceSchema = Type.Object({
   name: Type.String(),
@@ -24,6 +50,9 @@ export function workspaceRoutes(app: Http, ctx: AppContext): void {
         response: {
           200: Type.Object({
             workspace: WorkspaceSchema,
+            registration: Type.Object({
+              open: Type.Boolean({ description: 'Whether POST /auth/register accepts new accounts' }),
+            }),
             flags: Type.Array(
               Type.Object({ key: Type.String(), label: Type.String(), enabled: Type.Boolean() }),
             ),
@@ -35,6 +64,7 @@ export function workspaceRoutes(app: Http, ctx: AppContext): void {
       const [workspace, flags] = await Promise.all([getWorkspace(ctx.db), listFlags(ctx.db)]);
       return {
         workspace: presentWorkspace(workspace),
+        registration: { open: workspace.registration_open },
         flags: flags.map((f) => ({ key: f.key, label: f.label, enabled: f.enabled })),
       };
     },
@@ -58,5 +88,39 @@ export function workspaceRoutes(app: Http, ctx: AppContext): void {
       },
     },
     async (req) => ({ workspace: presentWorkspace(await adminUpdateWorkspace(ctx, actorOf(req), req.body)) }),
+  );
+
+  app.get(
+    '/api/admin/registration',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Who may create their own account',
+        response: { 200: Type.Object({ registration: RegistrationSchema }), ...errors(401, 403) },
+      },
+    },
+    async (req) => ({ registration: presentRegistration(await adminGetRegistration(ctx, actorOf(req))) }),
+  );
+
+  app.patch(
+    '/api/admin/registration',
+    {
+      preValidation: adminOnly,
+      schema: {
+        tags: ['admin'],
+        summary: 'Open or close self-registration, or limit it to email domains',
+        body: Type.Object(
+          {
+            open: Type.Optional(Type.Boolean()),
+            allowedEmailDomains: Type.Optional(Type.Array(Domain, { maxItems: 100 })),
+          },
+          { additionalProperties: false, minProperties: 1 },
+        ),
+        response: { 200: Type.Object({ registration: RegistrationSchema }), ...errors(400, 401, 403) },
+      },
+    },
+    async (req) => ({
+      registration: presentRegistration(await adminUpdateRegistration(ctx, actorOf(req), req.body)),
+    }),
   );
 }

@@ -1,4 +1,4 @@
-// Workspace branding: name, tagline and accent colour.
+// Workspace settings: branding (name, tagline, accent colour) and who may register.
 import type { Actor, AppContext } from '../../platform/context.js';
 import type { Db } from '../../platform/db/database.js';
 import type { WorkspaceRow } from '../../platform/db/tables.js';
@@ -31,4 +31,36 @@ export const presentWorkspace = (w: WorkspaceRow) => ({
   name: w.name,
   tagline: w.tagline,
   accentColor: w.accent_color,
+});
+
+/** Self-registration settings, for admins: open or invite-only, and the allowed email domains. */
+export async function adminGetRegistration(ctx: AppContext, actor: Actor): Promise<WorkspaceRow> {
+  assertAdmin(actor);
+  return getWorkspace(ctx.db);
+}
+
+export async function adminUpdateRegistration(
+  ctx: AppContext,
+  actor: Actor,
+  patch: { open?: boolean; allowedEmailDomains?: string[] },
+): Promise<WorkspaceRow> {
+  assertAdmin(actor);
+  const domains = patch.allowedEmailDomains && [
+    ...new Set(patch.allowedEmailDomains.map((d) => d.trim().toLowerCase().replace(/\.$/, ''))),
+  ];
+  return ctx.db
+    .updateTable('workspace')
+    .set({
+      ...(patch.open !== undefined ? { registration_open: patch.open } : {}),
+      ...(domains ? { allowed_email_domains: domains } : {}),
+      updated_at: new Date(),
+    })
+    .where('id', '=', 1)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export const presentRegistration = (w: WorkspaceRow) => ({
+  open: w.registration_open,
+  allowedEmailDomains: w.allowed_email_domains,
 });

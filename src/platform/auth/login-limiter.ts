@@ -1,86 +1,239 @@
-// Sliding-window limits on login attempts, per account and per client address.
-// Kept in process memory: a restart forgives, and with several instances each
-// keeps its own count (documented in docs/ARCHITECTURE.md).
-export interface LimiterOptions {
-  /** Failed attempts allowed per account within the window. */
-  perAccount: number;
-  /** Attempts (failed or not) allowed per client address within the window. */
-  perAddress: number;
-  windowMs: number;
+// Sign-in and registration limits, kept in the database (table auth_throttle).
+// An attempt is counted *before* the password hash is computed, in a short
+// transaction that locks the attempt's counter rows, so parallel requests
+// cannot all pass the check, and instances sharing one PostgreSQL share the
+// limits. The rules (login-limiter-rules.ts) and the design are in
+// docs/security.md; in short, per sign-in attempt:
+//
+// - (account, address): back-off. Failures are free at first, then each waits
+//   twice as long as the last. Keyed on the address too, so an attacker's
+//   failures slow the attacker, never the owner signing in from elsewhere.
+// - address: a bucket of attempts on any account (password spraying).
+// - account, from addresses it has not signed in from lately: a bucket, so
+//   guesses spread over many addresses are slowed too, while the owner on an
+//   address they used before is never locked out by someone else.
+import { isIPv4, isIPv6 } from 'node:net';
+import { sql } from 'kysely';
+import type { Db } from '../db/database.js';
+import {
+  Backoff,
+  Bucket,
+  EMPTY,
+  type Rule,
+  retryAfterSeconds,
+  type ThrottleState,
+} from './login-limiter-rules.js';
+
+export interface LoginLimits {
+  /** Failures on one account from one address: `free`, then doubling delays. */
+  perAccountAddress: { free: number; firstDelayMs: number; maxDelayMs: number; forgetAfterMs: number };
+  /** Attempts on one account from addresses it has not signed in from within `knownAddressMs`. */
+  perAccount: { capacity: number; windowMs: number };
+  /** Attempts from one address on any account, successful or not. */
+  perAddress: { capacity: number; windowMs: number };
+  /** Self-registrations from one address. */
+  registrations: { capacity: number; windowMs: number };
+  /** How long a successful sign-in makes its address known for the account. */
+  knownAddressMs: number;
 }
 
-export const DEFAULT_LOGIN_LIMITS: LimiterOptions = {
-  perAccount: 10,
-  perAddress: 100,
-  windowMs: 15 * 60_000,
+const MINUTE = 60_000;
+const DAY = 24 * 60 * MINUTE;
+
+export const DEFAULT_LOGIN_LIMITS: LoginLimits = {
+  perAccountAddress: { free: 5, firstDelayMs: 1000, maxDelayMs: 15 * MINUTE, forgetAfterMs: DAY },
+  perAccount: { capacity: 10, windowMs: 15 * MINUTE },
+  perAddress: { capacity: 100, windowMs: 15 * MINUTE },
+  registrations: { capacity: 10, windowMs: 60 * MINUTE },
+  knownAddressMs: 30 * DAY,
 };
 
-class Window {
-  readonly #hits = new Map<string, number[]>();
+/** Allowed (and counted), or refused with the seconds to wait. */
+export type Reservation = { ok: true } | { ok: false; retryAfter: number };
+export type LoginReservation = { ok: true; succeeded(): Promise<void> } | { ok: false; retryAfter: number };
+
+interface Check {
+  scope: string;
+  key: string;
+  rule: Rule;
+}
+
+// Expired rows are deleted at most this often per process.
+const PRUNE_EVERY_MS = 10 * MINUTE;
+
+export class LoginLimiter {
+  readonly #backoff: Backoff;
+  readonly #account: Bucket;
+  readonly #address: Bucket;
+  readonly #registrations: Bucket;
+  #prunedAt = Number.NEGATIVE_INFINITY;
+
   constructor(
-    readonly limit: number,
-    readonly windowMs: number,
-  ) {}
-
-  #recent(key: string, now: number): number[] {
-    const cutoff = now - this.windowMs;
-    const hits = (this.#hits.get(key) ?? []).filter((t) => t > cutoff);
-    if (hits.length) this.#hits.set(key, hits);
-    else this.#hits.delete(key);
-    return hits;
+    private readonly db: Db,
+    private readonly limits: LoginLimits = DEFAULT_LOGIN_LIMITS,
+    private readonly now: () => number = Date.now,
+  ) {
+    const p = limits.perAccountAddress;
+    this.#backoff = new Backoff(p.free, p.firstDelayMs, p.maxDelayMs, p.forgetAfterMs);
+    this.#account = new Bucket(limits.perAccount.capacity, limits.perAccount.windowMs);
+    this.#address = new Bucket(limits.perAddress.capacity, limits.perAddress.windowMs);
+    this.#registrations = new Bucket(limits.registrations.capacity, limits.registrations.windowMs);
   }
 
-  /** Seconds until the next attempt is allowed, or 0 when one is allowed now. */
-  wait(key: string, now: number): number {
-    const hits = this.#recent(key, now);
-    if (hits.length < this.limit) return 0;
-    const oldest = hits[hits.length - this.limit]!;
-    return Math.max(1, Math.ceil((oldest + this.windowMs - now) / 1000));
+  /**
+   * Counts a sign-in attempt as a failure before the password is checked;
+   * `succeeded()` then clears it. `email` is normalised by the caller.
+   */
+  async reserveLogin(email: string, ip: string): Promise<LoginReservation> {
+    await this.#prune();
+    const address = addressKey(ip);
+    const pair = `${address}|${email}`;
+    const result = await this.db.transaction().execute(async (trx) => {
+      const known = await trx
+        .selectFrom('auth_throttle')
+        .select('last_at')
+        .where('scope', '=', 'login-known')
+        .where('key', '=', pair)
+        .executeTakeFirst();
+      const isKnown =
+        known !== undefined && this.now() - known.last_at.getTime() < this.limits.knownAddressMs;
+      const checks: Check[] = [
+        { scope: 'login', key: pair, rule: this.#backoff },
+        { scope: 'login-address', key: address, rule: this.#address },
+      ];
+      if (!isKnown) checks.push({ scope: 'login-account', key: email, rule: this.#account });
+      return { ...(await reserve(trx, checks, this.now)), isKnown };
+    });
+    if (!result.ok) return result;
+    return { ok: true, succeeded: () => this.#succeeded(email, pair, !result.isKnown) };
   }
 
-  hit(key: string, now: number): void {
-    this.#hits.set(key, [...this.#recent(key, now), now]);
+  /** Counts a self-registration from this address before its password is hashed. */
+  async reserveRegistration(ip: string): Promise<Reservation> {
+    await this.#prune();
+    const check = { scope: 'register-address', key: addressKey(ip), rule: this.#registrations };
+    return this.db.transaction().execute((trx) => reserve(trx, [check], this.now));
   }
 
-  clear(key: string): void {
-    this.#hits.delete(key);
+  /** The owner got in: forget the pair's failures, give back the account-wide attempt, remember the address. */
+  async #succeeded(email: string, pair: string, countedOnAccount: boolean): Promise<void> {
+    // Statements in the same scope order as reserve() takes its locks: no deadlock.
+    await this.db.transaction().execute(async (trx) => {
+      await trx.deleteFrom('auth_throttle').where('scope', '=', 'login').where('key', '=', pair).execute();
+      if (countedOnAccount) {
+        const row = await trx
+          .selectFrom('auth_throttle')
+          .select(['count', 'last_at'])
+          .where('scope', '=', 'login-account')
+          .where('key', '=', email)
+          .forUpdate()
+          .executeTakeFirst();
+        if (row) {
+          const now = this.now();
+          const state = this.#account.refund({ count: row.count, lastAt: row.last_at.getTime() }, now);
+          await save(trx, { scope: 'login-account', key: email, rule: this.#account }, state);
+        }
+      }
+      const now = this.now();
+      const known = {
+        count: 0,
+        last_at: new Date(now),
+        expires_at: new Date(now + this.limits.knownAddressMs),
+      };
+      await trx
+        .insertInto('auth_throttle')
+        .values({ scope: 'login-known', key: pair, ...known })
+        .onConflict((oc) => oc.columns(['scope', 'key']).doUpdateSet(known))
+        .execute();
+    });
   }
 
-  prune(now: number): void {
-    for (const key of [...this.#hits.keys()]) this.#recent(key, now);
+  async #prune(): Promise<void> {
+    const now = this.now();
+    if (now - this.#prunedAt < PRUNE_EVERY_MS) return;
+    this.#prunedAt = now;
+    // Rows an attempt holds are skipped, not waited for: pruning never takes
+    // part in a lock cycle with reserve(), whatever order it meets rows in.
+    await sql`delete from auth_throttle where (scope, key) in (
+      select scope, key from auth_throttle where expires_at < ${new Date(now)} for update skip locked)`.execute(
+      this.db,
+    );
   }
 }
 
-export class LoginLimiter {
-  readonly #accounts: Window;
-  readonly #addresses: Window;
-  #checks = 0;
+/**
+ * Locks the checks' rows (creating missing ones) and, when every rule allows
+ * the attempt, counts it on each. Rows are locked in one order (scope, key) by
+ * every caller, so two attempts sharing rows wait for each other instead of
+ * deadlocking. The clock is read once the rows are held, so attempts are
+ * counted in the order they got them.
+ */
+async function reserve(trx: Db, checks: Check[], clock: () => number): Promise<Reservation> {
+  const sorted = [...checks].sort((a, b) =>
+    a.scope === b.scope ? (a.key < b.key ? -1 : 1) : a.scope < b.scope ? -1 : 1,
+  );
+  const rows = await trx
+    .insertInto('auth_throttle')
+    .values(
+      // A new row is empty (count 0: no rule limits it); its times are set when it is counted.
+      sorted.map((c) => ({
+        scope: c.scope,
+        key: c.key,
+        count: 0,
+        last_at: new Date(0),
+        expires_at: new Date(0),
+      })),
+    )
+    // A no-op update, so that an existing row is locked and returned too.
+    .onConflict((oc) =>
+      oc.columns(['scope', 'key']).doUpdateSet((eb) => ({ count: eb.ref('auth_throttle.count') })),
+    )
+    .returning(['scope', 'key', 'count', 'last_at'])
+    .execute();
+  const now = clock();
+  const stateOf = (c: Check): ThrottleState => {
+    const row = rows.find((r) => r.scope === c.scope && r.key === c.key);
+    return row ? { count: row.count, lastAt: row.last_at.getTime() } : EMPTY;
+  };
+  const wait = Math.max(...sorted.map((c) => c.rule.wait(stateOf(c), now)));
+  if (wait > 0) return { ok: false, retryAfter: retryAfterSeconds(wait) };
+  for (const c of sorted) await save(trx, c, c.rule.take(stateOf(c), now));
+  return { ok: true };
+}
 
-  constructor(
-    options: LimiterOptions = DEFAULT_LOGIN_LIMITS,
-    private readonly now: () => number = Date.now,
-  ) {
-    this.#accounts = new Window(options.perAccount, options.windowMs);
-    this.#addresses = new Window(options.perAddress, options.windowMs);
-  }
+async function save(trx: Db, c: Check, state: ThrottleState): Promise<void> {
+  await trx
+    .updateTable('auth_throttle')
+    .set({
+      count: state.count,
+      last_at: new Date(state.lastAt),
+      expires_at: new Date(c.rule.expiresAt(state)),
+    })
+    .where('scope', '=', c.scope)
+    .where('key', '=', c.key)
+    .execute();
+}
 
-  /** Counts an attempt; returns seconds to wait when it is over a limit, else 0. */
-  attempt(email: string, address: string): number {
-    const now = this.now();
-    if (++this.#checks % 1000 === 0) {
-      this.#accounts.prune(now);
-      this.#addresses.prune(now);
-    }
-    const wait = Math.max(this.#accounts.wait(email, now), this.#addresses.wait(address, now));
-    if (wait === 0) this.#addresses.hit(address, now);
-    return wait;
-  }
-
-  failed(email: string): void {
-    this.#accounts.hit(email, this.now());
-  }
-
-  succeeded(email: string): void {
-    this.#accounts.clear(email);
-  }
+/**
+ * The address a limit is keyed on: IPv4 as is (also when written as an
+ * IPv4-mapped IPv6 address), IPv6 by its /64 prefix, since one host usually
+ * holds a whole /64 and could otherwise take a fresh address per attempt.
+ */
+export function addressKey(ip: string): string {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
+  if (mapped) return mapped[1]!;
+  if (isIPv4(ip)) return ip;
+  const bare = ip.split('%')[0]!;
+  if (!isIPv6(bare)) return ip;
+  const [head = '', tail] = bare.toLowerCase().split('::');
+  const headGroups = head ? head.split(':') : [];
+  const tailGroups = tail ? tail.split(':') : [];
+  // A dotted IPv4 tail (::ffff:0:1.2.3.4) stands for two groups.
+  const width = (gs: string[]) => gs.reduce((n, g) => n + (g.includes('.') ? 2 : 1), 0);
+  const missing = tail === undefined ? [] : Array(8 - width(headGroups) - width(tailGroups)).fill('0');
+  const groups = [...headGroups, ...missing, ...tailGroups];
+  return `${groups
+    .slice(0, 4)
+    .map((g) => Number.parseInt(g, 16).toString(16))
+    .join(':')}::/64`;
 }

@@ -17,8 +17,19 @@ export interface WorkspaceTable {
   tagline: Generated<string>;
   accent_color: Generated<string>;
   url_key: Generated<string>;
+  registration_open: Generated<boolean>;
+  /** Lower-case domains self-registration is limited to; empty: any domain. */
+  allowed_email_domains: Generated<string[]>;
   created_at: Timestamp;
   updated_at: Timestamp;
+}
+
+export interface AuthThrottleTable {
+  scope: string;
+  key: string;
+  count: Generated<number>;
+  last_at: Timestamp;
+  expires_at: Timestamp;
 }
 
 export interface FeatureFlagsTable {
@@ -308,6 +319,7 @@ export interface WebhookAttemptsTable {
 export interface DB {
   settings: SettingsTable;
   workspace: WorkspaceTable;
+  auth_throttle: AuthThrottleTable;
   feature_flags: FeatureFlagsTable;
   users: UsersTable;
   api_keys: ApiKeysTable;

@@ -19,6 +19,8 @@ export interface Workspace {
 }
 export interface Config {
   workspace: Workspace;
+  /** Whether self-registration is open (admins can make it invite-only). */
+  registration: { open: boolean };
   flags: { key: string; label: string; enabled: boolean }[];
 }
 

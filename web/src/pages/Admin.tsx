@@ -1,4 +1,4 @@
-// Administration: accounts, feature flags and workspace branding.
+// Administration: accounts (and who may sign up), feature flags and workspace branding.
 import { type FormEvent, useState } from 'react';
 import {
   Button,
@@ -12,6 +12,7 @@ import {
 import { api } from '../lib/api';
 import { invalidate, useQuery } from '../lib/cache';
 import { accentForeground, applyAccent, type User, useSession, type Workspace } from '../lib/session';
+import { RegistrationSettings } from './AdminRegistration';
 
 const ROLES = ['admin', 'member', 'guest'] as const;
 
@@ -51,6 +52,7 @@ export function AdminUsers() {
   return (
     <div className="page">
       <PageHeader title="Users" />
+      <RegistrationSettings />
       <section className="card" aria-labelledby="newuser-h">
         <h2 id="newuser-h">Add a user</h2>
         <form onSubmit={create} className="grid-form">

@@ -14,6 +14,9 @@ export function AuthPage({ mode }: { mode: 'login' | 'register' }) {
   const [busy, setBusy] = useState(false);
   const fields = fieldErrors(error);
   const ws = config?.workspace;
+  // The sign-up link shows once the server says registration is open; the form hides when it is closed.
+  const registrationOpen = config?.registration.open === true;
+  const closed = mode === 'register' && config?.registration.open === false;
 
   async function submit(e: FormEvent) {
     e.preventDefault();
@@ -39,47 +42,57 @@ export function AuthPage({ mode }: { mode: 'login' | 'register' }) {
           <h1>{ws?.name ?? 'Trackway'}</h1>
           {ws?.tagline && <p className="tagline">{ws.tagline}</p>}
         </div>
-        <h2 className="auth-title">{mode === 'login' ? 'Sign in' : 'Create your account'}</h2>
-        <form onSubmit={submit} noValidate>
-          {mode === 'register' && (
+        <h2 className="auth-title">
+          {mode === 'login' ? 'Sign in' : closed ? 'Sign-up is closed' : 'Create your account'}
+        </h2>
+        {closed ? (
+          <p className="muted" role="status">
+            This workspace is invite-only: ask a workspace admin for an account.
+          </p>
+        ) : (
+          <form onSubmit={submit} noValidate>
+            {mode === 'register' && (
+              <TextField
+                label="Name"
+                autoComplete="name"
+                value={name}
+                onChange={(e) => setName(e.target.value)}
+                error={fields.name}
+                required
+              />
+            )}
             <TextField
-              label="Name"
-              autoComplete="name"
-              value={name}
-              onChange={(e) => setName(e.target.value)}
-              error={fields.name}
+              label="Email"
+              type="email"
+              autoComplete="email"
+              value={email}
+              onChange={(e) => setEmail(e.target.value)}
+              error={fields.email}
               required
             />
-          )}
-          <TextField
-            label="Email"
-            type="email"
-            autoComplete="email"
-            value={email}
-            onChange={(e) => setEmail(e.target.value)}
-            error={fields.email}
-            required
-          />
-          <TextField
-            label="Password"
-            type="password"
-            autoComplete={mode === 'login' ? 'current-password' : 'new-password'}
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-            error={fields.password}
-            hint={mode === 'register' ? 'At least 6 characters' : undefined}
-            required
-          />
-          {error && Object.keys(fields).length === 0 ? <ErrorMessage error={error} /> : null}
-          <Button type="submit" variant="primary" busy={busy} className="btn btn-primary wide">
-            {mode === 'login' ? 'Sign in' : 'Create account'}
-          </Button>
-        </form>
+            <TextField
+              label="Password"
+              type="password"
+              autoComplete={mode === 'login' ? 'current-password' : 'new-password'}
+              value={password}
+              onChange={(e) => setPassword(e.target.value)}
+              error={fields.password}
+              hint={mode === 'register' ? 'At least 6 characters' : undefined}
+              required
+            />
+            {error && Object.keys(fields).length === 0 ? <ErrorMessage error={error} /> : null}
+            <Button type="submit" variant="primary" busy={busy} className="btn btn-primary wide">
+              {mode === 'login' ? 'Sign in' : 'Create account'}
+            </Button>
+          </form>
+        )}
         <p className="auth-switch">
           {mode === 'login' ? (
-            <>
-              New here? <Link to="/register">Create an account</Link>
-            </>
+            registrationOpen && (
+              <>
+                New here? <Link to="/register">Create an account</Link>
+              </>
+            )
           ) : (
             <>
               Already have an account? <Link to="/login">Sign in</Link>

@@ -1,0 +1,106 @@
+// Who may create their own account: open or invite-only, and the email domains
+// self-registration is limited to. Shown on the admin Users page.
+import { type FormEvent, useEffect, useState } from 'react';
+import { Button, ErrorMessage, fieldErrors, Loading, TextField } from '../components/ui';
+import { api } from '../lib/api';
+import { invalidate, useQuery } from '../lib/cache';
+
+interface Registration {
+  open: boolean;
+  allowedEmailDomains: string[];
+}
+
+/** "example.com, Corp.Example.org" or one per line -> ['example.com', 'corp.example.org']. */
+const parseDomains = (text: string) =>
+  text
+    .split(/[\s,;]+/)
+    .map((d) => d.trim().toLowerCase())
+    .filter(Boolean);
+
+export function RegistrationSettings() {
+  const current = useQuery('admin-registration', () =>
+    api.get<{ registration: Registration }>('/admin/registration'),
+  );
+  const [open, setOpen] = useState(true);
+  const [domains, setDomains] = useState('');
+  const [state, setState] = useState<{ busy?: boolean; error?: unknown; saved?: boolean }>({});
+  const fields = fieldErrors(state.error);
+  const loaded = current.data?.registration;
+
+  useEffect(() => {
+    if (!loaded) return;
+    setOpen(loaded.open);
+    setDomains(loaded.allowedEmailDomains.join(', '));
+  }, [loaded]);
+
+  async function save(e: FormEvent) {
+    e.preventDefault();
+    setState({ busy: true });
+    try {
+      await api.patch('/admin/registration', { open, allowedEmailDomains: parseDomains(domains) });
+      invalidate('admin-registration');
+      invalidate('config');
+      setState({ saved: true });
+    } catch (error) {
+      setState({ error });
+    }
+  }
+
+  return (
+    <section className="card" aria-labelledby="signup-h">
+      <h2 id="signup-h">Sign-up</h2>
+      {current.loading && <Loading label="Loading sign-up settings" />}
+      <ErrorMessage error={current.error} />
+      {loaded && (
+        <form onSubmit={save}>
+          <div className="flag">
+            <div>
+              <label className="flag-label" htmlFor="registration-open">
+                Anyone can create an account
+              </label>
+              <p className="muted" id="registration-open-desc">
+                When off, only admins add users (invite-only) and the sign-in page hides the sign-up link.
+              </p>
+            </div>
+            <input
+              id="registration-open"
+              type="checkbox"
+              role="switch"
+              className="switch"
+              checked={open}
+              aria-checked={open}
+              aria-describedby="registration-open-desc"
+              onChange={(e) => {
+                setOpen(e.target.checked);
+                setState({});
+              }}
+            />
+          </div>
+          <TextField
+            label="Allowed domains"
+            value={domains}
+            placeholder="example.com, example.org"
+            hint="Email domains new accounts may use, separated by commas. Empty: any. Each matches exactly; list subdomains separately."
+            disabled={!open}
+            onChange={(e) => {
+              setDomains(e.target.value);
+              setState({});
+            }}
+            error={fields.allowedEmailDomains ? 'Use domain names such as example.com' : undefined}
+          />
+          {state.error && Object.keys(fields).length === 0 ? <ErrorMessage error={state.error} /> : null}
+          <div className="row">
+            <Button type="submit" variant="primary" busy={state.busy}>
+              Save sign-up settings
+            </Button>
+            {state.saved && (
+              <span className="ok" role="status">
+                Saved
+              </span>
+            )}
+          </div>
+        </form>
+      )}
+    </section>
+  );
+}
