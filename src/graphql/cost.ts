@@ -1,18 +1,24 @@
 // Query cost, computed from the document before anything runs: each object
 // field 1, each scalar 0.1, and the nodes/edges of a connection multiplied by
-// its page size (first/last, default 50). Introspection is free. Depth counts
-// nested selections; both limits refuse with an "invalid input" error.
+// its page size (first/last, default 50). Introspection is free.
+//
+// The walk visits each fragment once: its cost and depth are
+// remembered by name (a fragment's type condition fixes the type it is read
+// as, and the variables are fixed for the request), so a fragment spread
+// 2^26 times through 27 levels costs 27 visits, not 2^26. Numbers saturate at
+// CEILING, so such a document is priced "huge" without reaching Infinity/NaN.
 import {
+  type FieldNode,
   type FragmentDefinitionNode,
-  GraphQLObjectType,
+  type GraphQLNamedType,
   type GraphQLSchema,
-  type GraphQLType,
   getNamedType,
   isCompositeType,
+  isInterfaceType,
+  isObjectType,
   Kind,
   type OperationDefinitionNode,
   type SelectionSetNode,
-  type ValueNode,
   valueFromASTUntyped,
 } from 'graphql';
 import { AppError } from '../platform/errors.js';
@@ -20,20 +26,38 @@ import { DEFAULT_PAGE } from '../platform/list/paginate.js';
 
 export const MAX_COMPLEXITY = 10_000;
 export const MAX_DEPTH = 12;
+const CEILING = 1e15;
+
+export interface Measure {
+  cost: number;
+  /** Nested selection sets, the operation's own included. */
+  depth: number;
+}
+
+/** What a selection set adds up to; `perRecord` is its nodes/edges part when its type is a connection. */
+interface Part {
+  flat: number;
+  perRecord: number;
+  /** Levels of selection sets below this one. */
+  depth: number;
+}
 
 interface Walk {
   schema: GraphQLSchema;
   fragments: Record<string, FragmentDefinitionNode>;
   variables: Record<string, unknown>;
-  seen: Set<string>;
+  /** Fragment name → its part; null while it is being walked (a cycle, which validation refuses). */
+  memo: Map<string, Part | null>;
 }
 
-function pageSize(
-  args: readonly { name: { value: string }; value: ValueNode }[] | undefined,
-  w: Walk,
-): number {
+const sat = (n: number) => Math.min(n, CEILING);
+const EMPTY: Part = { flat: 0, perRecord: 0, depth: 0 };
+
+const isPaged = (t: GraphQLNamedType) => t.name.endsWith('Connection') || t.name === 'IssueSearchPayload';
+
+function pageSize(field: FieldNode, w: Walk): number {
   for (const name of ['first', 'last']) {
-    const arg = args?.find((a) => a.name.value === name);
+    const arg = field.arguments?.find((a) => a.name.value === name);
     if (!arg) continue;
     const v = valueFromASTUntyped(arg.value, w.variables);
     if (typeof v === 'number') return Math.max(0, v);
@@ -41,63 +65,53 @@ function pageSize(
   return DEFAULT_PAGE;
 }
 
-function walk(
-  set: SelectionSetNode,
-  type: GraphQLType,
-  w: Walk,
-  depth: number,
-): { cost: number; depth: number } {
-  let cost = 0;
-  let deepest = depth;
-  const parent = getNamedType(type);
+function fieldCost(field: FieldNode, parent: GraphQLNamedType, w: Walk): { cost: number; depth: number } {
+  const def =
+    isObjectType(parent) || isInterfaceType(parent) ? parent.getFields()[field.name.value] : undefined;
+  if (!def) return { cost: 0, depth: 0 }; // validation reports unknown fields
+  const named = getNamedType(def.type);
+  if (!field.selectionSet || !isCompositeType(named)) return { cost: 0.1, depth: 0 };
+  const inner = walk(field.selectionSet, named, w);
+  const depth = inner.depth + 1;
+  if (isPaged(named)) return { cost: sat(1 + pageSize(field, w) * inner.perRecord + inner.flat), depth };
+  return { cost: sat(1 + inner.flat + inner.perRecord), depth };
+}
+
+function walk(set: SelectionSetNode, parent: GraphQLNamedType, w: Walk): Part {
+  const paged = isPaged(parent);
+  let flat = 0;
+  let perRecord = 0;
+  let depth = 0;
+  const add = (p: Part) => {
+    flat = sat(flat + p.flat);
+    perRecord = sat(perRecord + p.perRecord);
+    depth = Math.max(depth, p.depth);
+  };
   for (const sel of set.selections) {
     if (sel.kind === Kind.FIELD) {
-      const name = sel.name.value;
-      if (name.startsWith('__')) continue; // introspection and __typename
-      const field =
-        parent instanceof GraphQLObjectType || 'getFields' in parent
-          ? (parent as GraphQLObjectType).getFields()[name]
-          : undefined;
-      if (!field) continue; // validation reports unknown fields
-      const named = getNamedType(field.type);
-      if (!sel.selectionSet || !isCompositeType(named)) {
-        cost += 0.1;
-        continue;
-      }
-      const inner = walk(sel.selectionSet, named, w, depth + 1);
-      deepest = Math.max(deepest, inner.depth);
-      if (named.name.endsWith('Connection') || named.name === 'IssueSearchPayload') {
-        // Multiply what is per record (nodes, edges) by the page size.
-        const n = pageSize(sel.arguments, w);
-        let perRecord = 0;
-        let rest = 0;
-        for (const child of sel.selectionSet.selections) {
-          const part = walk({ kind: Kind.SELECTION_SET, selections: [child] }, named, w, depth + 1).cost;
-          if (child.kind === Kind.FIELD && (child.name.value === 'nodes' || child.name.value === 'edges'))
-            perRecord += part;
-          else rest += part;
-        }
-        cost += 1 + n * perRecord + rest;
-      } else {
-        cost += 1 + inner.cost;
-      }
+      if (sel.name.value.startsWith('__')) continue; // introspection and __typename
+      const f = fieldCost(sel, parent, w);
+      const perItem = paged && (sel.name.value === 'nodes' || sel.name.value === 'edges');
+      add({ flat: perItem ? 0 : f.cost, perRecord: perItem ? f.cost : 0, depth: f.depth });
     } else if (sel.kind === Kind.INLINE_FRAGMENT) {
-      const t = sel.typeCondition ? (w.schema.getType(sel.typeCondition.name.value) ?? parent) : parent;
-      const inner = walk(sel.selectionSet, t, w, depth);
-      cost += inner.cost;
-      deepest = Math.max(deepest, inner.depth);
+      const t = sel.typeCondition ? w.schema.getType(sel.typeCondition.name.value) : parent;
+      add(walk(sel.selectionSet, t ?? parent, w));
     } else {
-      const frag = w.fragments[sel.name.value];
-      if (!frag || w.seen.has(frag.name.value)) continue;
-      w.seen.add(frag.name.value);
-      const t = w.schema.getType(frag.typeCondition.name.value) ?? parent;
-      const inner = walk(frag.selectionSet, t, w, depth);
-      w.seen.delete(frag.name.value);
-      cost += inner.cost;
-      deepest = Math.max(deepest, inner.depth);
+      add(fragmentPart(sel.name.value, parent, w));
     }
   }
-  return { cost, depth: deepest };
+  return { flat, perRecord, depth };
+}
+
+function fragmentPart(name: string, parent: GraphQLNamedType, w: Walk): Part {
+  const known = w.memo.get(name);
+  if (known !== undefined) return known ?? EMPTY;
+  const frag = w.fragments[name];
+  if (!frag) return EMPTY; // validation reports unknown fragments
+  w.memo.set(name, null);
+  const part = walk(frag.selectionSet, w.schema.getType(frag.typeCondition.name.value) ?? parent, w);
+  w.memo.set(name, part);
+  return part;
 }
 
 export function measure(
@@ -105,26 +119,24 @@ export function measure(
   op: OperationDefinitionNode,
   fragments: Record<string, FragmentDefinitionNode>,
   variables: Record<string, unknown>,
-): { cost: number; depth: number } {
+): Measure {
   const root = op.operation === 'mutation' ? schema.getMutationType() : schema.getQueryType();
   if (!root) return { cost: 0, depth: 0 };
-  const r = walk(op.selectionSet, root, { schema, fragments, variables, seen: new Set() }, 1);
-  return { cost: Math.round(r.cost * 10) / 10, depth: r.depth };
+  const r = walk(op.selectionSet, root, { schema, fragments, variables, memo: new Map() });
+  return { cost: Math.round((r.flat + r.perRecord) * 10) / 10, depth: r.depth + 1 };
 }
 
-export function assertWithinLimits(m: { cost: number; depth: number }): void {
+/** Throws QUERY_TOO_COMPLEX when a measure is over a limit. */
+export function assertWithinLimits(m: Measure): void {
   if (m.cost > MAX_COMPLEXITY) {
-    throw new AppError(
-      400,
-      'QUERY_TOO_COMPLEX',
-      `Query too complex: cost ${m.cost} exceeds the limit of ${MAX_COMPLEXITY}. Ask for smaller pages (first/last) or fewer nested connections.`,
+    const shown = m.cost >= CEILING ? `over ${CEILING}` : String(m.cost);
+    throw tooComplex(
+      `Query too complex: cost ${shown} exceeds the limit of ${MAX_COMPLEXITY}. Ask for smaller pages (first/last) or fewer nested connections.`,
     );
   }
   if (m.depth > MAX_DEPTH) {
-    throw new AppError(
-      400,
-      'QUERY_TOO_COMPLEX',
-      `Query too deep: depth ${m.depth} exceeds the limit of ${MAX_DEPTH}.`,
-    );
+    throw tooComplex(`Query too deep: depth ${m.depth} exceeds the limit of ${MAX_DEPTH}.`);
   }
 }
+
+export const tooComplex = (message: string) => new AppError(400, 'QUERY_TOO_COMPLEX', message);
