@@ -1,8 +1,9 @@
 // Query cost, computed from the document before anything runs: each object
 // field 1, each scalar 0.1, and the nodes/edges of a connection multiplied by
-// its page size (first/last, default 50). Introspection is free.
+// its page size (first/last, default 50). Introspection is priced the same
+// way, its lists multiplied by the schema's own sizes (introspection-sizes.ts).
 //
-// The walk visits each fragment once: its cost and depth are
+// The walk visits each fragment once: its cost, depth and field count are
 // remembered by name (a fragment's type condition fixes the type it is read
 // as, and the variables are fixed for the request), so a fragment spread
 // 2^26 times through 27 levels costs 27 visits, not 2^26. Numbers saturate at
@@ -10,28 +11,39 @@
 import {
   type FieldNode,
   type FragmentDefinitionNode,
+  type GraphQLField,
   type GraphQLNamedType,
   type GraphQLSchema,
   getNamedType,
   isCompositeType,
   isInterfaceType,
+  isListType,
+  isNonNullType,
   isObjectType,
   Kind,
   type OperationDefinitionNode,
+  SchemaMetaFieldDef,
   type SelectionSetNode,
+  TypeMetaFieldDef,
   valueFromASTUntyped,
 } from 'graphql';
 import { AppError } from '../platform/errors.js';
 import { DEFAULT_PAGE } from '../platform/list/paginate.js';
+import { type IntrospectionSizes, introspectionSizes } from './introspection-sizes.js';
 
 export const MAX_COMPLEXITY = 10_000;
 export const MAX_DEPTH = 12;
+/** Fields one operation may ask for at its root, aliases and fragments included. */
+export const MAX_ROOT_FIELDS = 50;
+const INTROSPECTION_SCALE = 0.1;
 const CEILING = 1e15;
 
 export interface Measure {
   cost: number;
   /** Nested selection sets, the operation's own included. */
   depth: number;
+  /** Fields the operation's root selects, counted through fragments. */
+  rootFields: number;
 }
 
 /** What a selection set adds up to; `perRecord` is its nodes/edges part when its type is a connection. */
@@ -40,18 +52,20 @@ interface Part {
   perRecord: number;
   /** Levels of selection sets below this one. */
   depth: number;
+  fields: number;
 }
 
 interface Walk {
   schema: GraphQLSchema;
   fragments: Record<string, FragmentDefinitionNode>;
   variables: Record<string, unknown>;
+  sizes: IntrospectionSizes;
   /** Fragment name → its part; null while it is being walked (a cycle, which validation refuses). */
   memo: Map<string, Part | null>;
 }
 
 const sat = (n: number) => Math.min(n, CEILING);
-const EMPTY: Part = { flat: 0, perRecord: 0, depth: 0 };
+const EMPTY: Part = { flat: 0, perRecord: 0, depth: 0, fields: 0 };
 
 const isPaged = (t: GraphQLNamedType) => t.name.endsWith('Connection') || t.name === 'IssueSearchPayload';
 
@@ -65,16 +79,38 @@ function pageSize(field: FieldNode, w: Walk): number {
   return DEFAULT_PAGE;
 }
 
+function fieldDef(
+  parent: GraphQLNamedType,
+  name: string,
+  w: Walk,
+): GraphQLField<unknown, unknown> | undefined {
+  if (parent === w.schema.getQueryType()) {
+    if (name === '__schema') return SchemaMetaFieldDef;
+    if (name === '__type') return TypeMetaFieldDef;
+  }
+  return isObjectType(parent) || isInterfaceType(parent) ? parent.getFields()[name] : undefined;
+}
+
+/** Items an introspection list holds per parent; 1 for everything else (data lists cost as one object). */
+function listSize(parent: GraphQLNamedType, def: GraphQLField<unknown, unknown>, w: Walk): number {
+  const t = isNonNullType(def.type) ? def.type.ofType : def.type;
+  if (!isListType(t) || !parent.name.startsWith('__')) return 1;
+  return w.sizes.get(`${parent.name}.${def.name}`) ?? 1;
+}
+
 function fieldCost(field: FieldNode, parent: GraphQLNamedType, w: Walk): { cost: number; depth: number } {
-  const def =
-    isObjectType(parent) || isInterfaceType(parent) ? parent.getFields()[field.name.value] : undefined;
+  const def = fieldDef(parent, field.name.value, w);
   if (!def) return { cost: 0, depth: 0 }; // validation reports unknown fields
   const named = getNamedType(def.type);
-  if (!field.selectionSet || !isCompositeType(named)) return { cost: 0.1, depth: 0 };
+  // Introspection reads no database: a tenth of the data rule, and its
+  // nesting (TypeRef's ofType chain) does not count towards the depth limit.
+  const introspective = parent.name.startsWith('__') || named.name.startsWith('__');
+  const scale = introspective ? INTROSPECTION_SCALE : 1;
+  if (!field.selectionSet || !isCompositeType(named)) return { cost: 0.1 * scale, depth: 0 };
   const inner = walk(field.selectionSet, named, w);
-  const depth = inner.depth + 1;
+  const depth = introspective ? 0 : inner.depth + 1;
   if (isPaged(named)) return { cost: sat(1 + pageSize(field, w) * inner.perRecord + inner.flat), depth };
-  return { cost: sat(1 + inner.flat + inner.perRecord), depth };
+  return { cost: sat(listSize(parent, def, w) * (scale + inner.flat + inner.perRecord)), depth };
 }
 
 function walk(set: SelectionSetNode, parent: GraphQLNamedType, w: Walk): Part {
@@ -82,17 +118,20 @@ function walk(set: SelectionSetNode, parent: GraphQLNamedType, w: Walk): Part {
   let flat = 0;
   let perRecord = 0;
   let depth = 0;
+  let fields = 0;
   const add = (p: Part) => {
     flat = sat(flat + p.flat);
     perRecord = sat(perRecord + p.perRecord);
     depth = Math.max(depth, p.depth);
+    fields = sat(fields + p.fields);
   };
   for (const sel of set.selections) {
     if (sel.kind === Kind.FIELD) {
-      if (sel.name.value.startsWith('__')) continue; // introspection and __typename
+      fields += 1;
+      if (sel.name.value === '__typename') continue;
       const f = fieldCost(sel, parent, w);
       const perItem = paged && (sel.name.value === 'nodes' || sel.name.value === 'edges');
-      add({ flat: perItem ? 0 : f.cost, perRecord: perItem ? f.cost : 0, depth: f.depth });
+      add({ flat: perItem ? 0 : f.cost, perRecord: perItem ? f.cost : 0, depth: f.depth, fields: 0 });
     } else if (sel.kind === Kind.INLINE_FRAGMENT) {
       const t = sel.typeCondition ? w.schema.getType(sel.typeCondition.name.value) : parent;
       add(walk(sel.selectionSet, t ?? parent, w));
@@ -100,7 +139,7 @@ function walk(set: SelectionSetNode, parent: GraphQLNamedType, w: Walk): Part {
       add(fragmentPart(sel.name.value, parent, w));
     }
   }
-  return { flat, perRecord, depth };
+  return { flat, perRecord, depth, fields };
 }
 
 function fragmentPart(name: string, parent: GraphQLNamedType, w: Walk): Part {
@@ -121,13 +160,19 @@ export function measure(
   variables: Record<string, unknown>,
 ): Measure {
   const root = op.operation === 'mutation' ? schema.getMutationType() : schema.getQueryType();
-  if (!root) return { cost: 0, depth: 0 };
-  const r = walk(op.selectionSet, root, { schema, fragments, variables, memo: new Map() });
-  return { cost: Math.round((r.flat + r.perRecord) * 10) / 10, depth: r.depth + 1 };
+  if (!root) return { cost: 0, depth: 0, rootFields: 0 };
+  const w: Walk = { schema, fragments, variables, sizes: introspectionSizes(schema), memo: new Map() };
+  const r = walk(op.selectionSet, root, w);
+  return { cost: Math.round((r.flat + r.perRecord) * 10) / 10, depth: r.depth + 1, rootFields: r.fields };
 }
 
 /** Throws QUERY_TOO_COMPLEX when a measure is over a limit. */
 export function assertWithinLimits(m: Measure): void {
+  if (m.rootFields > MAX_ROOT_FIELDS) {
+    throw tooComplex(
+      `Query too wide: ${m.rootFields} root fields exceed the limit of ${MAX_ROOT_FIELDS}. Send fewer aliases or split the request.`,
+    );
+  }
   if (m.cost > MAX_COMPLEXITY) {
     const shown = m.cost >= CEILING ? `over ${CEILING}` : String(m.cost);
     throw tooComplex(

@@ -1,9 +1,12 @@
-// Query cost: fragments priced once, equal to the document written out, depth.
+// Query cost: fragments priced once, equal to the document written out,
+// introspection priced, width and depth limits.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
   type DocumentNode,
+  type FieldNode,
   type FragmentDefinitionNode,
+  getIntrospectionQuery,
   getOperationAST,
   Kind,
   parse,
@@ -11,7 +14,7 @@ import {
 } from 'graphql';
 import { AppError } from '../platform/errors.js';
 import { buildExecutableSchema } from './build-schema.js';
-import { assertWithinLimits, MAX_COMPLEXITY, type Measure, measure } from './cost.js';
+import { assertWithinLimits, MAX_COMPLEXITY, MAX_ROOT_FIELDS, type Measure, measure } from './cost.js';
 import { allResolvers } from './resolvers/index.js';
 
 const schema = buildExecutableSchema(allResolvers);
@@ -93,7 +96,11 @@ test('the memoised cost equals the cost of the document written out', () => {
     const m = cost(q, { n: 20 });
     const written = cost(inlined(q), { n: 20 });
     assert.equal(written.lookups.size, 0);
-    assert.deepEqual({ cost: m.cost, depth: m.depth }, { cost: written.cost, depth: written.depth }, q);
+    assert.deepEqual(
+      { cost: m.cost, depth: m.depth, rootFields: m.rootFields },
+      { cost: written.cost, depth: written.depth, rootFields: written.rootFields },
+      q,
+    );
   }
   const expected = 1 + 10 * (1 + 0.2 + (1 + 3 * (1 + 0.2 + 1.2)) + 1.2) + 1.1;
   assert.equal(cost(docs[2]!).cost, Math.round(expected * 10) / 10);
@@ -109,6 +116,54 @@ test('depth counts through fragments, at the deepest place a fragment is spread'
   assert.equal(m.depth, 13);
   assert.equal(cost(inlined(deep)).depth, 13);
   assert.match(refusal(m) ?? '', /Query too deep: depth 13 exceeds the limit of 12/);
+});
+
+test('root fields are counted through fragments and capped', () => {
+  const fields = (n: number) => Array.from({ length: n }, (_, i) => `a${i}: viewer { id }`).join(' ');
+  assert.equal(refusal(cost(`{ ${fields(MAX_ROOT_FIELDS)} }`)), undefined);
+  const wide = cost(`{ ${fields(30)} ...Q } fragment Q on Query { ${fields(21)} }`);
+  assert.equal(wide.rootFields, 51);
+  assert.match(refusal(wide) ?? '', /Query too wide: 51 root fields exceed the limit of 50/);
+  // Fragments doubling at the root: counted, not walked, 2^30 times.
+  assert.equal(
+    cost(doubling(30, 'Query', '{ ...F0 }').replace(/\{ id \}$/, '{ viewer { id } }')).rootFields,
+    2 ** 30,
+  );
+});
+
+test('introspection is priced from the schema sizes, and aliases add up', () => {
+  const types = Object.keys(schema.getTypeMap()).length;
+  // A tenth of the data rule: 0.1 per object, 0.01 per scalar, `types` as long as the schema's list.
+  assert.equal(cost('{ __schema { types { name } } }').cost, Math.round((0.1 + types * 0.11) * 10) / 10);
+  const one = cost('{ __schema { types { name fields { name args { name } } } } }').cost;
+  assert.ok(one > 100, `cost ${one}`);
+  const aliases = (n: number) => Array.from({ length: n }, (_, i) => `a${i}: __schema { ...S }`).join(' ');
+  const twenty = cost(
+    `{ ${aliases(20)} } fragment S on __Schema { types { name fields { name args { name } } } }`,
+  );
+  assert.ok(Math.abs(twenty.cost - 20 * one) < 1, `${twenty.cost} vs 20 x ${one}`);
+  assert.ok(cost('{ __type(name: "Issue") { name fields { name } } }').cost > 0);
+  assert.equal(cost('{ __typename }').cost, 0);
+});
+
+test("GraphiQL's introspection query fits the limits; a few aliased copies of it do not", () => {
+  const full = cost(getIntrospectionQuery());
+  assert.equal(refusal(full), undefined);
+  assert.ok(full.cost > 1000, `cost ${full.cost}`);
+  // The same operation with its __schema field under three aliases.
+  const doc = parse(getIntrospectionQuery());
+  const op = getOperationAST(doc)!;
+  const field = op.selectionSet.selections[0] as FieldNode;
+  const aliased = ['a', 'b', 'c'].map((value) => ({ ...field, alias: { kind: Kind.NAME, value } as const }));
+  const copies = print({
+    ...doc,
+    definitions: doc.definitions.map((d) =>
+      d === op ? { ...op, selectionSet: { ...op.selectionSet, selections: aliased } } : d,
+    ),
+  });
+  const three = cost(copies);
+  assert.ok(Math.abs(three.cost - 3 * full.cost) < 1);
+  assert.match(refusal(three) ?? '', /Query too complex/);
 });
 
 test('costs saturate: 2,000 levels of doubled spreads are refused with a finite figure', () => {
