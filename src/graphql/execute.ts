@@ -1,7 +1,11 @@
-// Runs one GraphQL request for an authenticated caller: parse, bound the
-// document's shape, validate, coerce variables, measure cost and depth,
-// charge the caller's budget, execute, serialise the answer under its size
-// ceiling.
+// Runs one GraphQL request for an authenticated caller: check the budget is
+// not used up, parse, bound the document's shape, validate, coerce variables,
+// measure cost and depth, charge the caller's budget, execute, serialise the
+// answer under its size ceiling.
+//
+// Every request that gets past the budget check is charged: one request, plus
+// its cost when it runs, or REFUSAL_CHARGE points when it is refused as too
+// complex (wide, deep, costly), so refusals cannot be repeated for free.
 import {
   type DocumentNode,
   execute,
@@ -18,11 +22,14 @@ import {
 import type { Actor, AppContext } from '../platform/context.js';
 import { AppError } from '../platform/errors.js';
 import { createGqlContext } from './context.js';
-import { assertWithinLimits, measure } from './cost.js';
+import { assertWithinLimits, MAX_COMPLEXITY, measure } from './cost.js';
 import { assertDocumentShape, MAX_TOKENS } from './document-limits.js';
 import { formatAppError, formatError, type GraphqlErrorBody } from './errors.js';
 import type { BudgetState, RateBudget } from './rate-budget.js';
 import { MAX_RESPONSE_BYTES, serialiseWithin } from './response-size.js';
+
+/** Points charged for a request refused as too complex: the per-request limit. */
+export const REFUSAL_CHARGE = MAX_COMPLEXITY;
 
 export interface GraphqlRequest {
   query?: unknown;
@@ -63,15 +70,12 @@ function rememberValid(query: string, document: DocumentNode): void {
   validDocuments.set(query, document);
 }
 
-/** A request ready to run, or the answer that refuses it. */
+/** A request ready to run, or the answer that refuses it and the points that refusal costs. */
 type Prepared =
   | { document: DocumentNode; op: OperationDefinitionNode; cost: number; refused?: undefined }
-  | { refused: GraphqlResponse; cost?: number };
+  | { refused: GraphqlResponse; charge: number };
 
-const refuse = (response: GraphqlResponse, cost?: number): Prepared => ({
-  refused: response,
-  ...(cost !== undefined ? { cost } : {}),
-});
+const refuse = (response: GraphqlResponse, charge = 0): Prepared => ({ refused: response, charge });
 
 function prepare(schema: GraphQLSchema, req: GraphqlRequest, log: (err: unknown) => void): Prepared {
   if (typeof req.query !== 'string' || req.query.trim() === '') {
@@ -83,9 +87,9 @@ function prepare(schema: GraphQLSchema, req: GraphqlRequest, log: (err: unknown)
   if (req.operationName != null && typeof req.operationName !== 'string') {
     return refuse(fail(new AppError(400, 'BAD_REQUEST', '"operationName" must be a string')));
   }
-  const tooComplex = (err: unknown, cost?: number) => {
+  const tooComplex = (err: unknown) => {
     if (!(err instanceof AppError)) throw err;
-    return refuse(fail(err), cost);
+    return refuse(fail(err), REFUSAL_CHARGE);
   };
 
   let document = validDocuments.get(req.query);
@@ -129,7 +133,7 @@ function prepare(schema: GraphQLSchema, req: GraphqlRequest, log: (err: unknown)
   try {
     assertWithinLimits(m);
   } catch (err) {
-    return tooComplex(err, m.cost);
+    return tooComplex(err);
   }
   return { document, op, cost: m.cost };
 }
@@ -142,8 +146,16 @@ export async function runGraphql(
   budget?: RateBudget,
 ): Promise<GraphqlResponse> {
   const log = (err: unknown) => app.log.error({ err }, 'graphql resolver failed');
+  try {
+    budget?.check(actor.id);
+  } catch (err) {
+    return overBudget(err);
+  }
   const ready = prepare(schema, req, log);
-  if (ready.refused) return { ...ready.refused, ...(ready.cost !== undefined ? { cost: ready.cost } : {}) };
+  if (ready.refused) {
+    const state = budget?.record(actor.id, ready.charge);
+    return { ...ready.refused, cost: ready.charge, ...(state ? { budget: state } : {}) };
+  }
   let state: BudgetState | undefined;
   try {
     state = budget?.charge(actor.id, ready.cost);
