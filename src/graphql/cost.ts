@@ -1,39 +1,77 @@
 // Query cost, computed from the document before anything runs: each object
 // field 1, each scalar 0.1, and the nodes/edges of a connection multiplied by
-// its page size (first/last, default 50). Introspection is free. Depth counts
-// nested selections; both limits refuse with an "invalid input" error.
+// its page size (first/last, default 50). Introspection is priced the same
+// way, its lists multiplied by the schema's own sizes (introspection-sizes.ts).
+//
+// The walk visits each fragment once: its cost, depth and field count are
+// remembered by name (a fragment's type condition fixes the type it is read
+// as, and the variables are fixed for the request), so a fragment spread
+// 2^26 times through 27 levels costs 27 visits, not 2^26. Numbers saturate at
+// CEILING, so such a document is priced "huge" without reaching Infinity/NaN.
 import {
+  type FieldNode,
   type FragmentDefinitionNode,
-  GraphQLObjectType,
+  type GraphQLField,
+  type GraphQLNamedType,
   type GraphQLSchema,
-  type GraphQLType,
   getNamedType,
   isCompositeType,
+  isInterfaceType,
+  isListType,
+  isNonNullType,
+  isObjectType,
   Kind,
   type OperationDefinitionNode,
+  SchemaMetaFieldDef,
   type SelectionSetNode,
-  type ValueNode,
+  TypeMetaFieldDef,
   valueFromASTUntyped,
 } from 'graphql';
 import { AppError } from '../platform/errors.js';
 import { DEFAULT_PAGE } from '../platform/list/paginate.js';
+import { type IntrospectionSizes, introspectionSizes } from './introspection-sizes.js';
 
 export const MAX_COMPLEXITY = 10_000;
 export const MAX_DEPTH = 12;
+/** Fields one operation may ask for at its root, aliases and fragments included. */
+export const MAX_ROOT_FIELDS = 50;
+const INTROSPECTION_SCALE = 0.1;
+const CEILING = 1e15;
+
+export interface Measure {
+  cost: number;
+  /** Nested selection sets, the operation's own included. */
+  depth: number;
+  /** Fields the operation's root selects, counted through fragments. */
+  rootFields: number;
+}
+
+/** What a selection set adds up to; `perRecord` is its nodes/edges part when its type is a connection. */
+interface Part {
+  flat: number;
+  perRecord: number;
+  /** Levels of selection sets below this one. */
+  depth: number;
+  fields: number;
+}
 
 interface Walk {
   schema: GraphQLSchema;
   fragments: Record<string, FragmentDefinitionNode>;
   variables: Record<string, unknown>;
-  seen: Set<string>;
+  sizes: IntrospectionSizes;
+  /** Fragment name → its part; null while it is being walked (a cycle, which validation refuses). */
+  memo: Map<string, Part | null>;
 }
 
-function pageSize(
-  args: readonly { name: { value: string }; value: ValueNode }[] | undefined,
-  w: Walk,
-): number {
+const sat = (n: number) => Math.min(n, CEILING);
+const EMPTY: Part = { flat: 0, perRecord: 0, depth: 0, fields: 0 };
+
+const isPaged = (t: GraphQLNamedType) => t.name.endsWith('Connection') || t.name === 'IssueSearchPayload';
+
+function pageSize(field: FieldNode, w: Walk): number {
   for (const name of ['first', 'last']) {
-    const arg = args?.find((a) => a.name.value === name);
+    const arg = field.arguments?.find((a) => a.name.value === name);
     if (!arg) continue;
     const v = valueFromASTUntyped(arg.value, w.variables);
     if (typeof v === 'number') return Math.max(0, v);
@@ -41,63 +79,78 @@ function pageSize(
   return DEFAULT_PAGE;
 }
 
-function walk(
-  set: SelectionSetNode,
-  type: GraphQLType,
+function fieldDef(
+  parent: GraphQLNamedType,
+  name: string,
   w: Walk,
-  depth: number,
-): { cost: number; depth: number } {
-  let cost = 0;
-  let deepest = depth;
-  const parent = getNamedType(type);
+): GraphQLField<unknown, unknown> | undefined {
+  if (parent === w.schema.getQueryType()) {
+    if (name === '__schema') return SchemaMetaFieldDef;
+    if (name === '__type') return TypeMetaFieldDef;
+  }
+  return isObjectType(parent) || isInterfaceType(parent) ? parent.getFields()[name] : undefined;
+}
+
+/** Items an introspection list holds per parent; 1 for everything else (data lists cost as one object). */
+function listSize(parent: GraphQLNamedType, def: GraphQLField<unknown, unknown>, w: Walk): number {
+  const t = isNonNullType(def.type) ? def.type.ofType : def.type;
+  if (!isListType(t) || !parent.name.startsWith('__')) return 1;
+  return w.sizes.get(`${parent.name}.${def.name}`) ?? 1;
+}
+
+function fieldCost(field: FieldNode, parent: GraphQLNamedType, w: Walk): { cost: number; depth: number } {
+  const def = fieldDef(parent, field.name.value, w);
+  if (!def) return { cost: 0, depth: 0 }; // validation reports unknown fields
+  const named = getNamedType(def.type);
+  // Introspection reads no database: a tenth of the data rule, and its
+  // nesting (TypeRef's ofType chain) does not count towards the depth limit.
+  const introspective = parent.name.startsWith('__') || named.name.startsWith('__');
+  const scale = introspective ? INTROSPECTION_SCALE : 1;
+  if (!field.selectionSet || !isCompositeType(named)) return { cost: 0.1 * scale, depth: 0 };
+  const inner = walk(field.selectionSet, named, w);
+  const depth = introspective ? 0 : inner.depth + 1;
+  if (isPaged(named)) return { cost: sat(1 + pageSize(field, w) * inner.perRecord + inner.flat), depth };
+  return { cost: sat(listSize(parent, def, w) * (scale + inner.flat + inner.perRecord)), depth };
+}
+
+function walk(set: SelectionSetNode, parent: GraphQLNamedType, w: Walk): Part {
+  const paged = isPaged(parent);
+  let flat = 0;
+  let perRecord = 0;
+  let depth = 0;
+  let fields = 0;
+  const add = (p: Part) => {
+    flat = sat(flat + p.flat);
+    perRecord = sat(perRecord + p.perRecord);
+    depth = Math.max(depth, p.depth);
+    fields = sat(fields + p.fields);
+  };
   for (const sel of set.selections) {
     if (sel.kind === Kind.FIELD) {
-      const name = sel.name.value;
-      if (name.startsWith('__')) continue; // introspection and __typename
-      const field =
-        parent instanceof GraphQLObjectType || 'getFields' in parent
-          ? (parent as GraphQLObjectType).getFields()[name]
-          : undefined;
-      if (!field) continue; // validation reports unknown fields
-      const named = getNamedType(field.type);
-      if (!sel.selectionSet || !isCompositeType(named)) {
-        cost += 0.1;
-        continue;
-      }
-      const inner = walk(sel.selectionSet, named, w, depth + 1);
-      deepest = Math.max(deepest, inner.depth);
-      if (named.name.endsWith('Connection') || named.name === 'IssueSearchPayload') {
-        // Multiply what is per record (nodes, edges) by the page size.
-        const n = pageSize(sel.arguments, w);
-        let perRecord = 0;
-        let rest = 0;
-        for (const child of sel.selectionSet.selections) {
-          const part = walk({ kind: Kind.SELECTION_SET, selections: [child] }, named, w, depth + 1).cost;
-          if (child.kind === Kind.FIELD && (child.name.value === 'nodes' || child.name.value === 'edges'))
-            perRecord += part;
-          else rest += part;
-        }
-        cost += 1 + n * perRecord + rest;
-      } else {
-        cost += 1 + inner.cost;
-      }
+      fields += 1;
+      if (sel.name.value === '__typename') continue;
+      const f = fieldCost(sel, parent, w);
+      const perItem = paged && (sel.name.value === 'nodes' || sel.name.value === 'edges');
+      add({ flat: perItem ? 0 : f.cost, perRecord: perItem ? f.cost : 0, depth: f.depth, fields: 0 });
     } else if (sel.kind === Kind.INLINE_FRAGMENT) {
-      const t = sel.typeCondition ? (w.schema.getType(sel.typeCondition.name.value) ?? parent) : parent;
-      const inner = walk(sel.selectionSet, t, w, depth);
-      cost += inner.cost;
-      deepest = Math.max(deepest, inner.depth);
+      const t = sel.typeCondition ? w.schema.getType(sel.typeCondition.name.value) : parent;
+      add(walk(sel.selectionSet, t ?? parent, w));
     } else {
-      const frag = w.fragments[sel.name.value];
-      if (!frag || w.seen.has(frag.name.value)) continue;
-      w.seen.add(frag.name.value);
-      const t = w.schema.getType(frag.typeCondition.name.value) ?? parent;
-      const inner = walk(frag.selectionSet, t, w, depth);
-      w.seen.delete(frag.name.value);
-      cost += inner.cost;
-      deepest = Math.max(deepest, inner.depth);
+      add(fragmentPart(sel.name.value, parent, w));
     }
   }
-  return { cost, depth: deepest };
+  return { flat, perRecord, depth, fields };
+}
+
+function fragmentPart(name: string, parent: GraphQLNamedType, w: Walk): Part {
+  const known = w.memo.get(name);
+  if (known !== undefined) return known ?? EMPTY;
+  const frag = w.fragments[name];
+  if (!frag) return EMPTY; // validation reports unknown fragments
+  w.memo.set(name, null);
+  const part = walk(frag.selectionSet, w.schema.getType(frag.typeCondition.name.value) ?? parent, w);
+  w.memo.set(name, part);
+  return part;
 }
 
 export function measure(
@@ -105,26 +158,30 @@ export function measure(
   op: OperationDefinitionNode,
   fragments: Record<string, FragmentDefinitionNode>,
   variables: Record<string, unknown>,
-): { cost: number; depth: number } {
+): Measure {
   const root = op.operation === 'mutation' ? schema.getMutationType() : schema.getQueryType();
-  if (!root) return { cost: 0, depth: 0 };
-  const r = walk(op.selectionSet, root, { schema, fragments, variables, seen: new Set() }, 1);
-  return { cost: Math.round(r.cost * 10) / 10, depth: r.depth };
+  if (!root) return { cost: 0, depth: 0, rootFields: 0 };
+  const w: Walk = { schema, fragments, variables, sizes: introspectionSizes(schema), memo: new Map() };
+  const r = walk(op.selectionSet, root, w);
+  return { cost: Math.round((r.flat + r.perRecord) * 10) / 10, depth: r.depth + 1, rootFields: r.fields };
 }
 
-export function assertWithinLimits(m: { cost: number; depth: number }): void {
+/** Throws QUERY_TOO_COMPLEX when a measure is over a limit. */
+export function assertWithinLimits(m: Measure): void {
+  if (m.rootFields > MAX_ROOT_FIELDS) {
+    throw tooComplex(
+      `Query too wide: ${m.rootFields} root fields exceed the limit of ${MAX_ROOT_FIELDS}. Send fewer aliases or split the request.`,
+    );
+  }
   if (m.cost > MAX_COMPLEXITY) {
-    throw new AppError(
-      400,
-      'QUERY_TOO_COMPLEX',
-      `Query too complex: cost ${m.cost} exceeds the limit of ${MAX_COMPLEXITY}. Ask for smaller pages (first/last) or fewer nested connections.`,
+    const shown = m.cost >= CEILING ? `over ${CEILING}` : String(m.cost);
+    throw tooComplex(
+      `Query too complex: cost ${shown} exceeds the limit of ${MAX_COMPLEXITY}. Ask for smaller pages (first/last) or fewer nested connections.`,
     );
   }
   if (m.depth > MAX_DEPTH) {
-    throw new AppError(
-      400,
-      'QUERY_TOO_COMPLEX',
-      `Query too deep: depth ${m.depth} exceeds the limit of ${MAX_DEPTH}.`,
-    );
+    throw tooComplex(`Query too deep: depth ${m.depth} exceeds the limit of ${MAX_DEPTH}.`);
   }
 }
+
+export const tooComplex = (message: string) => new AppError(400, 'QUERY_TOO_COMPLEX', message);

@@ -1,12 +1,20 @@
-// Runs one GraphQL request for an authenticated caller: parse, validate,
-// measure cost and depth, charge the caller's budget, execute.
+// Runs one GraphQL request for an authenticated caller: check the budget is
+// not used up, parse, bound the document's shape, validate, coerce variables,
+// measure cost and depth, charge the caller's budget, execute, serialise the
+// answer under its size ceiling.
+//
+// Every request that gets past the budget check is charged: one request, plus
+// its cost when it runs, or REFUSAL_CHARGE points when it is refused as too
+// complex (wide, deep, costly), so refusals cannot be repeated for free.
 import {
   type DocumentNode,
   execute,
   type FragmentDefinitionNode,
   type GraphQLSchema,
   getOperationAST,
+  getVariableValues,
   Kind,
+  type OperationDefinitionNode,
   parse,
   specifiedRules,
   validate,
@@ -14,9 +22,14 @@ import {
 import type { Actor, AppContext } from '../platform/context.js';
 import { AppError } from '../platform/errors.js';
 import { createGqlContext } from './context.js';
-import { assertWithinLimits, measure } from './cost.js';
+import { assertWithinLimits, MAX_COMPLEXITY, measure } from './cost.js';
+import { assertDocumentShape, MAX_TOKENS } from './document-limits.js';
 import { formatAppError, formatError, type GraphqlErrorBody } from './errors.js';
 import type { BudgetState, RateBudget } from './rate-budget.js';
+import { MAX_RESPONSE_BYTES, serialiseWithin } from './response-size.js';
+
+/** Points charged for a request refused as too complex: the per-request limit. */
+export const REFUSAL_CHARGE = MAX_COMPLEXITY;
 
 export interface GraphqlRequest {
   query?: unknown;
@@ -27,6 +40,8 @@ export interface GraphqlRequest {
 export interface GraphqlResponse {
   status: number;
   body: { data?: unknown; errors?: GraphqlErrorBody[] };
+  /** The body as JSON text, for answers that ran (the only ones that can be large). */
+  json?: string;
   cost?: number;
   budget?: BudgetState;
   retryAfter?: number;
@@ -55,25 +70,27 @@ function rememberValid(query: string, document: DocumentNode): void {
   validDocuments.set(query, document);
 }
 
-export async function runGraphql(
-  schema: GraphQLSchema,
-  app: AppContext,
-  actor: Actor,
-  req: GraphqlRequest,
-  budget?: RateBudget,
-): Promise<GraphqlResponse> {
+/** A request ready to run, or the answer that refuses it and the points that refusal costs. */
+type Prepared =
+  | { document: DocumentNode; op: OperationDefinitionNode; cost: number; refused?: undefined }
+  | { refused: GraphqlResponse; charge: number };
+
+const refuse = (response: GraphqlResponse, charge = 0): Prepared => ({ refused: response, charge });
+
+function prepare(schema: GraphQLSchema, req: GraphqlRequest, log: (err: unknown) => void): Prepared {
   if (typeof req.query !== 'string' || req.query.trim() === '') {
-    return fail(new AppError(400, 'BAD_REQUEST', 'Send a JSON body with a "query" string'));
+    return refuse(fail(new AppError(400, 'BAD_REQUEST', 'Send a JSON body with a "query" string')));
   }
   if (req.variables != null && (typeof req.variables !== 'object' || Array.isArray(req.variables))) {
-    return fail(new AppError(400, 'BAD_REQUEST', '"variables" must be an object'));
+    return refuse(fail(new AppError(400, 'BAD_REQUEST', '"variables" must be an object')));
   }
   if (req.operationName != null && typeof req.operationName !== 'string') {
-    return fail(new AppError(400, 'BAD_REQUEST', '"operationName" must be a string'));
+    return refuse(fail(new AppError(400, 'BAD_REQUEST', '"operationName" must be a string')));
   }
-  const variables = (req.variables ?? {}) as Record<string, unknown>;
-  const operationName = (req.operationName as string | undefined) ?? undefined;
-  const log = (err: unknown) => app.log.error({ err }, 'graphql resolver failed');
+  const tooComplex = (err: unknown) => {
+    if (!(err instanceof AppError)) throw err;
+    return refuse(fail(err), REFUSAL_CHARGE);
+  };
 
   let document = validDocuments.get(req.query);
   if (document) {
@@ -82,42 +99,96 @@ export async function runGraphql(
     validDocuments.set(req.query, document);
   } else {
     try {
-      document = parse(req.query, { maxTokens: 20_000 });
+      document = parse(req.query, { maxTokens: MAX_TOKENS });
     } catch (err) {
-      return { status: 400, body: { errors: [formatError(err as never, log)] } };
+      return refuse({ status: 400, body: { errors: [formatError(err as never, log)] } });
+    }
+    try {
+      assertDocumentShape(document);
+    } catch (err) {
+      return tooComplex(err);
     }
     const errors = validate(schema, document, specifiedRules);
-    if (errors.length > 0) return { status: 400, body: { errors: errors.map((e) => formatError(e, log)) } };
+    if (errors.length > 0)
+      return refuse({ status: 400, body: { errors: errors.map((e) => formatError(e, log)) } });
     rememberValid(req.query, document);
   }
-  const op = getOperationAST(document, operationName);
-  if (!op) return fail(new AppError(400, 'BAD_REQUEST', 'Name the operation to run (operationName)'));
-  if (op.operation === 'subscription')
-    return fail(new AppError(400, 'BAD_REQUEST', 'Subscriptions are not supported'));
+  const op = getOperationAST(document, (req.operationName as string | undefined) ?? undefined);
+  if (!op) return refuse(fail(new AppError(400, 'BAD_REQUEST', 'Name the operation to run (operationName)')));
+  if (op.operation === 'subscription') {
+    return refuse(fail(new AppError(400, 'BAD_REQUEST', 'Subscriptions are not supported')));
+  }
+  // Cost is measured with the variables execution will see (defaults applied).
+  const vars = getVariableValues(
+    schema,
+    op.variableDefinitions ?? [],
+    (req.variables ?? {}) as Record<string, unknown>,
+  );
+  if (vars.errors)
+    return refuse({ status: 400, body: { errors: vars.errors.map((e) => formatError(e, log)) } });
 
   const fragments: Record<string, FragmentDefinitionNode> = {};
   for (const d of document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments[d.name.value] = d;
-  const m = measure(schema, op, fragments, variables);
-  let state: BudgetState | undefined;
+  const m = measure(schema, op, fragments, vars.coerced);
   try {
     assertWithinLimits(m);
-    state = budget?.charge(actor.id, m.cost);
   } catch (err) {
-    if (!(err instanceof AppError)) throw err;
-    const over = (err as AppError & { budget?: BudgetState }).budget;
-    return fail(err, { cost: m.cost, ...(over ? { budget: over } : {}) });
+    return tooComplex(err);
+  }
+  return { document, op, cost: m.cost };
+}
+
+export async function runGraphql(
+  schema: GraphQLSchema,
+  app: AppContext,
+  actor: Actor,
+  req: GraphqlRequest,
+  budget?: RateBudget,
+): Promise<GraphqlResponse> {
+  const log = (err: unknown) => app.log.error({ err }, 'graphql resolver failed');
+  try {
+    budget?.check(actor.id);
+  } catch (err) {
+    return overBudget(err);
+  }
+  const ready = prepare(schema, req, log);
+  if (ready.refused) {
+    const state = budget?.record(actor.id, ready.charge);
+    return { ...ready.refused, cost: ready.charge, ...(state ? { budget: state } : {}) };
+  }
+  let state: BudgetState | undefined;
+  try {
+    state = budget?.charge(actor.id, ready.cost);
+  } catch (err) {
+    return { ...overBudget(err), cost: ready.cost };
   }
 
   const result = await execute({
     schema,
-    document,
-    variableValues: variables,
-    operationName,
+    document: ready.document,
+    variableValues: req.variables as Record<string, unknown> | undefined,
+    operationName: ready.op.name?.value,
     contextValue: createGqlContext(app, actor),
   });
   const body: GraphqlResponse['body'] = { data: result.data ?? null };
   if (result.errors?.length) body.errors = result.errors.map((e) => formatError(e, log));
-  // Variable coercion failures come back without data: the request was invalid.
+  const extra = { cost: ready.cost, ...(state ? { budget: state } : {}) };
+  const json = serialiseWithin(body);
+  if (json === undefined) return { ...fail(responseTooLarge(ready.op.operation === 'mutation')), ...extra };
+  // Errors without data: execution refused the request as a whole.
   const status = result.data === undefined && body.errors ? 400 : 200;
-  return { status, body, cost: m.cost, ...(state ? { budget: state } : {}) };
+  return { status, body, json, ...extra };
 }
+
+function overBudget(err: unknown): GraphqlResponse {
+  if (!(err instanceof AppError)) throw err;
+  const state = (err as AppError & { budget?: BudgetState }).budget;
+  return fail(err, state ? { budget: state } : {});
+}
+
+const responseTooLarge = (mutation: boolean) =>
+  new AppError(
+    400,
+    'QUERY_TOO_COMPLEX',
+    `Response too large: the answer exceeds ${MAX_RESPONSE_BYTES / 1024 / 1024} MiB of JSON. Ask for fewer records (first/last) or fewer fields.${mutation ? ' The mutation itself was carried out.' : ''}`,
+  );

@@ -51,16 +51,35 @@ export class RateBudget {
     };
   }
 
+  #refuse(u: Usage, now: number): never {
+    const state = this.#state(u);
+    const wait = Math.max(1, Math.ceil((state.resetAt - now) / 1000));
+    throw Object.assign(rateLimited(`GraphQL budget used up for this hour; try again in ${wait} s`, wait), {
+      budget: state,
+    });
+  }
+
+  /** Throws "ratelimited" when nothing is left: checked before any work on a request is done. */
+  check(userId: string, now = Date.now()): void {
+    const u = this.#current(userId, now);
+    if (u.requests >= this.limits.requests || u.complexity >= this.limits.complexity) this.#refuse(u, now);
+  }
+
   /** Charges one request of `cost`; throws "ratelimited" (with the state) when over budget. */
   charge(userId: string, cost: number, now = Date.now()): BudgetState {
     const u = this.#current(userId, now);
-    if (u.requests + 1 > this.limits.requests || u.complexity + cost > this.limits.complexity) {
-      const state = this.#state(u);
-      const wait = Math.max(1, Math.ceil((state.resetAt - now) / 1000));
-      throw Object.assign(rateLimited(`GraphQL budget used up for this hour; try again in ${wait} s`, wait), {
-        budget: state,
-      });
-    }
+    if (u.requests + 1 > this.limits.requests || u.complexity + cost > this.limits.complexity)
+      this.#refuse(u, now);
+    return this.record(userId, cost, now);
+  }
+
+  /**
+   * Charges one request of `cost` without refusing: for requests already
+   * refused on their own account (too complex, invalid), whose work is done.
+   * The budget may end below zero; the next request then gets a 429.
+   */
+  record(userId: string, cost: number, now = Date.now()): BudgetState {
+    const u = this.#current(userId, now);
     u.requests += 1;
     u.complexity += cost;
     return this.#state(u);

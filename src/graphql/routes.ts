@@ -89,7 +89,10 @@ export async function graphqlRoutes(app: Http, ctx: AppContext): Promise<void> {
         });
       }
       if (res.retryAfter) reply.header('retry-after', String(res.retryAfter));
-      return reply.status(res.status).type('application/json; charset=utf-8').send(res.body);
+      return reply
+        .status(res.status)
+        .type('application/json; charset=utf-8')
+        .send(res.json ?? res.body);
     },
   );
 }
