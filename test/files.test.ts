@@ -129,6 +129,41 @@ describe('POST /api/files and GET /api/files/:id', () => {
     assert.equal(dl.headers['x-content-type-options'], 'nosniff');
   });
 
+  // The shared allow-list (src/modules/files/inline-types.ts): raster images
+  // are shown, everything else (script carriers, PDF, text) only downloads.
+  const dispositions: [string, 'inline' | 'attachment'][] = [
+    ['image/png', 'inline'],
+    ['image/jpeg', 'inline'],
+    ['image/gif', 'inline'],
+    ['image/webp', 'inline'],
+    ['image/avif', 'inline'],
+    ['IMAGE/PNG', 'inline'],
+    ['text/html', 'attachment'],
+    ['image/svg+xml', 'attachment'],
+    ['image/svg+xml; charset=utf-8', 'attachment'],
+    ['application/xhtml+xml', 'attachment'],
+    ['text/xml', 'attachment'],
+    ['application/xml', 'attachment'],
+    ['text/javascript', 'attachment'],
+    ['application/pdf', 'attachment'],
+    ['text/plain', 'attachment'],
+    ['image/bmp', 'attachment'],
+    ['application/octet-stream', 'attachment'],
+  ];
+  for (const [type, kind] of dispositions) {
+    test(`a ${type} download is ${kind}, nosniff and sandboxed`, async () => {
+      const f = (
+        await upload('<script>parent.pwned = 1</script>', { 'content-type': type, 'x-filename': 'f' })
+      ).body.file;
+      const dl = await t.get(`/api/files/${f.id}`, member.token);
+      assert.equal(dl.status, 200);
+      assert.equal(dl.headers['content-type'], f.contentType);
+      assert.equal(dl.headers['content-disposition'], `${kind}; filename="f"; filename*=UTF-8''f`);
+      assert.equal(dl.headers['x-content-type-options'], 'nosniff');
+      assert.equal(dl.headers['content-security-policy'], "default-src 'none'; sandbox");
+    });
+  }
+
   test('a JSON file is stored as bytes, not parsed', async () => {
     const res = await upload('{"not": "parsed"', {
       'content-type': 'application/json',

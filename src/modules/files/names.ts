@@ -1,4 +1,5 @@
 // File names and types from untrusted headers, and the headers we answer with.
+import { inlineType } from './inline-types.js';
 
 const MAX_NAME = 200;
 
@@ -53,22 +54,6 @@ export function normalizeContentType(raw: string | undefined | null): string | u
   return [`${m[1]!.toLowerCase()}/${m[2]!.toLowerCase()}`, ...params].join('; ');
 }
 
-export const essence = (contentType: string) => contentType.split(';')[0]!.trim().toLowerCase();
-
-// Shown in the browser only when the type cannot carry script; SVG and HTML can.
-const INLINE = new Set([
-  'image/png',
-  'image/jpeg',
-  'image/gif',
-  'image/webp',
-  'image/avif',
-  'image/bmp',
-  'application/pdf',
-  'text/plain',
-]);
-
-export const isInline = (contentType: string) => INLINE.has(essence(contentType));
-
 /** RFC 6266 Content-Disposition with an ASCII fallback and the UTF-8 name. */
 export function contentDisposition(filename: string, contentType: string): string {
   const fallback = filename.replace(/[^\x20-\x7e]|["\\%]/g, '_');
@@ -76,6 +61,7 @@ export function contentDisposition(filename: string, contentType: string): strin
     /['()*]/g,
     (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
   );
-  const kind = isInline(contentType) ? 'inline' : 'attachment';
+  // Only types the shared allow-list shows inline; everything else is a download.
+  const kind = inlineType(contentType) ? 'inline' : 'attachment';
   return `${kind}; filename="${fallback}"; filename*=UTF-8''${encoded}`;
 }

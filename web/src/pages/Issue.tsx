@@ -3,11 +3,11 @@
 import { type ClipboardEvent, type DragEvent, type FormEvent, useEffect, useRef, useState } from 'react';
 import { StateIcon } from '../components/IssueBits';
 import { LabelPicker } from '../components/LabelPicker';
-import { Button, ErrorMessage, Loading, SelectField, TextArea, TextField } from '../components/ui';
+import { Button, Dialog, ErrorMessage, Loading, SelectField, TextArea, TextField } from '../components/ui';
 import { gql } from '../lib/api';
 import { invalidate, useQuery } from '../lib/cache';
-import { attachFile, authedUrl } from '../lib/files';
-import { Markdown } from '../lib/markdown';
+import { attachFile, downloadFile, imageUrl, isServerFile } from '../lib/files';
+import { Markdown, safeHref } from '../lib/markdown';
 import { Link, navigate } from '../lib/router';
 import { useSession } from '../lib/session';
 import {
@@ -432,32 +432,64 @@ function Attachments({
 }
 
 function AttachmentItem({ a }: { a: Attachment }) {
-  const type = String(a.metadata?.contentType ?? '');
-  const isImage = type.startsWith('image/') || /\.(png|jpe?g|gif|webp|avif)$/i.test(a.title);
+  // Only files on this server are fetched (with the token); other URLs are plain links.
+  const onServer = isServerFile(a.url);
+  const link = onServer ? null : safeHref(a.url);
+  // The hint (declared type or name) only decides whether to fetch a preview;
+  // whether anything is shown is decided by the type the server reports.
+  const hint = String(a.metadata?.contentType ?? '');
+  const looksLikeImage = hint.startsWith('image/') || /\.(png|jpe?g|gif|webp|avif)$/i.test(a.title);
   const [src, setSrc] = useState<string | null>(null);
+  const [viewing, setViewing] = useState<string | null>(null);
   const [error, setError] = useState<unknown>(null);
   useEffect(() => {
-    if (isImage) authedUrl(a.url).then(setSrc, setError);
-  }, [a.url, isImage]);
+    if (onServer && looksLikeImage) imageUrl(a.url).then(setSrc, setError);
+  }, [a.url, onServer, looksLikeImage]);
+
+  // Images on the allow-list open in the page; everything else is downloaded,
+  // never opened in a tab (a blob: page would run in the app's origin).
+  async function open() {
+    try {
+      const shown = await imageUrl(a.url);
+      if (shown) setViewing(shown);
+      else await downloadFile(a.url, a.title);
+    } catch (e) {
+      setError(e);
+    }
+  }
+
   return (
     <li className="att">
-      {isImage && src && <img src={src} alt={a.title} className="att-preview" />}
-      {isImage && !src && !error && <span className="att-preview placeholder" aria-hidden="true" />}
-      <button
-        type="button"
-        className="link-btn"
-        onClick={async () => {
-          try {
-            window.open(await authedUrl(a.url), '_blank', 'noopener');
-          } catch (e) {
-            setError(e);
-          }
-        }}
-      >
-        {a.title}
-      </button>
+      {src && <img src={src} alt={a.title} className="att-preview" />}
+      {onServer && looksLikeImage && !src && !error && (
+        <span className="att-preview placeholder" aria-hidden="true" />
+      )}
+      {onServer ? (
+        <button type="button" className="link-btn" onClick={() => void open()}>
+          {a.title}
+        </button>
+      ) : link ? (
+        <a className="link-btn" href={link} target="_blank" rel="noopener noreferrer nofollow">
+          {a.title}
+        </a>
+      ) : (
+        <span>{a.title}</span>
+      )}
       <span className="muted small">{new Date(a.createdAt).toLocaleDateString()}</span>
       <ErrorMessage error={error} />
+      {viewing && (
+        <Dialog title={a.title} onClose={() => setViewing(null)} wide>
+          <div className="dialog-body">
+            <img src={viewing} alt={a.title} className="att-full" />
+          </div>
+          <div className="dialog-foot">
+            <span />
+            <Button variant="secondary" onClick={() => void downloadFile(a.url, a.title).catch(setError)}>
+              Download
+            </Button>
+          </div>
+        </Dialog>
+      )}
     </li>
   );
 }
