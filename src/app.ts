@@ -34,6 +34,7 @@ import { migrate } from './platform/db/migrate.js';
 import { installAuth } from './platform/http/auth-hook.js';
 import { installErrorHandling } from './platform/http/error-handler.js';
 import { ErrorResponse } from './platform/http/schemas.js';
+import { INJECTED_STYLES_PAGE, installSecurityHeaders } from './platform/http/security-headers.js';
 import type { Http } from './platform/http/types.js';
 import { validatorCompiler } from './platform/http/validation.js';
 
@@ -81,6 +82,7 @@ export async function buildApp(opts: BuildOptions) {
   app.setValidatorCompiler(validatorCompiler);
   app.addSchema(ErrorResponse);
   installErrorHandling(app);
+  await installSecurityHeaders(app); // before the auth hook, so refusals carry the headers too
   installAuth(app, (header) => authenticate(ctx, header));
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
@@ -98,9 +100,14 @@ export async function buildApp(opts: BuildOptions) {
   // the plugin, so mark them in an encapsulated scope.
   await app.register(async (docs) => {
     docs.addHook('onRoute', (route) => {
-      route.config = { ...(route.config ?? {}), auth: 'public' };
+      route.config = { ...(route.config ?? {}), auth: 'public', helmet: INJECTED_STYLES_PAGE };
     });
-    await docs.register(swaggerUi, { routePrefix: '/api/docs', uiConfig: { docExpansion: 'list' } });
+    // validatorUrl: null, or the page sends the document's address to a public
+    // validator for a badge (and breaks the CSP's img-src).
+    await docs.register(swaggerUi, {
+      routePrefix: '/api/docs',
+      uiConfig: { docExpansion: 'list', validatorUrl: null },
+    });
   });
 
   app.get('/api/openapi.json', { config: { auth: 'public' }, schema: { hide: true } }, async () =>

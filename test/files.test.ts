@@ -160,7 +160,10 @@ describe('POST /api/files and GET /api/files/:id', () => {
       assert.equal(dl.headers['content-type'], f.contentType);
       assert.equal(dl.headers['content-disposition'], `${kind}; filename="f"; filename*=UTF-8''f`);
       assert.equal(dl.headers['x-content-type-options'], 'nosniff');
-      assert.equal(dl.headers['content-security-policy'], "default-src 'none'; sandbox");
+      assert.equal(
+        dl.headers['content-security-policy'],
+        "default-src 'none'; frame-ancestors 'none'; sandbox",
+      );
     });
   }
 

@@ -9,6 +9,7 @@ import { authenticate } from '../modules/auth/service.js';
 import { WEB_DIST } from '../modules/ui/serve.js';
 import type { Actor, AppContext } from '../platform/context.js';
 import { AppError } from '../platform/errors.js';
+import { INJECTED_STYLES_PAGE } from '../platform/http/security-headers.js';
 import type { Http } from '../platform/http/types.js';
 import { buildExecutableSchema } from './build-schema.js';
 import { formatAppError } from './errors.js';
@@ -46,7 +47,8 @@ export async function graphqlRoutes(app: Http, ctx: AppContext): Promise<void> {
   // GraphiQL is built with the web UI (web/graphiql.html); read per request so
   // a rebuild while the server runs is picked up, as the UI's index.html is.
   const graphiqlPage = path.join(WEB_DIST, 'graphiql.html');
-  app.get('/graphql', { config: { auth: 'none' }, schema: { hide: true } }, async (_req, reply) => {
+  const page = { config: { auth: 'none' as const }, schema: { hide: true }, helmet: INJECTED_STYLES_PAGE };
+  app.get('/graphql', page, async (_req, reply) => {
     const html = await fs.readFile(graphiqlPage, 'utf8').catch(() => undefined);
     if (html === undefined) {
       return reply

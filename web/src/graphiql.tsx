@@ -3,6 +3,7 @@
 // unless the Headers tab sets an Authorization of its own (e.g. an API key).
 import 'graphiql/setup-workers/vite';
 import 'graphiql/style.css';
+import './graphiql-page.css';
 import { GraphiQL } from 'graphiql';
 import { createRoot } from 'react-dom/client';
 import { tokenStore } from './lib/api';

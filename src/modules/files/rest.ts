@@ -10,6 +10,7 @@ import { Type } from 'typebox';
 import type { AppContext } from '../../platform/context.js';
 import { actorOf } from '../../platform/http/auth-hook.js';
 import { errors, IdParams } from '../../platform/http/schemas.js';
+import { FILE_CSP } from '../../platform/http/security-headers.js';
 import type { Http } from '../../platform/http/types.js';
 import { contentDisposition } from './names.js';
 import { FileSchema, presentFile } from './present.js';
@@ -166,7 +167,7 @@ export function filesRoutes(app: Http, ctx: AppContext): void {
         .header('content-length', String(file.size))
         .header('content-disposition', contentDisposition(file.filename, file.content_type))
         .header('x-content-type-options', 'nosniff')
-        .header('content-security-policy', "default-src 'none'; sandbox")
+        .header('content-security-policy', FILE_CSP)
         .header('cross-origin-resource-policy', 'same-origin')
         .header('cache-control', 'private, max-age=3600')
         .send(stream);
