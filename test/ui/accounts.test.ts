@@ -152,9 +152,11 @@ describe('UI: accounts and administration', () => {
     assert.equal(await toggle.isChecked(), true);
     await screenshot(page, 'flags');
     await toggle.click();
-    await page.waitForFunction(
-      "(s => s && !s.checked && !s.disabled)(document.querySelector('#flag-cycles'))",
-    );
+    // Predicates are functions, not strings: a string is eval'd in the page, which the CSP refuses.
+    await page.waitForFunction(() => {
+      const s = (globalThis as any).document.querySelector('#flag-cycles');
+      return s && !s.checked && !s.disabled;
+    });
     const cfg = await ui.t.get('/api/config');
     assert.equal(cfg.body.flags.find((f: { key: string }) => f.key === 'cycles').enabled, false);
 
@@ -166,6 +168,8 @@ describe('UI: accounts and administration', () => {
     await memberView.page.getByRole('heading', { name: 'Not found' }).waitFor();
 
     await toggle.click(); // back on, for other tests
-    await page.waitForFunction("document.querySelector('#flag-cycles')?.checked === true");
+    await page.waitForFunction(
+      () => (globalThis as any).document.querySelector('#flag-cycles')?.checked === true,
+    );
   });
 });

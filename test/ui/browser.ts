@@ -19,6 +19,8 @@ export interface UiEnv {
   browser: Browser;
   /** A fresh browser context (own storage) with a page open on the app. */
   newPage(): Promise<{ context: BrowserContext; page: Page }>;
+  /** Every Content-Security-Policy violation any page reported so far; close() fails if there are any. */
+  cspViolations: string[];
   close(): Promise<void>;
 }
 
@@ -45,13 +47,20 @@ export async function startUi(): Promise<UiEnv> {
     ],
   });
   const contexts: BrowserContext[] = [];
+  const cspViolations: string[] = [];
   return {
     t,
     base,
     browser,
+    cspViolations,
     async newPage() {
       const context = await browser.newContext({ baseURL: base, viewport: { width: 1280, height: 800 } });
       context.setDefaultTimeout(15_000);
+      // Chromium reports violations as an event in the page, not on the console.
+      await context.addInitScript(CSP_REPORTER);
+      context.on('console', (m) => {
+        if (m.text().startsWith(CSP_PREFIX)) cspViolations.push(`${m.page()?.url()}: ${m.text()}`);
+      });
       contexts.push(context);
       const page = await context.newPage();
       page.on('dialog', (d) => void d.accept());
@@ -61,9 +70,15 @@ export async function startUi(): Promise<UiEnv> {
       for (const c of contexts) await c.close().catch(() => undefined);
       await browser.close();
       await t.close();
+      assert.deepEqual(cspViolations, [], 'no page broke the Content-Security-Policy');
     },
   };
 }
+
+const CSP_PREFIX = 'CSP violation:';
+const CSP_REPORTER = `document.addEventListener('securitypolicyviolation', (e) =>
+  console.error('${CSP_PREFIX} ' + e.effectiveDirective + ' blocked ' + (e.blockedURI || 'inline') +
+    ' at ' + e.sourceFile + ':' + e.lineNumber));`;
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

@@ -99,7 +99,10 @@ describe('UI: issues', () => {
     await page.locator('body').click({ position: { x: 600, y: 10 } });
     await page.keyboard.press('j');
     await page.keyboard.press('j');
-    await page.waitForFunction(`document.activeElement?.classList.contains('issue-row')`);
+    // A function, not a string: a string is eval'd in the page, which the CSP refuses.
+    await page.waitForFunction(() =>
+      (globalThis as any).document.activeElement?.classList.contains('issue-row'),
+    );
     await page.keyboard.press('Enter');
     await page.waitForURL(`**/issue/${identifier}`);
   });

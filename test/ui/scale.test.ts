@@ -40,8 +40,11 @@ describe('UI: 5,000 issues', () => {
     // Jump to the end: the last group's rows appear, still only a window of them.
     await page.evaluate("document.querySelector('.issue-list').scrollTop = 1e9");
     await page.locator('.issue-row').last().waitFor();
-    await page.waitForFunction(`(() => { const l = document.querySelector('.issue-list');
-      return l.scrollTop > 0 && l.scrollTop + l.clientHeight >= l.scrollHeight - 2; })()`);
+    // Predicates are functions, not strings: a string is eval'd in the page, which the CSP refuses.
+    await page.waitForFunction(() => {
+      const l = (globalThis as any).document.querySelector('.issue-list');
+      return l.scrollTop > 0 && l.scrollTop + l.clientHeight >= l.scrollHeight - 2;
+    });
     const after = (await page.evaluate(rowsInPage('.issue-row'))) as number;
     assert.ok(after < 120, `rendered ${after} rows after scrolling`);
   });
@@ -53,8 +56,8 @@ describe('UI: 5,000 issues', () => {
     const backlog = page.getByRole('region', { name: 'Backlog' });
     await backlog.getByRole('heading', { name: 'Backlog' }).waitFor();
     await page.waitForFunction(
-      `document.querySelectorAll('.column-head .muted')[0]?.textContent === '${COUNT / 5}'`,
-      undefined,
+      (n) => (globalThis as any).document.querySelectorAll('.column-head .muted')[0]?.textContent === n,
+      String(COUNT / 5),
       { timeout: 60_000 },
     );
     const cards = (await page.evaluate(rowsInPage('.card-issue'))) as number;
