@@ -125,7 +125,8 @@ describe('PUT to uploadUrl', () => {
     assert.equal(dl.status, 200);
     assert.equal(dl.body, 'hello');
     assert.equal(dl.headers['content-type'], 'text/plain');
-    assert.match(String(dl.headers['content-disposition']), /^inline; filename="notes.txt"/);
+    // Plain text is not on the inline allow-list (browsers have sniffed it into HTML).
+    assert.match(String(dl.headers['content-disposition']), /^attachment; filename="notes.txt"/);
     const again = await put(g.uploadUrl, 'HELLO', { 'content-type': 'text/plain' });
     assert.equal(again.status, 409);
     assert.equal((await t.get(local(g.assetUrl), member.token)).body, 'hello');
