@@ -25,7 +25,7 @@ export const CSP_DIRECTIVES = {
   'script-src-attr': ["'none'"],
   'style-src': ["'self'"],
   // blob: for previews of uploaded images; data: for small inline icons;
-  // https: for images that descriptions and comments link from elsewhere.
+  // http(s): for images that descriptions and comments show from elsewhere.
   'img-src': ["'self'", 'data:', 'blob:', 'https:', 'http:'],
   'font-src': ["'self'", 'data:'],
   'connect-src': ["'self'"],
