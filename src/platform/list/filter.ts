@@ -90,8 +90,9 @@ function checkSize(filter: unknown, path: string): void {
     if (typeof v === 'string' && v.length > FILTER_LIMITS.stringLength) {
       throw invalidField(at, `must be at most ${FILTER_LIMITS.stringLength} characters`);
     }
-    if (Array.isArray(v)) v.forEach((x, i) => visit(x, `${at}[${i}]`, depth));
-    else if (isObject(v)) {
+    if (Array.isArray(v)) {
+      for (const [i, x] of v.entries()) visit(x, `${at}[${i}]`, depth);
+    } else if (isObject(v)) {
       if (depth > FILTER_LIMITS.depth) {
         throw invalidField(at, `nests deeper than ${FILTER_LIMITS.depth} levels`);
       }
