@@ -87,6 +87,13 @@ describe('admin routes check the role before the body', () => {
     assert.deepEqual(await snapshot(), before);
   });
 
+  test('HEAD on an admin GET route is refused the same way', async () => {
+    for (const url of ['/api/admin/users', '/api/admin/flags', '/api/admin/webhooks']) {
+      assert.equal((await t.request('HEAD', url, { token: member.token })).status, 403, url);
+      assert.equal((await t.request('HEAD', url)).status, 401, url);
+    }
+  });
+
   test('an admin still gets validation errors for the same bodies', async () => {
     const res = await t.post('/api/admin/users', {}, t.adminToken);
     assert.equal(res.status, 400);

@@ -94,6 +94,16 @@ describe('GraphQL issues(filter:)', () => {
     );
   });
 
+  test('a filter 1,000 deep written into the query is invalid input too', async () => {
+    const literal = `${'{ parent: '.repeat(1_000)}{ title: { eq: "x" } }${' }'.repeat(1_000)}`;
+    const res = await gql(base, `Bearer ${t.adminToken}`, `{ issues(filter: ${literal}) { nodes { id } } }`);
+    assert.equal(
+      res.body.errors?.[0]?.extensions?.type,
+      'invalid input',
+      JSON.stringify(res.body).slice(0, 300),
+    );
+  });
+
   test('as literals in the query too', async () => {
     for (const literal of ['{ dueDate: { eq: "2024-02-30" } }', '{ createdAt: { gt: "0000-01-01" } }']) {
       const res = await gql(
