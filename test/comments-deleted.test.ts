@@ -138,6 +138,31 @@ describe('REST: deleting a comment that has replies', () => {
     assert.equal((await listed(issue.id)).pageInfo.total, 0);
   });
 
+  test('a reply racing its parent’s deletion: either the reply lands and the parent stays, or it is refused', async () => {
+    const issue = await newIssue();
+    for (let round = 0; round < 8; round++) {
+      const parent = await comment(issue.id, guest.token, `Parent ${round}`);
+      const [del, reply] = await Promise.all([
+        t.del(`/api/comments/${parent.id}`, guest.token),
+        t.post(
+          `/api/issues/${issue.id}/comments`,
+          { body: 'Quick reply', parentId: parent.id },
+          member.token,
+        ),
+      ]);
+      assert.equal(del.status, 200, JSON.stringify(del.body));
+      const after = await t.get(`/api/comments/${parent.id}`, member.token);
+      if (reply.status === 201) {
+        assert.ok(after.body.comment.deletedAt, 'the parent stays as a placeholder');
+        assert.equal((await t.get(`/api/comments/${reply.body.comment.id}`, member.token)).status, 200);
+      } else {
+        assert.equal(reply.status, 400, JSON.stringify(reply.body));
+        assert.equal(reply.body.error.details[0].field, '/parentId');
+        assert.equal(after.status, 404);
+      }
+    }
+  });
+
   test('deleting the issue still removes every comment, placeholders included', async () => {
     const issue = await newIssue();
     const parent = await comment(issue.id, guest.token, 'P');

@@ -59,9 +59,15 @@ export async function updateCommentBody(db: Db, id: string, body: string): Promi
     .execute();
 }
 
-/** Locks one comment row until the transaction ends. */
-export async function lockComment(db: Db, id: string): Promise<void> {
-  await db.selectFrom('comments').select('id').where('id', '=', id).forUpdate().execute();
+/**
+ * Locks one comment row until the transaction ends: 'update' to delete it or
+ * its replies, 'share' to add a reply (so a reply and the parent's deletion
+ * take turns, and the deletion sees the reply).
+ */
+export async function lockComment(db: Db, id: string, mode: 'update' | 'share' = 'update'): Promise<void> {
+  if (!isUuid(id)) return;
+  const q = db.selectFrom('comments').select('id').where('id', '=', id);
+  await (mode === 'update' ? q.forUpdate() : q.forShare()).execute();
 }
 
 export async function hasReplies(db: Db, id: string): Promise<boolean> {

@@ -79,6 +79,7 @@ export async function createComment(ctx: AppContext, actor: Actor, input: Commen
     if (!issueId) throw notFound('Issue');
     let parentId: string | null = null;
     if (input.parentId !== undefined && input.parentId !== null) {
+      await q.lockComment(trx, input.parentId, 'share');
       const parent = await q.findComment(trx, input.parentId);
       if (!parent) throw invalidField('parentId', 'no comment with this id');
       if (parent.issue_id !== issueId) throw invalidField('parentId', 'the comment belongs to another issue');
