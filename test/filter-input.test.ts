@@ -134,3 +134,23 @@ describe('GraphQL issues(filter:)', () => {
     assert.equal(listed.body.issues.length, 0);
   });
 });
+
+// Whatever a check misses and the database refuses (class 22: a malformed
+// uuid, a NUL byte in text) is the client's error on GraphQL too, as on REST.
+describe('GraphQL: a value the database refuses', () => {
+  test('is invalid input, not an internal error, and changes nothing', async () => {
+    const issue = (await t.get('/api/issues?limit=1', t.adminToken)).body.issues[0];
+    const cases: [string, Record<string, unknown>][] = [
+      [
+        'mutation($i: CommentCreateInput!) { commentCreate(input: $i) { success } }',
+        { i: { issueId: issue.id, body: 'nul \u0000 byte' } },
+      ],
+    ];
+    for (const [query, variables] of cases) {
+      const res = await gql(base, `Bearer ${t.adminToken}`, query, variables);
+      assert.equal(res.body.errors?.[0]?.extensions?.type, 'invalid input', JSON.stringify(res.body));
+    }
+    const comments = await t.get(`/api/issues/${issue.id}/comments`, t.adminToken);
+    assert.equal(comments.body.pageInfo.total, 0);
+  });
+});
