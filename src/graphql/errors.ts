@@ -2,7 +2,8 @@
 // extensions.type (one of a fixed list of strings), shows
 // extensions.userPresentableMessage, and marks the user's fault with userError.
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
-import { AppError } from '../platform/errors.js';
+import { isDataException } from '../platform/db/errors.js';
+import { AppError, valueNotAcceptable } from '../platform/errors.js';
 
 export type LinearErrorType =
   | 'authentication error'
@@ -58,6 +59,12 @@ const INTERNAL = new AppError(500, 'INTERNAL', 'Something went wrong on our side
 export function formatError(error: GraphQLError, logUnexpected: (err: unknown) => void): GraphqlErrorBody {
   const original = error.originalError;
   if (original instanceof AppError) return formatAppError(original, error.path);
+  // As on REST: a value the database refused is the client's error, logged
+  // because a check should have caught it first.
+  if (isDataException(original)) {
+    logUnexpected(original);
+    return formatAppError(valueNotAcceptable(), error.path);
+  }
   if (original && !(original instanceof GraphQLError)) {
     logUnexpected(original);
     return formatAppError(INTERNAL, error.path);

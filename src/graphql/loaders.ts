@@ -19,12 +19,12 @@ import {
   type TeamRow,
   type UserRow,
 } from '../platform/db/tables.js';
+import { isUuid } from '../platform/ids.js';
 import type { Page, PageArgs } from '../platform/list/paginate.js';
 
 type TeamMembershipRow = Selectable<TeamMembershipsTable>;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-export const isUuid = (s: string) => UUID.test(s);
+export { isUuid };
 
 type Table =
   | 'users'

@@ -299,14 +299,19 @@ readsColumns(CycleNode, {
 
 export const cycleNode = (r: CycleRow, now: Date) => new CycleNode(r, now);
 
-class CommentNode extends RowNode<CommentRow> {}
+class CommentNode extends RowNode<CommentRow> {
+  // The schema has no deletedAt: a deleted comment kept for its replies shows
+  // as archived at its deletion, with body "" and no user.
+  get archivedAt() {
+    return this.row.deleted_at ?? this.row.archived_at;
+  }
+}
 readsColumns(CommentNode, {
   body: 'body',
   issueId: 'issue_id',
   parentId: 'parent_id',
   editedAt: 'edited_at',
   resolvedAt: 'resolved_at',
-  archivedAt: 'archived_at',
 });
 
 export const commentNode = (r: CommentRow) => new CommentNode(r);

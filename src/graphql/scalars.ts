@@ -1,7 +1,8 @@
 // Custom scalars. Timestamps leave as ISO-8601 strings in UTC; dates as
-// YYYY-MM-DD. Date-or-duration inputs stay strings: the filter engine resolves
-// them against the request's clock.
+// YYYY-MM-DD. Date-or-duration inputs stay strings: the filter engine checks
+// and resolves them against the request's clock, naming the filter field.
 import { GraphQLError, GraphQLScalarType, Kind, type ValueNode } from 'graphql';
+import { parseCalendarDate, parseTimestamp } from '../platform/list/relative-time.js';
 
 const stringIn = (name: string) => (v: unknown) => {
   if (typeof v !== 'string') throw new GraphQLError(`${name} must be a string`);
@@ -31,16 +32,17 @@ function literalToJs(node: ValueNode): unknown {
 
 const serializeDateTime = (v: unknown) => (v instanceof Date ? v.toISOString() : v == null ? v : String(v));
 
+// Strict, with the filter grammar's rules (real calendar dates, years
+// 0001-9999), so no value PostgreSQL would refuse reaches it.
 function parseDateTime(v: unknown): string {
-  if (typeof v !== 'string' || Number.isNaN(Date.parse(v))) {
-    throw new GraphQLError('DateTime must be an ISO-8601 timestamp');
-  }
-  return new Date(v).toISOString();
+  const d = typeof v === 'string' ? parseTimestamp(v) : undefined;
+  if (!d) throw new GraphQLError('DateTime must be an ISO-8601 timestamp in years 0001 to 9999');
+  return d.toISOString();
 }
 
 function parseDate(v: unknown): string {
-  if (typeof v !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(v) || Number.isNaN(Date.parse(`${v}T00:00:00Z`))) {
-    throw new GraphQLError('TimelessDate must be a date as YYYY-MM-DD');
+  if (typeof v !== 'string' || !parseCalendarDate(v)) {
+    throw new GraphQLError('TimelessDate must be a real date as YYYY-MM-DD in years 0001 to 9999');
   }
   return v;
 }

@@ -67,3 +67,6 @@ export const notFound = (what: string) => new AppError(404, 'NOT_FOUND', `${what
 export const conflict = (message: string) => new AppError(409, 'CONFLICT', message);
 export const rateLimited = (message: string, retryAfter: number) =>
   new AppError(429, 'RATE_LIMITED', message, undefined, retryAfter);
+/** A value the database refused (see isDataException): the client's error, without detail. */
+export const valueNotAcceptable = () =>
+  new AppError(400, 'BAD_REQUEST', 'A value in the request is not acceptable');

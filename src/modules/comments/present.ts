@@ -1,5 +1,6 @@
 // The public shape of a comment, with its author's id and name (a deleted
-// author still shows the name they had).
+// author still shows the name they had). A deleted comment kept for its
+// replies has deletedAt, an empty body and no author.
 import { Type } from 'typebox';
 import type { CommentRecord } from './queries.js';
 
@@ -13,6 +14,7 @@ export function presentComment(c: CommentRecord) {
     createdAt: c.created_at.toISOString(),
     updatedAt: c.updated_at.toISOString(),
     editedAt: c.edited_at?.toISOString() ?? null,
+    deletedAt: c.deleted_at?.toISOString() ?? null,
     user: c.user_id ? { id: c.user_id, name: c.user_name ?? '' } : null,
   };
 }
@@ -28,5 +30,8 @@ export const CommentSchema = Type.Object({
   createdAt: Type.String({ format: 'date-time' }),
   updatedAt: Type.String({ format: 'date-time' }),
   editedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  deletedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+    description: 'Set on a deleted comment kept for its replies; its body is "" and user null',
+  }),
   user: Type.Union([Type.Object({ id: Type.String(), name: Type.String() }), Type.Null()]),
 });

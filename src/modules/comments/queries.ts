@@ -59,6 +59,55 @@ export async function updateCommentBody(db: Db, id: string, body: string): Promi
     .execute();
 }
 
+/**
+ * Locks one comment row until the transaction ends: 'update' to delete it or
+ * its replies, 'share' to add a reply (so a reply and the parent's deletion
+ * take turns, and the deletion sees the reply).
+ */
+export async function lockComment(db: Db, id: string, mode: 'update' | 'share' = 'update'): Promise<void> {
+  if (!isUuid(id)) return;
+  const q = db.selectFrom('comments').select('id').where('id', '=', id);
+  await (mode === 'update' ? q.forUpdate() : q.forShare()).execute();
+}
+
+export async function hasReplies(db: Db, id: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('comments')
+    .select('id')
+    .where('parent_id', '=', id)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Keeps the row for its replies; the text and who wrote it are gone. */
+export async function softDeleteComment(db: Db, id: string): Promise<void> {
+  await db
+    .updateTable('comments')
+    .set({ body: '', user_id: null, deleted_at: sql<Date>`now()`, updated_at: sql<Date>`now()` })
+    .where('id', '=', id)
+    .execute();
+}
+
 export async function deleteComment(db: Db, id: string): Promise<void> {
   await db.deleteFrom('comments').where('id', '=', id).execute();
+}
+
+/**
+ * Removes the placeholder `id` if its last reply is gone, then its parent if
+ * that is now an empty placeholder too, and so on up the thread.
+ */
+export async function removeEmptyPlaceholders(db: Db, id: string | null): Promise<void> {
+  while (id) {
+    const removed = await db
+      .deleteFrom('comments')
+      .where('id', '=', id)
+      .where('deleted_at', 'is not', null)
+      .where(({ not, exists, selectFrom }) =>
+        not(exists(selectFrom('comments as r').select('r.id').whereRef('r.parent_id', '=', 'comments.id'))),
+      )
+      .returning('parent_id')
+      .executeTakeFirst();
+    id = removed?.parent_id ?? null;
+  }
 }

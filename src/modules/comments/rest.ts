@@ -96,7 +96,8 @@ export function commentsRoutes(app: Http, ctx: AppContext): void {
     {
       schema: {
         tags: ['comments'],
-        summary: 'Delete a comment and its replies (its author or an admin)',
+        summary:
+          'Delete a comment (its author or an admin); one with replies stays as a placeholder (deletedAt, empty body) so the replies keep their thread',
         params: IdParams,
         response: { 200: Ok, ...errors(401, 403, 404) },
       },

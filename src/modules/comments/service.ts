@@ -6,6 +6,10 @@
 //   updateComment(ctx, actor, id, { body })                            -> CommentRecord  event comment.update
 //   deleteComment(ctx, actor, id)                                      -> CommentRecord  event comment.remove
 //
+// A deleted comment that has replies stays as a placeholder (deletedAt set,
+// body "" and no author): listed and readable, but not editable, deletable or
+// replied to.
+//
 // issueId takes the issue's uuid or identifier. Present with presentComment.
 // Guests may comment; editing and deleting is for the author or an admin.
 import type { Actor, AppContext } from '../../platform/context.js';
@@ -75,9 +79,11 @@ export async function createComment(ctx: AppContext, actor: Actor, input: Commen
     if (!issueId) throw notFound('Issue');
     let parentId: string | null = null;
     if (input.parentId !== undefined && input.parentId !== null) {
+      await q.lockComment(trx, input.parentId, 'share');
       const parent = await q.findComment(trx, input.parentId);
       if (!parent) throw invalidField('parentId', 'no comment with this id');
       if (parent.issue_id !== issueId) throw invalidField('parentId', 'the comment belongs to another issue');
+      if (parent.deleted_at) throw invalidField('parentId', 'the comment was deleted');
       parentId = parent.id;
     }
     const id = await q.insertComment(trx, {
@@ -102,7 +108,7 @@ export async function updateComment(ctx: AppContext, actor: Actor, id: string, i
   const body = checkBody(input.body);
   return ctx.db.transaction().execute(async (trx) => {
     const before = await q.findComment(trx, id);
-    if (!before) throw notFound('Comment');
+    if (!before || before.deleted_at) throw notFound('Comment');
     assertCanChangeComment(actor, before);
     if (before.body === body) return before;
     await q.updateCommentBody(trx, id, body);
@@ -119,12 +125,26 @@ export async function updateComment(ctx: AppContext, actor: Actor, id: string, i
   });
 }
 
+/**
+ * Deletes a comment. One with replies (which may be other people's) stays as
+ * a placeholder, its body and author cleared, so the replies keep their
+ * thread; the placeholder goes when its last reply does. The parent is locked
+ * first, so two replies deleted at once cannot both miss that they were last.
+ */
 export async function deleteComment(ctx: AppContext, actor: Actor, id: string) {
   return ctx.db.transaction().execute(async (trx) => {
+    const seen = await q.findComment(trx, id);
+    if (seen?.parent_id) await q.lockComment(trx, seen.parent_id);
+    await q.lockComment(trx, id);
     const comment = await q.findComment(trx, id);
-    if (!comment) throw notFound('Comment');
+    if (!comment || comment.deleted_at) throw notFound('Comment');
     assertCanChangeComment(actor, comment);
-    await q.deleteComment(trx, id); // replies cascade
+    if (await q.hasReplies(trx, id)) {
+      await q.softDeleteComment(trx, id);
+    } else {
+      await q.deleteComment(trx, id);
+      await q.removeEmptyPlaceholders(trx, comment.parent_id);
+    }
     await recordEvent(trx, {
       type: 'comment',
       action: 'remove',

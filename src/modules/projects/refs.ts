@@ -2,11 +2,9 @@
 // tables directly so projects and cycles do not depend on the teams module.
 import type { Db } from '../../platform/db/database.js';
 import type { TeamRow } from '../../platform/db/tables.js';
+import { isUuid } from '../../platform/ids.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** PostgreSQL rejects a malformed uuid with an error; check before querying. */
-export const isUuid = (s: string): boolean => UUID.test(s);
+export { isUuid };
 
 /** The workspace's first team (oldest live one): the default for new records. */
 export function firstTeam(db: Db): Promise<TeamRow | undefined> {

@@ -47,6 +47,7 @@ export function teamsRoutes(app: Http, ctx: AppContext): void {
   app.post(
     '/api/teams',
     {
+      config: { auth: 'admin' },
       schema: {
         tags: ['admin'],
         summary: 'Create a team with the default workflow; every active account joins it (admins only)',

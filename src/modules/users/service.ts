@@ -103,10 +103,16 @@ export async function adminUpdateUser(
       status: patch.status ?? target.status,
     });
     const name = patch.name?.trim();
+    // Suspending ends the account's sessions: its login tokens are retired
+    // (epoch), so reactivating does not bring them back. API keys are kept,
+    // refused while suspended, as they survive a password change: they are
+    // credentials the owner made on purpose and revokes one by one.
+    const suspending = patch.status === 'suspended' && target.status !== 'suspended';
     const updated = await q.updateUser(trx, id, {
       ...(patch.role ? { role: patch.role } : {}),
       ...(patch.status ? { status: patch.status } : {}),
       ...(name ? { name, display_name: name.split(/\s+/)[0] ?? name } : {}),
+      bumpEpoch: suspending,
     });
     return updated!;
   });

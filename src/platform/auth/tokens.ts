@@ -1,6 +1,7 @@
 // Login tokens: JWT HS256, 7 days. `ep` is the user's session epoch: a password
 // change bumps it, which retires every token issued before.
 import { jwtVerify, SignJWT } from 'jose';
+import { isUuid } from '../ids.js';
 
 export const TOKEN_LIFETIME_SECONDS = 7 * 24 * 3600;
 
@@ -34,10 +35,22 @@ export class TokenSigner {
       return undefined;
     }
     try {
-      const { payload } = await jwtVerify(token, this.#key, { algorithms: ['HS256'] });
-      if (typeof payload.sub !== 'string' || typeof payload['ep'] !== 'number') return undefined;
-      const claims = { userId: payload.sub, epoch: payload['ep'] };
-      this.#remember(token, claims, (payload.exp ?? 0) * 1000);
+      // We only issue tokens with all of these; one without them (signed with
+      // a leaked or test secret, or by an old build) is refused, never guessed
+      // at: no `exp` would live for ever, and a `sub` that is not a uuid must
+      // not reach SQL. `maxTokenAge` also refuses an `iat` in the future.
+      const { payload } = await jwtVerify(token, this.#key, {
+        algorithms: ['HS256'],
+        requiredClaims: ['exp', 'iat', 'sub'],
+        maxTokenAge: TOKEN_LIFETIME_SECONDS,
+      });
+      const epoch = payload['ep'];
+      if (!isUuid(payload.sub) || !Number.isSafeInteger(epoch) || (epoch as number) < 0) {
+        return undefined;
+      }
+      const claims = { userId: payload.sub as string, epoch: epoch as number };
+      // Remembered no longer than either limit allows.
+      this.#remember(token, claims, Math.min(payload.exp!, payload.iat! + TOKEN_LIFETIME_SECONDS) * 1000);
       return claims;
     } catch {
       return undefined;

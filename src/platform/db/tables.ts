@@ -236,6 +236,8 @@ export interface CommentsTable {
   edited_at: NullableTimestamp;
   resolved_at: NullableTimestamp;
   archived_at: NullableTimestamp;
+  /** Set on a deleted comment kept for its replies (body and author cleared). */
+  deleted_at: NullableTimestamp;
 }
 
 export interface FilesTable {

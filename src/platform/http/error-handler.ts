@@ -1,7 +1,8 @@
 // Every failure leaves as the same JSON shape (see errors.ts). Anything we did
 // not anticipate is logged with its stack and answered as a 500 without detail.
 import type { FastifyError, FastifyInstance } from 'fastify';
-import { AppError } from '../errors.js';
+import { isDataException } from '../db/errors.js';
+import { AppError, valueNotAcceptable } from '../errors.js';
 import { fromAjvErrors } from './validation.js';
 
 function fromFastify(err: FastifyError): AppError | undefined {
@@ -21,11 +22,7 @@ function fromFastify(err: FastifyError): AppError | undefined {
 // number out of range) always comes from a value the client sent that a route
 // schema let through; it is the client's error, not ours.
 function fromDatabase(err: unknown): AppError | undefined {
-  const code = (err as { code?: unknown } | null)?.code;
-  if (typeof code === 'string' && /^22[0-9A-Z]{3}$/.test(code)) {
-    return new AppError(400, 'BAD_REQUEST', 'A value in the request is not acceptable');
-  }
-  return undefined;
+  return isDataException(err) ? valueNotAcceptable() : undefined;
 }
 
 export function installErrorHandling(app: FastifyInstance): void {

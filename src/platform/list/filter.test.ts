@@ -3,6 +3,7 @@
 // against both real databases).
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import fc from 'fast-check';
 import {
   DummyDriver,
   Kysely,
@@ -14,8 +15,8 @@ import {
 } from 'kysely';
 import { AppError } from '../errors.js';
 import { issueEntity, userEntity } from './entities.js';
-import { compileFilter, escapeLike } from './filter.js';
-import { applyDuration, resolveDate } from './relative-time.js';
+import { compileFilter, escapeLike, FILTER_LIMITS } from './filter.js';
+import { applyDuration, resolveDate, resolveDateTime } from './relative-time.js';
 
 const db = new Kysely<Record<string, never>>({
   dialect: {
@@ -195,5 +196,135 @@ describe('subquery aliases', () => {
     assert.match(first, /as f_1 .* as f_2 .* as f_3 /);
     // A process-wide counter once reached `for` after about 900 filters and broke the query.
     for (let i = 0; i < 2_000; i++) assert.equal(compile(filter).sql, first);
+  });
+});
+
+/** Refused as a 400 naming `field` (the error's first detail). */
+const refused = (filter: Record<string, unknown>, field: string) =>
+  assert.throws(
+    () => compile(filter),
+    (e: unknown) => e instanceof AppError && e.status === 400 && e.details?.[0]?.field === `/${field}`,
+    `${JSON.stringify(filter).slice(0, 80)} not refused at ${field}`,
+  );
+
+const nested = (key: string, depth: number, leaf: Record<string, unknown>) => {
+  let f = leaf;
+  for (let i = 0; i < depth; i++) f = { [key]: f };
+  return f;
+};
+
+describe('values are checked before they reach SQL', () => {
+  test('dates: real calendar days in years 0001 to 9999', () => {
+    refused({ dueDate: { eq: '2024-02-30' } }, 'filter.dueDate.eq');
+    refused({ dueDate: { eq: '2023-02-29' } }, 'filter.dueDate.eq');
+    refused({ createdAt: { gt: '0000-01-01' } }, 'filter.createdAt.gt');
+    refused({ createdAt: { gt: '2024-01-01T24:00:00Z' } }, 'filter.createdAt.gt');
+    refused({ createdAt: { in: ['2024-01-01', '2024-04-31'] } }, 'filter.createdAt.in[1]');
+    refused({ createdAt: { lt: '10000-01-01' } }, 'filter.createdAt.lt');
+    refused({ createdAt: { lt: 'Tue Mar 03 2026' } }, 'filter.createdAt.lt');
+    refused({ createdAt: { lt: 20260101 } }, 'filter.createdAt.lt');
+    assert.deepEqual(compile({ dueDate: { eq: '2024-02-29' } }).params, ['2024-02-29']);
+    assert.deepEqual(compile({ createdAt: { gte: '0001-01-01' } }).params, ['0001-01-01T00:00:00.000Z']);
+    assert.deepEqual(compile({ createdAt: { lt: '2026-01-01T10:00' } }).params, ['2026-01-01T10:00:00.000Z']);
+    assert.deepEqual(compile({ createdAt: { lt: '2026-01-01T10:00:00+02:00' } }).params, [
+      '2026-01-01T08:00:00.000Z',
+    ]);
+  });
+
+  test('durations: only as far as the years 0001 to 9999 allow', () => {
+    for (const d of ['-P99999999Y', 'P1000000000000D', '-PT9999999999999H', 'P99999999D', 'P8000Y']) {
+      refused({ createdAt: { gt: d } }, 'filter.createdAt.gt');
+      refused({ dueDate: { lte: d } }, 'filter.dueDate.lte');
+    }
+    refused({ createdAt: { gt: `PT${'9'.repeat(400)}S` } }, 'filter.createdAt.gt');
+    assert.deepEqual(compile({ dueDate: { lte: 'P7973Y' } }).params, ['9999-03-15']);
+  });
+
+  test('any string either resolves to a date PostgreSQL accepts or is refused', () => {
+    const pgDate = /^(\d{4})-\d{2}-\d{2}$/;
+    const text = fc.oneof(
+      fc.string(),
+      fc
+        .tuple(
+          fc.constantFrom('', '-', '+'),
+          fc.array(fc.tuple(fc.bigInt({ min: 0n, max: 10n ** 20n }), fc.constantFrom('Y', 'M', 'W', 'D')), {
+            maxLength: 4,
+          }),
+        )
+        .map(([sign, parts]) => `${sign}P${parts.map(([n, u]) => `${n}${u}`).join('')}`),
+      fc
+        .tuple(
+          fc.integer({ min: 0, max: 10_500 }),
+          fc.integer({ min: 0, max: 14 }),
+          fc.integer({ min: 0, max: 33 }),
+        )
+        .map(
+          ([y, m, d]) =>
+            `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`,
+        ),
+    );
+    fc.assert(
+      fc.property(text, (v) => {
+        let date: string;
+        try {
+          date = resolveDate(v, NOW, 'f');
+        } catch (e) {
+          return e instanceof AppError && e.status === 400;
+        }
+        const year = Number(pgDate.exec(date)?.[1]);
+        const back = new Date(`${date}T00:00:00Z`).toISOString().slice(0, 10);
+        return year >= 1 && year <= 9999 && back === date;
+      }),
+      { numRuns: 2_000 },
+    );
+    fc.assert(
+      fc.property(text, (v) => {
+        try {
+          const d = resolveDateTime(v, NOW, 'f');
+          return d.getUTCFullYear() >= 1 && d.getUTCFullYear() <= 9999;
+        } catch (e) {
+          return e instanceof AppError && e.status === 400;
+        }
+      }),
+      { numRuns: 2_000 },
+    );
+  });
+
+  test('numbers finite, strings bounded, ids that are not uuids never reach SQL', () => {
+    refused({ priority: { eq: Number.POSITIVE_INFINITY } }, 'filter.priority.eq');
+    refused({ priority: { in: [1, Number.NaN] } }, 'filter.priority.in[1]');
+    refused({ title: { contains: 'x'.repeat(FILTER_LIMITS.stringLength + 1) } }, 'filter.title.contains');
+    assert.equal(compile({ title: { contains: 'x'.repeat(FILTER_LIMITS.stringLength) } }).params.length, 1);
+    assert.equal(compile({ id: { in: ['ENG-1', "'; drop table issues --"] } }).sql, 'false');
+  });
+});
+
+describe('size limits', () => {
+  test(`filters nest at most ${FILTER_LIMITS.depth} objects deep`, () => {
+    const leaf = { title: { eq: 'x' } };
+    // nested(k, n, leaf) is n objects around { title: { eq } }: n + 2 deep.
+    assert.match(compile(nested('parent', FILTER_LIMITS.depth - 2, leaf)).sql, /^exists/);
+    refused(
+      nested('parent', FILTER_LIMITS.depth - 1, leaf),
+      `filter${'.parent'.repeat(FILTER_LIMITS.depth - 1)}.title`,
+    );
+    for (const depth of [150, 1_000]) assert.throws(() => compile(nested('parent', depth, leaf)), AppError);
+    let ors: Record<string, unknown> = leaf;
+    for (let i = 0; i < 40; i++) ors = { or: [ors] };
+    assert.throws(() => compile(ors), AppError);
+    refused(
+      { title: nested('and', 20, { eq: 'x' }) },
+      `filter.title${'.and'.repeat(FILTER_LIMITS.depth - 1)}`,
+    );
+  });
+
+  test(`and at most ${FILTER_LIMITS.nodes} objects, lists and values in all`, () => {
+    const ids = (n: number) => Array.from({ length: n }, (_, i) => `x${i}`);
+    assert.equal(
+      compile({ title: { in: ids(FILTER_LIMITS.nodes - 4) } }).params.length,
+      FILTER_LIMITS.nodes - 4,
+    );
+    refused({ title: { in: ids(FILTER_LIMITS.nodes) } }, 'filter');
+    refused({ or: Array.from({ length: 600 }, () => ({ title: { eq: 'x' } })) }, 'filter');
   });
 });

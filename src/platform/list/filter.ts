@@ -6,6 +6,7 @@
 // relations become EXISTS subqueries, so no join multiplies rows.
 import { type RawBuilder, sql } from 'kysely';
 import { invalidField } from '../errors.js';
+import { isUuid } from '../ids.js';
 import { resolveDate, resolveDateTime } from './relative-time.js';
 
 export type ScalarType = 'string' | 'number' | 'date' | 'timelessDate' | 'boolean' | 'id';
@@ -64,6 +65,43 @@ const not = (e: Sql): Sql => sql`(not coalesce(${e}, false))`;
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
+/**
+ * What one filter may hold. Each nested object can add a subquery, and
+ * PostgreSQL runs out of stack (PGlite at about 150 levels) or memory
+ * (PostgreSQL at about 1,000) long before any real filter gets there; the
+ * deepest real ones (a relation of a relation inside and/or) use about 8.
+ */
+export const FILTER_LIMITS = {
+  /** Objects nested inside one another, the filter itself being 1. */
+  depth: 16,
+  /** Objects, lists and values in all. */
+  nodes: 1_000,
+  /** Characters of one string value. */
+  stringLength: 1_000,
+} as const;
+
+/** Refuses a filter over the limits, naming where, before anything is compiled. */
+function checkSize(filter: unknown, path: string): void {
+  let nodes = 0;
+  const visit = (v: unknown, at: string, depth: number) => {
+    if (++nodes > FILTER_LIMITS.nodes) {
+      throw invalidField(path, `has more than ${FILTER_LIMITS.nodes} conditions and values`);
+    }
+    if (typeof v === 'string' && v.length > FILTER_LIMITS.stringLength) {
+      throw invalidField(at, `must be at most ${FILTER_LIMITS.stringLength} characters`);
+    }
+    if (Array.isArray(v)) {
+      for (const [i, x] of v.entries()) visit(x, `${at}[${i}]`, depth);
+    } else if (isObject(v)) {
+      if (depth > FILTER_LIMITS.depth) {
+        throw invalidField(at, `nests deeper than ${FILTER_LIMITS.depth} levels`);
+      }
+      for (const [k, x] of Object.entries(v)) visit(x, `${at}.${k}`, depth + 1);
+    }
+  };
+  visit(filter, path, 1);
+}
+
 /** Compiles `filter` for rows of `entity` under `alias`; `path` names the input for errors. */
 export function compileFilter(
   entity: EntitySpec,
@@ -72,6 +110,7 @@ export function compileFilter(
   ctx: FilterContext,
   path = 'filter',
 ): RawBuilder<boolean> {
+  checkSize(filter, path);
   return compileEntity(entity, alias, filter, ctx, path) as RawBuilder<boolean>;
 }
 
@@ -205,8 +244,6 @@ function compileConstant(
   return compileComparator(literal, field.type, value, { now: new Date() }, path);
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** Escapes LIKE wildcards so user text matches literally. */
 export const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
@@ -214,7 +251,7 @@ function param(type: ScalarType, v: unknown, ctx: FilterContext, path: string): 
   switch (type) {
     case 'id':
       if (typeof v !== 'string') throw invalidField(path, 'must be a string');
-      return UUID.test(v) ? sql`${v}::uuid` : null; // no row has a malformed id
+      return isUuid(v) ? sql`${v}::uuid` : null; // no row has a malformed id
     case 'string':
       if (typeof v !== 'string') throw invalidField(path, 'must be a string');
       return sql`${v}::text`;

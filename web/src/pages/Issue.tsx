@@ -26,6 +26,8 @@ interface Comment {
   body: string;
   createdAt: string;
   editedAt: string | null;
+  /** Set on a deleted comment kept for its replies. */
+  archivedAt: string | null;
   user: { id: string; name: string } | null;
 }
 interface Attachment {
@@ -60,7 +62,7 @@ const ISSUE_QUERY = `query Issue($id: String!) { issue(id: $id) {
   id identifier title description priority estimate dueDate createdAt url
   state { id } team { id key } assignee { id } creator { name } project { id } cycle { id }
   labels(first: 50) { nodes { id } }
-  comments(first: 250) { nodes { id body createdAt editedAt user { id name } } }
+  comments(first: 250) { nodes { id body createdAt editedAt archivedAt user { id name } } }
   attachments(first: 100) { nodes { id title url createdAt metadata } }
 } }`;
 
@@ -561,6 +563,14 @@ function CommentItem({ c, mine, onChange }: { c: Comment; mine: boolean; onChang
   const [draft, setDraft] = useState(c.body);
   const [error, setError] = useState<unknown>(null);
   const author = c.user?.name ?? 'Deleted user';
+  // A deleted comment with replies keeps its place in the thread, nothing else.
+  if (c.archivedAt) {
+    return (
+      <li className="comment comment-deleted">
+        <p className="muted">Comment deleted</p>
+      </li>
+    );
+  }
   return (
     <li className="comment">
       <div className="comment-head">
