@@ -32,7 +32,7 @@ import type { AppContext } from './platform/context.js';
 import type { Database } from './platform/db/database.js';
 import { migrate } from './platform/db/migrate.js';
 import { installAuth } from './platform/http/auth-hook.js';
-import { installErrorHandling } from './platform/http/error-handler.js';
+import { frameworkErrors, installErrorHandling } from './platform/http/error-handler.js';
 import { ErrorResponse } from './platform/http/schemas.js';
 import { INJECTED_STYLES_PAGE, installSecurityHeaders } from './platform/http/security-headers.js';
 import type { Http } from './platform/http/types.js';
@@ -66,6 +66,7 @@ export async function buildApp(opts: BuildOptions) {
     // depends on it. A hop count is given as a function (Fastify's types lack numbers).
     trustProxy: typeof hops === 'number' ? (_address: string, hop: number) => hop < hops : hops,
     routerOptions: { ignoreTrailingSlash: true },
+    frameworkErrors,
     ajv: { customOptions: { removeAdditional: false } },
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as Http;
 

@@ -5,17 +5,18 @@
 // Anything a node does not define answers its type's empty value (see
 // build-schema.ts).
 import { issueUrl, PRIORITY_LABELS, slugify } from '../modules/issues/present.js';
-import type {
-  AttachmentRow,
-  CommentRow,
-  CycleRow,
-  IssueRow,
-  LabelRow,
-  ProjectRow,
-  StateRow,
-  TeamRow,
-  UserRow,
-  WebhookRow,
+import {
+  type AttachmentRow,
+  type CommentRow,
+  type CycleRow,
+  type IssueRow,
+  type LabelRow,
+  PROJECT_STATUSES,
+  type ProjectRow,
+  type StateRow,
+  type TeamRow,
+  type UserRow,
+  type WebhookRow,
 } from '../platform/db/tables.js';
 
 interface Stamped {
@@ -217,7 +218,8 @@ const STATUS_COLORS: Record<string, string> = {
   completed: '#5e6ad2',
   canceled: '#95a2b3',
 };
-export const PROJECT_STATUSES = ['backlog', 'planned', 'started', 'paused', 'completed', 'canceled'] as const;
+
+export { PROJECT_STATUSES };
 
 /** Project statuses are a fixed list here; each is presented as a ProjectStatus. */
 export const projectStatusNode = (type: string, since: Date) => ({

@@ -1,6 +1,6 @@
 // The public shape of a project, shared by REST, GraphQL and webhook payloads.
 import { Type } from 'typebox';
-import type { ProjectRow } from '../../platform/db/tables.js';
+import { PROJECT_STATUSES, type ProjectRow } from '../../platform/db/tables.js';
 import { type Progress, ProgressSchema } from './progress.js';
 
 /** A project row with what it is presented with (loaded for a whole page at once). */
@@ -63,14 +63,7 @@ export type ProjectJson = ReturnType<typeof presentProject>;
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
 const DateTime = Type.String({ format: 'date-time' });
 
-export const ProjectStatusSchema = Type.Union([
-  Type.Literal('backlog'),
-  Type.Literal('planned'),
-  Type.Literal('started'),
-  Type.Literal('paused'),
-  Type.Literal('completed'),
-  Type.Literal('canceled'),
-]);
+export const ProjectStatusSchema = Type.Enum(PROJECT_STATUSES);
 export const ProjectHealthSchema = Type.Union([
   Type.Literal('onTrack'),
   Type.Literal('atRisk'),

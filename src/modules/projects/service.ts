@@ -4,7 +4,13 @@ import { randomBytes } from 'node:crypto';
 import type { Updateable } from 'kysely';
 import type { Actor, AppContext } from '../../platform/context.js';
 import type { Db } from '../../platform/db/database.js';
-import type { ProjectHealth, ProjectRow, ProjectStatus, ProjectsTable } from '../../platform/db/tables.js';
+import {
+  PROJECT_STATUSES,
+  type ProjectHealth,
+  type ProjectRow,
+  type ProjectStatus,
+  type ProjectsTable,
+} from '../../platform/db/tables.js';
 import { invalidField, notFound } from '../../platform/errors.js';
 import { recordEvent } from '../../platform/outbox.js';
 import { assertCanReadProjects, assertCanWriteProjects } from './policy.js';
@@ -79,6 +85,13 @@ function checkDateOrder(start: string | null, target: string | null): void {
   if (start && target && target < start) {
     throw invalidField('targetDate', 'must be on or after startDate');
   }
+}
+
+/** GraphQL passes a status id through as the status; anything else is refused here. */
+function checkStatus(status: string | undefined): ProjectStatus | undefined {
+  if (status === undefined || (PROJECT_STATUSES as readonly string[]).includes(status))
+    return status as never;
+  throw invalidField('status', `must be one of ${PROJECT_STATUSES.join(', ')}`);
 }
 
 /** Entering a status stamps its timestamp; leaving completed/canceled clears it. */
@@ -158,7 +171,7 @@ export async function createProject(
       const team = await firstTeam(trx);
       teamIds = team ? [team.id] : [];
     }
-    const status = input.status ?? 'planned';
+    const status = checkStatus(input.status) ?? 'planned';
     const row = await q.insertProject(trx, {
       name,
       description: input.description ?? '',
@@ -236,6 +249,7 @@ export async function updateProject(
     await checkLead(trx, patch.leadId);
     const memberIds = await checkMembers(trx, patch.memberIds);
     const teamIds = await checkTeams(trx, patch.teamIds);
+    const status = checkStatus(patch.status);
     const set: Updateable<ProjectsTable> = {
       ...(name !== undefined ? { name } : {}),
       ...(patch.description !== undefined ? { description: patch.description } : {}),
@@ -247,9 +261,7 @@ export async function updateProject(
       ...(patch.color !== undefined ? { color: patch.color.toLowerCase() } : {}),
       ...(patch.icon !== undefined ? { icon: patch.icon } : {}),
       ...(patch.sortOrder !== undefined ? { sort_order: patch.sortOrder } : {}),
-      ...(patch.status !== undefined
-        ? { status: patch.status, ...statusStamps(current.status, patch.status, current) }
-        : {}),
+      ...(status !== undefined ? { status, ...statusStamps(current.status, status, current) } : {}),
     };
     return {
       patch: set,

@@ -124,7 +124,8 @@ export interface LabelsTable {
   archived_at: NullableTimestamp;
 }
 
-export type ProjectStatus = 'backlog' | 'planned' | 'started' | 'paused' | 'completed' | 'canceled';
+export const PROJECT_STATUSES = ['backlog', 'planned', 'started', 'paused', 'completed', 'canceled'] as const;
+export type ProjectStatus = (typeof PROJECT_STATUSES)[number];
 export type ProjectHealth = 'onTrack' | 'atRisk' | 'offTrack';
 
 export interface ProjectsTable {

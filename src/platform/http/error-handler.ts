@@ -1,6 +1,6 @@
 // Every failure leaves as the same JSON shape (see errors.ts). Anything we did
 // not anticipate is logged with its stack and answered as a 500 without detail.
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isDataException } from '../db/errors.js';
 import { AppError, valueNotAcceptable } from '../errors.js';
 import { fromAjvErrors } from './validation.js';
@@ -23,6 +23,17 @@ function fromFastify(err: FastifyError): AppError | undefined {
 // schema let through; it is the client's error, not ours.
 function fromDatabase(err: unknown): AppError | undefined {
   return isDataException(err) ? valueNotAcceptable() : undefined;
+}
+
+/**
+ * Errors the router raises before any route or hook runs (a URL that is not
+ * valid percent-encoding, a path parameter over the router's length limit):
+ * Fastify answers those with its own body unless given this.
+ */
+export function frameworkErrors(err: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 400;
+  const message = err.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'A path segment is too long' : 'Malformed URL';
+  reply.status(status).send(new AppError(status, 'BAD_REQUEST', message).toJSON());
 }
 
 export function installErrorHandling(app: FastifyInstance): void {
