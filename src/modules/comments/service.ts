@@ -75,7 +75,8 @@ export async function getComment(ctx: AppContext, _actor: Actor, id: string) {
 export async function createComment(ctx: AppContext, actor: Actor, input: CommentCreateInput) {
   const body = checkBody(input.body);
   // The GraphQL input makes issueId optional (other products comment on more than issues).
-  if (typeof input.issueId !== 'string') throw invalidField('issueId', 'is required: comments belong to an issue');
+  if (typeof input.issueId !== 'string')
+    throw invalidField('issueId', 'is required: comments belong to an issue');
   return ctx.db.transaction().execute(async (trx) => {
     const issueId = await resolveIssueId(trx, input.issueId);
     if (!issueId) throw notFound('Issue');
