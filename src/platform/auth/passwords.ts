@@ -1,7 +1,12 @@
 // Password hashing with argon2id (OWASP's recommended parameters).
 import { hash, verify } from '@node-rs/argon2';
 
-export const PASSWORD_HASH = { algorithm: 2 /* argon2id */, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
+export const PASSWORD_HASH = {
+  algorithm: 2 /* argon2id */,
+  memoryCost: 19_456,
+  timeCost: 2,
+  parallelism: 1,
+} as const;
 
 export const MIN_PASSWORD_LENGTH = 6;
 
