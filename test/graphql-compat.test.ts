@@ -9,8 +9,8 @@ import { promisify } from 'node:util';
 import { sql } from 'kysely';
 import { runGraphql } from '../src/graphql/execute.js';
 import { graphqlSchema } from '../src/graphql/routes.js';
-import { apiKeyFor, gql, sdk } from './graphql-helpers.js';
-import { startTestApp, type TestApp } from './support/harness.js';
+import { gql, sdk, startGraphqlApp } from './graphql-helpers.js';
+import type { TestApp } from './support/harness.js';
 import { StatementCounter } from './support/statement-counter.js';
 
 let t: TestApp;
@@ -18,9 +18,7 @@ let base: string;
 let key: string;
 
 before(async () => {
-  t = await startTestApp();
-  base = await t.listen();
-  key = await apiKeyFor(t, t.adminToken);
+  ({ t, base, key } = await startGraphqlApp());
 });
 after(() => t.close());
 

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { InvalidInputLinearError } from '@linear/sdk';
 import { type FieldNode, getIntrospectionQuery, getOperationAST, Kind, parse, print } from 'graphql';
-import { apiKeyFor, gql, sdk } from './graphql-helpers.js';
+import { apiKeyFor, gql, sdk, startGraphqlApp } from './graphql-helpers.js';
 import { startTestApp, type TestApp } from './support/harness.js';
 
 let t: TestApp;
@@ -14,9 +14,7 @@ let base: string;
 let key: string;
 
 before(async () => {
-  t = await startTestApp();
-  base = await t.listen();
-  key = await apiKeyFor(t, t.adminToken);
+  ({ t, base, key } = await startGraphqlApp());
 });
 after(() => t.close());
 

@@ -34,6 +34,32 @@ export function Button({
   );
 }
 
+/** A form's submit button, with "Saved" announced beside it after a save. */
+export function SaveRow({
+  label,
+  busy,
+  saved,
+  disabled,
+}: {
+  label: string;
+  busy?: boolean | undefined;
+  saved?: boolean | undefined;
+  disabled?: boolean | undefined;
+}) {
+  return (
+    <div className="row">
+      <Button type="submit" variant="primary" busy={busy} disabled={disabled}>
+        {label}
+      </Button>
+      {saved && (
+        <span className="ok" role="status">
+          Saved
+        </span>
+      )}
+    </div>
+  );
+}
+
 interface FieldProps {
   label: string;
   error?: string | undefined;

@@ -6,6 +6,7 @@ import {
   fieldErrors,
   Loading,
   PageHeader,
+  SaveRow,
   SelectField,
   TextField,
 } from '../components/ui';
@@ -298,16 +299,7 @@ export function AdminBranding() {
             />
           </div>
           {state.error && Object.keys(fields).length === 0 ? <ErrorMessage error={state.error} /> : null}
-          <div className="row">
-            <Button type="submit" variant="primary" busy={state.busy} disabled={!validColor}>
-              Save branding
-            </Button>
-            {state.saved && (
-              <span className="ok" role="status">
-                Saved
-              </span>
-            )}
-          </div>
+          <SaveRow label="Save branding" busy={state.busy} saved={state.saved} disabled={!validColor} />
         </form>
         <div
           className="preview"

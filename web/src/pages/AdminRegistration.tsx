@@ -1,7 +1,7 @@
 // Who may create their own account: open or invite-only, and the email domains
 // self-registration is limited to. Shown on the admin Users page.
 import { type FormEvent, useEffect, useState } from 'react';
-import { Button, ErrorMessage, fieldErrors, Loading, TextField } from '../components/ui';
+import { ErrorMessage, fieldErrors, Loading, SaveRow, TextField } from '../components/ui';
 import { api } from '../lib/api';
 import { invalidate, useQuery } from '../lib/cache';
 
@@ -89,16 +89,7 @@ export function RegistrationSettings() {
             error={fields.allowedEmailDomains ? 'Use domain names such as example.com' : undefined}
           />
           {state.error && Object.keys(fields).length === 0 ? <ErrorMessage error={state.error} /> : null}
-          <div className="row">
-            <Button type="submit" variant="primary" busy={state.busy}>
-              Save sign-up settings
-            </Button>
-            {state.saved && (
-              <span className="ok" role="status">
-                Saved
-              </span>
-            )}
-          </div>
+          <SaveRow label="Save sign-up settings" busy={state.busy} saved={state.saved} />
         </form>
       )}
     </section>

@@ -7,6 +7,7 @@ import {
   fieldErrors,
   Loading,
   PageHeader,
+  SaveRow,
   TextField,
 } from '../components/ui';
 import { api, tokenStore } from '../lib/api';
@@ -61,16 +62,7 @@ export function AccountSettings() {
           />
           <TextField label="Email" value={user.email} readOnly />
           <p className="muted">Role: {user.role}</p>
-          <div className="row">
-            <Button type="submit" variant="primary" busy={nameState.busy}>
-              Save name
-            </Button>
-            {nameState.saved && (
-              <span className="ok" role="status">
-                Saved
-              </span>
-            )}
-          </div>
+          <SaveRow label="Save name" busy={nameState.busy} saved={nameState.saved} />
           {nameState.error && !fieldErrors(nameState.error).name ? (
             <ErrorMessage error={nameState.error} />
           ) : null}
