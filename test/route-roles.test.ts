@@ -8,6 +8,7 @@
 // is covered without editing this file.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { gql } from './graphql-helpers.js';
 import { insertIssue, setFlag } from './projects.fixtures.js';
 import { changedTables, digest, tablesToWatch } from './support/fuzz/digest.js';
 import { startTestApp, type TestApp } from './support/harness.js';
@@ -73,6 +74,7 @@ before(async () => {
   const issue = await insertIssue(t);
   const team = (await t.get('/api/teams', member.token)).body.teams[0];
   ids['issues'] = issue.id;
+  ids['teams'] = team.id;
   ids['labels'] = must(
     await t.post('/api/labels', { name: 'Probe', color: '#123456' }, member.token),
     'label',
@@ -131,6 +133,8 @@ describe('routes guests may not use check the role before the body', () => {
   });
 });
 
+const FLAGS = ['projects', 'cycles', 'attachments'] as const;
+
 describe('feature flags come after the role', () => {
   // A valid request per flagged member route: what a member would send.
   const valid = (): Record<
@@ -164,7 +168,7 @@ describe('feature flags come after the role', () => {
 
   test('flags off: a guest gets 403 FORBIDDEN, a member 403 FEATURE_DISABLED', async () => {
     const requests = valid();
-    for (const flag of ['projects', 'cycles', 'attachments'] as const) await setFlag(t, flag, false);
+    for (const flag of FLAGS) await setFlag(t, flag, false);
     try {
       const before = await digest(t.ctx.db, tables);
       for (const [route, r] of Object.entries(requests)) {
@@ -185,7 +189,35 @@ describe('feature flags come after the role', () => {
       }
       assert.deepEqual(changedTables(before, await digest(t.ctx.db, tables)), []);
     } finally {
-      for (const flag of ['projects', 'cycles', 'attachments'] as const) await setFlag(t, flag, true);
+      for (const flag of FLAGS) await setFlag(t, flag, true);
+    }
+  });
+  // GraphQL goes through the policies, which check the role before the flag too.
+  test('GraphQL agrees: flags off, a guest is forbidden and a member told the feature is off', async () => {
+    const base = await t.listen();
+    const mutations = [
+      `mutation { projectCreate(input: { name: "Off", teamIds: ["${ids['teams']}"] }) { success } }`,
+      `mutation { cycleCreate(input: { teamId: "ENG", startsAt: "2026-03-02T00:00:00Z", endsAt: "2026-03-16T00:00:00Z" }) { success } }`,
+      'mutation { fileUpload(contentType: "text/plain", filename: "a.txt", size: 1) { success } }',
+    ];
+    for (const flag of FLAGS) await setFlag(t, flag, false);
+    try {
+      for (const mutation of mutations) {
+        const g = await gql(base, `Bearer ${guest.token}`, mutation);
+        assert.equal(
+          g.body.errors?.[0]?.extensions?.code,
+          'FORBIDDEN',
+          `${mutation}: ${JSON.stringify(g.body)}`,
+        );
+        const m = await gql(base, `Bearer ${member.token}`, mutation);
+        assert.equal(
+          m.body.errors?.[0]?.extensions?.code,
+          'FEATURE_DISABLED',
+          `${mutation}: ${JSON.stringify(m.body)}`,
+        );
+      }
+    } finally {
+      for (const flag of FLAGS) await setFlag(t, flag, true);
     }
   });
 });
@@ -206,7 +238,13 @@ describe('every other write route is one guests may use, on purpose', () => {
     const before = await digest(t.ctx.db, tables);
     for (const route of writes().filter((r) => key(r) in GUEST_WRITES)) {
       for (const body of BAD_BODIES.filter((b) => b.payload !== undefined && b.payload !== '{}')) {
-        const res = await probe(t, route.method, fill(route.url, () => ZERO_UUID), body, guest.token);
+        const res = await probe(
+          t,
+          route.method,
+          fill(route.url, () => ZERO_UUID),
+          body,
+          guest.token,
+        );
         const label = `${key(route)} with ${body.what}: ${res.status} ${JSON.stringify(res.body)}`;
         assert.ok([400, 403, 404].includes(res.status), label);
       }
