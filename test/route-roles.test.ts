@@ -105,9 +105,14 @@ const memberRoutes = () => t.app.routeAuth.filter((r) => r.auth === 'member' && 
 const writes = () => t.app.routeAuth.filter((r) => r.method !== 'GET' && r.method !== 'HEAD');
 
 describe('routes guests may not use check the role before the body', () => {
-  test('every route we know guests may not use is declared member', () => {
+  test('every route we know guests may not use is declared member, and documents its 403', async () => {
     const declared = memberRoutes().map(key);
     for (const known of KNOWN_MEMBER_ROUTES) assert.ok(declared.includes(known), `${known} is not member`);
+    const { paths } = (await t.get('/api/openapi.json')).body;
+    for (const route of memberRoutes()) {
+      const op = paths[route.url.replace(/:(\w+)/g, '{$1}')]?.[route.method.toLowerCase()];
+      assert.ok(op?.responses?.['403'], `${key(route)} does not document 403`);
+    }
   });
 
   test('guest: 403 FORBIDDEN for every member route and bad body; anonymous: 401; nothing changes', async () => {
