@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { gql } from './graphql-helpers.js';
 import { startTestApp, type TestApp } from './support/harness.js';
+import { BAD_BODIES, fill, probe, ZERO_UUID } from './support/route-probes.js';
 
 let t: TestApp;
 let member: { token: string };
@@ -17,18 +18,8 @@ before(async () => {
 });
 after(() => t.close());
 
-const ZERO_UUID = '00000000-0000-4000-8000-000000000000';
 const PARAMS: Record<string, string> = { id: ZERO_UUID, deliveryId: ZERO_UUID, key: 'projects' };
-const fill = (url: string) => url.replace(/:(\w+)/g, (_, name: string) => PARAMS[name] ?? 'x');
-
-// Bodies that would fail validation (or parsing) if validation ran first.
-const BAD_BODIES: { what: string; payload?: string }[] = [
-  { what: 'no body' },
-  { what: '{}', payload: '{}' },
-  { what: 'garbage JSON', payload: '{"name": ' },
-  { what: 'wrong types', payload: '{"name":5,"email":[],"enabled":"yes","role":{},"url":false}' },
-  { what: 'unknown fields', payload: '{"zzz":1}' },
-];
+const filled = (url: string) => fill(url, (_, name) => PARAMS[name] ?? 'x');
 
 const adminRoutes = () => t.app.routeAuth.filter((r) => r.auth === 'admin' && r.method !== 'HEAD');
 
@@ -63,13 +54,7 @@ describe('admin routes check the role before the body', () => {
     const before = await snapshot();
     for (const route of routes) {
       for (const body of BAD_BODIES) {
-        const headers = body.payload === undefined ? undefined : { 'content-type': 'application/json' };
-        const call = (token?: string) =>
-          t.request(route.method, `${fill(route.url)}?limit=abc`, {
-            token,
-            ...(headers ? { headers } : {}),
-            ...(body.payload !== undefined ? { payload: body.payload } : {}),
-          });
+        const call = (token?: string) => probe(t, route.method, filled(route.url), body, token);
         const label = `${route.method} ${route.url} with ${body.what}`;
         for (const [who, token] of [
           ['member', member.token],

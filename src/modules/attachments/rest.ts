@@ -5,7 +5,7 @@ import { actorOf } from '../../platform/http/auth-hook.js';
 import { PageInfo, pageOf, pageQuery } from '../../platform/http/pagination.js';
 import { errors, IdParams } from '../../platform/http/schemas.js';
 import type { Http } from '../../platform/http/types.js';
-import { assertCanWriteAttachments } from './policy.js';
+import { assertCanWriteAttachments, WRITE_ATTACHMENTS } from './policy.js';
 import { AttachmentSchema, presentAttachment } from './present.js';
 import {
   createAttachment,
@@ -66,6 +66,7 @@ export function attachmentsRoutes(app: Http, ctx: AppContext): void {
   app.post(
     '/api/issues/:id/attachments',
     {
+      config: { auth: WRITE_ATTACHMENTS },
       schema: {
         tags: ['attachments'],
         summary: 'Attach a link or an uploaded file to an issue; the same url again updates that attachment',
@@ -76,7 +77,7 @@ export function attachmentsRoutes(app: Http, ctx: AppContext): void {
     },
     async (req, reply) => {
       const actor = actorOf(req);
-      // Flag and role first, so a guest or a disabled feature is told so before a 404.
+      // The flag (and the role, again) before the issue lookup: a disabled feature is told so before a 404.
       await assertCanWriteAttachments(ctx.db, actor);
       const issueId = await issueIdOrNotFound(ctx, req.params.id);
       const attachment = await createAttachment(ctx, actor, { ...req.body, issueId });
@@ -100,6 +101,7 @@ export function attachmentsRoutes(app: Http, ctx: AppContext): void {
   app.patch(
     '/api/attachments/:id',
     {
+      config: { auth: WRITE_ATTACHMENTS },
       schema: {
         tags: ['attachments'],
         summary: 'Change an attachment',
@@ -116,6 +118,7 @@ export function attachmentsRoutes(app: Http, ctx: AppContext): void {
   app.delete(
     '/api/attachments/:id',
     {
+      config: { auth: WRITE_ATTACHMENTS },
       schema: {
         tags: ['attachments'],
         summary: 'Delete an attachment (an uploaded file it points to stays)',

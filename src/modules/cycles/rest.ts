@@ -5,6 +5,7 @@ import { actorOf } from '../../platform/http/auth-hook.js';
 import { PageInfo, pageOf, pageQuery } from '../../platform/http/pagination.js';
 import { errors, IdParams } from '../../platform/http/schemas.js';
 import type { Http } from '../../platform/http/types.js';
+import { WRITE_CYCLES } from './policy.js';
 import { CycleSchema, presentCycle } from './present.js';
 import { createCycle, deleteCycle, getCycle, listCycles, updateCycle } from './service.js';
 
@@ -66,6 +67,7 @@ export function cyclesRoutes(app: Http, ctx: AppContext): void {
   app.post(
     '/api/cycles',
     {
+      config: { auth: WRITE_CYCLES },
       schema: {
         tags: ['cycles'],
         summary: 'Create a cycle; its number is the next one within its team',
@@ -95,6 +97,7 @@ export function cyclesRoutes(app: Http, ctx: AppContext): void {
   app.patch(
     '/api/cycles/:id',
     {
+      config: { auth: WRITE_CYCLES },
       schema: {
         tags: ['cycles'],
         summary: 'Change name, description, dates or completion',
@@ -109,6 +112,7 @@ export function cyclesRoutes(app: Http, ctx: AppContext): void {
   app.delete(
     '/api/cycles/:id',
     {
+      config: { auth: WRITE_CYCLES },
       schema: {
         tags: ['cycles'],
         summary: 'Delete a cycle; its issues stay, without a cycle',

@@ -13,6 +13,7 @@ import { errors, IdParams } from '../../platform/http/schemas.js';
 import { FILE_CSP } from '../../platform/http/security-headers.js';
 import type { Http } from '../../platform/http/types.js';
 import { contentDisposition } from './names.js';
+import { UPLOAD_FILES } from './policy.js';
 import { FileSchema, presentFile } from './present.js';
 import {
   completeUpload,
@@ -59,6 +60,7 @@ export function filesRoutes(app: Http, ctx: AppContext): void {
     http.post(
       '/api/files',
       {
+        config: { auth: UPLOAD_FILES },
         bodyLimit: MAX_FILE_BYTES + 1,
         schema: {
           tags: ['files'],
@@ -86,6 +88,7 @@ export function filesRoutes(app: Http, ctx: AppContext): void {
     http.put(
       '/api/uploads/:id',
       {
+        config: { auth: UPLOAD_FILES },
         bodyLimit: MAX_FILE_BYTES + 1,
         schema: {
           tags: ['files'],
@@ -115,6 +118,7 @@ export function filesRoutes(app: Http, ctx: AppContext): void {
   app.post(
     '/api/uploads',
     {
+      config: { auth: UPLOAD_FILES },
       schema: {
         tags: ['files'],
         summary:

@@ -2,11 +2,14 @@
 // comment, see comments/policy.ts). Projects and cycles can be switched off.
 import type { Actor } from '../../platform/context.js';
 import type { Db } from '../../platform/db/database.js';
-import { forbidden } from '../../platform/errors.js';
+import { assertRole, type RequiredRole } from '../../platform/roles.js';
 import { assertFeature } from '../flags/service.js';
 
+/** Who changes issues; their REST routes declare it, so guests are refused before the body is read. */
+export const EDIT_ISSUES: RequiredRole = 'member';
+
 export function assertCanEditIssues(actor: Actor): void {
-  if (actor.role === 'guest') throw forbidden('Guests can read issues and comment, but not change issues');
+  assertRole(actor, EDIT_ISSUES, 'Guests can read issues and comment, but not change issues');
 }
 
 /** Setting (not clearing) a project or cycle needs its feature on. */

@@ -8,6 +8,7 @@ import type { Http } from '../../platform/http/types.js';
 import { issueEntity } from '../../platform/list/entities.js';
 import { filterFromQuery } from '../../platform/list/query-param.js';
 import { IssueCreateBody, IssuePatchBody } from './inputs.js';
+import { EDIT_ISSUES } from './policy.js';
 import { type IssueRecord, IssueSchema, presentIssue } from './present.js';
 import {
   archiveIssue,
@@ -125,6 +126,7 @@ export function issuesRoutes(app: Http, ctx: AppContext): void {
   app.post(
     '/api/issues',
     {
+      config: { auth: EDIT_ISSUES },
       schema: {
         tags: ['issues'],
         summary: 'Create an issue; its identifier is assigned automatically',
@@ -154,6 +156,7 @@ export function issuesRoutes(app: Http, ctx: AppContext): void {
   app.patch(
     '/api/issues/:id',
     {
+      config: { auth: EDIT_ISSUES },
       schema: {
         tags: ['issues'],
         summary: 'Change an issue: absent fields stay, null clears, labelIds replaces the set',
@@ -168,6 +171,7 @@ export function issuesRoutes(app: Http, ctx: AppContext): void {
   app.delete(
     '/api/issues/:id',
     {
+      config: { auth: EDIT_ISSUES },
       schema: {
         tags: ['issues'],
         summary: 'Delete an issue with its comments and attachments',
@@ -184,6 +188,7 @@ export function issuesRoutes(app: Http, ctx: AppContext): void {
   app.post(
     '/api/issues/:id/archive',
     {
+      config: { auth: EDIT_ISSUES },
       schema: {
         tags: ['issues'],
         summary: 'Archive an issue: hidden from lists unless includeArchived=true',
@@ -197,6 +202,7 @@ export function issuesRoutes(app: Http, ctx: AppContext): void {
   app.post(
     '/api/issues/:id/unarchive',
     {
+      config: { auth: EDIT_ISSUES },
       schema: {
         tags: ['issues'],
         summary: 'Bring an archived issue back into lists',

@@ -4,6 +4,7 @@ import type { AppContext } from '../../platform/context.js';
 import { actorOf } from '../../platform/http/auth-hook.js';
 import { errors, IdParams, Ok } from '../../platform/http/schemas.js';
 import type { Http } from '../../platform/http/types.js';
+import { MANAGE_LABELS } from './policy.js';
 import { LabelSchema, presentLabel } from './present.js';
 import { createLabel, deleteLabel, getLabel, listLabels, updateLabel } from './service.js';
 
@@ -58,6 +59,7 @@ export function labelsRoutes(app: Http, ctx: AppContext): void {
   app.post(
     '/api/labels',
     {
+      config: { auth: MANAGE_LABELS },
       schema: {
         tags: ['labels'],
         summary: 'Create a label (members and admins)',
@@ -84,6 +86,7 @@ export function labelsRoutes(app: Http, ctx: AppContext): void {
   app.patch(
     '/api/labels/:id',
     {
+      config: { auth: MANAGE_LABELS },
       schema: {
         tags: ['labels'],
         summary: 'Change a label (members and admins)',
@@ -108,6 +111,7 @@ export function labelsRoutes(app: Http, ctx: AppContext): void {
   app.delete(
     '/api/labels/:id',
     {
+      config: { auth: MANAGE_LABELS },
       schema: {
         tags: ['labels'],
         summary: 'Delete a label; it is removed from every issue (members and admins)',

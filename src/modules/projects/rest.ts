@@ -5,6 +5,7 @@ import { actorOf } from '../../platform/http/auth-hook.js';
 import { PageInfo, pageOf, pageQuery } from '../../platform/http/pagination.js';
 import { errors, IdParams } from '../../platform/http/schemas.js';
 import type { Http } from '../../platform/http/types.js';
+import { WRITE_PROJECTS } from './policy.js';
 import { ProjectHealthSchema, ProjectSchema, ProjectStatusSchema, presentProject } from './present.js';
 import {
   archiveProject,
@@ -79,6 +80,7 @@ export function projectsRoutes(app: Http, ctx: AppContext): void {
   app.post(
     '/api/projects',
     {
+      config: { auth: WRITE_PROJECTS },
       schema: {
         tags: ['projects'],
         summary: 'Create a project (teams default to the first team)',
@@ -108,6 +110,7 @@ export function projectsRoutes(app: Http, ctx: AppContext): void {
   app.patch(
     '/api/projects/:id',
     {
+      config: { auth: WRITE_PROJECTS },
       schema: {
         tags: ['projects'],
         summary: 'Change a project; memberIds and teamIds replace the whole list',
@@ -122,6 +125,7 @@ export function projectsRoutes(app: Http, ctx: AppContext): void {
   app.delete(
     '/api/projects/:id',
     {
+      config: { auth: WRITE_PROJECTS },
       schema: {
         tags: ['projects'],
         summary: 'Delete a project; its issues stay, without a project',
@@ -141,6 +145,7 @@ export function projectsRoutes(app: Http, ctx: AppContext): void {
   app.post(
     '/api/projects/:id/archive',
     {
+      config: { auth: WRITE_PROJECTS },
       schema: {
         tags: ['projects'],
         summary: 'Archive a project (hidden from lists unless includeArchived=true)',
@@ -154,6 +159,7 @@ export function projectsRoutes(app: Http, ctx: AppContext): void {
   app.post(
     '/api/projects/:id/unarchive',
     {
+      config: { auth: WRITE_PROJECTS },
       schema: {
         tags: ['projects'],
         summary: 'Restore an archived project',

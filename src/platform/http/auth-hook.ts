@@ -1,15 +1,18 @@
 // Authenticates each request before its body is read. Routes are private by
-// default; `config: { auth: 'public' }` opens one. Routes that only admins may
-// call say `auth: 'admin'`, and every route under /api/admin/ is one whatever
-// it says: the role is checked here, before the body is parsed or validated,
-// so a caller without it learns nothing about the body's shape. Finer rules
-// (who owns a comment, the last admin) stay in each domain's policy.ts, which
-// also repeats the admin check for GraphQL.
+// default; `config: { auth: 'public' }` opens one. Routes that guests may not
+// use say `auth: 'member'` (with the constant their policy.ts checks), routes
+// only admins may call say `auth: 'admin'`, and every route under /api/admin/
+// is admin-only whatever it says. The role is checked here, before the body
+// is parsed or validated, so a caller without it learns nothing about the
+// body's shape; it also comes before feature flags, which the services check.
+// Finer rules (who owns a comment, the last admin) stay in each domain's
+// policy.ts, which also repeats the role check for GraphQL.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Actor } from '../context.js';
 import { forbidden, unauthenticated } from '../errors.js';
+import { hasRole, type RequiredRole } from '../roles.js';
 
-export type RouteAuth = 'public' | 'user' | 'none' | 'admin';
+export type RouteAuth = 'public' | 'user' | 'none' | RequiredRole;
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -27,6 +30,11 @@ declare module 'fastify' {
 export type Authenticate = (header: string | undefined) => Promise<Actor>;
 
 const ADMIN_PREFIX = '/api/admin/';
+
+const REFUSAL: Record<RequiredRole, string> = {
+  member: 'Guests can read and comment, but not do this',
+  admin: 'Only workspace admins can do this',
+};
 
 export function installAuth(app: FastifyInstance, authenticate: Authenticate): void {
   const table: { method: string; url: string; auth: RouteAuth }[] = [];
@@ -47,8 +55,8 @@ export function installAuth(app: FastifyInstance, authenticate: Authenticate): v
     // Unknown routes (404) and routes that authenticate themselves skip this.
     if (mode === 'public' || mode === 'none' || !request.routeOptions.url) return;
     request.actor = await authenticate(request.headers.authorization);
-    if (mode === 'admin' && request.actor.role !== 'admin') {
-      throw forbidden('Only workspace admins can do this');
+    if ((mode === 'member' || mode === 'admin') && !hasRole(request.actor, mode)) {
+      throw forbidden(REFUSAL[mode]);
     }
   });
 }
