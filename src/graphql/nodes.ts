@@ -177,10 +177,10 @@ readsColumns(TeamNode, {
   private: 'private',
   archivedAt: 'archived_at',
   cyclesEnabled: 'cycles_enabled',
+  timezone: 'timezone',
 });
 // Settings every team has here; fixed values rather than stored ones.
 Object.defineProperties(TeamNode.prototype, {
-  timezone: { value: 'UTC' },
   issueEstimationType: { value: 'notUsed' },
   setIssueSortOrderOnStateChange: { value: 'none' },
 });

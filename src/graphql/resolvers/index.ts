@@ -2,5 +2,6 @@
 import type { ResolverMap } from '../build-schema.js';
 import { mutationResolvers } from './mutations.js';
 import { readResolvers } from './reads.js';
+import { teamResolvers } from './teams.js';
 
-export const allResolvers: ResolverMap[] = [readResolvers, mutationResolvers];
+export const allResolvers: ResolverMap[] = [readResolvers, mutationResolvers, teamResolvers];

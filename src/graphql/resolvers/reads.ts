@@ -2,6 +2,7 @@
 import { sql } from 'kysely';
 import { assertFeature } from '../../modules/flags/service.js';
 import { branchName } from '../../modules/issues/present.js';
+import { findTeamByIdOrKey } from '../../modules/teams/queries.js';
 import { assertAdmin } from '../../modules/users/policy.js';
 import { getWorkspace } from '../../modules/workspace/service.js';
 import {
@@ -63,13 +64,10 @@ export async function findIssueRow(g: GqlContext, idOrIdentifier: string): Promi
   return row;
 }
 
+/** A team by id or by key, current or former (the teams module's one lookup). */
 async function findTeamRow(g: GqlContext, idOrKey: string): Promise<TeamRow> {
   if (isUuid(idOrKey)) return mustLoad<TeamRow>(g, 'team', idOrKey, 'Team');
-  const row = await g.db
-    .selectFrom('teams')
-    .selectAll()
-    .where('key', '=', idOrKey.toUpperCase())
-    .executeTakeFirst();
+  const row = await findTeamByIdOrKey(g.db, idOrKey);
   if (!row) throw notFound('Team');
   return row;
 }
@@ -201,6 +199,7 @@ export const readResolvers: ResolverMap = {
       parentKey: byKey('m.user_id'),
     }),
     createdIssueCount: (src, _a, g) => g.loaders.createdIssueCounts.load(src.id),
+    teamMemberships: nested(L.memberships, { key: 'user.teamMemberships', parentKey: byKey('t.user_id') }),
   },
 
   Team: {

@@ -13,6 +13,7 @@ import { projectSdl } from './project.js';
 import { rootSdl } from './root.js';
 import { sortingSdl } from './sorting.js';
 import { teamSdl } from './team.js';
+import { teamManagementSdl } from './team-management.js';
 import { unheldSdl } from './unheld.js';
 import { userSdl } from './user.js';
 import { webhookSdl } from './webhook.js';
@@ -33,6 +34,7 @@ export const schemaSdl = [
   rootSdl,
   sortingSdl,
   teamSdl,
+  teamManagementSdl,
   unheldSdl,
   userSdl,
   webhookSdl,

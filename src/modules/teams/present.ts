@@ -1,6 +1,8 @@
 // The public shape of a team.
 import { Type } from 'typebox';
 import type { TeamRow } from '../../platform/db/tables.js';
+import { type UserJson, UserSchema } from '../users/present.js';
+import type { MembershipRow } from './memberships.js';
 
 export function presentTeam(t: TeamRow) {
   return {
@@ -13,6 +15,7 @@ export function presentTeam(t: TeamRow) {
     private: t.private,
     issueCount: t.issue_count,
     cyclesEnabled: t.cycles_enabled,
+    timezone: t.timezone,
     createdAt: t.created_at.toISOString(),
     updatedAt: t.updated_at.toISOString(),
     archivedAt: t.archived_at?.toISOString() ?? null,
@@ -33,7 +36,35 @@ export const TeamSchema = Type.Object({
   private: Type.Boolean(),
   issueCount: Type.Integer({ description: 'Issues ever numbered in this team (the last number taken)' }),
   cyclesEnabled: Type.Boolean(),
+  timezone: Type.String({ description: 'IANA time zone name' }),
   createdAt: Type.String({ format: 'date-time' }),
   updatedAt: Type.String({ format: 'date-time' }),
   archivedAt: Nullable(Type.String({ format: 'date-time' })),
 });
+
+export function presentMembership(m: MembershipRow) {
+  return {
+    id: m.id,
+    teamId: m.team_id,
+    userId: m.user_id,
+    owner: m.owner,
+    sortOrder: m.sort_order,
+    createdAt: m.created_at.toISOString(),
+    updatedAt: m.updated_at.toISOString(),
+  };
+}
+
+export const MembershipSchema = Type.Object({
+  id: Type.String({ description: 'Membership id (GraphQL teamMembershipDelete takes it)' }),
+  teamId: Type.String(),
+  userId: Type.String(),
+  owner: Type.Boolean(),
+  sortOrder: Type.Number(),
+  createdAt: Type.String({ format: 'date-time' }),
+  updatedAt: Type.String({ format: 'date-time' }),
+});
+
+/** A member as listed under a team: the membership and the user. */
+export const presentMember = (m: MembershipRow, user: UserJson) => ({ ...presentMembership(m), user });
+
+export const MemberSchema = Type.Object({ ...MembershipSchema.properties, user: UserSchema });

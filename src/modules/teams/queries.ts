@@ -1,7 +1,9 @@
 // SQL for teams. Every function takes the connection or transaction it runs in.
+
+import type { Insertable } from 'kysely';
 import { sql } from 'kysely';
 import type { Db } from '../../platform/db/database.js';
-import type { TeamRow } from '../../platform/db/tables.js';
+import type { TeamRow, TeamsTable } from '../../platform/db/tables.js';
 import { isUuid, TEAM_KEY } from './ids.js';
 
 export function listTeams(db: Db): Promise<TeamRow[]> {
@@ -13,22 +15,30 @@ export function findTeamById(db: Db, id: string): Promise<TeamRow | undefined> {
   return db.selectFrom('teams').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-/** A team by id or by key (keys are upper case; "eng" finds ENG). */
+/**
+ * A team by id or by key, current or former (keys are upper case; "eng" finds
+ * ENG). A key a team held stays with it (team_keys), so ENG still finds the
+ * team after it became CORE.
+ */
 export function findTeamByIdOrKey(db: Db, idOrKey: string): Promise<TeamRow | undefined> {
   if (isUuid(idOrKey)) return findTeamById(db, idOrKey);
   const key = idOrKey.toUpperCase();
   if (!TEAM_KEY.test(key)) return Promise.resolve(undefined);
-  return db.selectFrom('teams').selectAll().where('key', '=', key).executeTakeFirst();
+  return db
+    .selectFrom('teams')
+    .selectAll()
+    .where('id', '=', (eb) => eb.selectFrom('team_keys').select('team_id').where('key', '=', key))
+    .executeTakeFirst();
 }
 
-// Team ids and keys never change and teams are never deleted, so a lookup that
-// found a team stays true: lists filtered by team skip a statement per request.
-// (Kept per database handle; misses always ask the database.) A future team
-// rename or delete must clear this.
+// Team ids never change, teams are never deleted, and a key (current or
+// former) never passes to another team, so a lookup that found a team stays
+// true: lists filtered by team skip a statement per request. (Kept per database
+// handle; misses always ask the database.)
 const knownTeamIds = new WeakMap<Db, Map<string, string>>();
 const KNOWN_TEAMS_MAX = 10_000;
 
-/** The id of the team an id or key names, or undefined. */
+/** The id of the team an id or key (current or former) names, or undefined. */
 export async function resolveTeamId(db: Db, idOrKey: string): Promise<string | undefined> {
   const lookup = isUuid(idOrKey) ? idOrKey.toLowerCase() : idOrKey.toUpperCase();
   let known = knownTeamIds.get(db);
@@ -56,15 +66,75 @@ export function firstTeam(db: Db): Promise<TeamRow | undefined> {
     .executeTakeFirst();
 }
 
-export function insertTeam(
+export type TeamColumns = Pick<
+  Insertable<TeamsTable>,
+  'key' | 'name' | 'description' | 'color' | 'icon' | 'private' | 'timezone' | 'cycles_enabled'
+>;
+export type TeamColumnsPatch = Partial<TeamColumns>;
+
+export function insertTeam(db: Db, team: TeamColumns): Promise<TeamRow> {
+  return db.insertInto('teams').values(team).returningAll().executeTakeFirstOrThrow();
+}
+
+/** The team, its row locked until the transaction ends (issue numbering waits on it). */
+export function lockTeam(db: Db, id: string): Promise<TeamRow | undefined> {
+  if (!isUuid(id)) return Promise.resolve(undefined);
+  return db.selectFrom('teams').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+}
+
+export function updateTeamRow(
   db: Db,
-  team: { key: string; name: string; description: string | null; color: string | null },
+  id: string,
+  set: TeamColumnsPatch & { archived_at?: Date | null },
 ): Promise<TeamRow> {
   return db
-    .insertInto('teams')
-    .values({ ...team, icon: null })
+    .updateTable('teams')
+    .set({ ...set, updated_at: sql<Date>`now()` })
+    .where('id', '=', id)
     .returningAll()
     .executeTakeFirstOrThrow();
+}
+
+/** Live teams other than this one. */
+export async function countOtherLiveTeams(db: Db, id: string): Promise<number> {
+  const row = await db
+    .selectFrom('teams')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('archived_at', 'is', null)
+    .where('id', '<>', id)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/**
+ * After a key change: every issue of the team takes the new key in its
+ * identifier, and the new identifiers join the ones it had, which keep resolving.
+ */
+export async function reidentifyIssues(db: Db, teamId: string, key: string): Promise<void> {
+  await db
+    .updateTable('issues')
+    .set({ identifier: sql<string>`${key} || '-' || number` })
+    .where('team_id', '=', teamId)
+    .execute();
+  await db
+    .insertInto('issue_identifiers')
+    .columns(['identifier', 'issue_id'])
+    .expression((eb) => eb.selectFrom('issues').select(['identifier', 'id']).where('team_id', '=', teamId))
+    .onConflict((oc) => oc.column('identifier').doNothing())
+    .execute();
+}
+
+/** The keys the team held before its current one, oldest first. */
+export async function formerKeys(db: Db, team: TeamRow): Promise<string[]> {
+  const rows = await db
+    .selectFrom('team_keys')
+    .select('key')
+    .where('team_id', '=', team.id)
+    .where('key', '<>', team.key)
+    .orderBy('created_at')
+    .orderBy('key')
+    .execute();
+  return rows.map((r) => r.key);
 }
 
 /**
@@ -79,20 +149,4 @@ export async function takeIssueNumber(db: Db, teamId: string): Promise<{ number:
     .returning(['issue_count', 'key'])
     .executeTakeFirstOrThrow();
   return { number: row.issue_count, key: row.key };
-}
-
-/** Every active account joins a new team. */
-export async function addActiveUsers(db: Db, teamId: string): Promise<void> {
-  await db
-    .insertInto('team_memberships')
-    .columns(['team_id', 'user_id'])
-    .expression((eb) =>
-      eb
-        .selectFrom('users')
-        .select((e) => [e.val(teamId).as('team_id'), 'id'])
-        .where('deleted_at', 'is', null)
-        .where('status', '=', 'active'),
-    )
-    .onConflict((oc) => oc.columns(['team_id', 'user_id']).doNothing())
-    .execute();
 }

@@ -2,17 +2,25 @@
 // labels), registered from here so app.ts needs one entry for all three.
 import { Type } from 'typebox';
 import type { AppContext } from '../../platform/context.js';
-import { notFound } from '../../platform/errors.js';
 import { actorOf } from '../../platform/http/auth-hook.js';
-import { errors, IdParams } from '../../platform/http/schemas.js';
+import { errors, IdParams, Ok } from '../../platform/http/schemas.js';
 import type { Http } from '../../platform/http/types.js';
 import { labelsRoutes } from '../labels/rest.js';
 import { statesRoutes } from '../states/rest.js';
-import { presentTeam, TeamSchema } from './present.js';
-import { findTeamByIdOrKey } from './queries.js';
-import { createTeam, listTeams } from './service.js';
+import { presentUser } from '../users/present.js';
+import { MembershipBody, TeamCreateBody, TeamPatchBody } from './inputs.js';
+import {
+  MemberSchema,
+  MembershipSchema,
+  presentMember,
+  presentMembership,
+  presentTeam,
+  TeamSchema,
+} from './present.js';
+import * as teams from './service.js';
 
 const TeamEnvelope = Type.Object({ team: TeamSchema });
+const MembershipEnvelope = Type.Object({ membership: MembershipSchema });
 
 export function teamsRoutes(app: Http, ctx: AppContext): void {
   app.get(
@@ -24,7 +32,7 @@ export function teamsRoutes(app: Http, ctx: AppContext): void {
         response: { 200: Type.Object({ teams: Type.Array(TeamSchema) }), ...errors(401) },
       },
     },
-    async (req) => ({ teams: (await listTeams(ctx, actorOf(req))).map(presentTeam) }),
+    async (req) => ({ teams: (await teams.listTeams(ctx, actorOf(req))).map(presentTeam) }),
   );
 
   app.get(
@@ -32,16 +40,12 @@ export function teamsRoutes(app: Http, ctx: AppContext): void {
     {
       schema: {
         tags: ['reference'],
-        summary: 'One team, by id or key',
+        summary: 'One team, by id or key (a former key finds it too)',
         params: IdParams,
         response: { 200: TeamEnvelope, ...errors(401, 404) },
       },
     },
-    async (req) => {
-      const team = await findTeamByIdOrKey(ctx.db, req.params.id);
-      if (!team) throw notFound('Team');
-      return { team: presentTeam(team) };
-    },
+    async (req) => ({ team: presentTeam(await teams.getTeam(ctx, actorOf(req), req.params.id)) }),
   );
 
   app.post(
@@ -50,25 +54,107 @@ export function teamsRoutes(app: Http, ctx: AppContext): void {
       config: { auth: 'admin' },
       schema: {
         tags: ['admin'],
-        summary: 'Create a team with the default workflow; every active account joins it (admins only)',
-        body: Type.Object(
-          {
-            key: Type.String({
-              pattern: '^[A-Z][A-Z0-9]{0,6}$',
-              description: 'e.g. ENG; prefixes identifiers',
-            }),
-            name: Type.String({ minLength: 1, maxLength: 100, pattern: '\\S' }),
-            description: Type.Optional(Type.Union([Type.String({ maxLength: 2000 }), Type.Null()])),
-            color: Type.Optional(Type.Union([Type.String({ format: 'hexcolor' }), Type.Null()])),
-          },
-          { additionalProperties: false },
-        ),
+        summary:
+          'Create a team with the default workflow; the creator joins as owner, and every member and admin joins a public team (admins only)',
+        body: TeamCreateBody,
         response: { 201: TeamEnvelope, ...errors(400, 401, 403, 409) },
       },
     },
     async (req, reply) => {
-      const team = await createTeam(ctx, actorOf(req), req.body);
+      const team = await teams.createTeam(ctx, actorOf(req), req.body);
       return reply.status(201).send({ team: presentTeam(team) });
+    },
+  );
+
+  app.patch(
+    '/api/teams/:id',
+    {
+      config: { auth: 'admin' },
+      schema: {
+        tags: ['admin'],
+        summary:
+          'Change a team; a new key re-keys its issues and the old identifiers keep resolving (admins only)',
+        params: IdParams,
+        body: TeamPatchBody,
+        response: { 200: TeamEnvelope, ...errors(400, 401, 403, 404, 409) },
+      },
+    },
+    async (req) => ({
+      team: presentTeam(await teams.updateTeam(ctx, actorOf(req), req.params.id, req.body)),
+    }),
+  );
+
+  for (const [action, run, summary] of [
+    ['archive', teams.archiveTeam, 'Archive a team; its issues stay (admins only)'],
+    ['unarchive', teams.unarchiveTeam, 'Unarchive a team (admins only)'],
+  ] as const) {
+    app.post(
+      `/api/teams/:id/${action}`,
+      {
+        config: { auth: 'admin' },
+        schema: {
+          tags: ['admin'],
+          summary,
+          params: IdParams,
+          response: { 200: TeamEnvelope, ...errors(400, 401, 403, 404) },
+        },
+      },
+      async (req) => ({ team: presentTeam(await run(ctx, actorOf(req), req.params.id)) }),
+    );
+  }
+
+  app.get(
+    '/api/teams/:id/members',
+    {
+      schema: {
+        tags: ['reference'],
+        summary: "A team's members, oldest membership first",
+        params: IdParams,
+        response: { 200: Type.Object({ members: Type.Array(MemberSchema) }), ...errors(401, 404) },
+      },
+    },
+    async (req) => ({
+      members: (await teams.listMembers(ctx, actorOf(req), req.params.id)).map((x) =>
+        presentMember(x.membership, presentUser(x.user)),
+      ),
+    }),
+  );
+
+  app.post(
+    '/api/teams/:id/members',
+    {
+      config: { auth: 'admin' },
+      schema: {
+        tags: ['admin'],
+        summary: 'Add a user to a team (admins only); 409 when already a member',
+        params: IdParams,
+        body: MembershipBody,
+        response: { 201: MembershipEnvelope, ...errors(400, 401, 403, 404, 409) },
+      },
+    },
+    async (req, reply) => {
+      const membership = await teams.addMember(ctx, actorOf(req), req.params.id, req.body);
+      return reply.status(201).send({ membership: presentMembership(membership) });
+    },
+  );
+
+  app.delete(
+    '/api/teams/:id/members/:userId',
+    {
+      config: { auth: 'admin' },
+      schema: {
+        tags: ['admin'],
+        summary: 'Remove a user from a team (admins only)',
+        params: Type.Object({
+          id: IdParams.properties.id,
+          userId: Type.String({ minLength: 1, maxLength: 200 }),
+        }),
+        response: { 200: Ok, ...errors(401, 403, 404) },
+      },
+    },
+    async (req) => {
+      await teams.removeMember(ctx, actorOf(req), req.params.id, req.params.userId);
+      return { ok: true as const };
     },
   );
 

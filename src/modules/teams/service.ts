@@ -1,52 +1,233 @@
-// Team rules: anyone signed in reads teams; admins create them. A new team gets
-// the default workflow and every active account as a member.
+// Team rules. Anyone signed in reads teams; admins create, change, archive and
+// unarchive them and manage their members (members and guests may not: the
+// simplest rule that cannot leak a private team). REST and GraphQL call these:
+//
+//   createTeam(ctx, actor, TeamCreateInput)             -> TeamRow
+//   updateTeam(ctx, actor, idOrKey, TeamUpdateInput)    -> TeamRow   a key change re-keys the identifiers
+//   archiveTeam / unarchiveTeam(ctx, actor, idOrKey)    -> TeamRow   issues stay
+//   listMembers(ctx, actor, idOrKey)                    -> { membership, user }[]
+//   addMember(ctx, actor, idOrKey, MembershipInput)     -> MembershipRow
+//   removeMember(ctx, actor, idOrKey, userId)           -> MembershipRow (as it was)
+//   deleteMembership(ctx, actor, membershipId)          -> MembershipRow (as it was)
+//
+// Teams and memberships send no webhook events: the webhook resource types
+// (docs/webhooks.md) are issue, comment, project, cycle, label and attachment.
 import { DEFAULT_STATES } from '../../first-start.js';
 import type { Actor, AppContext } from '../../platform/context.js';
 import { isUniqueViolation } from '../../platform/db/errors.js';
-import type { TeamRow } from '../../platform/db/tables.js';
-import { conflict, invalidField } from '../../platform/errors.js';
+import type { TeamRow, UserRow } from '../../platform/db/tables.js';
+import { conflict, invalidField, notFound } from '../../platform/errors.js';
 import { assertAdmin } from '../users/policy.js';
+import { findUsersByIds, lockLiveUser } from '../users/queries.js';
 import { TEAM_KEY } from './ids.js';
+import {
+  checkInput,
+  MembershipBody,
+  type MembershipInput,
+  TeamCreateBody,
+  type TeamCreateInput,
+  TeamPatchBody,
+  type TeamUpdateInput,
+} from './inputs.js';
+import * as m from './memberships.js';
 import * as q from './queries.js';
 
-export interface TeamCreateInput {
-  key: string;
-  name: string;
-  description?: string | null;
-  color?: string | null;
-}
+export type { MembershipInput, TeamCreateInput, TeamUpdateInput } from './inputs.js';
 
-const keyTaken = (key: string) => conflict(`A team with key ${key} already exists`);
+const keyTaken = (key: string) =>
+  conflict(`The key ${key} is used by another team, now or in the past (its identifiers still point there)`);
 
 export async function listTeams(ctx: AppContext, _actor: Actor): Promise<TeamRow[]> {
   return q.listTeams(ctx.db);
 }
 
+export async function getTeam(ctx: AppContext, _actor: Actor, idOrKey: string): Promise<TeamRow> {
+  const team = await q.findTeamByIdOrKey(ctx.db, idOrKey);
+  if (!team) throw notFound('Team');
+  return team;
+}
+
+/** A key from the name when none is given: its first three letters or digits, upper case. */
+function keyFromName(name: string): string {
+  const letters = name
+    .normalize('NFKD')
+    .toUpperCase()
+    .replace(/[^A-Z0-9]/g, '');
+  const key = letters.slice(0, 3);
+  if (!TEAM_KEY.test(key))
+    throw invalidField('key', 'is required when the name does not start with a letter');
+  return key;
+}
+
+/** An IANA zone name the runtime knows (UTC included). */
+function checkTimezone(tz: string | undefined): void {
+  if (tz === undefined || tz === 'UTC') return;
+  if (!Intl.supportedValuesOf('timeZone').includes(tz)) {
+    throw invalidField('timezone', 'must be an IANA time zone name such as Europe/Paris');
+  }
+}
+
+/** Runs a write that may take a key; a key held (or once held) by another team is a 409. */
+async function claimingKey<T>(key: string | undefined, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (err) {
+    if (key !== undefined && isUniqueViolation(err)) throw keyTaken(key);
+    throw err;
+  }
+}
+
 export async function createTeam(ctx: AppContext, actor: Actor, input: TeamCreateInput): Promise<TeamRow> {
   assertAdmin(actor);
-  if (!TEAM_KEY.test(input.key)) {
-    throw invalidField('key', 'must be 1-7 upper-case letters or digits, starting with a letter');
-  }
+  const key = input.key ?? keyFromName(input.name ?? '');
+  checkInput(TeamCreateBody, { ...input, key });
+  checkTimezone(input.timezone);
   const name = input.name.trim();
-  if (!name) throw invalidField('name', 'must not be blank');
-  if (await q.findTeamByIdOrKey(ctx.db, input.key)) throw keyTaken(input.key);
-  try {
-    return await ctx.db.transaction().execute(async (trx) => {
+  if (await q.findTeamByIdOrKey(ctx.db, key)) throw keyTaken(key);
+  return claimingKey(key, () =>
+    ctx.db.transaction().execute(async (trx) => {
       const team = await q.insertTeam(trx, {
-        key: input.key,
+        key,
         name,
         description: input.description ?? null,
-        color: input.color ?? null,
+        color: input.color?.toLowerCase() ?? null,
+        icon: input.icon ?? null,
+        private: input.private ?? false,
+        timezone: input.timezone ?? 'UTC',
+        cycles_enabled: input.cyclesEnabled ?? true,
       });
       await trx
         .insertInto('workflow_states')
         .values(DEFAULT_STATES.map((s, i) => ({ ...s, team_id: team.id, position: i, description: null })))
         .execute();
-      await q.addActiveUsers(trx, team.id);
+      // The creator joins as owner; a public team takes every member and admin too.
+      await m.insertMembership(trx, { team_id: team.id, user_id: actor.id, owner: true, sort_order: 0 });
+      if (!team.private) await m.addActiveUsers(trx, team.id);
       return team;
+    }),
+  );
+}
+
+export async function updateTeam(
+  ctx: AppContext,
+  actor: Actor,
+  idOrKey: string,
+  patch: TeamUpdateInput,
+): Promise<TeamRow> {
+  assertAdmin(actor);
+  const found = await q.findTeamByIdOrKey(ctx.db, idOrKey);
+  if (!found) throw notFound('Team');
+  // GraphQL may send only fields we do not hold: nothing to change then.
+  if (Object.keys(patch).length === 0) return found;
+  checkInput(TeamPatchBody, patch);
+  checkTimezone(patch.timezone);
+  return claimingKey(patch.key, () =>
+    ctx.db.transaction().execute(async (trx) => {
+      // The lock makes issue creation wait, so no issue is numbered under the old key after the change.
+      const team = (await q.lockTeam(trx, found.id))!;
+      const set: q.TeamColumnsPatch = {};
+      if (patch.name !== undefined) set.name = patch.name.trim();
+      if (patch.description !== undefined) set.description = patch.description;
+      if (patch.color !== undefined) set.color = patch.color?.toLowerCase() ?? null;
+      if (patch.icon !== undefined) set.icon = patch.icon;
+      if (patch.private !== undefined) set.private = patch.private;
+      if (patch.timezone !== undefined) set.timezone = patch.timezone;
+      if (patch.cyclesEnabled !== undefined) set.cycles_enabled = patch.cyclesEnabled;
+      const rekey = patch.key !== undefined && patch.key !== team.key;
+      if (rekey) set.key = patch.key;
+      if (Object.keys(set).length === 0) return team;
+      const updated = await q.updateTeamRow(trx, team.id, set);
+      if (rekey) await q.reidentifyIssues(trx, team.id, updated.key);
+      return updated;
+    }),
+  );
+}
+
+async function setArchived(ctx: AppContext, actor: Actor, idOrKey: string, archived: boolean) {
+  assertAdmin(actor);
+  const found = await q.findTeamByIdOrKey(ctx.db, idOrKey);
+  if (!found) throw notFound('Team');
+  return ctx.db.transaction().execute(async (trx) => {
+    const team = (await q.lockTeam(trx, found.id))!;
+    if ((team.archived_at !== null) === archived) return team;
+    // New issues without a team go to the oldest live team, so one must remain.
+    if (archived && (await q.countOtherLiveTeams(trx, team.id)) === 0) {
+      throw invalidField('id', 'the last active team cannot be archived');
+    }
+    return q.updateTeamRow(trx, team.id, { archived_at: archived ? new Date() : null });
+  });
+}
+
+/** Hides the team from lists; its issues, states and memberships stay. */
+export const archiveTeam = (ctx: AppContext, actor: Actor, idOrKey: string) =>
+  setArchived(ctx, actor, idOrKey, true);
+
+export const unarchiveTeam = (ctx: AppContext, actor: Actor, idOrKey: string) =>
+  setArchived(ctx, actor, idOrKey, false);
+
+export async function listMembers(
+  ctx: AppContext,
+  _actor: Actor,
+  idOrKey: string,
+): Promise<{ membership: m.MembershipRow; user: UserRow }[]> {
+  const team = await q.findTeamByIdOrKey(ctx.db, idOrKey);
+  if (!team) throw notFound('Team');
+  const memberships = await m.listLiveMemberships(ctx.db, team.id);
+  const users = new Map(
+    (
+      await findUsersByIds(
+        ctx.db,
+        memberships.map((x) => x.user_id),
+      )
+    ).map((u) => [u.id, u]),
+  );
+  return memberships.map((membership) => ({ membership, user: users.get(membership.user_id)! }));
+}
+
+export async function addMember(
+  ctx: AppContext,
+  actor: Actor,
+  idOrKey: string,
+  input: MembershipInput,
+): Promise<m.MembershipRow> {
+  assertAdmin(actor);
+  checkInput(MembershipBody, input);
+  const team = await q.findTeamByIdOrKey(ctx.db, idOrKey);
+  if (!team) throw notFound('Team');
+  if (team.archived_at) throw invalidField('teamId', 'the team is archived');
+  return ctx.db.transaction().execute(async (trx) => {
+    // Locked so that a deletion of the account (which drops its memberships) waits or goes first.
+    if (!(await lockLiveUser(trx, input.userId))) throw invalidField('userId', 'no user with this id');
+    const row = await m.insertMembership(trx, {
+      team_id: team.id,
+      user_id: input.userId,
+      owner: input.owner ?? false,
+      sort_order: input.sortOrder ?? 0,
     });
-  } catch (err) {
-    if (isUniqueViolation(err)) throw keyTaken(input.key);
-    throw err;
-  }
+    if (!row) throw conflict('The user is already a member of this team');
+    return row;
+  });
+}
+
+async function remove(ctx: AppContext, membership: m.MembershipRow | undefined): Promise<m.MembershipRow> {
+  if (!membership) throw notFound('Team membership');
+  await m.deleteMembership(ctx.db, membership.id);
+  return membership;
+}
+
+export async function removeMember(
+  ctx: AppContext,
+  actor: Actor,
+  idOrKey: string,
+  userId: string,
+): Promise<m.MembershipRow> {
+  assertAdmin(actor);
+  const team = await q.findTeamByIdOrKey(ctx.db, idOrKey);
+  if (!team) throw notFound('Team');
+  return remove(ctx, await m.findMembership(ctx.db, team.id, userId));
+}
+
+export async function deleteMembership(ctx: AppContext, actor: Actor, id: string): Promise<m.MembershipRow> {
+  assertAdmin(actor);
+  return remove(ctx, await m.findMembershipById(ctx.db, id));
 }

@@ -30,7 +30,7 @@ export async function insertAccount(trx: Db, input: Omit<NewAccount, 'password'>
     role: input.role,
     avatar_url: null,
   });
-  await joinOpenTeams(trx, user.id);
+  await joinOpenTeams(trx, user);
   return user;
 }
 

@@ -79,9 +79,17 @@ export interface TeamsTable {
   issue_count: Generated<number>;
   cycle_count: Generated<number>;
   cycles_enabled: Generated<boolean>;
+  timezone: Generated<string>;
   created_at: Timestamp;
   updated_at: Timestamp;
   archived_at: NullableTimestamp;
+}
+
+/** Every key a team has held, its current one included; never passed to another team. */
+export interface TeamKeysTable {
+  key: string;
+  team_id: string;
+  created_at: Timestamp;
 }
 
 export interface TeamMembershipsTable {
@@ -327,6 +335,7 @@ export interface DB {
   users: UsersTable;
   api_keys: ApiKeysTable;
   teams: TeamsTable;
+  team_keys: TeamKeysTable;
   team_memberships: TeamMembershipsTable;
   workflow_states: WorkflowStatesTable;
   labels: LabelsTable;

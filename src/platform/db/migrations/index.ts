@@ -6,6 +6,7 @@ import * as m0004 from './0004_webhook_delivery.js';
 import * as m0006 from './0006_issue_team_state.js';
 import * as m0007 from './0007_auth_throttle.js';
 import * as m0008 from './0008_comment_soft_delete.js';
+import * as m0009 from './0009_team_keys.js';
 
 export interface Migration {
   version: number;
@@ -21,4 +22,5 @@ export const migrations: Migration[] = [
   { version: 6, ...m0006 },
   { version: 7, ...m0007 },
   { version: 8, ...m0008 },
+  { version: 9, ...m0009 },
 ];

@@ -1,0 +1,68 @@
+// Mutations that manage teams and their memberships. Each maps the GraphQL
+// input onto the teams service, so roles and validation are those of REST.
+// Input fields for settings we do not hold are dropped here (docs/graphql.md).
+
+import { findMembershipById } from '../../modules/teams/memberships.js';
+import * as teams from '../../modules/teams/service.js';
+import { notFound } from '../../platform/errors.js';
+import { currentSyncId } from '../../platform/outbox.js';
+import type { ResolverMap } from '../build-schema.js';
+import { type ListArgs, listConnection, lists } from '../connections.js';
+import type { GqlContext } from '../context.js';
+import { teamNode } from '../nodes.js';
+
+type Input = Record<string, unknown>;
+
+/** The listed keys the caller sent; null is passed on (it clears, or the service refuses it). */
+function pick(input: Input, keys: readonly string[]): Input {
+  const out: Record<string, unknown> = {};
+  for (const k of keys) if (input[k] !== undefined) out[k] = input[k];
+  return out;
+}
+
+const TEAM_FIELDS = ['key', 'name', 'description', 'color', 'icon', 'private', 'timezone', 'cyclesEnabled'];
+
+const payload = async (g: GqlContext, record: Record<string, unknown>) => ({
+  success: true,
+  lastSyncId: await currentSyncId(g.db),
+  ...record,
+});
+
+export const teamResolvers: ResolverMap = {
+  Query: {
+    teamMembership: async (_s, a: { id: string }, g) => {
+      const row = await findMembershipById(g.db, a.id);
+      if (!row) throw notFound('Team membership');
+      return lists.memberships.node(row);
+    },
+    teamMemberships: (_s, a: ListArgs, g) => listConnection(g, lists.memberships, a),
+  },
+  Mutation: {
+    teamCreate: async (_s, a: { input: Input }, g) => {
+      const team = await teams.createTeam(g.app, g.actor, pick(a.input, TEAM_FIELDS) as never);
+      return payload(g, { team: teamNode(team) });
+    },
+    teamUpdate: async (_s, a: { id: string; input: Input }, g) => {
+      const team = await teams.updateTeam(g.app, g.actor, a.id, pick(a.input, TEAM_FIELDS) as never);
+      return payload(g, { team: teamNode(team) });
+    },
+    // The schema's deletion of a team; here it archives (issues stay, unarchive brings it back).
+    teamDelete: async (_s, a: { id: string }, g) => {
+      const team = await teams.archiveTeam(g.app, g.actor, a.id);
+      return payload(g, { entityId: team.id });
+    },
+    teamUnarchive: async (_s, a: { id: string }, g) => {
+      const team = await teams.unarchiveTeam(g.app, g.actor, a.id);
+      return payload(g, { entity: teamNode(team) });
+    },
+    teamMembershipCreate: async (_s, a: { input: Input }, g) => {
+      const { teamId, ...rest } = pick(a.input, ['teamId', 'userId', 'owner', 'sortOrder']);
+      const row = await teams.addMember(g.app, g.actor, String(teamId), rest as never);
+      return payload(g, { teamMembership: lists.memberships.node(row) });
+    },
+    teamMembershipDelete: async (_s, a: { id: string }, g) => {
+      const row = await teams.deleteMembership(g.app, g.actor, a.id);
+      return payload(g, { entityId: row.id });
+    },
+  },
+};
