@@ -1,6 +1,7 @@
 // Team management through a real @linear/sdk client: teamCreate, teamUpdate
 // (a key change keeps old identifiers), teamDelete (archives), teamUnarchive,
-// teamMembershipCreate/Delete, team.members and user.teamMemberships.
+// teamMembershipCreate/Delete, team.members and user.teamMemberships, and
+// workflowStateCreate/Update/Archive.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { ForbiddenLinearError, InvalidInputLinearError, type LinearClient } from '@linear/sdk';
@@ -143,5 +144,69 @@ describe('teams through the SDK', () => {
     const mine = (await (await memberClient.viewer).teamMemberships()).nodes[0]!;
     await assert.rejects(() => memberClient.deleteTeamMembership(mine.id), ForbiddenLinearError);
     assert.equal((await client.team(team.id)).name, 'Engineering');
+  });
+});
+
+describe('workflow states through the SDK', () => {
+  test('create, update, archive an empty state', async () => {
+    const team = (await (await client.createTeam({ name: 'Flow', key: 'FLOW' })).team)!;
+    const created = await client.createWorkflowState({
+      teamId: team.id,
+      name: 'Blocked',
+      color: '#FF0000',
+      type: 'started',
+      description: 'Waiting on others',
+    });
+    assert.equal(created.success, true);
+    const state = await created.workflowState;
+    assert.equal(state!.name, 'Blocked');
+    assert.equal(state!.type, 'started');
+    assert.equal(state!.color, '#ff0000');
+    assert.equal((await state!.team)!.id, team.id);
+
+    await client.updateWorkflowState(state!.id, { name: 'On hold', position: 2.5 });
+    const again = await client.workflowState(state!.id);
+    assert.equal(again.name, 'On hold');
+    assert.equal(again.position, 2.5);
+
+    const archived = await client.archiveWorkflowState(state!.id);
+    assert.equal(archived.success, true);
+    assert.ok((await archived.entity)!.archivedAt);
+    const live = (await team.states()).nodes.map((s) => s.id);
+    assert.equal(live.includes(state!.id), false);
+  });
+
+  test('archiving a state with issues, or the last of its type, is invalid input', async () => {
+    const team = (await (await client.createTeam({ name: 'Busy', key: 'BUSY' })).team)!;
+    const states = (await team.states()).nodes;
+    const review = states.find((s) => s.name === 'In Review')!;
+    await client.createIssue({ teamId: team.id, title: 'Under review', stateId: review.id });
+    await assert.rejects(() => client.archiveWorkflowState(review.id), InvalidInputLinearError);
+    const backlog = states.find((s) => s.type === 'backlog')!;
+    await assert.rejects(() => client.archiveWorkflowState(backlog.id), InvalidInputLinearError);
+    await assert.rejects(
+      () => client.createWorkflowState({ teamId: team.id, name: 'X', color: '#000000', type: 'doing' }),
+      InvalidInputLinearError,
+    );
+    assert.equal((await client.workflowState(review.id)).archivedAt, undefined);
+  });
+
+  test('members may not manage states', async () => {
+    const state = (await client.workflowStates()).nodes[0]!;
+    await assert.rejects(
+      () =>
+        memberClient.createWorkflowState({
+          teamId: state.teamId!,
+          name: 'X',
+          color: '#000000',
+          type: 'started',
+        }),
+      ForbiddenLinearError,
+    );
+    await assert.rejects(
+      () => memberClient.updateWorkflowState(state.id, { name: 'X' }),
+      ForbiddenLinearError,
+    );
+    await assert.rejects(() => memberClient.archiveWorkflowState(state.id), ForbiddenLinearError);
   });
 });

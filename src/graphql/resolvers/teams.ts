@@ -1,7 +1,9 @@
-// Mutations that manage teams and their memberships. Each maps the GraphQL
-// input onto the teams service, so roles and validation are those of REST.
+// Mutations that manage teams, their memberships and their workflow states.
+// Each maps the GraphQL input onto the owning service, so roles and validation
+// are those of REST.
 // Input fields for settings we do not hold are dropped here (docs/graphql.md).
 
+import * as states from '../../modules/states/service.js';
 import { findMembershipById } from '../../modules/teams/memberships.js';
 import * as teams from '../../modules/teams/service.js';
 import { notFound } from '../../platform/errors.js';
@@ -9,7 +11,7 @@ import { currentSyncId } from '../../platform/outbox.js';
 import type { ResolverMap } from '../build-schema.js';
 import { type ListArgs, listConnection, lists } from '../connections.js';
 import type { GqlContext } from '../context.js';
-import { teamNode } from '../nodes.js';
+import { stateNode, teamNode } from '../nodes.js';
 
 type Input = Record<string, unknown>;
 
@@ -63,6 +65,22 @@ export const teamResolvers: ResolverMap = {
     teamMembershipDelete: async (_s, a: { id: string }, g) => {
       const row = await teams.deleteMembership(g.app, g.actor, a.id);
       return payload(g, { entityId: row.id });
+    },
+
+    workflowStateCreate: async (_s, a: { input: Input }, g) => {
+      const input = pick(a.input, ['teamId', 'name', 'color', 'type', 'description', 'position']);
+      const state = await states.createState(g.app, g.actor, input as never);
+      return payload(g, { workflowState: stateNode(state) });
+    },
+    workflowStateUpdate: async (_s, a: { id: string; input: Input }, g) => {
+      const input = pick(a.input, ['name', 'color', 'description', 'position']);
+      const state = await states.updateState(g.app, g.actor, a.id, input as never);
+      return payload(g, { workflowState: stateNode(state) });
+    },
+    // The schema has no replacement argument: a state that still has issues is refused.
+    workflowStateArchive: async (_s, a: { id: string }, g) => {
+      const state = await states.archiveState(g.app, g.actor, a.id);
+      return payload(g, { entity: stateNode(state) });
     },
   },
 };

@@ -37,6 +37,19 @@ extend type Mutation {
     "Ignored: there are no sub-teams."
     alsoLeaveParentTeams: Boolean
   ): DeletePayload!
+  """Adds a workflow state to a team (admins only)."""
+  workflowStateCreate(
+    "The values to write." input: WorkflowStateCreateInput!
+  ): WorkflowStatePayload!
+  """Changes a workflow state (admins only)."""
+  workflowStateUpdate(
+    "Id of the state." id: String!
+    "The values to write." input: WorkflowStateUpdateInput!
+  ): WorkflowStatePayload!
+  """Archives a workflow state that no issue is in; REST can move its issues (admins only)."""
+  workflowStateArchive(
+    "Id of the state." id: String!
+  ): WorkflowStateArchivePayload!
 }
 
 extend type Query {
@@ -85,6 +98,26 @@ type TeamMembershipPayload {
   success: Boolean!
   """The membership."""
   teamMembership: TeamMembership
+}
+
+"""Result of a workflow state change."""
+type WorkflowStatePayload {
+  """Change counter after the operation."""
+  lastSyncId: Float!
+  """Whether the operation succeeded."""
+  success: Boolean!
+  """The state."""
+  workflowState: WorkflowState!
+}
+
+"""Result of archiving a workflow state."""
+type WorkflowStateArchivePayload implements ArchivePayload {
+  """Change counter after the operation."""
+  lastSyncId: Float!
+  """Whether the operation succeeded."""
+  success: Boolean!
+  """The state."""
+  entity: WorkflowState
 }
 
 """Scope of product intelligence suggestions (not held)."""
@@ -239,5 +272,24 @@ input TeamMembershipCreateInput {
   sortOrder: Float
   teamId: String!
   userId: String!
+}
+
+"""A new workflow state."""
+input WorkflowStateCreateInput {
+  color: String!
+  description: String
+  id: String
+  name: String!
+  position: Float
+  teamId: String!
+  type: String!
+}
+
+"""Changes to a workflow state."""
+input WorkflowStateUpdateInput {
+  color: String
+  description: String
+  name: String
+  position: Float
 }
 `;

@@ -99,6 +99,19 @@ export function lockIssue(db: Db, id: string): Promise<IssueColumns | undefined>
   return db.selectFrom('issues').select(COLUMNS).where('id', '=', id).forNoKeyUpdate().executeTakeFirst();
 }
 
+/** Ids of the issues in a state (archived ones included), locked, oldest first. */
+export async function lockIssuesInState(db: Db, stateId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('issues')
+    .select('id')
+    .where('state_id', '=', stateId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .forNoKeyUpdate()
+    .execute();
+  return rows.map((r) => r.id);
+}
+
 export function insertIssue(
   db: Db,
   row: Omit<IssueColumns, 'id' | 'created_at' | 'updated_at' | 'archived_at'>,

@@ -7,6 +7,7 @@
 //   archiveIssue(ctx, actor, idOrIdentifier)                     -> IssueRecord   event issue.update
 //   unarchiveIssue(ctx, actor, idOrIdentifier)                   -> IssueRecord   event issue.update
 //   getIssue(ctx, actor, idOrIdentifier)                         -> IssueRecord
+//   moveIssuesToState(trx, ctx, actor, fromStateId, toState)     -> number moved  event issue.update each
 //   listIssues(ctx, actor, ListIssuesOptions)                    -> { issues, total, limit, offset, nextCursor }
 //   loadIssueRecords(db, ids) (queries.ts)                       -> IssueRecord[] for data loaders
 //
@@ -23,7 +24,7 @@ import { MAX_LIMIT } from '../../platform/http/pagination.js';
 import { type CursorValue, decodeCursor } from '../../platform/list/cursor.js';
 import { recordEvent } from '../../platform/outbox.js';
 import { findLabelsByIds } from '../labels/queries.js';
-import { defaultState, findStateById, firstStateOfType } from '../states/queries.js';
+import { defaultState, findStateById, firstStateOfType, lockStateShared } from '../states/queries.js';
 import { isUuid } from '../teams/ids.js';
 import { findTeamByIdOrKey, firstTeam, resolveTeamId, takeIssueNumber } from '../teams/queries.js';
 import { type IssueFilters, issueWhere, searchQuery } from './filters.js';
@@ -88,10 +89,31 @@ async function checkLabels(db: Db, p: Problems, labelIds: string[], teamId: stri
 }
 
 async function checkState(db: Db, p: Problems, stateId: string, teamId: string) {
-  const state = await findStateById(db, stateId);
+  // Shared lock: an archive of this state either waits for us (and then moves
+  // this issue too) or finishes first, and we see it archived.
+  const state = await lockStateShared(db, stateId);
   if (!state) p.add('stateId', 'no workflow state with this id');
   else if (state.team_id !== teamId) p.add('stateId', "the state belongs to another team than the issue's");
+  else if (state.archived_at) p.add('stateId', 'the workflow state is archived');
   return state;
+}
+
+/**
+ * A state chosen for the caller (the team's default, or the same type after a
+ * team move), share-locked like checkState's; chosen again if it was archived
+ * while we waited for the lock.
+ */
+async function pickLiveState(
+  db: Db,
+  pick: () => Promise<StateRow | undefined>,
+): Promise<StateRow | undefined> {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const state = await pick();
+    if (!state) return undefined;
+    const locked = await lockStateShared(db, state.id);
+    if (locked && !locked.archived_at) return locked;
+  }
+  return undefined;
 }
 
 async function checkCycle(db: Db, p: Problems, cycleId: string, teamId: string) {
@@ -134,7 +156,7 @@ export async function createIssue(
       state =
         input.stateId !== undefined
           ? await checkState(trx, p, input.stateId, team.id)
-          : await defaultState(trx, team.id);
+          : await pickLiveState(trx, () => defaultState(trx, team.id));
       if (!state && input.stateId === undefined) p.add('teamId', 'the team has no workflow states');
       if (input.cycleId) await checkCycle(trx, p, input.cycleId, team.id);
       if (input.labelIds) labelIds = await checkLabels(trx, p, input.labelIds, team.id);
@@ -278,7 +300,11 @@ export async function updateIssue(
     if (patch.stateId !== undefined) state = await checkState(trx, p, patch.stateId, teamId);
     else if (moving) {
       // Keep the kind of progress: the target team's first state of the same type.
-      state = (await firstStateOfType(trx, teamId, currentState.type)) ?? (await defaultState(trx, teamId));
+      state = await pickLiveState(
+        trx,
+        async () =>
+          (await firstStateOfType(trx, teamId, currentState.type)) ?? (await defaultState(trx, teamId)),
+      );
       if (!state) p.add('teamId', 'the team has no workflow states');
     }
 
@@ -355,6 +381,30 @@ export async function updateIssue(
     await recordChange(trx, ctx, actor, before, after);
     return after;
   });
+}
+
+/**
+ * Moves every issue in one state (archived issues too) to another state of the
+ * same team, inside the caller's transaction, as an update of each issue would:
+ * progress times follow the new type, and each move has its history entry and
+ * its issue.update event. For archiving a workflow state.
+ */
+export async function moveIssuesToState(
+  trx: Db,
+  ctx: AppContext,
+  actor: Actor,
+  fromStateId: string,
+  to: StateRow,
+): Promise<number> {
+  const from = (await findStateById(trx, fromStateId))!;
+  const ids = await q.lockIssuesInState(trx, fromStateId);
+  for (const id of ids) {
+    const row = (await q.lockIssue(trx, id))!;
+    const before = (await q.loadIssueRecord(trx, id))!;
+    await q.updateIssueRow(trx, id, { state_id: to.id, ...stateTimes(from.type, to.type, row) });
+    await recordChange(trx, ctx, actor, before, (await q.loadIssueRecord(trx, id))!);
+  }
+  return ids.length;
 }
 
 export async function deleteIssue(

@@ -1,4 +1,6 @@
 // SQL for workflow states.
+
+import { sql } from 'kysely';
 import type { Db } from '../../platform/db/database.js';
 import type { StateRow, StateType } from '../../platform/db/tables.js';
 import { isUuid } from '../teams/ids.js';
@@ -17,6 +19,12 @@ export function listStates(db: Db, teamId?: string): Promise<StateRow[]> {
 export function findStateById(db: Db, id: string): Promise<StateRow | undefined> {
   if (!isUuid(id)) return Promise.resolve(undefined);
   return db.selectFrom('workflow_states').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** A state (archived or not), share-locked until the transaction ends: archiving it waits. */
+export function lockStateShared(db: Db, id: string): Promise<StateRow | undefined> {
+  if (!isUuid(id)) return Promise.resolve(undefined);
+  return db.selectFrom('workflow_states').selectAll().where('id', '=', id).forShare().executeTakeFirst();
 }
 
 /** The first live state of a type in a team (lowest position). */
@@ -46,4 +54,56 @@ export async function defaultState(db: Db, teamId: string): Promise<StateRow | u
       .limit(1)
       .executeTakeFirst())
   );
+}
+
+/** After the team's last state. */
+export async function nextPosition(db: Db, teamId: string): Promise<number> {
+  const row = await db
+    .selectFrom('workflow_states')
+    .select((eb) => eb.fn.max<number | null>('position').as('max'))
+    .where('team_id', '=', teamId)
+    .executeTakeFirst();
+  return row?.max == null ? 0 : Math.floor(Number(row.max)) + 1;
+}
+
+export function insertState(
+  db: Db,
+  s: Pick<StateRow, 'team_id' | 'name' | 'type' | 'color' | 'description' | 'position'>,
+): Promise<StateRow> {
+  return db.insertInto('workflow_states').values(s).returningAll().executeTakeFirstOrThrow();
+}
+
+export function updateState(
+  db: Db,
+  id: string,
+  set: Partial<Pick<StateRow, 'name' | 'color' | 'description' | 'position' | 'archived_at'>>,
+): Promise<StateRow> {
+  return db
+    .updateTable('workflow_states')
+    .set({ ...set, updated_at: sql<Date>`now()` })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** The team's live states, locked (in id order) until the transaction ends. */
+export function lockLiveStates(db: Db, teamId: string): Promise<StateRow[]> {
+  return db
+    .selectFrom('workflow_states')
+    .selectAll()
+    .where('team_id', '=', teamId)
+    .where('archived_at', 'is', null)
+    .orderBy('id')
+    .forUpdate()
+    .execute();
+}
+
+/** Issues in the state, archived ones included. */
+export async function countIssuesInState(db: Db, stateId: string): Promise<number> {
+  const row = await db
+    .selectFrom('issues')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('state_id', '=', stateId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
 }

@@ -1,12 +1,17 @@
-// REST: workflow states (read-only reference data).
+// REST: workflow states. Anyone signed in reads them; admins add, change and archive them.
 import { Type } from 'typebox';
 import type { AppContext } from '../../platform/context.js';
 import { notFound } from '../../platform/errors.js';
-import { errors } from '../../platform/http/schemas.js';
+import { actorOf } from '../../platform/http/auth-hook.js';
+import { errors, IdParams } from '../../platform/http/schemas.js';
 import type { Http } from '../../platform/http/types.js';
 import { findTeamByIdOrKey } from '../teams/queries.js';
+import { type ArchiveInput, StateCreateBody, StatePatchBody } from './inputs.js';
 import { presentState, StateSchema } from './present.js';
-import { listStates } from './queries.js';
+import { findStateById, listStates } from './queries.js';
+import * as states from './service.js';
+
+const StateEnvelope = Type.Object({ workflowState: StateSchema });
 
 export function statesRoutes(app: Http, ctx: AppContext): void {
   app.get(
@@ -35,5 +40,78 @@ export function statesRoutes(app: Http, ctx: AppContext): void {
       }
       return { workflowStates: (await listStates(ctx.db, teamId)).map(presentState) };
     },
+  );
+
+  app.get(
+    '/api/workflow-states/:id',
+    {
+      schema: {
+        tags: ['reference'],
+        summary: 'One workflow state (archived ones too)',
+        params: IdParams,
+        response: { 200: StateEnvelope, ...errors(401, 404) },
+      },
+    },
+    async (req) => {
+      const state = await findStateById(ctx.db, req.params.id);
+      if (!state) throw notFound('Workflow state');
+      return { workflowState: presentState(state) };
+    },
+  );
+
+  app.post(
+    '/api/workflow-states',
+    {
+      config: { auth: 'admin' },
+      schema: {
+        tags: ['admin'],
+        summary:
+          "Add a workflow state to a team; without a position it goes after the team's last (admins only)",
+        body: StateCreateBody,
+        response: { 201: StateEnvelope, ...errors(400, 401, 403) },
+      },
+    },
+    async (req, reply) => {
+      const state = await states.createState(ctx, actorOf(req), req.body);
+      return reply.status(201).send({ workflowState: presentState(state) });
+    },
+  );
+
+  app.patch(
+    '/api/workflow-states/:id',
+    {
+      config: { auth: 'admin' },
+      schema: {
+        tags: ['admin'],
+        summary: 'Change the name, colour, description or position of a workflow state (admins only)',
+        params: IdParams,
+        body: StatePatchBody,
+        response: { 200: StateEnvelope, ...errors(400, 401, 403, 404) },
+      },
+    },
+    async (req) => ({
+      workflowState: presentState(await states.updateState(ctx, actorOf(req), req.params.id, req.body)),
+    }),
+  );
+
+  app.post(
+    '/api/workflow-states/:id/archive',
+    {
+      config: { auth: 'admin' },
+      schema: {
+        tags: ['admin'],
+        summary:
+          "Archive a workflow state; its issues move to replacementStateId (required when it has any). A team's last state of a type other than triage stays (admins only)",
+        description:
+          'Body (optional, checked by the service so that a call without a body works): `{ replacementStateId?: uuid }`.',
+        params: IdParams,
+        response: { 200: StateEnvelope, ...errors(400, 401, 403, 404) },
+      },
+    },
+    async (req) => ({
+      workflowState: presentState(
+        await states.archiveState(ctx, actorOf(req), req.params.id, (req.body ?? {}) as ArchiveInput),
+      ),
+    }),
   );
 }

@@ -1,0 +1,126 @@
+// Workflow state rules. Anyone signed in reads states; admins add, change and
+// archive them (docs/rest-issues.md, "Workflow states"). REST and GraphQL call:
+//
+//   createState(ctx, actor, StateCreateInput)                -> StateRow
+//   updateState(ctx, actor, id, StateUpdateInput)            -> StateRow
+//   archiveState(ctx, actor, id, { replacementStateId? })    -> StateRow   its issues move: issue.update each
+//
+// A team keeps at least one live state of every type but triage: new issues go
+// to the first backlog state, a team move keeps the type of progress, and
+// progress counts completed and canceled work. A state's type is fixed once
+// created, since issues in it carry the times of that type. States themselves
+// send no webhook events (there is no such resource type); the issues they move do.
+import type { Actor, AppContext } from '../../platform/context.js';
+import type { StateRow, StateType } from '../../platform/db/tables.js';
+import { invalidField, notFound } from '../../platform/errors.js';
+import { moveIssuesToState } from '../issues/service.js';
+import { findTeamByIdOrKey } from '../teams/queries.js';
+import { assertAdmin } from '../users/policy.js';
+import {
+  ArchiveBody,
+  type ArchiveInput,
+  checkInput,
+  StateCreateBody,
+  type StateCreateInput,
+  StatePatchBody,
+  type StateUpdateInput,
+} from './inputs.js';
+import * as q from './queries.js';
+
+export type { ArchiveInput, StateCreateInput, StateUpdateInput } from './inputs.js';
+
+/** The types a team must always have a live state of. */
+export const REQUIRED_TYPES: readonly StateType[] = [
+  'backlog',
+  'unstarted',
+  'started',
+  'completed',
+  'canceled',
+];
+
+export async function createState(ctx: AppContext, actor: Actor, input: StateCreateInput): Promise<StateRow> {
+  assertAdmin(actor);
+  checkInput(StateCreateBody, input);
+  const team = await findTeamByIdOrKey(ctx.db, input.teamId);
+  if (!team) throw invalidField('teamId', 'no team with this id or key');
+  return ctx.db.transaction().execute(async (trx) => {
+    const position = input.position ?? (await q.nextPosition(trx, team.id));
+    return q.insertState(trx, {
+      team_id: team.id,
+      name: input.name.trim(),
+      type: input.type,
+      color: input.color.toLowerCase(),
+      description: input.description ?? null,
+      position,
+    });
+  });
+}
+
+export async function updateState(
+  ctx: AppContext,
+  actor: Actor,
+  id: string,
+  patch: StateUpdateInput,
+): Promise<StateRow> {
+  assertAdmin(actor);
+  const found = await q.findStateById(ctx.db, id);
+  if (!found) throw notFound('Workflow state');
+  // GraphQL may send only fields we do not hold: nothing to change then.
+  if (Object.keys(patch).length === 0) return found;
+  checkInput(StatePatchBody, patch);
+  return q.updateState(ctx.db, found.id, {
+    ...(patch.name !== undefined ? { name: patch.name.trim() } : {}),
+    ...(patch.color !== undefined ? { color: patch.color.toLowerCase() } : {}),
+    ...(patch.description !== undefined ? { description: patch.description } : {}),
+    ...(patch.position !== undefined ? { position: patch.position } : {}),
+  });
+}
+
+/**
+ * Archives a state. Its issues (archived ones too) move to replacementStateId,
+ * which must be a live state of the same team; without one, a state that still
+ * has issues is refused. The last live state of a required type stays.
+ */
+export async function archiveState(
+  ctx: AppContext,
+  actor: Actor,
+  id: string,
+  input: ArchiveInput = {},
+): Promise<StateRow> {
+  assertAdmin(actor);
+  checkInput(ArchiveBody, input);
+  const found = await q.findStateById(ctx.db, id);
+  if (!found) throw notFound('Workflow state');
+  return ctx.db.transaction().execute(async (trx) => {
+    // Every live state of the team is locked (in id order, so concurrent archives
+    // queue instead of deadlocking): two archives cannot remove the last two of a
+    // type, and an issue being put in this state either commits first (and is
+    // moved below) or waits and then finds the state archived.
+    const siblings = await q.lockLiveStates(trx, found.team_id);
+    const state = siblings.find((s) => s.id === found.id);
+    if (!state) return (await q.findStateById(trx, found.id))!; // archived meanwhile
+    if (
+      REQUIRED_TYPES.includes(state.type) &&
+      !siblings.some((s) => s.id !== state.id && s.type === state.type)
+    ) {
+      throw invalidField('id', `the team's last ${state.type} state cannot be archived`);
+    }
+    const field = 'replacementStateId';
+    if (input.replacementStateId === undefined) {
+      const count = await q.countIssuesInState(trx, state.id);
+      if (count > 0) {
+        throw invalidField(
+          field,
+          `the state still has ${count} issue(s): move them first, or name a replacement state for them`,
+        );
+      }
+    } else {
+      const replacement = siblings.find((s) => s.id === input.replacementStateId);
+      if (!replacement || replacement.id === state.id) {
+        throw invalidField(field, 'must be another live state of the same team');
+      }
+      await moveIssuesToState(trx, ctx, actor, state.id, replacement);
+    }
+    return q.updateState(trx, state.id, { archived_at: new Date() });
+  });
+}
