@@ -41,6 +41,14 @@ describe('admin routes check the role before the body', () => {
       'POST /api/admin/webhooks',
       'POST /api/admin/webhooks/:id/deliveries/:deliveryId/redeliver',
       'POST /api/teams',
+      'PATCH /api/teams/:id',
+      'POST /api/teams/:id/archive',
+      'POST /api/teams/:id/unarchive',
+      'POST /api/teams/:id/members',
+      'DELETE /api/teams/:id/members/:userId',
+      'POST /api/workflow-states',
+      'PATCH /api/workflow-states/:id',
+      'POST /api/workflow-states/:id/archive',
     ]) {
       assert.ok(keys.includes(known), `${known} is not declared admin-only`);
     }
