@@ -80,6 +80,37 @@ describe('changing a team key', () => {
     assert.equal(old.body.issue.identifier, 'NEWA-1');
   });
 
+  test('issues created while the key changes all end up with the new key, numbered without gaps', async () => {
+    // On PostgreSQL the creations really run beside the change (they queue on the
+    // team row's lock); on PGlite they take turns. Either way none keeps the old key.
+    const team = await newTeam('RACE');
+    const creations = Array.from({ length: 8 }, (_, i) =>
+      t.post('/api/issues', { title: `Racing ${i}`, teamId: team.id }, member.token),
+    );
+    const [rename, ...created] = await Promise.all([
+      t.patch(`/api/teams/${team.id}`, { key: 'RACED' }, t.adminToken),
+      ...creations,
+    ]);
+    assert.equal(rename.status, 200);
+    const numbers: number[] = [];
+    for (const res of created) {
+      assert.equal(res.status, 201);
+      const now = (await t.get(`/api/issues/${res.body.issue.id}`, member.token)).body.issue;
+      assert.equal(now.identifier, `RACED-${now.number}`);
+      // Whichever key it was created under resolves to it.
+      assert.equal(
+        (await t.get(`/api/issues/${res.body.issue.identifier}`, member.token)).body.issue.id,
+        now.id,
+      );
+      assert.equal((await t.get(`/api/issues/RACED-${now.number}`, member.token)).body.issue.id, now.id);
+      numbers.push(now.number);
+    }
+    assert.deepEqual(
+      numbers.sort((a, b) => a - b),
+      [1, 2, 3, 4, 5, 6, 7, 8],
+    );
+  });
+
   for (const [what, body] of [
     ['a lower-case key', { key: 'core' }],
     ['a key starting with a digit', { key: '9AB' }],

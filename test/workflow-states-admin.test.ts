@@ -149,6 +149,28 @@ describe('archiving a state', () => {
     assert.equal(put.body.error.details[0].field, '/stateId');
   });
 
+  test('issues put in the state while it is archived end up in a live state', async () => {
+    // On PostgreSQL the updates run beside the archive: each either lands first
+    // (and is moved) or waits and is refused. On PGlite they take turns.
+    const { states } = await newTeam('WFC');
+    const issues = await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        t.post('/api/issues', { title: `c${i}`, teamId: 'WFC' }, member.token),
+      ),
+    );
+    const review = states['In Review'].id;
+    const [archived, ...moves] = await Promise.all([
+      t.post(`/api/workflow-states/${review}/archive`, { replacementStateId: states.Done.id }, t.adminToken),
+      ...issues.map((r) => t.patch(`/api/issues/${r.body.issue.id}`, { stateId: review }, member.token)),
+    ]);
+    assert.equal(archived.status, 200, JSON.stringify(archived.body));
+    for (const [i, res] of moves.entries()) {
+      assert.ok(res.status === 200 || res.status === 400, `${res.status} ${JSON.stringify(res.body)}`);
+      const now = (await t.get(`/api/issues/${issues[i]!.body.issue.id}`, member.token)).body.issue;
+      assert.equal(now.stateId, res.status === 200 ? states.Done.id : states.Backlog.id);
+    }
+  });
+
   test('without a replacement: refused while it has issues, fine when empty', async () => {
     const { states } = await newTeam('WFE');
     const issue = (
