@@ -179,6 +179,20 @@ describe('archiving a team', () => {
     assert.equal(res.status, 200, JSON.stringify(res.body));
     assert.ok(res.body.team.archivedAt);
     assert.equal((await t.get(`/api/issues/${issue.id}`, member.token)).status, 200);
+    // Its issues can still be edited, but no issue can be created in it or moved to it.
+    assert.equal(
+      (await t.patch(`/api/issues/${issue.id}`, { title: 'still kept' }, member.token)).status,
+      200,
+    );
+    const elsewhere = (await t.post('/api/issues', { title: 'in ENG', teamId: 'ENG' }, member.token)).body
+      .issue;
+    for (const res of [
+      await t.post('/api/issues', { title: 'new', teamId: team.id }, member.token),
+      await t.patch(`/api/issues/${elsewhere.id}`, { teamId: team.id }, member.token),
+    ]) {
+      assert.equal(res.status, 400, JSON.stringify(res.body));
+      assert.equal(res.body.error.details[0].field, '/teamId');
+    }
     const back = await t.post(`/api/teams/${team.id}/unarchive`, {}, t.adminToken);
     assert.equal(back.body.team.archivedAt, null);
   });

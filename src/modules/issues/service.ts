@@ -130,6 +130,7 @@ async function resolveTeam(db: Db, p: Problems, teamId: string | undefined): Pro
   }
   const team = await findTeamByIdOrKey(db, teamId);
   if (!team) p.add('teamId', 'no team with this id or key');
+  else if (team.archived_at) p.add('teamId', 'the team is archived');
   return team;
 }
 
@@ -291,6 +292,7 @@ export async function updateIssue(
     if (patch.teamId !== undefined) {
       const team = await findTeamByIdOrKey(trx, patch.teamId);
       if (!team) p.add('teamId', 'no team with this id or key');
+      else if (team.archived_at && team.id !== row.team_id) p.add('teamId', 'the team is archived');
       else teamId = team.id;
     }
     const moving = teamId !== row.team_id;
