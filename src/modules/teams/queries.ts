@@ -124,19 +124,6 @@ export async function reidentifyIssues(db: Db, teamId: string, key: string): Pro
     .execute();
 }
 
-/** The keys the team held before its current one, oldest first. */
-export async function formerKeys(db: Db, team: TeamRow): Promise<string[]> {
-  const rows = await db
-    .selectFrom('team_keys')
-    .select('key')
-    .where('team_id', '=', team.id)
-    .where('key', '<>', team.key)
-    .orderBy('created_at')
-    .orderBy('key')
-    .execute();
-  return rows.map((r) => r.key);
-}
-
 /**
  * Takes the team's next issue number. The UPDATE locks the team row until the
  * transaction ends, so concurrent creations queue here and numbers stay gap-free.
