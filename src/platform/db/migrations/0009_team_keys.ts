@@ -4,7 +4,10 @@
 // records it, so every way a team is written (the service, the first start, a
 // bulk SQL import) keeps the rule; a key that another team holds or held is
 // refused with a unique violation, which callers already answer as a conflict.
-// Teams also hold a time zone now (it was always UTC).
+// Teams also hold a time zone now (it was always UTC). Guests join no team
+// until an admin adds them; until now every account joined every public team
+// automatically and there was no way to add anyone, so every guest membership
+// is such an automatic one and goes.
 export const name = 'team_keys';
 
 export const up = /* sql */ `
@@ -30,4 +33,6 @@ create trigger teams_record_key after insert or update of key on teams
   for each row execute function teams_record_key();
 
 alter table teams add column timezone text not null default 'UTC';
+
+delete from team_memberships m using users u where u.id = m.user_id and u.role = 'guest';
 `;
