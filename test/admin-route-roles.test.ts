@@ -45,6 +45,7 @@ describe('admin routes check the role before the body', () => {
       'POST /api/teams/:id/archive',
       'POST /api/teams/:id/unarchive',
       'POST /api/teams/:id/members',
+      'PATCH /api/teams/:id/members/:userId',
       'DELETE /api/teams/:id/members/:userId',
       'POST /api/workflow-states',
       'PATCH /api/workflow-states/:id',

@@ -1,6 +1,6 @@
 // Team management through a real @linear/sdk client: teamCreate, teamUpdate
 // (a key change keeps old identifiers), teamDelete (archives), teamUnarchive,
-// teamMembershipCreate/Delete, team.members and user.teamMemberships, and
+// teamMembershipCreate/Update/Delete, team.members and user.teamMemberships, and
 // workflowStateCreate/Update/Archive.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -124,6 +124,9 @@ describe('teams through the SDK', () => {
       () => client.createTeamMembership({ teamId: team.id, userId: member.user.id }),
       InvalidInputLinearError,
     );
+    const updated = await client.updateTeamMembership(membership.id, { owner: false, sortOrder: 2 });
+    assert.equal((await updated.teamMembership)!.sortOrder, 2);
+    assert.equal((await client.teamMembership(membership.id)).owner, false);
     const del = await client.deleteTeamMembership(membership.id);
     assert.equal(del.entityId, membership.id);
     assert.deepEqual(
@@ -143,6 +146,10 @@ describe('teams through the SDK', () => {
     );
     const mine = (await (await memberClient.viewer).teamMemberships()).nodes[0]!;
     await assert.rejects(() => memberClient.deleteTeamMembership(mine.id), ForbiddenLinearError);
+    await assert.rejects(
+      () => memberClient.updateTeamMembership(mine.id, { owner: true }),
+      ForbiddenLinearError,
+    );
     assert.equal((await client.team(team.id)).name, 'Engineering');
   });
 });

@@ -236,6 +236,24 @@ describe('memberships', () => {
     const again = await t.post(`/api/teams/${team.id}/members`, { userId: guest.user.id }, t.adminToken);
     assert.equal(again.status, 409);
 
+    const changed = await t.patch(
+      `/api/teams/${team.id}/members/${guest.user.id}`,
+      { owner: true, sortOrder: 3 },
+      t.adminToken,
+    );
+    assert.equal(changed.status, 200, JSON.stringify(changed.body));
+    assert.deepEqual([changed.body.membership.owner, changed.body.membership.sortOrder], [true, 3]);
+    assert.equal(
+      (await t.patch(`/api/teams/${team.id}/members/${guest.user.id}`, {}, t.adminToken)).status,
+      400,
+    );
+    const notMember = await t.patch(
+      `/api/teams/${team.id}/members/${member.user.id}`,
+      { owner: true },
+      t.adminToken,
+    );
+    assert.equal(notMember.status, 404);
+
     assert.equal((await t.del(`/api/teams/${team.id}/members/${guest.user.id}`, t.adminToken)).status, 200);
     assert.deepEqual(await memberIds(team.id), [admin.id]);
     assert.equal((await t.del(`/api/teams/${team.id}/members/${guest.user.id}`, t.adminToken)).status, 404);
@@ -288,6 +306,7 @@ describe('who may manage teams', () => {
         t.post(`/api/teams/${team.id}/archive`, {}, who.token),
         t.post(`/api/teams/${team.id}/unarchive`, {}, who.token),
         t.post(`/api/teams/${team.id}/members`, { userId: who.user.id }, who.token),
+        t.patch(`/api/teams/${team.id}/members/${member.user.id}`, { owner: true }, who.token),
         t.del(`/api/teams/${team.id}/members/${member.user.id}`, who.token),
       ];
       for (const res of await Promise.all(writes)) {

@@ -62,6 +62,10 @@ export const teamResolvers: ResolverMap = {
       const row = await teams.addMember(g.app, g.actor, String(teamId), rest as never);
       return payload(g, { teamMembership: lists.memberships.node(row) });
     },
+    teamMembershipUpdate: async (_s, a: { id: string; input: Input }, g) => {
+      const row = await teams.updateMembership(g.app, g.actor, a.id, pick(a.input, ['owner', 'sortOrder']));
+      return payload(g, { teamMembership: lists.memberships.node(row) });
+    },
     teamMembershipDelete: async (_s, a: { id: string }, g) => {
       const row = await teams.deleteMembership(g.app, g.actor, a.id);
       return payload(g, { entityId: row.id });

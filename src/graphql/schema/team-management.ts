@@ -31,6 +31,11 @@ extend type Mutation {
   teamMembershipCreate(
     "The values to write." input: TeamMembershipCreateInput!
   ): TeamMembershipPayload!
+  """Changes a membership's owner flag or sort order (admins only)."""
+  teamMembershipUpdate(
+    "Id of the membership." id: String!
+    "The values to write." input: TeamMembershipUpdateInput!
+  ): TeamMembershipPayload!
   """Removes a membership (admins only)."""
   teamMembershipDelete(
     "Id of the membership." id: String!
@@ -272,6 +277,12 @@ input TeamMembershipCreateInput {
   sortOrder: Float
   teamId: String!
   userId: String!
+}
+
+"""Changes to a membership."""
+input TeamMembershipUpdateInput {
+  owner: Boolean
+  sortOrder: Float
 }
 
 """A new workflow state."""

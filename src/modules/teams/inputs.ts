@@ -4,6 +4,7 @@ import { type Static, Type } from 'typebox';
 
 export { checkInput } from '../issues/inputs.js';
 
+const SortOrder = Type.Number({ minimum: -1e12, maximum: 1e12 });
 const Name = Type.String({ minLength: 1, maxLength: 100, pattern: '\\S' });
 const Key = Type.String({
   pattern: '^[A-Z][A-Z0-9]{0,6}$',
@@ -45,9 +46,19 @@ export const MembershipBody = Type.Object(
   {
     userId: Type.String({ format: 'uuid' }),
     owner: Type.Optional(Type.Boolean()),
-    sortOrder: Type.Optional(Type.Number({ minimum: -1e12, maximum: 1e12 })),
+    sortOrder: Type.Optional(SortOrder),
   },
   { additionalProperties: false },
 );
 
 export type MembershipInput = Static<typeof MembershipBody>;
+
+export const MembershipPatchBody = Type.Object(
+  {
+    owner: Type.Optional(Type.Boolean()),
+    sortOrder: Type.Optional(SortOrder),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
+
+export type MembershipUpdateInput = Static<typeof MembershipPatchBody>;

@@ -2,7 +2,7 @@
 // being added. Members and admins join every public team when their account is
 // created and every new public team; guests join no team until an admin adds
 // them, since a team's members see its work.
-import type { Selectable } from 'kysely';
+import { type Selectable, sql } from 'kysely';
 import type { Db } from '../../platform/db/database.js';
 import type { Role, TeamMembershipsTable } from '../../platform/db/tables.js';
 import { isUuid } from './ids.js';
@@ -72,6 +72,19 @@ export function insertMembership(
     .onConflict((oc) => oc.columns(['team_id', 'user_id']).doNothing())
     .returningAll()
     .executeTakeFirst();
+}
+
+export function updateMembership(
+  db: Db,
+  id: string,
+  set: { owner?: boolean; sort_order?: number },
+): Promise<MembershipRow> {
+  return db
+    .updateTable('team_memberships')
+    .set({ ...set, updated_at: sql<Date>`now()` })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
 export async function deleteMembership(db: Db, id: string): Promise<void> {

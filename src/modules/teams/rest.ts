@@ -8,7 +8,7 @@ import type { Http } from '../../platform/http/types.js';
 import { labelsRoutes } from '../labels/rest.js';
 import { statesRoutes } from '../states/rest.js';
 import { presentUser } from '../users/present.js';
-import { MembershipBody, TeamCreateBody, TeamPatchBody } from './inputs.js';
+import { MembershipBody, MembershipPatchBody, TeamCreateBody, TeamPatchBody } from './inputs.js';
 import {
   MemberSchema,
   MembershipSchema,
@@ -138,6 +138,30 @@ export function teamsRoutes(app: Http, ctx: AppContext): void {
     },
   );
 
+  const MemberParams = Type.Object({
+    id: IdParams.properties.id,
+    userId: Type.String({ minLength: 1, maxLength: 200 }),
+  });
+
+  app.patch(
+    '/api/teams/:id/members/:userId',
+    {
+      config: { auth: 'admin' },
+      schema: {
+        tags: ['admin'],
+        summary: "Change a membership's owner flag or sort order (admins only)",
+        params: MemberParams,
+        body: MembershipPatchBody,
+        response: { 200: MembershipEnvelope, ...errors(400, 401, 403, 404) },
+      },
+    },
+    async (req) => ({
+      membership: presentMembership(
+        await teams.updateMember(ctx, actorOf(req), req.params.id, req.params.userId, req.body),
+      ),
+    }),
+  );
+
   app.delete(
     '/api/teams/:id/members/:userId',
     {
@@ -145,10 +169,7 @@ export function teamsRoutes(app: Http, ctx: AppContext): void {
       schema: {
         tags: ['admin'],
         summary: 'Remove a user from a team (admins only)',
-        params: Type.Object({
-          id: IdParams.properties.id,
-          userId: Type.String({ minLength: 1, maxLength: 200 }),
-        }),
+        params: MemberParams,
         response: { 200: Ok, ...errors(401, 403, 404) },
       },
     },

@@ -7,6 +7,8 @@
 //   archiveTeam / unarchiveTeam(ctx, actor, idOrKey)    -> TeamRow   issues stay
 //   listMembers(ctx, actor, idOrKey)                    -> { membership, user }[]
 //   addMember(ctx, actor, idOrKey, MembershipInput)     -> MembershipRow
+//   updateMember(ctx, actor, idOrKey, userId, patch)    -> MembershipRow   owner, sortOrder
+//   updateMembership(ctx, actor, membershipId, patch)   -> MembershipRow
 //   removeMember(ctx, actor, idOrKey, userId)           -> MembershipRow (as it was)
 //   deleteMembership(ctx, actor, membershipId)          -> MembershipRow (as it was)
 //
@@ -24,6 +26,8 @@ import {
   checkInput,
   MembershipBody,
   type MembershipInput,
+  MembershipPatchBody,
+  type MembershipUpdateInput,
   TeamCreateBody,
   type TeamCreateInput,
   TeamPatchBody,
@@ -32,7 +36,7 @@ import {
 import * as m from './memberships.js';
 import * as q from './queries.js';
 
-export type { MembershipInput, TeamCreateInput, TeamUpdateInput } from './inputs.js';
+export type { MembershipInput, MembershipUpdateInput, TeamCreateInput, TeamUpdateInput } from './inputs.js';
 
 const keyTaken = (key: string) =>
   conflict(`The key ${key} is used by another team, now or in the past (its identifiers still point there)`);
@@ -207,6 +211,44 @@ export async function addMember(
     if (!row) throw conflict('The user is already a member of this team');
     return row;
   });
+}
+
+async function change(
+  ctx: AppContext,
+  membership: m.MembershipRow | undefined,
+  patch: MembershipUpdateInput,
+): Promise<m.MembershipRow> {
+  if (!membership) throw notFound('Team membership');
+  // GraphQL may send an empty input: nothing to change then.
+  if (Object.keys(patch).length === 0) return membership;
+  checkInput(MembershipPatchBody, patch);
+  return m.updateMembership(ctx.db, membership.id, {
+    ...(patch.owner !== undefined ? { owner: patch.owner } : {}),
+    ...(patch.sortOrder !== undefined ? { sort_order: patch.sortOrder } : {}),
+  });
+}
+
+export async function updateMember(
+  ctx: AppContext,
+  actor: Actor,
+  idOrKey: string,
+  userId: string,
+  patch: MembershipUpdateInput,
+): Promise<m.MembershipRow> {
+  assertAdmin(actor);
+  const team = await q.findTeamByIdOrKey(ctx.db, idOrKey);
+  if (!team) throw notFound('Team');
+  return change(ctx, await m.findMembership(ctx.db, team.id, userId), patch);
+}
+
+export async function updateMembership(
+  ctx: AppContext,
+  actor: Actor,
+  id: string,
+  patch: MembershipUpdateInput,
+): Promise<m.MembershipRow> {
+  assertAdmin(actor);
+  return change(ctx, await m.findMembershipById(ctx.db, id), patch);
 }
 
 async function remove(ctx: AppContext, membership: m.MembershipRow | undefined): Promise<m.MembershipRow> {
