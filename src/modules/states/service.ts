@@ -13,6 +13,7 @@
 import type { Actor, AppContext } from '../../platform/context.js';
 import type { StateRow, StateType } from '../../platform/db/tables.js';
 import { invalidField, notFound } from '../../platform/errors.js';
+import { lockIssuesInState } from '../issues/queries.js';
 import { moveIssuesToState } from '../issues/service.js';
 import { findTeamByIdOrKey } from '../teams/queries.js';
 import { assertAdmin } from '../users/policy.js';
@@ -92,10 +93,14 @@ export async function archiveState(
   const found = await q.findStateById(ctx.db, id);
   if (!found) throw notFound('Workflow state');
   return ctx.db.transaction().execute(async (trx) => {
-    // Every live state of the team is locked (in id order, so concurrent archives
-    // queue instead of deadlocking): two archives cannot remove the last two of a
-    // type, and an issue being put in this state either commits first (and is
-    // moved below) or waits and then finds the state archived.
+    // The issues already in the state are locked first: an update of one of them
+    // holds its row and then share-locks its target state, so taking the state
+    // first could deadlock with an update that puts the issue in the state it is in.
+    await lockIssuesInState(trx, found.id);
+    // Then every live state of the team (in id order, so concurrent archives queue
+    // instead of deadlocking): two archives cannot remove the last two of a type,
+    // and an issue being put in this state now either has committed (it is moved
+    // below, with the issues listed again) or waits and then finds it archived.
     const siblings = await q.lockLiveStates(trx, found.team_id);
     const state = siblings.find((s) => s.id === found.id);
     if (!state) return (await q.findStateById(trx, found.id))!; // archived meanwhile
