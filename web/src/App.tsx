@@ -7,6 +7,8 @@ import { typing } from './lib/keys';
 import { Link, match, Redirect, useLocation } from './lib/router';
 import { useSession } from './lib/session';
 import { AdminBranding, AdminFlags, AdminUsers } from './pages/Admin';
+import { AdminTeam } from './pages/AdminTeam';
+import { AdminLabels, AdminTeams } from './pages/AdminTeams';
 import { AdminWebhooks } from './pages/AdminWebhooks';
 import { AuthPage } from './pages/Auth';
 import { BoardPage } from './pages/Board';
@@ -42,6 +44,10 @@ function route(path: string, flag: (k: string) => boolean, isAdmin: boolean): Re
     if (path === '/admin/flags') return <AdminFlags />;
     if (path === '/admin/branding') return <AdminBranding />;
     if (path === '/admin/webhooks') return <AdminWebhooks />;
+    if (path === '/admin/teams') return <AdminTeams />;
+    if (path === '/admin/labels') return <AdminLabels />;
+    const team = match('/admin/teams/:id', path);
+    if (team) return <AdminTeam key={team.id} id={team.id!} />;
   }
   return (
     <div className="page">
@@ -117,6 +123,8 @@ function Shell({ path }: { path: string }) {
             <>
               <div className="nav-group">Administration</div>
               {nav('/admin/users', 'Users')}
+              {nav('/admin/teams', 'Teams')}
+              {nav('/admin/labels', 'Labels')}
               {nav('/admin/flags', 'Feature flags')}
               {nav('/admin/branding', 'Branding')}
               {nav('/admin/webhooks', 'Webhooks')}

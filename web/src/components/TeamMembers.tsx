@@ -1,0 +1,113 @@
+// A team's members on its admin page: list with roles, add a workspace user,
+// remove one (after a confirmation).
+import { type FormEvent, useState } from 'react';
+import { api } from '../lib/api';
+import { refreshTeams, type TeamRecord, useMembers, useUsers } from '../lib/teams';
+import { Button, ErrorMessage, fieldErrors, Loading, SelectField } from './ui';
+
+export function TeamMembers({ team }: { team: TeamRecord }) {
+  const members = useMembers(team.id);
+  const users = useUsers();
+  const [userId, setUserId] = useState('');
+  const [state, setState] = useState<{ busy?: boolean; error?: unknown }>({});
+  const [rowError, setRowError] = useState<{ id: string; error: unknown } | null>(null);
+  const fields = fieldErrors(state.error);
+  const memberIds = new Set(members.data?.members.map((m) => m.userId));
+  // Guests are listed too: an admin adds them to a team by hand.
+  const candidates = users.data?.users.filter((u) => !memberIds.has(u.id)) ?? [];
+
+  async function add(e: FormEvent) {
+    e.preventDefault();
+    if (!userId) return;
+    setState({ busy: true });
+    try {
+      await api.post(`/teams/${team.id}/members`, { userId });
+      setUserId('');
+      setState({});
+      refreshTeams();
+    } catch (error) {
+      setState({ error });
+    }
+  }
+
+  async function remove(id: string, name: string) {
+    if (!confirm(`Remove ${name} from ${team.name}?`)) return;
+    setRowError(null);
+    try {
+      await api.del(`/teams/${team.id}/members/${id}`);
+      refreshTeams();
+    } catch (error) {
+      setRowError({ id, error });
+    }
+  }
+
+  return (
+    <section className="card" aria-labelledby="team-members-h">
+      <h2 id="team-members-h">Members</h2>
+      {members.loading && <Loading label="Loading members" />}
+      <ErrorMessage error={members.error} />
+      {members.data && (
+        <table className="table">
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Role</th>
+              <th scope="col">
+                <span className="sr-only">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {members.data.members.map((m) => (
+              <tr key={m.id}>
+                <td>{m.user.name}</td>
+                <td>
+                  {m.user.role} {m.owner && <span className="badge">owner</span>}
+                </td>
+                <td className="actions">
+                  <Button
+                    variant="danger"
+                    aria-label={`Remove ${m.user.name}`}
+                    onClick={() => remove(m.userId, m.user.name)}
+                  >
+                    Remove
+                  </Button>
+                  {rowError?.id === m.userId && <ErrorMessage error={rowError.error} />}
+                </td>
+              </tr>
+            ))}
+            {members.data.members.length === 0 && (
+              <tr>
+                <td colSpan={3} className="muted">
+                  No members yet.
+                </td>
+              </tr>
+            )}
+          </tbody>
+        </table>
+      )}
+      <form onSubmit={add} className="row">
+        <SelectField
+          label="Add a member"
+          value={userId}
+          onChange={(e) => {
+            setUserId(e.target.value);
+            setState({});
+          }}
+          error={fields.userId}
+        >
+          <option value="">Choose a person…</option>
+          {candidates.map((u) => (
+            <option key={u.id} value={u.id}>
+              {u.name} ({u.email})
+            </option>
+          ))}
+        </SelectField>
+        <Button type="submit" busy={state.busy} disabled={!userId}>
+          Add member
+        </Button>
+      </form>
+      {state.error && Object.keys(fields).length === 0 ? <ErrorMessage error={state.error} /> : null}
+    </section>
+  );
+}

@@ -1,0 +1,272 @@
+// A team's workflow states, grouped by type in workflow order: rename, recolour,
+// reorder within the type (up/down buttons), add, and archive with a
+// replacement that takes the state's issues.
+import { type FormEvent, useState } from 'react';
+import { api } from '../lib/api';
+import { HEX, refreshTeams, STATE_TYPES, type StateType, useStates, type WorkflowState } from '../lib/teams';
+import { Button, Dialog, ErrorMessage, fieldErrors, Loading, SelectField, TextField } from './ui';
+
+const TYPE_LABEL: Record<StateType, string> = {
+  triage: 'Triage',
+  backlog: 'Backlog',
+  unstarted: 'Unstarted',
+  started: 'Started',
+  completed: 'Completed',
+  canceled: 'Canceled',
+};
+
+/** A position that puts a state just before (dir -1) or after (dir 1) its neighbour in the group. */
+function movedPosition(group: WorkflowState[], i: number, dir: -1 | 1): number | null {
+  const j = i + dir;
+  const target = group[j];
+  if (!target) return null;
+  const beyond = group[j + dir];
+  return beyond ? (target.position + beyond.position) / 2 : target.position + dir;
+}
+
+export function WorkflowEditor({ teamId }: { teamId: string }) {
+  const states = useStates(teamId);
+  const [archiving, setArchiving] = useState<WorkflowState | null>(null);
+  const [error, setError] = useState<{ id: string; error: unknown } | null>(null);
+  const list = states.data?.workflowStates ?? [];
+
+  async function run(id: string, fn: () => Promise<unknown>) {
+    setError(null);
+    try {
+      await fn();
+      refreshTeams();
+    } catch (e) {
+      setError({ id, error: e });
+    }
+  }
+
+  return (
+    <section className="card" aria-labelledby="workflow-h">
+      <h2 id="workflow-h">Workflow</h2>
+      <p className="muted">
+        Issues move through these states. Each type (backlog to canceled) keeps at least one state; new issues
+        start in the first backlog state. A state's type cannot change: add one of the new type and archive
+        the old one.
+      </p>
+      {states.loading && <Loading label="Loading workflow" />}
+      <ErrorMessage error={states.error} />
+      {STATE_TYPES.map((type) => {
+        const group = list.filter((s) => s.type === type).sort((a, b) => a.position - b.position);
+        if (group.length === 0 && type === 'triage') return null;
+        return (
+          <section key={type} className="state-group" aria-labelledby={`st-${type}`}>
+            <h3 id={`st-${type}`}>{TYPE_LABEL[type]}</h3>
+            <ul className="state-list">
+              {group.map((s, i) => (
+                <StateRow
+                  key={`${s.id}:${s.name}:${s.color}`}
+                  state={s}
+                  first={i === 0}
+                  last={i === group.length - 1}
+                  onSave={(patch) => run(s.id, () => api.patch(`/workflow-states/${s.id}`, patch))}
+                  onMove={(dir) => {
+                    const position = movedPosition(group, i, dir);
+                    if (position !== null)
+                      void run(s.id, () => api.patch(`/workflow-states/${s.id}`, { position }));
+                  }}
+                  onArchive={() => setArchiving(s)}
+                  error={error?.id === s.id ? error.error : undefined}
+                />
+              ))}
+            </ul>
+          </section>
+        );
+      })}
+      {states.data && <AddState teamId={teamId} />}
+      {archiving && <ArchiveState state={archiving} states={list} onClose={() => setArchiving(null)} />}
+    </section>
+  );
+}
+
+function StateRow({
+  state,
+  first,
+  last,
+  onSave,
+  onMove,
+  onArchive,
+  error,
+}: {
+  state: WorkflowState;
+  first: boolean;
+  last: boolean;
+  onSave: (patch: { name: string; color: string }) => Promise<void>;
+  onMove: (dir: -1 | 1) => void;
+  onArchive: () => void;
+  error: unknown;
+}) {
+  const [name, setName] = useState(state.name);
+  const [color, setColor] = useState(state.color);
+  const dirty = name !== state.name || color.toLowerCase() !== state.color.toLowerCase();
+  const fields = fieldErrors(error);
+  return (
+    <li className="state-row">
+      <form
+        className="row"
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (dirty) void onSave({ name: name.trim(), color: color.toLowerCase() });
+        }}
+      >
+        <input
+          type="color"
+          aria-label={`Colour of ${state.name}`}
+          value={HEX.test(color) ? color.toLowerCase() : '#888888'}
+          onChange={(e) => setColor(e.target.value)}
+        />
+        <input
+          aria-label={`Name of ${state.name}`}
+          value={name}
+          aria-invalid={fields.name ? true : undefined}
+          onChange={(e) => setName(e.target.value)}
+        />
+        <Button type="submit" disabled={!dirty || !name.trim()} aria-label={`Save ${state.name}`}>
+          Save
+        </Button>
+        <Button
+          variant="ghost"
+          disabled={first}
+          aria-label={`Move ${state.name} up`}
+          onClick={() => onMove(-1)}
+        >
+          ↑
+        </Button>
+        <Button
+          variant="ghost"
+          disabled={last}
+          aria-label={`Move ${state.name} down`}
+          onClick={() => onMove(1)}
+        >
+          ↓
+        </Button>
+        <Button variant="danger" aria-label={`Archive ${state.name}`} onClick={onArchive}>
+          Archive
+        </Button>
+      </form>
+      <ErrorMessage error={fields.name ?? fields.color ?? error} />
+    </li>
+  );
+}
+
+function AddState({ teamId }: { teamId: string }) {
+  const [form, setForm] = useState({ name: '', type: 'unstarted' as StateType, color: '#95a2b3' });
+  const [state, setState] = useState<{ busy?: boolean; error?: unknown }>({});
+  const fields = fieldErrors(state.error);
+
+  async function add(e: FormEvent) {
+    e.preventDefault();
+    setState({ busy: true });
+    try {
+      await api.post('/workflow-states', { teamId, ...form, name: form.name.trim() });
+      setForm({ ...form, name: '' });
+      setState({});
+      refreshTeams();
+    } catch (error) {
+      setState({ error });
+    }
+  }
+
+  return (
+    <form onSubmit={add} className="grid-form" aria-label="Add a state">
+      <TextField
+        label="New state name"
+        value={form.name}
+        onChange={(e) => setForm({ ...form, name: e.target.value })}
+        error={fields.name}
+      />
+      <SelectField
+        label="New state type"
+        value={form.type}
+        onChange={(e) => setForm({ ...form, type: e.target.value as StateType })}
+        error={fields.type}
+      >
+        {STATE_TYPES.map((t) => (
+          <option key={t} value={t}>
+            {TYPE_LABEL[t]}
+          </option>
+        ))}
+      </SelectField>
+      <div className="field">
+        <label htmlFor="new-state-color">New state colour</label>
+        <input
+          id="new-state-color"
+          type="color"
+          value={form.color}
+          onChange={(e) => setForm({ ...form, color: e.target.value })}
+        />
+      </div>
+      <div className="grid-form-submit">
+        <Button type="submit" variant="primary" busy={state.busy} disabled={!form.name.trim()}>
+          Add state
+        </Button>
+      </div>
+      {state.error && Object.keys(fields).length === 0 ? <ErrorMessage error={state.error} /> : null}
+    </form>
+  );
+}
+
+function ArchiveState({
+  state,
+  states,
+  onClose,
+}: {
+  state: WorkflowState;
+  states: WorkflowState[];
+  onClose: () => void;
+}) {
+  // Same-type states first: issues keep their kind of progress.
+  const others = states
+    .filter((s) => s.id !== state.id)
+    .sort((a, b) => Number(b.type === state.type) - Number(a.type === state.type));
+  const [replacement, setReplacement] = useState(others[0]?.id ?? '');
+  const [st, setSt] = useState<{ busy?: boolean; error?: unknown }>({});
+  const fields = fieldErrors(st.error);
+
+  async function archive(e: FormEvent) {
+    e.preventDefault();
+    setSt({ busy: true });
+    try {
+      await api.post(`/workflow-states/${state.id}/archive`, { replacementStateId: replacement });
+      refreshTeams();
+      onClose();
+    } catch (error) {
+      setSt({ error });
+    }
+  }
+
+  return (
+    <Dialog title={`Archive ${state.name}`} onClose={onClose}>
+      <form onSubmit={archive}>
+        <p className="muted">
+          Its issues move to the replacement state (their progress times follow its type). The state leaves
+          the workflow and can no longer be given to an issue.
+        </p>
+        <SelectField
+          label="Replacement state"
+          value={replacement}
+          required
+          onChange={(e) => setReplacement(e.target.value)}
+          error={fields.replacementStateId}
+        >
+          {others.map((s) => (
+            <option key={s.id} value={s.id}>
+              {s.name} ({TYPE_LABEL[s.type]})
+            </option>
+          ))}
+        </SelectField>
+        {st.error && !fields.replacementStateId ? <ErrorMessage error={st.error} /> : null}
+        <div className="row">
+          <Button type="submit" variant="danger" busy={st.busy} disabled={!replacement}>
+            Archive state
+          </Button>
+          <Button onClick={onClose}>Cancel</Button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}

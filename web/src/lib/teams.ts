@@ -1,0 +1,82 @@
+// Team administration over REST (admins only): teams, members, workflow states
+// and labels. Every change invalidates `ref:` too, so lists and the board pick
+// up renamed states, new keys and labels without a reload.
+import { api } from './api';
+import { invalidate, useQuery } from './cache';
+import type { User } from './session';
+
+export interface TeamRecord {
+  id: string;
+  key: string;
+  name: string;
+  description: string | null;
+  color: string | null;
+  icon: string | null;
+  private: boolean;
+  issueCount: number;
+  timezone: string;
+  archivedAt: string | null;
+}
+
+export interface Membership {
+  id: string;
+  userId: string;
+  owner: boolean;
+  user: User;
+}
+
+/** The API's state types, in workflow order. */
+export const STATE_TYPES = ['triage', 'backlog', 'unstarted', 'started', 'completed', 'canceled'] as const;
+export type StateType = (typeof STATE_TYPES)[number];
+
+export interface WorkflowState {
+  id: string;
+  teamId: string;
+  name: string;
+  type: StateType;
+  color: string;
+  position: number;
+}
+
+export interface LabelRecord {
+  id: string;
+  name: string;
+  color: string;
+  teamId: string | null;
+}
+
+export const HEX = /^#[0-9a-f]{6}$/i;
+
+export const useTeams = () => useQuery('admin-teams', () => api.get<{ teams: TeamRecord[] }>('/teams'));
+
+export const useTeam = (id: string) =>
+  useQuery(`admin-team:${id}`, () => api.get<{ team: TeamRecord }>(`/teams/${encodeURIComponent(id)}`));
+
+export const useMembers = (teamId: string | undefined) =>
+  useQuery(teamId ? `admin-team-members:${teamId}` : null, () =>
+    api.get<{ members: Membership[] }>(`/teams/${teamId}/members`),
+  );
+
+export const useStates = (teamId: string | undefined) =>
+  useQuery(teamId ? `admin-team-states:${teamId}` : null, () =>
+    api.get<{ workflowStates: WorkflowState[] }>(`/workflow-states?teamId=${teamId}`),
+  );
+
+/** Workspace labels (teamId null) or one team's own labels. */
+export const useLabels = (teamId: string | null) =>
+  useQuery(`admin-labels:${teamId ?? 'workspace'}`, async () => {
+    const { labels } = await api.get<{ labels: LabelRecord[] }>(
+      teamId ? `/labels?teamId=${teamId}` : '/labels',
+    );
+    return labels.filter((l) => l.teamId === teamId);
+  });
+
+export const useUsers = () =>
+  useQuery('admin-team-users', () => api.get<{ users: User[] }>('/users?limit=250'));
+
+/** After any team change: the admin pages and the app's reference data. */
+export function refreshTeams() {
+  invalidate('admin-team');
+  invalidate('admin-labels');
+  invalidate('ref:');
+}

@@ -1,0 +1,194 @@
+// Administration of one team: its settings, archiving, members, workflow
+// states and labels. The id in the address may be an id or a (former) key.
+import { type FormEvent, useEffect, useState } from 'react';
+import { LabelsEditor } from '../components/LabelsEditor';
+import { TeamMembers } from '../components/TeamMembers';
+import { Button, ErrorMessage, fieldErrors, Loading, PageHeader, TextField } from '../components/ui';
+import { WorkflowEditor } from '../components/WorkflowEditor';
+import { api } from '../lib/api';
+import { Link } from '../lib/router';
+import { HEX, refreshTeams, type TeamRecord, useTeam } from '../lib/teams';
+
+export function AdminTeam({ id }: { id: string }) {
+  const q = useTeam(id);
+  const team = q.data?.team;
+  return (
+    <div className="page">
+      <p>
+        <Link to="/admin/teams">← All teams</Link>
+      </p>
+      <PageHeader title={team ? `${team.name} (${team.key})` : 'Team'} />
+      {q.loading && <Loading label="Loading team" />}
+      <ErrorMessage error={q.error} />
+      {team && (
+        <>
+          <TeamSettings team={team} />
+          <TeamArchive team={team} />
+          <TeamMembers team={team} />
+          <WorkflowEditor teamId={team.id} />
+          <LabelsEditor teamId={team.id} title={`Labels of ${team.key}`} />
+        </>
+      )}
+    </div>
+  );
+}
+
+const formOf = (t: TeamRecord) => ({
+  key: t.key,
+  name: t.name,
+  description: t.description ?? '',
+  color: t.color ?? '',
+  icon: t.icon ?? '',
+  private: t.private,
+  timezone: t.timezone,
+});
+
+function TeamSettings({ team }: { team: TeamRecord }) {
+  const [form, setForm] = useState(() => formOf(team));
+  const [state, setState] = useState<{ busy?: boolean; error?: unknown; saved?: boolean }>({});
+  const fields = fieldErrors(state.error);
+  const colorOk = form.color === '' || HEX.test(form.color);
+  // A fresh copy from the server (after saving, or another tab) resets the form.
+  useEffect(() => setForm(formOf(team)), [team]);
+  const set = (patch: Partial<typeof form>) => {
+    setForm({ ...form, ...patch });
+    setState({});
+  };
+
+  async function save(e: FormEvent) {
+    e.preventDefault();
+    setState({ busy: true });
+    try {
+      await api.patch(`/teams/${team.id}`, {
+        key: form.key,
+        name: form.name,
+        description: form.description.trim() || null,
+        color: form.color ? form.color.toLowerCase() : null,
+        icon: form.icon.trim() || null,
+        private: form.private,
+        timezone: form.timezone.trim(),
+      });
+      refreshTeams();
+      setState({ saved: true });
+    } catch (error) {
+      setState({ error });
+    }
+  }
+
+  return (
+    <section className="card" aria-labelledby="team-settings-h">
+      <h2 id="team-settings-h">Settings</h2>
+      <form onSubmit={save} className="grid-form">
+        <TextField
+          label="Team key"
+          value={form.key}
+          maxLength={7}
+          hint={
+            form.key !== team.key
+              ? `Issues will be renamed ${form.key || '…'}-n; links to ${team.key}-n keep working. ${team.key} stays reserved for this team.`
+              : 'Changing the key renames every issue identifier; the old identifiers keep working.'
+          }
+          onChange={(e) => set({ key: e.target.value.toUpperCase() })}
+          error={fields.key}
+        />
+        <TextField
+          label="Team name"
+          value={form.name}
+          onChange={(e) => set({ name: e.target.value })}
+          error={fields.name}
+        />
+        <TextField
+          label="Description"
+          value={form.description}
+          onChange={(e) => set({ description: e.target.value })}
+          error={fields.description}
+        />
+        <div className="color-row">
+          <TextField
+            label="Colour"
+            value={form.color}
+            placeholder="#rrggbb"
+            onChange={(e) => set({ color: e.target.value })}
+            error={fields.color ?? (colorOk ? undefined : 'Use the form #rrggbb')}
+          />
+          <label className="sr-only" htmlFor="team-color-picker">
+            Pick team colour
+          </label>
+          <input
+            id="team-color-picker"
+            type="color"
+            value={HEX.test(form.color) ? form.color.toLowerCase() : '#5e6ad2'}
+            onChange={(e) => set({ color: e.target.value })}
+          />
+        </div>
+        <TextField
+          label="Icon"
+          value={form.icon}
+          onChange={(e) => set({ icon: e.target.value })}
+          error={fields.icon}
+        />
+        <TextField
+          label="Time zone"
+          value={form.timezone}
+          hint="An IANA name such as Europe/Paris."
+          onChange={(e) => set({ timezone: e.target.value })}
+          error={fields.timezone}
+        />
+        <label className="check">
+          <input
+            type="checkbox"
+            checked={form.private}
+            onChange={(e) => set({ private: e.target.checked })}
+          />{' '}
+          Private team (new accounts do not join it; existing members stay)
+        </label>
+        <div className="grid-form-submit row">
+          <Button type="submit" variant="primary" busy={state.busy} disabled={!colorOk}>
+            Save team
+          </Button>
+          {state.saved && (
+            <span className="ok" role="status">
+              Saved
+            </span>
+          )}
+        </div>
+      </form>
+      {state.error && Object.keys(fields).length === 0 ? <ErrorMessage error={state.error} /> : null}
+    </section>
+  );
+}
+
+function TeamArchive({ team }: { team: TeamRecord }) {
+  const [state, setState] = useState<{ busy?: boolean; error?: unknown }>({});
+  const archived = Boolean(team.archivedAt);
+
+  async function toggle() {
+    const question = archived
+      ? `Unarchive ${team.name}? Issues can be created in it again.`
+      : `Archive ${team.name}? Nothing is deleted, but no issue can be created in it or moved to it.`;
+    if (!confirm(question)) return;
+    setState({ busy: true });
+    try {
+      await api.post(`/teams/${team.id}/${archived ? 'unarchive' : 'archive'}`);
+      refreshTeams();
+      setState({});
+    } catch (error) {
+      setState({ error });
+    }
+  }
+
+  return (
+    <section className="card" aria-labelledby="team-archive-h">
+      <h2 id="team-archive-h">{archived ? 'Archived' : 'Archive'}</h2>
+      <p className="muted">
+        {archived
+          ? 'This team is archived: its issues can be read and edited, but no issue can be created in it or moved to it.'
+          : 'Archiving deletes nothing: issues, states, members and keys stay, and its issues stay editable. No issue can be created in it or moved to it until it is unarchived.'}
+      </p>
+      <Button variant={archived ? 'secondary' : 'danger'} busy={state.busy} onClick={toggle}>
+        {archived ? 'Unarchive team' : 'Archive team'}
+      </Button>
+      <ErrorMessage error={state.error} />
+    </section>
+  );
+}

@@ -1,0 +1,149 @@
+// Administration: the list of teams and a form to create one. Each team opens
+// its own page (AdminTeam.tsx) for settings, members, workflow and labels.
+import { type FormEvent, useState } from 'react';
+import { LabelsEditor } from '../components/LabelsEditor';
+import { Button, ErrorMessage, fieldErrors, Loading, PageHeader, TextField } from '../components/ui';
+import { api } from '../lib/api';
+import { useQuery } from '../lib/cache';
+import { Link, navigate } from '../lib/router';
+import { refreshTeams, type TeamRecord, useTeams } from '../lib/teams';
+
+const EMPTY = { key: '', name: '', description: '', private: false, timezone: 'UTC' };
+
+/** The list answer has no member count, so it is one members call per team. */
+function useMemberCounts(teams: TeamRecord[] | undefined) {
+  const ids = teams?.map((t) => t.id) ?? [];
+  return useQuery(ids.length ? `admin-team-counts:${ids.join(',')}` : null, async () => {
+    const counts = await Promise.all(
+      ids.map((id) => api.get<{ members: unknown[] }>(`/teams/${id}/members`).then((r) => r.members.length)),
+    );
+    return new Map(ids.map((id, i) => [id, counts[i] ?? 0]));
+  });
+}
+
+export function AdminTeams() {
+  const teams = useTeams();
+  const counts = useMemberCounts(teams.data?.teams);
+  const [form, setForm] = useState(EMPTY);
+  const [state, setState] = useState<{ busy?: boolean; error?: unknown }>({});
+  const fields = fieldErrors(state.error);
+
+  async function create(e: FormEvent) {
+    e.preventDefault();
+    setState({ busy: true });
+    try {
+      const { team } = await api.post<{ team: TeamRecord }>('/teams', {
+        key: form.key,
+        name: form.name,
+        description: form.description.trim() || null,
+        private: form.private,
+        timezone: form.timezone.trim() || 'UTC',
+      });
+      setForm(EMPTY);
+      setState({});
+      refreshTeams();
+      navigate(`/admin/teams/${team.id}`);
+    } catch (error) {
+      setState({ error });
+    }
+  }
+
+  return (
+    <div className="page">
+      <PageHeader title="Teams" />
+      <section className="card" aria-labelledby="teams-h">
+        <h2 id="teams-h">All teams</h2>
+        {teams.loading && <Loading label="Loading teams" />}
+        <ErrorMessage error={teams.error} />
+        {teams.data && (
+          <table className="table">
+            <thead>
+              <tr>
+                <th scope="col">Key</th>
+                <th scope="col">Name</th>
+                <th scope="col">Visibility</th>
+                <th scope="col">Status</th>
+                <th scope="col">Members</th>
+              </tr>
+            </thead>
+            <tbody>
+              {teams.data.teams.map((t) => (
+                <tr key={t.id}>
+                  <td>
+                    <code>{t.key}</code>
+                  </td>
+                  <td>
+                    <Link to={`/admin/teams/${t.id}`}>{t.name}</Link>
+                  </td>
+                  <td>{t.private ? 'Private' : 'Public'}</td>
+                  <td>
+                    <span className={`status-pill ${t.archivedAt ? 'disabled' : 'active'}`}>
+                      {t.archivedAt ? 'archived' : 'active'}
+                    </span>
+                  </td>
+                  <td>{counts.data?.get(t.id) ?? '…'}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+      <section className="card" aria-labelledby="newteam-h">
+        <h2 id="newteam-h">Create a team</h2>
+        <form onSubmit={create} className="grid-form">
+          <TextField
+            label="Team key"
+            value={form.key}
+            maxLength={7}
+            hint="Prefixes issue identifiers, e.g. ENG-12: a capital letter, then up to 6 capitals or digits."
+            onChange={(e) => setForm({ ...form, key: e.target.value.toUpperCase() })}
+            error={fields.key}
+          />
+          <TextField
+            label="Team name"
+            value={form.name}
+            onChange={(e) => setForm({ ...form, name: e.target.value })}
+            error={fields.name}
+          />
+          <TextField
+            label="Description"
+            value={form.description}
+            onChange={(e) => setForm({ ...form, description: e.target.value })}
+            error={fields.description}
+          />
+          <TextField
+            label="Time zone"
+            value={form.timezone}
+            hint="An IANA name such as Europe/Paris."
+            onChange={(e) => setForm({ ...form, timezone: e.target.value })}
+            error={fields.timezone}
+          />
+          <label className="check">
+            <input
+              type="checkbox"
+              checked={form.private}
+              onChange={(e) => setForm({ ...form, private: e.target.checked })}
+            />{' '}
+            Private team (new accounts do not join it automatically)
+          </label>
+          <div className="grid-form-submit">
+            <Button type="submit" variant="primary" busy={state.busy}>
+              Create team
+            </Button>
+          </div>
+        </form>
+        {state.error && Object.keys(fields).length === 0 ? <ErrorMessage error={state.error} /> : null}
+      </section>
+    </div>
+  );
+}
+
+/** Labels every team can use; each team's own labels are on its page. */
+export function AdminLabels() {
+  return (
+    <div className="page">
+      <PageHeader title="Labels" />
+      <LabelsEditor teamId={null} title="Workspace labels" />
+    </div>
+  );
+}
