@@ -5,7 +5,7 @@ import { LabelsEditor } from '../components/LabelsEditor';
 import { TeamMembers } from '../components/TeamMembers';
 import { Button, ErrorMessage, fieldErrors, Loading, PageHeader, TextField } from '../components/ui';
 import { WorkflowEditor } from '../components/WorkflowEditor';
-import { api } from '../lib/api';
+import { ApiError, api } from '../lib/api';
 import { Link } from '../lib/router';
 import { HEX, refreshTeams, type TeamRecord, useTeam } from '../lib/teams';
 
@@ -46,7 +46,9 @@ const formOf = (t: TeamRecord) => ({
 function TeamSettings({ team }: { team: TeamRecord }) {
   const [form, setForm] = useState(() => formOf(team));
   const [state, setState] = useState<{ busy?: boolean; error?: unknown; saved?: boolean }>({});
-  const fields = fieldErrors(state.error);
+  const fields = { ...fieldErrors(state.error) };
+  // A taken key is a 409 without a field: it still belongs next to the key.
+  if (state.error instanceof ApiError && state.error.code === 'CONFLICT') fields.key ??= state.error.message;
   const colorOk = form.color === '' || HEX.test(form.color);
   // A fresh copy from the server (after saving, or another tab) resets the form.
   useEffect(() => setForm(formOf(team)), [team]);
