@@ -84,6 +84,8 @@ describe('UI: teams administration', () => {
     await page.goto('/admin/teams');
     const row = page.getByRole('row', { name: /UIX/ });
     await row.getByRole('cell', { name: 'Private' }).waitFor();
+    const count = (await ui.t.get(`/api/teams/${teamId}/members`, ui.t.adminToken)).body.members.length;
+    await row.getByRole('cell', { name: String(count), exact: true }).waitFor();
     await row.getByRole('link', { name: 'UI Crew' }).click();
     await page.getByRole('heading', { name: 'UI Crew (UIX)' }).waitFor();
     await screenshot(page, 'admin-team');
@@ -165,6 +167,15 @@ describe('UI: teams administration', () => {
     await screenshot(page, 'admin-workflow');
   });
 
+  test('the issue list names the team in group headers once it spans several teams', async () => {
+    const other = await ui.t.post('/api/issues', { title: 'In the first team' }, ui.t.adminToken);
+    assert.equal(other.status, 201, JSON.stringify(other.body));
+    assert.notEqual(other.body.issue.teamId, teamId);
+    await page.getByRole('link', { name: 'Issues' }).click();
+    await page.getByRole('button', { name: /^UIX · Backlog/ }).waitFor();
+    await page.goto(`/admin/teams/${teamId}`);
+  });
+
   test('an admin manages a team label and a workspace label', async () => {
     const labels = async () => (await ui.t.get('/api/labels', ui.t.adminToken)).body.labels as any[];
     await page.getByLabel('New team label name').fill('ui-bug');
@@ -217,6 +228,7 @@ describe('UI: teams administration', () => {
     const { page: mine } = await ui.newPage();
     await signIn(mine, member.email, 'password-123');
     assert.equal(await mine.getByRole('link', { name: 'Teams' }).count(), 0);
+    assert.equal(await mine.getByRole('link', { name: 'Labels' }).count(), 0);
     await mine.goto('/admin/teams');
     await mine.getByRole('heading', { name: 'Not found' }).waitFor();
     assert.equal(await mine.getByRole('button', { name: 'Create team' }).count(), 0);

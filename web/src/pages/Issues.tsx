@@ -11,7 +11,7 @@ import { type Issue, type IssueFilters, type Ref, type State, useIssueList, useR
 
 type Sort = 'updated' | 'created' | 'priority' | 'title' | 'due';
 type Row =
-  | { kind: 'group'; state: State; count: number; collapsed: boolean }
+  | { kind: 'group'; state: State; count: number; collapsed: boolean; teamKey: string | undefined }
   | { kind: 'issue'; issue: Issue };
 
 const SORTS: { value: Sort; label: string }[] = [
@@ -131,7 +131,9 @@ export function IssuesPage() {
                   {r.collapsed ? '▸' : '▾'}
                 </span>
                 <StateIcon state={r.state} />
-                <span className="group-name">{r.state.name}</span>
+                <span className="group-name">
+                  {r.teamKey ? `${r.teamKey} · ${r.state.name}` : r.state.name}
+                </span>
                 <span className="muted">{r.count}</span>
               </button>
             ) : (
@@ -153,11 +155,20 @@ function buildRows(issues: Issue[], ref: Ref, sort: Sort, collapsed: Set<string>
   }
   const rows: Row[] = [];
   const cmp = compare(sort);
+  // Every team has its own "Backlog": name the team once the list spans several.
+  const several = new Set(issues.map((i) => i.teamId)).size > 1;
+  const keyOf = new Map(ref.teams.map((t) => [t.id, t.key]));
   for (const state of ref.states) {
     const group = byState.get(state.id);
     if (!group?.length) continue;
     const isCollapsed = collapsed.has(state.id);
-    rows.push({ kind: 'group', state, count: group.length, collapsed: isCollapsed });
+    rows.push({
+      kind: 'group',
+      state,
+      count: group.length,
+      collapsed: isCollapsed,
+      teamKey: several ? keyOf.get(state.teamId) : undefined,
+    });
     if (!isCollapsed) for (const issue of group.sort(cmp)) rows.push({ kind: 'issue', issue });
   }
   return rows;
