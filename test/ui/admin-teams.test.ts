@@ -117,15 +117,33 @@ describe('UI: teams administration', () => {
     const qa = list.find((s) => s.name === 'QA');
     assert.equal(qa?.type, 'started');
 
-    // Last of the started states, moved up once: between In Progress and In Review.
-    await page.getByRole('button', { name: 'Move QA up' }).click();
+    const pos = (l: { name: string; position: number }[], n: string) =>
+      l.find((s) => s.name === n)?.position ?? Number.NaN;
+    const focused = (label: string) =>
+      page.waitForFunction(
+        (l) => (globalThis as any).document.activeElement?.getAttribute('aria-label') === l,
+        label,
+      );
+    // By keyboard, as the last of the started states: up puts it between In
+    // Progress and In Review, down puts it back last. The row's node moves, and
+    // the focus stays on its buttons (on "up" once "down" is disabled).
+    await page.getByRole('button', { name: 'Move QA up' }).focus();
+    await page.keyboard.press('Enter');
+    await until(
+      states,
+      (l) => pos(l, 'In Progress') < pos(l, 'QA') && pos(l, 'QA') < pos(l, 'In Review'),
+      'QA moved before In Review',
+    );
+    await page.getByRole('button', { name: 'Move QA down' }).focus();
+    await page.keyboard.press('Enter');
+    await until(states, (l) => pos(l, 'In Review') < pos(l, 'QA'), 'QA moved back last');
+    await page.getByRole('button', { name: 'Move QA down', disabled: true }).waitFor();
+    await focused('Move QA up');
+    await page.keyboard.press('Enter');
     list = await until(
       states,
-      (l) => {
-        const p = (n: string) => l.find((s) => s.name === n)?.position ?? Number.NaN;
-        return p('In Progress') < p('QA') && p('QA') < p('In Review');
-      },
-      'QA moved before In Review',
+      (l) => pos(l, 'In Progress') < pos(l, 'QA') && pos(l, 'QA') < pos(l, 'In Review'),
+      'QA moved before In Review again',
     );
 
     await page.getByLabel('Colour of QA').fill('#ff0000');

@@ -1,7 +1,7 @@
 // A team's workflow states, grouped by type in workflow order: rename, recolour,
 // reorder within the type (up/down buttons), add, and archive with a
 // replacement that takes the state's issues.
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { api } from '../lib/api';
 import { HEX, refreshTeams, STATE_TYPES, type StateType, useStates, type WorkflowState } from '../lib/teams';
 import { Button, Dialog, ErrorMessage, fieldErrors, Loading, SelectField, TextField } from './ui';
@@ -28,6 +28,7 @@ export function WorkflowEditor({ teamId }: { teamId: string }) {
   const states = useStates(teamId);
   const [archiving, setArchiving] = useState<WorkflowState | null>(null);
   const [error, setError] = useState<{ id: string; error: unknown } | null>(null);
+  const [moved, setMoved] = useState<{ id: string; dir: -1 | 1 } | null>(null);
   const list = states.data?.workflowStates ?? [];
 
   async function run(id: string, fn: () => Promise<unknown>) {
@@ -66,10 +67,12 @@ export function WorkflowEditor({ teamId }: { teamId: string }) {
                   onSave={(patch) => run(s.id, () => api.patch(`/workflow-states/${s.id}`, patch))}
                   onMove={(dir) => {
                     const position = movedPosition(group, i, dir);
-                    if (position !== null)
-                      void run(s.id, () => api.patch(`/workflow-states/${s.id}`, { position }));
+                    if (position === null) return;
+                    setMoved({ id: s.id, dir });
+                    void run(s.id, () => api.patch(`/workflow-states/${s.id}`, { position }));
                   }}
                   onArchive={() => setArchiving(s)}
+                  refocus={moved?.id === s.id ? moved.dir : undefined}
                   error={error?.id === s.id ? error.error : undefined}
                 />
               ))}
@@ -90,9 +93,11 @@ function StateRow({
   onSave,
   onMove,
   onArchive,
+  refocus,
   error,
 }: {
   state: WorkflowState;
+  refocus: -1 | 1 | undefined;
   first: boolean;
   last: boolean;
   onSave: (patch: { name: string; color: string }) => Promise<void>;
@@ -104,6 +109,16 @@ function StateRow({
   const [color, setColor] = useState(state.color);
   const dirty = name !== state.name || color.toLowerCase() !== state.color.toLowerCase();
   const fields = fieldErrors(error);
+  const up = useRef<HTMLButtonElement>(null);
+  const down = useRef<HTMLButtonElement>(null);
+  // Re-ordering moves the row's DOM node, which drops focus: a keyboard user
+  // keeps the button they pressed (or the other one once at the end).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the position lands
+  useEffect(() => {
+    if (!refocus) return;
+    const [mine, other] = refocus < 0 ? [up, down] : [down, up];
+    (mine.current?.disabled ? other : mine).current?.focus();
+  }, [state.position]);
   return (
     <li className="state-row">
       <form
@@ -128,22 +143,26 @@ function StateRow({
         <Button type="submit" disabled={!dirty || !name.trim()} aria-label={`Save ${state.name}`}>
           Save
         </Button>
-        <Button
-          variant="ghost"
+        <button
+          ref={up}
+          type="button"
+          className="btn btn-ghost"
           disabled={first}
           aria-label={`Move ${state.name} up`}
           onClick={() => onMove(-1)}
         >
           ↑
-        </Button>
-        <Button
-          variant="ghost"
+        </button>
+        <button
+          ref={down}
+          type="button"
+          className="btn btn-ghost"
           disabled={last}
           aria-label={`Move ${state.name} down`}
           onClick={() => onMove(1)}
         >
           ↓
-        </Button>
+        </button>
         <Button variant="danger" aria-label={`Archive ${state.name}`} onClick={onArchive}>
           Archive
         </Button>

@@ -15,6 +15,7 @@ export interface TeamRecord {
   private: boolean;
   issueCount: number;
   timezone: string;
+  updatedAt: string;
   archivedAt: string | null;
 }
 

@@ -50,8 +50,10 @@ function TeamSettings({ team }: { team: TeamRecord }) {
   // A taken key is a 409 without a field: it still belongs next to the key.
   if (state.error instanceof ApiError && state.error.code === 'CONFLICT') fields.key ??= state.error.message;
   const colorOk = form.color === '' || HEX.test(form.color);
-  // A fresh copy from the server (after saving, or another tab) resets the form.
-  useEffect(() => setForm(formOf(team)), [team]);
+  // A changed team (saved here or elsewhere) resets the form; a refetch of the
+  // same version (after a member or label change) keeps what is being typed.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: updatedAt is the version
+  useEffect(() => setForm(formOf(team)), [team.updatedAt]);
   const set = (patch: Partial<typeof form>) => {
     setForm({ ...form, ...patch });
     setState({});
