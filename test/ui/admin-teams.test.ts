@@ -192,6 +192,8 @@ describe('UI: teams administration', () => {
     assert.notEqual(other.body.issue.teamId, teamId);
     await page.getByRole('link', { name: 'Issues' }).click();
     await page.getByRole('button', { name: /^UIX · Backlog/ }).waitFor();
+    // The state filter says which team each state belongs to.
+    assert.ok((await page.locator('option', { hasText: 'UIX · Backlog' }).count()) > 0);
     await page.goto(`/admin/teams/${teamId}`);
   });
 

@@ -16,6 +16,10 @@ export function FilterBar({
   const ref = useRefData().data;
   const projects = useProjects(flag('projects')).data;
   const cycles = useCycles(flag('cycles')).data;
+  // States and cycles belong to one team: with several teams, say which.
+  const keyOf = new Map(ref?.teams.map((t) => [t.id, t.key]));
+  const ofTeam = (teamId: string, name: string) =>
+    keyOf.size > 1 && keyOf.has(teamId) ? `${keyOf.get(teamId)} · ${name}` : name;
   const set = (k: keyof IssueFilters, v: string) => onChange({ ...filters, [k]: v || undefined });
   const select = (k: keyof IssueFilters, label: string, options: { value: string; label: string }[]) => (
     <label className="filter">
@@ -46,7 +50,7 @@ export function FilterBar({
         select(
           'state',
           'State',
-          (ref?.states ?? []).map((s) => ({ value: s.id, label: s.name })),
+          (ref?.states ?? []).map((s) => ({ value: s.id, label: ofTeam(s.teamId, s.name) })),
         )}
       {select('assignee', 'Assignee', [
         { value: 'none', label: 'Unassigned' },
@@ -72,7 +76,7 @@ export function FilterBar({
         select(
           'cycle',
           'Cycle',
-          (cycles ?? []).map((c) => ({ value: c.id, label: cycleName(c) })),
+          (cycles ?? []).map((c) => ({ value: c.id, label: ofTeam(c.teamId, cycleName(c)) })),
         )}
       {active && (
         <button type="button" className="btn btn-ghost" onClick={() => onChange({ q: filters.q })}>
