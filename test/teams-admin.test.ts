@@ -235,6 +235,8 @@ describe('memberships', () => {
 
     const again = await t.post(`/api/teams/${team.id}/members`, { userId: guest.user.id }, t.adminToken);
     assert.equal(again.status, 409);
+    const listed = (await t.get('/api/teams', member.token)).body.teams.find((x: any) => x.id === team.id);
+    assert.equal(listed.memberCount, 2, 'the list of teams counts members');
 
     const changed = await t.patch(
       `/api/teams/${team.id}/members/${guest.user.id}`,

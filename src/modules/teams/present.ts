@@ -42,6 +42,12 @@ export const TeamSchema = Type.Object({
   archivedAt: Nullable(Type.String({ format: 'date-time' })),
 });
 
+/** A team in the list, which also counts its members (for the administration page). */
+export const TeamListItemSchema = Type.Object({
+  ...TeamSchema.properties,
+  memberCount: Type.Integer({ description: 'Members of the team' }),
+});
+
 export function presentMembership(m: MembershipRow) {
   return {
     id: m.id,

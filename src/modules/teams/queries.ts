@@ -6,8 +6,21 @@ import type { Db } from '../../platform/db/database.js';
 import type { TeamRow, TeamsTable } from '../../platform/db/tables.js';
 import { isUuid, TEAM_KEY } from './ids.js';
 
-export function listTeams(db: Db): Promise<TeamRow[]> {
-  return db.selectFrom('teams').selectAll().orderBy('created_at').orderBy('id').execute();
+/** Every team with its member count, in one statement. */
+export function listTeams(db: Db): Promise<(TeamRow & { member_count: number })[]> {
+  return db
+    .selectFrom('teams')
+    .selectAll('teams')
+    .select((eb) =>
+      eb
+        .selectFrom('team_memberships as m')
+        .select(eb.fn.countAll<number>().as('n'))
+        .whereRef('m.team_id', '=', 'teams.id')
+        .as('member_count'),
+    )
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute() as Promise<(TeamRow & { member_count: number })[]>;
 }
 
 export function findTeamById(db: Db, id: string): Promise<TeamRow | undefined> {

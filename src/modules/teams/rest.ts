@@ -15,6 +15,7 @@ import {
   presentMember,
   presentMembership,
   presentTeam,
+  TeamListItemSchema,
   TeamSchema,
 } from './present.js';
 import * as teams from './service.js';
@@ -29,10 +30,15 @@ export function teamsRoutes(app: Http, ctx: AppContext): void {
       schema: {
         tags: ['reference'],
         summary: 'List teams (oldest first)',
-        response: { 200: Type.Object({ teams: Type.Array(TeamSchema) }), ...errors(401) },
+        response: { 200: Type.Object({ teams: Type.Array(TeamListItemSchema) }), ...errors(401) },
       },
     },
-    async (req) => ({ teams: (await teams.listTeams(ctx, actorOf(req))).map(presentTeam) }),
+    async (req) => ({
+      teams: (await teams.listTeams(ctx, actorOf(req))).map((t) => ({
+        ...presentTeam(t),
+        memberCount: Number(t.member_count),
+      })),
+    }),
   );
 
   app.get(

@@ -41,7 +41,7 @@ export type { MembershipInput, MembershipUpdateInput, TeamCreateInput, TeamUpdat
 const keyTaken = (key: string) =>
   conflict(`The key ${key} is used by another team, now or in the past (its identifiers still point there)`);
 
-export async function listTeams(ctx: AppContext, _actor: Actor): Promise<TeamRow[]> {
+export async function listTeams(ctx: AppContext, _actor: Actor) {
   return q.listTeams(ctx.db);
 }
 

@@ -17,6 +17,8 @@ export interface TeamRecord {
   timezone: string;
   updatedAt: string;
   archivedAt: string | null;
+  /** In the list of teams only. */
+  memberCount?: number;
 }
 
 export interface Membership {

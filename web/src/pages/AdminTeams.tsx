@@ -4,26 +4,13 @@ import { type FormEvent, useState } from 'react';
 import { LabelsEditor } from '../components/LabelsEditor';
 import { Button, ErrorMessage, fieldErrors, Loading, PageHeader, TextField } from '../components/ui';
 import { api } from '../lib/api';
-import { useQuery } from '../lib/cache';
 import { Link, navigate } from '../lib/router';
 import { refreshTeams, type TeamRecord, useTeams } from '../lib/teams';
 
 const EMPTY = { key: '', name: '', description: '', private: false, timezone: 'UTC' };
 
-/** The list answer has no member count, so it is one members call per team. */
-function useMemberCounts(teams: TeamRecord[] | undefined) {
-  const ids = teams?.map((t) => t.id) ?? [];
-  return useQuery(ids.length ? `admin-team-counts:${ids.join(',')}` : null, async () => {
-    const counts = await Promise.all(
-      ids.map((id) => api.get<{ members: unknown[] }>(`/teams/${id}/members`).then((r) => r.members.length)),
-    );
-    return new Map(ids.map((id, i) => [id, counts[i] ?? 0]));
-  });
-}
-
 export function AdminTeams() {
   const teams = useTeams();
-  const counts = useMemberCounts(teams.data?.teams);
   const [form, setForm] = useState(EMPTY);
   const [state, setState] = useState<{ busy?: boolean; error?: unknown }>({});
   const fields = fieldErrors(state.error);
@@ -81,7 +68,7 @@ export function AdminTeams() {
                       {t.archivedAt ? 'archived' : 'active'}
                     </span>
                   </td>
-                  <td>{counts.data?.get(t.id) ?? '…'}</td>
+                  <td>{t.memberCount ?? '…'}</td>
                 </tr>
               ))}
             </tbody>
