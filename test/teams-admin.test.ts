@@ -71,6 +71,7 @@ describe('changing a team key', () => {
       const res = await t.patch(`/api/teams/${b.id}`, { key }, t.adminToken);
       assert.equal(res.status, 409, key);
       assert.equal(res.body.error.code, 'CONFLICT');
+      assert.equal(res.body.error.details?.[0]?.field, '/key', 'the form can show it next to the key');
       const created = await t.post('/api/teams', { key, name: 'Taken' }, t.adminToken);
       assert.equal(created.status, 409, key);
     }

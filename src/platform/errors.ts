@@ -64,7 +64,9 @@ export const forbidden = (message = 'You do not have permission to do this') =>
 export const featureDisabled = (feature: string) =>
   new AppError(403, 'FEATURE_DISABLED', `The ${feature} feature is disabled in this workspace`);
 export const notFound = (what: string) => new AppError(404, 'NOT_FOUND', `${what} not found`);
-export const conflict = (message: string) => new AppError(409, 'CONFLICT', message);
+/** A unique value already taken; naming the field lets a form show it there. */
+export const conflict = (message: string, field?: string) =>
+  new AppError(409, 'CONFLICT', message, field ? [{ field: `/${field}`, message }] : undefined);
 export const rateLimited = (message: string, retryAfter: number) =>
   new AppError(429, 'RATE_LIMITED', message, undefined, retryAfter);
 /** A value the database refused (see isDataException): the client's error, without detail. */

@@ -29,7 +29,7 @@ export interface LabelCreateInput {
 export type LabelUpdateInput = Partial<LabelCreateInput>;
 
 const HEX = /^#[0-9a-fA-F]{6}$/;
-const nameTaken = (name: string) => conflict(`A label named "${name}" already exists here`);
+const nameTaken = (name: string) => conflict(`A label named "${name}" already exists here`, 'name');
 
 function checkName(name: string): string {
   const trimmed = name.trim();

@@ -39,7 +39,10 @@ import * as q from './queries.js';
 export type { MembershipInput, MembershipUpdateInput, TeamCreateInput, TeamUpdateInput } from './inputs.js';
 
 const keyTaken = (key: string) =>
-  conflict(`The key ${key} is used by another team, now or in the past (its identifiers still point there)`);
+  conflict(
+    `The key ${key} is used by another team, now or in the past (its identifiers still point there)`,
+    'key',
+  );
 
 export async function listTeams(ctx: AppContext, _actor: Actor) {
   return q.listTeams(ctx.db);

@@ -17,7 +17,7 @@ export interface NewAccount {
   role: Role;
 }
 
-const emailTaken = () => conflict('An account with this email already exists');
+const emailTaken = () => conflict('An account with this email already exists', 'email');
 
 /** Inserts an account inside the caller's transaction (the password already hashed). */
 export async function insertAccount(trx: Db, input: Omit<NewAccount, 'password'> & { passwordHash: string }) {
