@@ -2,7 +2,8 @@
 // with a name and a colour, rename, recolour, delete after a confirmation.
 import { type FormEvent, useState } from 'react';
 import { api } from '../lib/api';
-import { HEX, type LabelRecord, refreshTeams, useLabels } from '../lib/teams';
+import { type LabelRecord, refreshTeams, useLabels } from '../lib/teams';
+import { NameColourRow } from './NameColourRow';
 import { Button, ErrorMessage, fieldErrors, Loading, TextField } from './ui';
 
 export function LabelsEditor({ teamId, title }: { teamId: string | null; title: string }) {
@@ -99,39 +100,11 @@ function LabelRow({
   onDelete: () => void;
   error: unknown;
 }) {
-  const [name, setName] = useState(label.name);
-  const [color, setColor] = useState(label.color);
-  const dirty = name !== label.name || color.toLowerCase() !== label.color.toLowerCase();
-  const fields = fieldErrors(error);
   return (
-    <li className="state-row">
-      <form
-        className="row"
-        onSubmit={(e) => {
-          e.preventDefault();
-          if (dirty) void onSave({ name: name.trim(), color: color.toLowerCase() });
-        }}
-      >
-        <input
-          type="color"
-          aria-label={`Colour of label ${label.name}`}
-          value={HEX.test(color) ? color.toLowerCase() : '#888888'}
-          onChange={(e) => setColor(e.target.value)}
-        />
-        <input
-          aria-label={`Name of label ${label.name}`}
-          value={name}
-          aria-invalid={fields.name ? true : undefined}
-          onChange={(e) => setName(e.target.value)}
-        />
-        <Button type="submit" disabled={!dirty || !name.trim()} aria-label={`Save label ${label.name}`}>
-          Save
-        </Button>
-        <Button variant="danger" aria-label={`Delete label ${label.name}`} onClick={onDelete}>
-          Delete
-        </Button>
-      </form>
-      <ErrorMessage error={fields.name ?? fields.color ?? error} />
-    </li>
+    <NameColourRow current={label} what={`label ${label.name}`} onSave={onSave} error={error}>
+      <Button variant="danger" aria-label={`Delete label ${label.name}`} onClick={onDelete}>
+        Delete
+      </Button>
+    </NameColourRow>
   );
 }

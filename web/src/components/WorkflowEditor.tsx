@@ -3,7 +3,8 @@
 // replacement that takes the state's issues.
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { api } from '../lib/api';
-import { HEX, refreshTeams, STATE_TYPES, type StateType, useStates, type WorkflowState } from '../lib/teams';
+import { refreshTeams, STATE_TYPES, type StateType, useStates, type WorkflowState } from '../lib/teams';
+import { NameColourRow } from './NameColourRow';
 import { Button, Dialog, ErrorMessage, fieldErrors, Loading, SelectField, TextField } from './ui';
 
 const TYPE_LABEL: Record<StateType, string> = {
@@ -105,10 +106,6 @@ function StateRow({
   onArchive: () => void;
   error: unknown;
 }) {
-  const [name, setName] = useState(state.name);
-  const [color, setColor] = useState(state.color);
-  const dirty = name !== state.name || color.toLowerCase() !== state.color.toLowerCase();
-  const fields = fieldErrors(error);
   const up = useRef<HTMLButtonElement>(null);
   const down = useRef<HTMLButtonElement>(null);
   // Re-ordering moves the row's DOM node, which drops focus: a keyboard user
@@ -120,55 +117,31 @@ function StateRow({
     (mine.current?.disabled ? other : mine).current?.focus();
   }, [state.position]);
   return (
-    <li className="state-row">
-      <form
-        className="row"
-        onSubmit={(e) => {
-          e.preventDefault();
-          if (dirty) void onSave({ name: name.trim(), color: color.toLowerCase() });
-        }}
+    <NameColourRow current={state} what={state.name} onSave={onSave} error={error}>
+      <button
+        ref={up}
+        type="button"
+        className="btn btn-ghost"
+        disabled={first}
+        aria-label={`Move ${state.name} up`}
+        onClick={() => onMove(-1)}
       >
-        <input
-          type="color"
-          aria-label={`Colour of ${state.name}`}
-          value={HEX.test(color) ? color.toLowerCase() : '#888888'}
-          onChange={(e) => setColor(e.target.value)}
-        />
-        <input
-          aria-label={`Name of ${state.name}`}
-          value={name}
-          aria-invalid={fields.name ? true : undefined}
-          onChange={(e) => setName(e.target.value)}
-        />
-        <Button type="submit" disabled={!dirty || !name.trim()} aria-label={`Save ${state.name}`}>
-          Save
-        </Button>
-        <button
-          ref={up}
-          type="button"
-          className="btn btn-ghost"
-          disabled={first}
-          aria-label={`Move ${state.name} up`}
-          onClick={() => onMove(-1)}
-        >
-          ↑
-        </button>
-        <button
-          ref={down}
-          type="button"
-          className="btn btn-ghost"
-          disabled={last}
-          aria-label={`Move ${state.name} down`}
-          onClick={() => onMove(1)}
-        >
-          ↓
-        </button>
-        <Button variant="danger" aria-label={`Archive ${state.name}`} onClick={onArchive}>
-          Archive
-        </Button>
-      </form>
-      <ErrorMessage error={fields.name ?? fields.color ?? error} />
-    </li>
+        ↑
+      </button>
+      <button
+        ref={down}
+        type="button"
+        className="btn btn-ghost"
+        disabled={last}
+        aria-label={`Move ${state.name} down`}
+        onClick={() => onMove(1)}
+      >
+        ↓
+      </button>
+      <Button variant="danger" aria-label={`Archive ${state.name}`} onClick={onArchive}>
+        Archive
+      </Button>
+    </NameColourRow>
   );
 }
 
