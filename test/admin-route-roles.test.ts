@@ -14,7 +14,7 @@ let guest: { token: string };
 before(async () => {
   t = await startTestApp();
   member = await t.userWithRole('member');
-  guest = await t.userWithRole('guest');
+  guest = await t.userWithRole('guest', { teams: ['ENG'] });
 });
 after(() => t.close());
 

@@ -10,7 +10,7 @@ let guest: { token: string; user: any };
 before(async () => {
   t = await startTestApp();
   member = await t.userWithRole('member');
-  guest = await t.userWithRole('guest');
+  guest = await t.userWithRole('guest', { teams: ['ENG'] });
 });
 after(() => t.close());
 

@@ -14,7 +14,7 @@ before(async () => {
   dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'trackway-attachments-'));
   t = await startTestApp({ dataDir });
   member = await t.register('Attacher');
-  guest = await t.userWithRole('guest');
+  guest = await t.userWithRole('guest', { teams: ['ENG'] });
 });
 after(async () => {
   await t.close();

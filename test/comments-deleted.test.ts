@@ -14,7 +14,7 @@ before(async () => {
   t = await startTestApp();
   base = await t.listen();
   member = await t.userWithRole('member');
-  guest = await t.userWithRole('guest');
+  guest = await t.userWithRole('guest', { teams: ['ENG'] });
 });
 after(() => t.close());
 

@@ -24,7 +24,7 @@ before(async () => {
   t = await startTestApp();
   author = await t.register('Alan Author');
   other = await t.register('Olga Other');
-  guest = await t.userWithRole('guest');
+  guest = await t.userWithRole('guest', { teams: ['ENG'] });
   issue = (await t.post('/api/issues', { title: 'Discuss me' }, author.token)).body.issue;
 });
 after(() => t.close());

@@ -9,7 +9,7 @@ let guest: { token: string; user: any };
 before(async () => {
   t = await startTestApp();
   member = await t.register('Cycle Member');
-  guest = await t.userWithRole('guest');
+  guest = await t.userWithRole('guest', { teams: ['ENG'] });
 });
 after(() => t.close());
 

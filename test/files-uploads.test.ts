@@ -22,7 +22,7 @@ before(async () => {
   t = await startTestApp({ dataDir });
   member = await t.register('Two Step');
   other = await t.register('Someone Else');
-  guest = await t.userWithRole('guest');
+  guest = await t.userWithRole('guest', { teams: ['ENG'] });
 });
 after(async () => {
   await t.close();

@@ -17,7 +17,7 @@ before(async () => {
   dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'trackway-files-'));
   t = await startTestApp({ dataDir });
   member = await t.register('Uploader');
-  guest = await t.userWithRole('guest');
+  guest = await t.userWithRole('guest', { teams: ['ENG'] });
 });
 after(async () => {
   await t.close();
@@ -95,11 +95,22 @@ describe('POST /api/files and GET /api/files/:id', () => {
     assert.equal(f.size, bytes.length);
     assert.equal(f.url, `http://trackway.test/api/files/${f.id}`);
 
-    const dl = await t.app.inject({
-      method: 'GET',
-      url: `/api/files/${f.id}`,
-      headers: { authorization: `Bearer ${guest.token}` },
-    });
+    const download = (token: string) =>
+      t.app.inject({
+        method: 'GET',
+        url: `/api/files/${f.id}`,
+        headers: { authorization: `Bearer ${token}` },
+      });
+    // A file is its uploader's until an attachment on an issue others see carries it.
+    assert.equal((await download(guest.token)).statusCode, 404);
+    const issue = await t.post('/api/issues', { title: 'With a logo' }, t.adminToken);
+    const attached = await t.post(
+      `/api/issues/${issue.body.issue.id}/attachments`,
+      { title: 'logo', url: f.url },
+      t.adminToken,
+    );
+    assert.equal(attached.status, 201, JSON.stringify(attached.body));
+    const dl = await download(guest.token);
     assert.equal(dl.statusCode, 200);
     assert.deepEqual(dl.rawPayload, bytes);
     assert.equal(dl.headers['content-type'], 'image/png');

@@ -104,7 +104,7 @@ describe('comments, labels, projects, cycles', () => {
 
 describe('errors and roles', () => {
   test('a guest cannot create issues: ForbiddenLinearError', async () => {
-    const guest = await t.userWithRole('guest');
+    const guest = await t.userWithRole('guest', { teams: ['ENG'] });
     const guestClient = sdk(base, await apiKeyFor(t, guest.token));
     await assert.rejects(() => guestClient.createIssue({ teamId, title: 'Nope' }), ForbiddenLinearError);
     await assert.rejects(() => guestClient.webhooks(), ForbiddenLinearError);

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { listIssues } from '../src/modules/issues/service.js';
+import { teamAccess } from '../src/modules/teams/access.js';
 import { startTestApp, type TestApp } from './support/harness.js';
 import { StatementCounter } from './support/statement-counter.js';
 
@@ -221,6 +222,9 @@ describe('query count', () => {
       email: 'x@y.z',
       via: 'session' as const,
     };
+    // The caller's teams are read once per request, before any list.
+    await teamAccess(ctx.db, actor);
+    counter.count = 0;
     const small = await listIssues(ctx, actor, { limit: 1 });
     const smallCount = counter.count;
     counter.count = 0;

@@ -26,7 +26,7 @@ async function events(type: string, action: string) {
 before(async () => {
   t = await startTestApp();
   member = await t.register('Grace Hopper');
-  guest = await t.userWithRole('guest');
+  guest = await t.userWithRole('guest', { teams: ['ENG'] });
   eng = (await t.get('/api/teams/ENG', member.token)).body.team;
   const s = await t.get('/api/workflow-states?teamId=ENG', member.token);
   states = Object.fromEntries(s.body.workflowStates.map((x: any) => [x.name, x]));

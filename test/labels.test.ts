@@ -22,7 +22,7 @@ const labelEvents = async (action: string) =>
 before(async () => {
   t = await startTestApp();
   member = await t.register('Lea Labeller');
-  guest = await t.userWithRole('guest');
+  guest = await t.userWithRole('guest', { teams: ['ENG'] });
   eng = (await t.get('/api/teams/ENG', member.token)).body.team;
 });
 after(() => t.close());

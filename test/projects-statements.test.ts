@@ -59,6 +59,7 @@ test('listProjects and listCycles: the same statement count for 3 and 30 rows', 
   console.log(`# statements: ${JSON.stringify(counts)}`);
   assert.equal(counts['projects30'], counts['projects3']);
   assert.equal(counts['cycles30'], counts['cycles3']);
-  assert.ok(counts['projects30']! <= 6);
-  assert.ok(counts['cycles30']! <= 4);
+  // One of them reads the member's teams (once per request; none for admins).
+  assert.ok(counts['projects30']! <= 7);
+  assert.ok(counts['cycles30']! <= 5);
 });

@@ -93,7 +93,7 @@ describe('POST /api/teams', () => {
   }
 
   test('403 for members and guests', async () => {
-    const guest = await t.userWithRole('guest');
+    const guest = await t.userWithRole('guest', { teams: ['ENG'] });
     assert.equal((await t.post('/api/teams', { key: 'MEM', name: 'X' }, member.token)).status, 403);
     assert.equal((await t.post('/api/teams', { key: 'GST', name: 'X' }, guest.token)).status, 403);
   });

@@ -69,7 +69,7 @@ const must = (res: { status: number; body: any }, key: string) => {
 before(async () => {
   t = await startTestApp();
   member = await t.userWithRole('member');
-  guest = await t.userWithRole('guest');
+  guest = await t.userWithRole('guest', { teams: ['ENG'] });
   tables = await tablesToWatch(t.ctx.db);
   const issue = await insertIssue(t);
   const team = (await t.get('/api/teams', member.token)).body.teams[0];

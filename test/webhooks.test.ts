@@ -82,7 +82,7 @@ describe('webhook administration', () => {
       const res = await t.request(method, path, { token: member.token, body });
       assert.equal(res.status, 403, `${method} ${path}`);
     }
-    const guest = await t.userWithRole('guest');
+    const guest = await t.userWithRole('guest', { teams: ['ENG'] });
     assert.equal((await t.get(`/api/admin/webhooks/${hook.id}`, guest.token)).status, 403);
   });
 

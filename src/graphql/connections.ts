@@ -198,8 +198,16 @@ export function toConnection<R>(page: Page<R>, def: ListDef, g: GqlContext) {
   };
 }
 
-const filterOf = (def: ListDef, args: ListArgs, g: GqlContext) =>
-  compileFilter(def.entity, 't', args.filter, { now: g.now, actorId: g.actor.id });
+/**
+ * What every read of a list applies: the caller's visibility (the entity's
+ * rule, platform/access.ts), the list's own scope, and the filter argument.
+ */
+export async function listConditions(g: GqlContext, def: ListDef, args: ListArgs): Promise<Sql[]> {
+  const access = await g.access();
+  const filter = compileFilter(def.entity, 't', args.filter, { now: g.now, actorId: g.actor.id, access });
+  const visible = def.entity.visible && !access.all ? [def.entity.visible('t', access)] : [];
+  return [...visible, ...(def.scope?.(args) ?? []), filter];
+}
 
 /** A top-level list, optionally narrowed by `where` (over alias t). */
 export async function listConnection(g: GqlContext, def: ListDef, args: ListArgs, where: Sql[] = []) {
@@ -207,7 +215,7 @@ export async function listConnection(g: GqlContext, def: ListDef, args: ListArgs
     g.db,
     {
       from: sql`${sql.table(def.table)} as t`,
-      where: [...(def.scope?.(args) ?? []), ...where, filterOf(def, args, g)],
+      where: [...(await listConditions(g, def, args)), ...where],
       archivable: def.archivable,
       ...(def.columns ? { columns: def.columns } : {}),
     },
@@ -233,13 +241,13 @@ export function nested(
   parentId: (src: { id: string }) => string = (s) => s.id,
 ): Resolver {
   return async (src, args: ListArgs, g) => {
-    const loader = g.loaders.pages(rel.key, args, (ids) =>
+    const loader = g.loaders.pages(rel.key, args, async (ids) =>
       loadPages(
         g.db,
         {
           from: rel.from ?? sql`${sql.table(def.table)} as t`,
           parentKey: rel.parentKey,
-          where: [...(def.scope?.(args) ?? []), ...(rel.where ?? []), filterOf(def, args, g)],
+          where: [...(await listConditions(g, def, args)), ...(rel.where ?? [])],
           archivable: def.archivable,
           ...(def.columns ? { columns: def.columns } : {}),
         },

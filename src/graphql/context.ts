@@ -1,5 +1,7 @@
 // What every resolver receives for one request: the app, the caller, the
 // request's clock and its DataLoaders (which batch and cache by-id loads).
+import { teamAccess } from '../modules/teams/access.js';
+import type { TeamAccess } from '../platform/access.js';
 import type { Actor, AppContext } from '../platform/context.js';
 import type { Db } from '../platform/db/database.js';
 import { createLoaders, type Loaders } from './loaders.js';
@@ -11,8 +13,11 @@ export interface GqlContext {
   /** One clock per request: relative dates and cycle states agree within it. */
   now: Date;
   loaders: Loaders;
+  /** The teams the caller sees, read once per request (platform/access.ts). */
+  access: () => Promise<TeamAccess>;
 }
 
 export function createGqlContext(app: AppContext, actor: Actor): GqlContext {
-  return { app, db: app.db, actor, now: new Date(), loaders: createLoaders(app.db) };
+  const access = () => teamAccess(app.db, actor);
+  return { app, db: app.db, actor, now: new Date(), loaders: createLoaders(app.db, access), access };
 }

@@ -5,6 +5,7 @@ import DataLoader from 'dataloader';
 import type { Selectable } from 'kysely';
 import { sql } from 'kysely';
 import { emptyProgress, type Progress, progressBy } from '../modules/projects/progress.js';
+import { type TeamAccess, type Visibility, visibility } from '../platform/access.js';
 import type { Db } from '../platform/db/database.js';
 import {
   type AttachmentRow,
@@ -37,15 +38,30 @@ type Table =
   | 'comments'
   | 'attachments';
 
-function byId<R extends { id: string }>(db: Db, table: Table) {
+const VISIBLE: Record<Table, Visibility> = {
+  users: visibility.user,
+  teams: visibility.team,
+  workflow_states: visibility.workflowState,
+  projects: visibility.project,
+  cycles: visibility.cycle,
+  labels: visibility.label,
+  issues: visibility.issue,
+  comments: visibility.comment,
+  attachments: visibility.attachment,
+};
+
+const ISSUE_SELECT = sql.raw(ISSUE_COLUMNS.map((c) => `t.${c}`).join(', '));
+
+/** Rows by id that the caller may see; the others load as null, like unknown ids. */
+function byId<R extends { id: string }>(db: Db, table: Table, access: () => Promise<TeamAccess>) {
   return new DataLoader<string, R | null>(async (ids) => {
     const valid = ids.filter(isUuid);
-    const query = db.selectFrom(table).where('id', 'in', valid as string[]);
     const rows = valid.length
-      ? ((await (table === 'issues'
-          ? query.select(ISSUE_COLUMNS)
-          : query.selectAll()
-        ).execute()) as unknown as R[])
+      ? (
+          await sql<R>`select ${table === 'issues' ? ISSUE_SELECT : sql`t.*`} from ${sql.table(table)} as t
+            where t.id in (${sql.join(valid.map((id) => sql`${id}::uuid`))})
+            and ${VISIBLE[table]('t', await access())}`.execute(db)
+        ).rows
       : [];
     const map = new Map(rows.map((r) => [r.id, r]));
     return ids.map((id) => map.get(id) ?? null);
@@ -61,18 +77,18 @@ function grouped<V>(load: (ids: string[]) => Promise<{ key: string; value: V }[]
   });
 }
 
-export function createLoaders(db: Db) {
+export function createLoaders(db: Db, access: () => Promise<TeamAccess>) {
   const pageLoaders = new Map<string, DataLoader<string, Page<unknown>>>();
   return {
-    user: byId<UserRow>(db, 'users'),
-    team: byId<TeamRow>(db, 'teams'),
-    state: byId<StateRow>(db, 'workflow_states'),
-    project: byId<ProjectRow>(db, 'projects'),
-    cycle: byId<CycleRow>(db, 'cycles'),
-    label: byId<LabelRow>(db, 'labels'),
-    issue: byId<IssueRow>(db, 'issues'),
-    comment: byId<CommentRow>(db, 'comments'),
-    attachment: byId<AttachmentRow>(db, 'attachments'),
+    user: byId<UserRow>(db, 'users', access),
+    team: byId<TeamRow>(db, 'teams', access),
+    state: byId<StateRow>(db, 'workflow_states', access),
+    project: byId<ProjectRow>(db, 'projects', access),
+    cycle: byId<CycleRow>(db, 'cycles', access),
+    label: byId<LabelRow>(db, 'labels', access),
+    issue: byId<IssueRow>(db, 'issues', access),
+    comment: byId<CommentRow>(db, 'comments', access),
+    attachment: byId<AttachmentRow>(db, 'attachments', access),
     issueLabelIds: grouped<string>(async (ids) =>
       (
         await db
@@ -93,7 +109,7 @@ export function createLoaders(db: Db) {
           .execute()
       ).map((r) => ({ key: r.issue_id, value: r.identifier })),
     ),
-    /** Live issue counts per team: [all, including archived]. */
+    /** Live issue counts per team: [all, including archived]. Only visible teams are loaded, so all their issues count. */
     teamIssueCounts: new DataLoader<string, { live: number; all: number }>(async (ids) => {
       const rows = await sql<{ team_id: string; live: number; total: number }>`
         select team_id::text, count(*) filter (where archived_at is null)::int as live, count(*)::int as total
@@ -103,20 +119,22 @@ export function createLoaders(db: Db) {
       const map = new Map(rows.rows.map((r) => [r.team_id, { live: Number(r.live), all: Number(r.total) }]));
       return ids.map((id) => map.get(id) ?? { live: 0, all: 0 });
     }),
+    /** Issues each user created, among those the caller sees. */
     createdIssueCounts: new DataLoader<string, number>(async (ids) => {
       const rows = await sql<{ creator_id: string; n: number }>`
-        select creator_id::text, count(*)::int as n from issues
-        where creator_id in (${sql.join(ids.map((id) => sql`${id}::uuid`))}) group by creator_id`.execute(db);
+        select t.creator_id::text, count(*)::int as n from issues t
+        where t.creator_id in (${sql.join(ids.map((id) => sql`${id}::uuid`))})
+        and ${visibility.issue('t', await access())} group by t.creator_id`.execute(db);
       const map = new Map(rows.rows.map((r) => [r.creator_id, Number(r.n)]));
       return ids.map((id) => map.get(id) ?? 0);
     }),
     /** Issue progress of projects and cycles, one grouped query per page. */
     projectProgress: new DataLoader<string, Progress>(async (ids) => {
-      const map = await progressBy(db, 'project_id', ids);
+      const map = await progressBy(db, 'project_id', ids, await access());
       return ids.map((id) => map.get(id) ?? emptyProgress());
     }),
     cycleProgress: new DataLoader<string, Progress>(async (ids) => {
-      const map = await progressBy(db, 'cycle_id', ids);
+      const map = await progressBy(db, 'cycle_id', ids, await access());
       return ids.map((id) => map.get(id) ?? emptyProgress());
     }),
     /** Team cycles (id, starts, ends), to tell which one is next, previous, active. */

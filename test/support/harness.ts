@@ -27,8 +27,14 @@ export interface TestApp {
   del<T = any>(url: string, token?: string): Promise<Res<T>>;
   /** Registers a member and returns its token and user. */
   register(name?: string): Promise<{ token: string; user: any; email: string; password: string }>;
-  /** Creates a user with a role (as admin) and signs it in. */
-  userWithRole(role: 'admin' | 'member' | 'guest'): Promise<{ token: string; user: any; email: string }>;
+  /**
+   * Creates a user with a role (as admin) and signs it in. `teams` (ids or
+   * keys) are added as memberships: guests see only the teams they are in.
+   */
+  userWithRole(
+    role: 'admin' | 'member' | 'guest',
+    opts?: { teams?: string[] },
+  ): Promise<{ token: string; user: any; email: string }>;
   /** Listens on a loopback port; returns the base URL. */
   listen(): Promise<string>;
   close(): Promise<void>;
@@ -116,7 +122,7 @@ export async function startTestApp(
       if (res.status !== 201) throw new Error(`register failed: ${res.status} ${JSON.stringify(res.body)}`);
       return { ...res.body, email, password };
     },
-    async userWithRole(role) {
+    async userWithRole(role, opts = {}) {
       const email = uniqueEmail(role);
       const password = 'password-123';
       const res = await request('POST', '/api/admin/users', {
@@ -125,6 +131,14 @@ export async function startTestApp(
       });
       if (res.status !== 201)
         throw new Error(`create ${role} failed: ${res.status} ${JSON.stringify(res.body)}`);
+      for (const team of opts.teams ?? []) {
+        const added = await request('POST', `/api/teams/${team}/members`, {
+          token: admin.token,
+          body: { userId: res.body.user.id },
+        });
+        if (added.status !== 201 && added.status !== 409)
+          throw new Error(`joining ${team} failed: ${added.status} ${JSON.stringify(added.body)}`);
+      }
       const session = await login(email, password);
       return { ...session, email };
     },

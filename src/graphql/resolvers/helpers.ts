@@ -17,23 +17,32 @@ type ByIdLoader =
   | 'attachment';
 
 /**
- * A to-one relation: reads the key from the source row and loads it (batched).
+ * A to-one relation: reads the key from the source row and loads it (batched;
+ * the loader leaves out rows the caller may not see, which answer null).
  * `foreignKey` (the default) says the key is a column with a foreign key
- * constraint, so it always names a row: `assignee { id }` then needs no read.
- * Keys recorded elsewhere (history entries) may name a deleted row.
+ * constraint, so it always names a row: `assignee { id }` then needs no read
+ * when the caller surely sees that row. `sameTeam` says it is in the source's
+ * team (an issue's state, a comment's issue), so whoever sees the source sees
+ * it; users are in every member's directory. Keys recorded elsewhere (history
+ * entries) may name a deleted row.
  */
 export function belongsTo<R>(
   loader: ByIdLoader,
   // biome-ignore lint/suspicious/noExplicitAny: the source row's table differs per relation
   fk: (row: any) => string | null | undefined,
   node: (row: R, g: GqlContext) => unknown,
-  { foreignKey = true }: { foreignKey?: boolean } = {},
+  { foreignKey = true, sameTeam = false }: { foreignKey?: boolean; sameTeam?: boolean } = {},
 ): Resolver {
+  const load = (id: string, g: GqlContext) =>
+    (g.loaders[loader] as Loaders['user']).load(id).then((row) => (row ? node(row as R, g) : null));
   return (src, _args, g, info) => {
     const id = fk(src.row);
     if (!id) return null;
-    if (foreignKey && asksOnlyId(info)) return { id };
-    return (g.loaders[loader] as Loaders['user']).load(id).then((row) => (row ? node(row as R, g) : null));
+    if (!foreignKey || !asksOnlyId(info)) return load(id, g);
+    if (sameTeam) return { id };
+    return g
+      .access()
+      .then((access) => (access.all || (loader === 'user' && !access.guest) ? { id } : load(id, g)));
   };
 }
 

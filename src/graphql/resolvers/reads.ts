@@ -2,20 +2,21 @@
 import { sql } from 'kysely';
 import { assertFeature } from '../../modules/flags/service.js';
 import { branchName } from '../../modules/issues/present.js';
+import { resolveIssueId } from '../../modules/issues/queries.js';
 import { findTeamByIdOrKey } from '../../modules/teams/queries.js';
 import { assertAdmin } from '../../modules/users/policy.js';
 import { getWorkspace } from '../../modules/workspace/service.js';
-import {
-  type CommentRow,
-  type CycleRow,
-  ISSUE_COLUMNS,
-  type IssueRow,
-  type LabelRow,
-  type ProjectRow,
-  type StateRow,
-  type TeamRow,
-  type UserRow,
-  type WebhookRow,
+import { canSeeTeam, visibility } from '../../platform/access.js';
+import type {
+  CommentRow,
+  CycleRow,
+  IssueRow,
+  LabelRow,
+  ProjectRow,
+  StateRow,
+  TeamRow,
+  UserRow,
+  WebhookRow,
 } from '../../platform/db/tables.js';
 import { notFound } from '../../platform/errors.js';
 import type { ResolverMap } from '../build-schema.js';
@@ -51,24 +52,21 @@ const node = {
 
 export { node as nodeOf };
 
-/** An issue by id or identifier (also a former identifier, after a team move). */
+/**
+ * An issue by id or identifier (also a former one, after a team move or a
+ * key change), through the issues module's one resolver, as REST does.
+ */
 export async function findIssueRow(g: GqlContext, idOrIdentifier: string): Promise<IssueRow> {
   if (isUuid(idOrIdentifier)) return mustLoad<IssueRow>(g, 'issue', idOrIdentifier, 'Issue');
-  const row = await g.db
-    .selectFrom('issue_identifiers as ii')
-    .innerJoin('issues as i', 'i.id', 'ii.issue_id')
-    .select(ISSUE_COLUMNS.map((c) => `i.${c}` as const))
-    .where('ii.identifier', '=', idOrIdentifier.toUpperCase())
-    .executeTakeFirst();
-  if (!row) throw notFound('Issue');
-  return row;
+  const id = await resolveIssueId(g.db, idOrIdentifier, await g.access());
+  return mustLoad<IssueRow>(g, 'issue', id ?? idOrIdentifier, 'Issue');
 }
 
 /** A team by id or by key, current or former (the teams module's one lookup). */
 async function findTeamRow(g: GqlContext, idOrKey: string): Promise<TeamRow> {
   if (isUuid(idOrKey)) return mustLoad<TeamRow>(g, 'team', idOrKey, 'Team');
   const row = await findTeamByIdOrKey(g.db, idOrKey);
-  if (!row) throw notFound('Team');
+  if (!row || !canSeeTeam(await g.access(), row.id)) throw notFound('Team');
   return row;
 }
 
@@ -76,9 +74,9 @@ async function findProjectRow(g: GqlContext, idOrSlug: string): Promise<ProjectR
   if (isUuid(idOrSlug)) return mustLoad<ProjectRow>(g, 'project', idOrSlug, 'Project');
   // Project URLs end in -<slugId>; accept the slug id alone or the whole tail.
   const slug = idOrSlug.split('-').pop() ?? idOrSlug;
-  const row = await g.db.selectFrom('projects').selectAll().where('slug_id', '=', slug).executeTakeFirst();
-  if (!row) throw notFound('Project');
-  return row;
+  const row = await g.db.selectFrom('projects').select('id').where('slug_id', '=', slug).executeTakeFirst();
+  // The loader applies the caller's visibility.
+  return mustLoad<ProjectRow>(g, 'project', row?.id ?? '', 'Project');
 }
 
 const projectsOn = (g: GqlContext) => assertFeature(g.db, 'projects', 'projects');
@@ -92,9 +90,14 @@ function organizationId(g: GqlContext): string {
 
 async function organization(g: GqlContext) {
   const w = await getWorkspace(g.db);
+  const access = await g.access();
+  // Counted over what the caller sees, like every other read.
   const counts = await sql<{ users: number; issues: number }>`
-    select (select count(*) from users where deleted_at is null and status = 'active')::int as users,
-           (select count(*) from issues)::int as issues`.execute(g.db);
+    select (select count(*) from users t where t.deleted_at is null and t.status = 'active'
+              and ${visibility.user('t', access)})::int as users,
+           (select count(*) from issues t where ${visibility.issue('t', access)})::int as issues`.execute(
+    g.db,
+  );
   return {
     id: organizationId(g),
     name: w.name,
@@ -267,13 +270,13 @@ export const readResolvers: ResolverMap = {
   },
 
   TeamMembership: {
-    team: belongsTo('team', (r) => r.team_id, node.team),
+    team: belongsTo('team', (r) => r.team_id, node.team, { sameTeam: true }),
     user: belongsTo('user', (r) => r.user_id, node.user),
   },
 
   WorkflowState: {
     issues: nested(L.issues, { key: 'state.issues', parentKey: byKey('t.state_id') }),
-    team: belongsTo('team', (r) => r.team_id, node.team),
+    team: belongsTo('team', (r) => r.team_id, node.team, { sameTeam: true }),
   },
 
   IssueLabel: {
@@ -284,7 +287,7 @@ export const readResolvers: ResolverMap = {
     }),
     children: nested(L.labels, { key: 'label.children', parentKey: byKey('t.parent_id') }),
     parent: belongsTo('label', (r) => r.parent_id, node.label),
-    team: belongsTo('team', (r) => r.team_id, node.team),
+    team: belongsTo('team', (r) => r.team_id, node.team, { sameTeam: true }),
     creator: belongsTo('user', (r) => r.creator_id, node.user),
   },
 
@@ -309,7 +312,7 @@ export const readResolvers: ResolverMap = {
 
   Cycle: {
     issues: nested(L.issues, { key: 'cycle.issues', parentKey: byKey('t.cycle_id') }),
-    team: belongsTo('team', (r) => r.team_id, node.team),
+    team: belongsTo('team', (r) => r.team_id, node.team, { sameTeam: true }),
     progress: async (src, _a, g) => (await g.loaders.cycleProgress.load(src.id)).progress,
     isNext: async (src, _a, g) => {
       const future = (await g.loaders.teamCycles.load(src.row.team_id)).filter((c) => c.starts_at > g.now);
@@ -325,8 +328,8 @@ export const readResolvers: ResolverMap = {
 
   Comment: {
     children: nested(L.comments, { key: 'comment.children', parentKey: byKey('t.parent_id') }),
-    issue: belongsTo('issue', (r) => r.issue_id, node.issue),
-    parent: belongsTo('comment', (r) => r.parent_id, node.comment),
+    issue: belongsTo('issue', (r) => r.issue_id, node.issue, { sameTeam: true }),
+    parent: belongsTo('comment', (r) => r.parent_id, node.comment, { sameTeam: true }),
     user: belongsTo('user', (r) => r.user_id, node.user),
     url: async (src, _a, g) => {
       const issue = await g.loaders.issue.load(src.row.issue_id);
@@ -335,7 +338,7 @@ export const readResolvers: ResolverMap = {
   },
 
   Attachment: {
-    issue: belongsTo('issue', (r) => r.issue_id, node.issue),
+    issue: belongsTo('issue', (r) => r.issue_id, node.issue, { sameTeam: true }),
     creator: belongsTo('user', (r) => r.creator_id, node.user),
   },
 
@@ -374,12 +377,12 @@ const teamWebhooks = nested(L.webhooks, { key: 'team.webhooks', parentKey: byKey
 
 function issueFields(): ResolverMap[string] {
   return {
-    team: belongsTo('team', (r) => r.team_id, node.team),
-    state: belongsTo('state', (r) => r.state_id, node.state),
+    team: belongsTo('team', (r) => r.team_id, node.team, { sameTeam: true }),
+    state: belongsTo('state', (r) => r.state_id, node.state, { sameTeam: true }),
     assignee: belongsTo('user', (r) => r.assignee_id, node.user),
     creator: belongsTo('user', (r) => r.creator_id, node.user),
     project: belongsTo('project', (r) => r.project_id, node.project),
-    cycle: belongsTo('cycle', (r) => r.cycle_id, node.cycle),
+    cycle: belongsTo('cycle', (r) => r.cycle_id, node.cycle, { sameTeam: true }),
     parent: belongsTo('issue', (r) => r.parent_id, node.issue),
     labelIds: (src, _a, g) => g.loaders.issueLabelIds.load(src.id),
     previousIdentifiers: (src, _a, g) => g.loaders.previousIdentifiers.load(src.id),
@@ -453,6 +456,7 @@ async function searchIssues(
   const conn = await listConnection(g, L.issues, a, where);
   const total = await sql<{ n: number }>`
     select count(*)::int as n from issues t where ${sql.join(where, sql` and `)}
+    and ${visibility.issue('t', await g.access())}
     ${a.includeArchived ? sql`` : sql`and t.archived_at is null`}`.execute(g.db);
   return {
     ...conn,

@@ -6,6 +6,7 @@
 import * as states from '../../modules/states/service.js';
 import { findMembershipById } from '../../modules/teams/memberships.js';
 import * as teams from '../../modules/teams/service.js';
+import { canSeeTeam } from '../../platform/access.js';
 import { notFound } from '../../platform/errors.js';
 import { currentSyncId } from '../../platform/outbox.js';
 import type { ResolverMap } from '../build-schema.js';
@@ -34,7 +35,7 @@ export const teamResolvers: ResolverMap = {
   Query: {
     teamMembership: async (_s, a: { id: string }, g) => {
       const row = await findMembershipById(g.db, a.id);
-      if (!row) throw notFound('Team membership');
+      if (!row || !canSeeTeam(await g.access(), row.team_id)) throw notFound('Team membership');
       return lists.memberships.node(row);
     },
     teamMemberships: (_s, a: ListArgs, g) => listConnection(g, lists.memberships, a),

@@ -1,23 +1,9 @@
-// SQL for attachments, and the issue lookups they need (read directly from the
-// issue tables so this module does not depend on the issues module).
-import { type Insertable, sql, type Updateable } from 'kysely';
+// SQL for attachments. Issues are looked up through the issues module's one
+// resolver, so identifiers and visibility work as everywhere else.
+import { type Expression, type Insertable, type SqlBool, sql, type Updateable } from 'kysely';
+import { type TeamAccess, visibility } from '../../platform/access.js';
 import type { Db } from '../../platform/db/database.js';
 import type { AttachmentRow, AttachmentsTable } from '../../platform/db/tables.js';
-import { isUuid } from '../projects/refs.js';
-
-/** An issue id from its id or any identifier it has had (e.g. "ENG-12"). */
-export async function resolveIssueId(db: Db, ref: string): Promise<string | undefined> {
-  if (isUuid(ref)) {
-    const row = await db.selectFrom('issues').select('id').where('id', '=', ref).executeTakeFirst();
-    return row?.id;
-  }
-  const row = await db
-    .selectFrom('issue_identifiers')
-    .select('issue_id')
-    .where('identifier', '=', ref.toUpperCase())
-    .executeTakeFirst();
-  return row?.issue_id;
-}
 
 export function listForIssue(db: Db, issueId: string, page: { limit: number; offset: number }) {
   return db
@@ -42,8 +28,18 @@ export async function countForIssue(db: Db, issueId: string): Promise<number> {
   return Number(row.n);
 }
 
-export function findAttachment(db: Db, id: string, lock = false): Promise<AttachmentRow | undefined> {
-  const q = db.selectFrom('attachments').selectAll().where('id', '=', id);
+/** An attachment on an issue the caller may see. */
+export function findAttachment(
+  db: Db,
+  id: string,
+  access: TeamAccess,
+  lock = false,
+): Promise<AttachmentRow | undefined> {
+  const q = db
+    .selectFrom('attachments')
+    .selectAll()
+    .where('id', '=', id)
+    .where(() => visibility.attachment('attachments', access) as Expression<SqlBool>);
   return (lock ? q.forUpdate() : q).executeTakeFirst();
 }
 

@@ -79,7 +79,7 @@ export function attachmentsRoutes(app: Http, ctx: AppContext): void {
       const actor = actorOf(req);
       // The flag (and the role, again) before the issue lookup: a disabled feature is told so before a 404.
       await assertCanWriteAttachments(ctx.db, actor);
-      const issueId = await issueIdOrNotFound(ctx, req.params.id);
+      const issueId = await issueIdOrNotFound(ctx, actor, req.params.id);
       const attachment = await createAttachment(ctx, actor, { ...req.body, issueId });
       return reply.status(201).send({ attachment: presentAttachment(attachment) });
     },

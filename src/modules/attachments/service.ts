@@ -7,7 +7,9 @@ import type { Db } from '../../platform/db/database.js';
 import type { AttachmentRow, AttachmentsTable } from '../../platform/db/tables.js';
 import { invalidField, notFound } from '../../platform/errors.js';
 import { recordEvent } from '../../platform/outbox.js';
+import { resolveIssueId } from '../issues/queries.js';
 import { isUuid } from '../projects/refs.js';
+import { teamAccess } from '../teams/access.js';
 import { assertCanReadAttachments, assertCanWriteAttachments } from './policy.js';
 import { presentAttachment } from './present.js';
 import * as q from './queries.js';
@@ -84,9 +86,9 @@ function changedFrom(before: AttachmentRow, after: AttachmentRow) {
   return from;
 }
 
-/** Resolves an issue id or identifier; 404 when there is no such issue. */
-export async function issueIdOrNotFound(ctx: AppContext, ref: string): Promise<string> {
-  const id = await q.resolveIssueId(ctx.db, ref);
+/** Resolves an issue id or identifier; 404 when there is no such issue or the caller may not see it. */
+export async function issueIdOrNotFound(ctx: AppContext, actor: Actor, ref: string): Promise<string> {
+  const id = await resolveIssueId(ctx.db, ref, await teamAccess(ctx.db, actor));
   if (!id) throw notFound('Issue');
   return id;
 }
@@ -96,9 +98,8 @@ export async function listAttachments(
   actor: Actor,
   input: { issueId: string; limit: number; offset: number },
 ): Promise<{ attachments: AttachmentRow[]; total: number }> {
-  void actor;
   await assertCanReadAttachments(ctx.db);
-  const issueId = await issueIdOrNotFound(ctx, input.issueId);
+  const issueId = await issueIdOrNotFound(ctx, actor, input.issueId);
   const [attachments, total] = await Promise.all([
     q.listForIssue(ctx.db, issueId, input),
     q.countForIssue(ctx.db, issueId),
@@ -107,9 +108,8 @@ export async function listAttachments(
 }
 
 export async function getAttachment(ctx: AppContext, actor: Actor, id: string): Promise<AttachmentRow> {
-  void actor;
   await assertCanReadAttachments(ctx.db);
-  const row = isUuid(id) ? await q.findAttachment(ctx.db, id) : undefined;
+  const row = isUuid(id) ? await q.findAttachment(ctx.db, id, await teamAccess(ctx.db, actor)) : undefined;
   if (!row) throw notFound('Attachment');
   return row;
 }
@@ -127,12 +127,13 @@ export async function createAttachment(
   input: AttachmentInput,
 ): Promise<AttachmentRow> {
   await assertCanWriteAttachments(ctx.db, actor);
+  const access = await teamAccess(ctx.db, actor);
   const title = checkTitle(input.title)!;
   const url = checkUrl(input.url)!;
   const metadata = checkMetadata(input.metadata);
   const subtitle = subtitleOf(input.subtitle);
   return ctx.db.transaction().execute(async (trx) => {
-    const issueId = await q.resolveIssueId(trx, input.issueId);
+    const issueId = await resolveIssueId(trx, input.issueId, access);
     if (!issueId) throw invalidField('issueId', 'no such issue');
     const existing = await q.findByIssueAndUrl(trx, issueId, url);
     if (existing) {
@@ -168,12 +169,13 @@ export async function updateAttachment(
   patch: AttachmentPatch,
 ): Promise<AttachmentRow> {
   await assertCanWriteAttachments(ctx.db, actor);
+  const access = await teamAccess(ctx.db, actor);
   const title = checkTitle(patch.title);
   const url = checkUrl(patch.url);
   const metadata = checkMetadata(patch.metadata);
   const subtitle = subtitleOf(patch.subtitle);
   return ctx.db.transaction().execute(async (trx) => {
-    const current = isUuid(id) ? await q.findAttachment(trx, id, true) : undefined;
+    const current = isUuid(id) ? await q.findAttachment(trx, id, access, true) : undefined;
     if (!current) throw notFound('Attachment');
     const set: Updateable<AttachmentsTable> = {
       ...(title !== undefined ? { title } : {}),
@@ -193,8 +195,9 @@ export async function updateAttachment(
 
 export async function deleteAttachment(ctx: AppContext, actor: Actor, id: string): Promise<AttachmentRow> {
   await assertCanWriteAttachments(ctx.db, actor);
+  const access = await teamAccess(ctx.db, actor);
   return ctx.db.transaction().execute(async (trx) => {
-    const current = isUuid(id) ? await q.findAttachment(trx, id, true) : undefined;
+    const current = isUuid(id) ? await q.findAttachment(trx, id, access, true) : undefined;
     if (!current) throw notFound('Attachment');
     await q.deleteAttachmentRow(trx, id);
     await recordEvent(trx, { ...event(actor, current), action: 'remove' });

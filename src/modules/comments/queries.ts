@@ -1,5 +1,6 @@
 // SQL for comments. Authors are joined for their name, deleted accounts included.
-import { sql } from 'kysely';
+import { type Expression, type SqlBool, sql } from 'kysely';
+import { type TeamAccess, visibility } from '../../platform/access.js';
 import type { Db } from '../../platform/db/database.js';
 import type { CommentRow } from '../../platform/db/tables.js';
 import { isUuid } from '../teams/ids.js';
@@ -14,9 +15,13 @@ function selectComments(db: Db) {
     .select('users.name as user_name');
 }
 
-export function findComment(db: Db, id: string): Promise<CommentRecord | undefined> {
+/** A comment on an issue the caller may see. */
+export function findComment(db: Db, id: string, access: TeamAccess): Promise<CommentRecord | undefined> {
   if (!isUuid(id)) return Promise.resolve(undefined);
-  return selectComments(db).where('comments.id', '=', id).executeTakeFirst();
+  return selectComments(db)
+    .where('comments.id', '=', id)
+    .where(() => visibility.comment('comments', access) as Expression<SqlBool>)
+    .executeTakeFirst();
 }
 
 /** A page of an issue's comments, oldest first. */

@@ -17,6 +17,7 @@ import { invalidField, notFound } from '../../platform/errors.js';
 import { MAX_LIMIT } from '../../platform/http/pagination.js';
 import { recordEvent } from '../../platform/outbox.js';
 import { resolveIssueId, subscribe } from '../issues/queries.js';
+import { teamAccess } from '../teams/access.js';
 import { assertCanChangeComment } from './policy.js';
 import { presentComment } from './present.js';
 import * as q from './queries.js';
@@ -40,15 +41,15 @@ function checkBody(body: unknown): string {
   return body;
 }
 
-async function issueIdOf(ctx: AppContext, idOrIdentifier: string): Promise<string> {
-  const id = await resolveIssueId(ctx.db, idOrIdentifier);
+async function issueIdOf(ctx: AppContext, actor: Actor, idOrIdentifier: string): Promise<string> {
+  const id = await resolveIssueId(ctx.db, idOrIdentifier, await teamAccess(ctx.db, actor));
   if (!id) throw notFound('Issue');
   return id;
 }
 
 export async function listComments(
   ctx: AppContext,
-  _actor: Actor,
+  actor: Actor,
   issueIdOrIdentifier: string,
   page: { limit?: number; offset?: number } = {},
 ) {
@@ -58,7 +59,7 @@ export async function listComments(
     throw invalidField('limit', `must be an integer from 1 to ${MAX_LIMIT}`);
   }
   if (!Number.isInteger(offset) || offset < 0) throw invalidField('offset', 'must be an integer >= 0');
-  const issueId = await issueIdOf(ctx, issueIdOrIdentifier);
+  const issueId = await issueIdOf(ctx, actor, issueIdOrIdentifier);
   const [comments, total] = await Promise.all([
     q.listComments(ctx.db, issueId, { limit, offset }),
     q.countComments(ctx.db, issueId),
@@ -66,8 +67,8 @@ export async function listComments(
   return { comments, total, limit, offset };
 }
 
-export async function getComment(ctx: AppContext, _actor: Actor, id: string) {
-  const comment = await q.findComment(ctx.db, id);
+export async function getComment(ctx: AppContext, actor: Actor, id: string) {
+  const comment = await q.findComment(ctx.db, id, await teamAccess(ctx.db, actor));
   if (!comment) throw notFound('Comment');
   return comment;
 }
@@ -77,13 +78,14 @@ export async function createComment(ctx: AppContext, actor: Actor, input: Commen
   // The GraphQL input makes issueId optional (other products comment on more than issues).
   if (typeof input.issueId !== 'string')
     throw invalidField('issueId', 'is required: comments belong to an issue');
+  const access = await teamAccess(ctx.db, actor);
   return ctx.db.transaction().execute(async (trx) => {
-    const issueId = await resolveIssueId(trx, input.issueId);
+    const issueId = await resolveIssueId(trx, input.issueId, access);
     if (!issueId) throw notFound('Issue');
     let parentId: string | null = null;
     if (input.parentId !== undefined && input.parentId !== null) {
       await q.lockComment(trx, input.parentId, 'share');
-      const parent = await q.findComment(trx, input.parentId);
+      const parent = await q.findComment(trx, input.parentId, access);
       if (!parent) throw invalidField('parentId', 'no comment with this id');
       if (parent.issue_id !== issueId) throw invalidField('parentId', 'the comment belongs to another issue');
       if (parent.deleted_at) throw invalidField('parentId', 'the comment was deleted');
@@ -96,7 +98,7 @@ export async function createComment(ctx: AppContext, actor: Actor, input: Commen
       body,
     });
     await subscribe(trx, issueId, [actor.id]);
-    const comment = (await q.findComment(trx, id))!;
+    const comment = (await q.findComment(trx, id, access))!;
     await recordEvent(trx, {
       type: 'comment',
       action: 'create',
@@ -109,13 +111,14 @@ export async function createComment(ctx: AppContext, actor: Actor, input: Commen
 
 export async function updateComment(ctx: AppContext, actor: Actor, id: string, input: { body: string }) {
   const body = checkBody(input.body);
+  const access = await teamAccess(ctx.db, actor);
   return ctx.db.transaction().execute(async (trx) => {
-    const before = await q.findComment(trx, id);
+    const before = await q.findComment(trx, id, access);
     if (!before || before.deleted_at) throw notFound('Comment');
     assertCanChangeComment(actor, before);
     if (before.body === body) return before;
     await q.updateCommentBody(trx, id, body);
-    const after = (await q.findComment(trx, id))!;
+    const after = (await q.findComment(trx, id, access))!;
     const old = presentComment(before);
     await recordEvent(trx, {
       type: 'comment',
@@ -135,11 +138,12 @@ export async function updateComment(ctx: AppContext, actor: Actor, id: string, i
  * first, so two replies deleted at once cannot both miss that they were last.
  */
 export async function deleteComment(ctx: AppContext, actor: Actor, id: string) {
+  const access = await teamAccess(ctx.db, actor);
   return ctx.db.transaction().execute(async (trx) => {
-    const seen = await q.findComment(trx, id);
+    const seen = await q.findComment(trx, id, access);
     if (seen?.parent_id) await q.lockComment(trx, seen.parent_id);
     await q.lockComment(trx, id);
-    const comment = await q.findComment(trx, id);
+    const comment = await q.findComment(trx, id, access);
     if (!comment || comment.deleted_at) throw notFound('Comment');
     assertCanChangeComment(actor, comment);
     if (await q.hasReplies(trx, id)) {

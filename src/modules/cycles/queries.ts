@@ -1,5 +1,6 @@
 // SQL for cycles. Every function takes the connection or transaction it runs in.
-import { type Insertable, sql, type Updateable } from 'kysely';
+import { type Expression, type Insertable, type SqlBool, sql, type Updateable } from 'kysely';
+import { type TeamAccess, visibility } from '../../platform/access.js';
 import type { Db } from '../../platform/db/database.js';
 import type { CycleRow, CyclesTable } from '../../platform/db/tables.js';
 import { emptyProgress, progressBy } from '../projects/progress.js';
@@ -10,16 +11,23 @@ export interface CycleFilter {
   includeArchived?: boolean | undefined;
 }
 
-function filtered(db: Db, f: CycleFilter) {
-  let q = db.selectFrom('cycles');
+const visible = (access: TeamAccess) => () => visibility.cycle('cycles', access) as Expression<SqlBool>;
+
+function filtered(db: Db, f: CycleFilter, access: TeamAccess) {
+  let q = db.selectFrom('cycles').where(visible(access));
   if (!f.includeArchived) q = q.where('archived_at', 'is', null);
   if (f.teamId) q = q.where('team_id', '=', f.teamId);
   return q;
 }
 
 /** By team, then newest number first (the unique (team_id, number) index serves it). */
-export function listCycleRows(db: Db, f: CycleFilter, page: { limit: number; offset: number }) {
-  return filtered(db, f)
+export function listCycleRows(
+  db: Db,
+  f: CycleFilter,
+  page: { limit: number; offset: number },
+  access: TeamAccess,
+) {
+  return filtered(db, f, access)
     .selectAll()
     .orderBy('team_id')
     .orderBy('number', 'desc')
@@ -28,25 +36,22 @@ export function listCycleRows(db: Db, f: CycleFilter, page: { limit: number; off
     .execute();
 }
 
-export async function countCycles(db: Db, f: CycleFilter): Promise<number> {
-  const row = await filtered(db, f)
+export async function countCycles(db: Db, f: CycleFilter, access: TeamAccess): Promise<number> {
+  const row = await filtered(db, f, access)
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
-export function findCycleRow(db: Db, id: string, lock = false): Promise<CycleRow | undefined> {
-  const q = db.selectFrom('cycles').selectAll().where('id', '=', id);
+/** A cycle of a team the caller may see. */
+export function findCycleRow(
+  db: Db,
+  id: string,
+  access: TeamAccess,
+  lock = false,
+): Promise<CycleRow | undefined> {
+  const q = db.selectFrom('cycles').selectAll().where('id', '=', id).where(visible(access));
   return (lock ? q.forUpdate() : q).executeTakeFirst();
-}
-
-export function findCycleRowsByIds(db: Db, ids: readonly string[]): Promise<CycleRow[]> {
-  if (ids.length === 0) return Promise.resolve([]);
-  return db
-    .selectFrom('cycles')
-    .selectAll()
-    .where('id', 'in', [...ids])
-    .execute();
 }
 
 /** Takes the team's next cycle number under the team row's lock. */
@@ -78,12 +83,17 @@ export async function deleteCycleRow(db: Db, id: string): Promise<void> {
 }
 
 /** Progress for a page of cycles in one grouped query. */
-export async function loadCycleRecords(db: Db, rows: readonly CycleRow[]): Promise<CycleRecord[]> {
+export async function loadCycleRecords(
+  db: Db,
+  rows: readonly CycleRow[],
+  access: TeamAccess,
+): Promise<CycleRecord[]> {
   if (rows.length === 0) return [];
   const progress = await progressBy(
     db,
     'cycle_id',
     rows.map((r) => r.id),
+    access,
   );
   return rows.map((r) => ({ ...r, progress: progress.get(r.id) ?? emptyProgress() }));
 }

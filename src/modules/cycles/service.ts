@@ -1,12 +1,14 @@
 // Cycle rules: numbering within the team, date order, events in the same
 // transaction as each change.
 import type { Updateable } from 'kysely';
+import { canSeeTeam, type TeamAccess } from '../../platform/access.js';
 import type { Actor, AppContext } from '../../platform/context.js';
 import type { Db } from '../../platform/db/database.js';
 import type { CycleRow, CyclesTable } from '../../platform/db/tables.js';
 import { invalidField, notFound } from '../../platform/errors.js';
 import { recordEvent } from '../../platform/outbox.js';
 import { findTeamByRef, firstTeam, isUuid } from '../projects/refs.js';
+import { teamAccess } from '../teams/access.js';
 import { assertCanReadCycles, assertCanWriteCycles } from './policy.js';
 import { type CycleRecord, presentCycle } from './present.js';
 import * as q from './queries.js';
@@ -52,8 +54,10 @@ function checkOrder(starts: Date, ends: Date): void {
 const text = (v: string | null | undefined) =>
   v === undefined ? undefined : v === null ? null : v.trim() || null;
 
-async function loadOne(db: Db, row: CycleRow): Promise<CycleRecord> {
-  const [r] = await q.loadCycleRecords(db, [row]);
+// A cycle's issues are its team's, so whoever sees the cycle sees them all:
+// one record serves the caller and the webhook payload alike.
+async function loadOne(db: Db, row: CycleRow, access: TeamAccess): Promise<CycleRecord> {
+  const [r] = await q.loadCycleRecords(db, [row], access);
   return r!;
 }
 
@@ -68,33 +72,28 @@ export async function listCycles(
   actor: Actor,
   input: ListCyclesInput,
 ): Promise<{ cycles: CycleRecord[]; total: number }> {
-  void actor;
   await assertCanReadCycles(ctx.db);
+  const access = await teamAccess(ctx.db, actor);
   let teamId: string | undefined;
   if (input.teamId) {
     const team = await findTeamByRef(ctx.db, input.teamId);
-    if (!team) return { cycles: [], total: 0 };
+    if (!team || !canSeeTeam(access, team.id)) return { cycles: [], total: 0 };
     teamId = team.id;
   }
   const filter = { teamId, includeArchived: input.includeArchived };
   const [rows, total] = await Promise.all([
-    q.listCycleRows(ctx.db, filter, input),
-    q.countCycles(ctx.db, filter),
+    q.listCycleRows(ctx.db, filter, input, access),
+    q.countCycles(ctx.db, filter, access),
   ]);
-  return { cycles: await q.loadCycleRecords(ctx.db, rows), total };
+  return { cycles: await q.loadCycleRecords(ctx.db, rows, access), total };
 }
 
 export async function getCycle(ctx: AppContext, actor: Actor, id: string): Promise<CycleRecord> {
-  void actor;
   await assertCanReadCycles(ctx.db);
-  const row = isUuid(id) ? await q.findCycleRow(ctx.db, id) : undefined;
+  const access = await teamAccess(ctx.db, actor);
+  const row = isUuid(id) ? await q.findCycleRow(ctx.db, id, access) : undefined;
   if (!row) throw notFound('Cycle');
-  return loadOne(ctx.db, row);
-}
-
-/** Cycles by id for GraphQL loaders; unknown ids are skipped. */
-export async function getCyclesByIds(db: Db, ids: readonly string[]): Promise<CycleRecord[]> {
-  return q.loadCycleRecords(db, await q.findCycleRowsByIds(db, ids.filter(isUuid)));
+  return loadOne(ctx.db, row, access);
 }
 
 export async function createCycle(ctx: AppContext, actor: Actor, input: CycleInput): Promise<CycleRecord> {
@@ -102,9 +101,10 @@ export async function createCycle(ctx: AppContext, actor: Actor, input: CycleInp
   const startsAt = instant('startsAt', input.startsAt);
   const endsAt = instant('endsAt', input.endsAt);
   checkOrder(startsAt, endsAt);
+  const access = await teamAccess(ctx.db, actor);
   return ctx.db.transaction().execute(async (trx) => {
     const team = input.teamId ? await findTeamByRef(trx, input.teamId) : await firstTeam(trx);
-    if (!team) throw invalidField('teamId', 'no such team');
+    if (!team || !canSeeTeam(access, team.id)) throw invalidField('teamId', 'no such team');
     const number = await q.nextCycleNumber(trx, team.id);
     const row = await q.insertCycle(trx, {
       team_id: team.id,
@@ -114,7 +114,7 @@ export async function createCycle(ctx: AppContext, actor: Actor, input: CycleInp
       starts_at: startsAt,
       ends_at: endsAt,
     });
-    const record = await loadOne(trx, row);
+    const record = await loadOne(trx, row, access);
     await recordEvent(trx, { ...event(actor, record), action: 'create' });
     return record;
   });
@@ -133,11 +133,12 @@ export async function updateCycle(
     patch.completedAt === undefined || patch.completedAt === null
       ? patch.completedAt
       : instant('completedAt', patch.completedAt);
+  const access = await teamAccess(ctx.db, actor);
   return ctx.db.transaction().execute(async (trx) => {
-    const current = isUuid(id) ? await q.findCycleRow(trx, id, true) : undefined;
+    const current = isUuid(id) ? await q.findCycleRow(trx, id, access, true) : undefined;
     if (!current) throw notFound('Cycle');
     checkOrder(startsAt ?? current.starts_at, endsAt ?? current.ends_at);
-    const before = presentCycle(await loadOne(trx, current));
+    const before = presentCycle(await loadOne(trx, current, access));
     const set: Updateable<CyclesTable> = {
       ...(patch.name !== undefined ? { name: text(patch.name) ?? null } : {}),
       ...(patch.description !== undefined ? { description: text(patch.description) ?? null } : {}),
@@ -145,7 +146,7 @@ export async function updateCycle(
       ...(endsAt ? { ends_at: endsAt } : {}),
       ...(completedAt !== undefined ? { completed_at: completedAt } : {}),
     };
-    const record = await loadOne(trx, await q.updateCycleRow(trx, id, set));
+    const record = await loadOne(trx, await q.updateCycleRow(trx, id, set), access);
     const ev = event(actor, record);
     const updatedFrom: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(before)) {
@@ -159,11 +160,12 @@ export async function updateCycle(
 
 export async function archiveCycle(ctx: AppContext, actor: Actor, id: string): Promise<CycleRecord> {
   await assertCanWriteCycles(ctx.db, actor);
+  const access = await teamAccess(ctx.db, actor);
   return ctx.db.transaction().execute(async (trx) => {
-    const current = isUuid(id) ? await q.findCycleRow(trx, id, true) : undefined;
+    const current = isUuid(id) ? await q.findCycleRow(trx, id, access, true) : undefined;
     if (!current) throw notFound('Cycle');
     const row = current.archived_at ? current : await q.updateCycleRow(trx, id, { archived_at: new Date() });
-    const record = await loadOne(trx, row);
+    const record = await loadOne(trx, row, access);
     await recordEvent(trx, { ...event(actor, record), action: 'update', updatedFrom: { archivedAt: null } });
     return record;
   });
@@ -172,10 +174,11 @@ export async function archiveCycle(ctx: AppContext, actor: Actor, id: string): P
 /** Deletes a cycle; its issues stay and lose the cycle (FK set null). Numbers are not reused. */
 export async function deleteCycle(ctx: AppContext, actor: Actor, id: string): Promise<CycleRecord> {
   await assertCanWriteCycles(ctx.db, actor);
+  const access = await teamAccess(ctx.db, actor);
   return ctx.db.transaction().execute(async (trx) => {
-    const current = isUuid(id) ? await q.findCycleRow(trx, id, true) : undefined;
+    const current = isUuid(id) ? await q.findCycleRow(trx, id, access, true) : undefined;
     if (!current) throw notFound('Cycle');
-    const record = await loadOne(trx, current);
+    const record = await loadOne(trx, current, access);
     await q.deleteCycleRow(trx, id);
     await recordEvent(trx, { ...event(actor, record), action: 'remove' });
     return record;

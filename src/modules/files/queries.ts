@@ -1,5 +1,6 @@
 // SQL for uploaded files. Every function takes the connection or transaction it runs in.
-import type { Insertable } from 'kysely';
+import type { Expression, Insertable, SqlBool } from 'kysely';
+import { type TeamAccess, visibility } from '../../platform/access.js';
 import type { Db } from '../../platform/db/database.js';
 import type { FileRow, FilesTable } from '../../platform/db/tables.js';
 
@@ -9,6 +10,16 @@ export function insertFile(db: Db, values: Insertable<FilesTable>): Promise<File
 
 export function findFile(db: Db, id: string): Promise<FileRow | undefined> {
   return db.selectFrom('files').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** A file the caller may download: theirs, or carried by an attachment they see. */
+export function findVisibleFile(db: Db, id: string, access: TeamAccess): Promise<FileRow | undefined> {
+  return db
+    .selectFrom('files')
+    .selectAll()
+    .where('id', '=', id)
+    .where(() => visibility.file('files', access) as Expression<SqlBool>)
+    .executeTakeFirst();
 }
 
 /** Marks a pending upload complete; undefined when it was not pending (raced or done). */

@@ -9,6 +9,7 @@ import type { FileRow } from '../../platform/db/tables.js';
 import { AppError, badRequest, conflict, forbidden, invalidField, notFound } from '../../platform/errors.js';
 import { fileStoreFor, StoredFileMissing, TooLarge } from '../../platform/storage/index.js';
 import { isUuid } from '../projects/refs.js';
+import { teamAccess } from '../teams/access.js';
 import { normalizeContentType, sanitizeFilename } from './names.js';
 import { assertCanReadFiles, assertCanUpload } from './policy.js';
 import { fileUrl } from './present.js';
@@ -99,9 +100,8 @@ export async function openFile(
   actor: Actor,
   id: string,
 ): Promise<{ file: FileRow; stream: Readable }> {
-  void actor;
   await assertCanReadFiles(ctx.db);
-  const file = isUuid(id) ? await q.findFile(ctx.db, id) : undefined;
+  const file = isUuid(id) ? await q.findVisibleFile(ctx.db, id, await teamAccess(ctx.db, actor)) : undefined;
   if (file?.status !== 'complete') throw notFound('File');
   try {
     return { file, stream: await fileStoreFor(ctx).get(file.storage_key) };

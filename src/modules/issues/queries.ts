@@ -2,6 +2,7 @@
 // Related tables owned by other domains (projects, cycles, users) are read here
 // directly, only to check that a referenced row exists.
 import { type Expression, type SqlBool, sql } from 'kysely';
+import { inVisibleTeam, type TeamAccess, visibility } from '../../platform/access.js';
 import type { Db } from '../../platform/db/database.js';
 import { type CycleRow, ISSUE_COLUMNS, type IssueRow } from '../../platform/db/tables.js';
 import { type CursorValue, encodeCursor, type SortKey } from '../../platform/list/cursor.js';
@@ -10,6 +11,8 @@ import { isUuid } from '../teams/ids.js';
 import type { IssueRecord } from './present.js';
 
 const COLUMNS = ISSUE_COLUMNS.map((c) => `issues.${c}` as const);
+/** The columns that need no check: parent and project may be out of the caller's sight. */
+const SCOPED_COLUMNS = COLUMNS.filter((c) => c !== 'issues.parent_id' && c !== 'issues.project_id');
 
 export type IssueColumns = IssueRow;
 
@@ -17,12 +20,21 @@ export type IssueColumns = IssueRow;
  * Issues as records, in one statement: the branch owner's display name
  * (assignee, else creator) and the label ids (ordered by name) come along.
  */
-export function selectIssues(db: Db) {
+export function selectIssues(db: Db, access?: TeamAccess) {
   return db
     .selectFrom('issues')
     .leftJoin('users as a', 'a.id', 'issues.assignee_id')
     .leftJoin('users as c', 'c.id', 'issues.creator_id')
-    .select(COLUMNS)
+    .select(access && !access.all ? SCOPED_COLUMNS : COLUMNS)
+    .$if(access !== undefined && !access.all, (qb) =>
+      qb.select([
+        // A parent or project the caller may not see reads as none.
+        sql<string | null>`(select p.id from issues p where p.id = issues.parent_id
+          and ${visibility.issue('p', access!)})`.as('parent_id'),
+        sql<string | null>`(select p.id from projects p where p.id = issues.project_id
+          and ${visibility.project('p', access!)})`.as('project_id'),
+      ]),
+    )
     .select(sql<string | null>`coalesce(a.display_name, c.display_name)`.as('branch_user'))
     .select(
       sql<string[]>`array(select il.label_id::text from issue_labels il join labels l on l.id = il.label_id
@@ -58,16 +70,22 @@ function normalIdentifier(text: string): string | undefined {
 }
 
 /**
- * The id of the issue an id or identifier names. Identifiers resolve through
- * issue_identifiers, so one from before a team move still works; the key part
- * is case-insensitive ("eng-12" finds ENG-12).
+ * The id of the issue an id or identifier names, if the caller may see it.
+ * Identifiers resolve through issue_identifiers, so one from before a team
+ * move still works; the key part is case-insensitive ("eng-12" finds ENG-12).
  */
-export async function resolveIssueId(db: Db, idOrIdentifier: string): Promise<string | undefined> {
+export async function resolveIssueId(
+  db: Db,
+  idOrIdentifier: string,
+  access: TeamAccess,
+): Promise<string | undefined> {
+  const visible = inVisibleTeam(sql.ref('issues.team_id'), access) as Expression<SqlBool>;
   if (isUuid(idOrIdentifier)) {
     const row = await db
       .selectFrom('issues')
       .select('id')
       .where('id', '=', idOrIdentifier)
+      .where(() => visible)
       .executeTakeFirst();
     return row?.id;
   }
@@ -75,18 +93,29 @@ export async function resolveIssueId(db: Db, idOrIdentifier: string): Promise<st
   if (!identifier) return undefined;
   const row = await db
     .selectFrom('issue_identifiers')
-    .select('issue_id')
-    .where('identifier', '=', identifier)
+    .innerJoin('issues', 'issues.id', 'issue_identifiers.issue_id')
+    .select('issue_identifiers.issue_id')
+    .where('issue_identifiers.identifier', '=', identifier)
+    .where(() => visible)
     .executeTakeFirst();
   return row?.issue_id;
 }
 
-/** The record an id or identifier (current or former) names, in one statement. */
-export async function findIssueRecord(db: Db, idOrIdentifier: string): Promise<IssueRecord | undefined> {
-  if (isUuid(idOrIdentifier)) return loadIssueRecord(db, idOrIdentifier);
+/** The record an id or identifier (current or former) names, in one statement, if the caller may see it. */
+export async function findIssueRecord(
+  db: Db,
+  idOrIdentifier: string,
+  access: TeamAccess,
+): Promise<IssueRecord | undefined> {
+  const visible = visibility.issue('issues', access) as Expression<SqlBool>;
+  const query = selectIssues(db, access).where(() => visible);
+  if (isUuid(idOrIdentifier)) {
+    const row = await query.where('issues.id', '=', idOrIdentifier).executeTakeFirst();
+    return row ? toRecord(row) : undefined;
+  }
   const identifier = normalIdentifier(idOrIdentifier);
   if (!identifier) return undefined;
-  const row = await selectIssues(db)
+  const row = await query
     .where('issues.id', '=', (eb) =>
       eb.selectFrom('issue_identifiers').select('issue_id').where('identifier', '=', identifier),
     )
@@ -193,9 +222,15 @@ export async function liveUserExists(db: Db, id: string): Promise<boolean> {
   return row !== undefined;
 }
 
-export async function projectExists(db: Db, id: string): Promise<boolean> {
+/** Whether a project the caller may see has this id. */
+export async function projectExists(db: Db, id: string, access: TeamAccess): Promise<boolean> {
   if (!isUuid(id)) return false;
-  const row = await db.selectFrom('projects').select('id').where('id', '=', id).executeTakeFirst();
+  const row = await db
+    .selectFrom('projects')
+    .select('id')
+    .where('id', '=', id)
+    .where(() => visibility.project('projects', access) as Expression<SqlBool>)
+    .executeTakeFirst();
   return row !== undefined;
 }
 
@@ -230,6 +265,8 @@ export interface ListQuery {
   offset: number;
   /** Keyset position: rows strictly after it in the list's order (see keysetKey). */
   after?: CursorValue | undefined;
+  /** The caller's access; `where` must already hold its rule, this hides out-of-sight references. */
+  access: TeamAccess;
 }
 
 const SORT_COLUMN = {
@@ -295,7 +332,7 @@ export async function listIssuePage(
     // One row more than the page tells whether a next page exists.
     .limit(key ? query.limit + 1 : query.limit)
     .offset(query.offset);
-  const rows = await selectIssues(db)
+  const rows = await selectIssues(db, query.access)
     .innerJoin(pageIds.as('page'), 'page.id', 'issues.id')
     .select(sql<string>`(select count(*) from issues where ${query.where})`.as('total'))
     .select(column ? positionText(column).as('position') : sql<null>`null`.as('position'))

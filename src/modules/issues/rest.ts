@@ -7,6 +7,7 @@ import { errors, IdParams, Ok } from '../../platform/http/schemas.js';
 import type { Http } from '../../platform/http/types.js';
 import { issueEntity } from '../../platform/list/entities.js';
 import { filterFromQuery } from '../../platform/list/query-param.js';
+import { teamAccess } from '../teams/access.js';
 import { IssueCreateBody, IssuePatchBody } from './inputs.js';
 import { EDIT_ISSUES } from './policy.js';
 import { type IssueRecord, IssueSchema, presentIssue } from './present.js';
@@ -104,7 +105,11 @@ export function issuesRoutes(app: Http, ctx: AppContext): void {
         }).filter(([, v]) => v !== undefined),
       );
       const actor = actorOf(req);
-      const where = filterFromQuery(qs.filter, issueEntity, 'issues', { now: new Date(), actorId: actor.id });
+      const where = filterFromQuery(qs.filter, issueEntity, 'issues', {
+        now: new Date(),
+        actorId: actor.id,
+        access: await teamAccess(ctx.db, actor),
+      });
       const page = await listIssues(ctx, actor, {
         filters,
         ...(where ? { where } : {}),

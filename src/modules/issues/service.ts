@@ -16,6 +16,7 @@
 // Errors: 400 VALIDATION_FAILED naming the field (unknown referenced ids too),
 // 403 FORBIDDEN (guests), 403 FEATURE_DISABLED (projects/cycles off), 404 NOT_FOUND.
 import { type Expression, type SqlBool, sql } from 'kysely';
+import { canSeeTeam, type TeamAccess, visibility } from '../../platform/access.js';
 import type { Actor, AppContext } from '../../platform/context.js';
 import type { Db } from '../../platform/db/database.js';
 import type { StateRow, StateType, TeamRow } from '../../platform/db/tables.js';
@@ -25,6 +26,7 @@ import { type CursorValue, decodeCursor } from '../../platform/list/cursor.js';
 import { recordEvent } from '../../platform/outbox.js';
 import { findLabelsByIds } from '../labels/queries.js';
 import { defaultState, findStateById, firstStateOfType, lockStateShared } from '../states/queries.js';
+import { teamAccess } from '../teams/access.js';
 import { isUuid } from '../teams/ids.js';
 import { findTeamByIdOrKey, firstTeam, resolveTeamId, takeIssueNumber } from '../teams/queries.js';
 import { type IssueFilters, issueWhere, searchQuery } from './filters.js';
@@ -122,20 +124,27 @@ async function checkCycle(db: Db, p: Problems, cycleId: string, teamId: string) 
   else if (cycle.team_id !== teamId) p.add('cycleId', "the cycle belongs to another team than the issue's");
 }
 
-async function resolveTeam(db: Db, p: Problems, teamId: string | undefined): Promise<TeamRow | undefined> {
+async function resolveTeam(
+  db: Db,
+  p: Problems,
+  teamId: string | undefined,
+  access: TeamAccess,
+): Promise<TeamRow | undefined> {
   if (teamId === undefined) {
     const team = await firstTeam(db);
-    if (!team) p.add('teamId', 'the workspace has no team yet');
+    if (!team || !canSeeTeam(access, team.id)) p.add('teamId', 'is required: the default team is not yours');
     return team;
   }
-  const team = await findTeamByIdOrKey(db, teamId);
+  const found = await findTeamByIdOrKey(db, teamId);
+  // A team the caller may not see does not exist for them.
+  const team = found && canSeeTeam(access, found.id) ? found : undefined;
   if (!team) p.add('teamId', 'no team with this id or key');
   else if (team.archived_at) p.add('teamId', 'the team is archived');
   return team;
 }
 
-async function resolveIssue(db: Db, idOrIdentifier: string): Promise<string> {
-  const id = await q.resolveIssueId(db, idOrIdentifier);
+async function resolveIssue(db: Db, idOrIdentifier: string, access: TeamAccess): Promise<string> {
+  const id = await q.resolveIssueId(db, idOrIdentifier, access);
   if (!id) throw notFound('Issue');
   return id;
 }
@@ -148,9 +157,10 @@ export async function createIssue(
   assertCanEditIssues(actor);
   checkInput(IssueCreateBody, input);
   await assertCanLink(ctx.db, input);
+  const access = await teamAccess(ctx.db, actor);
   return ctx.db.transaction().execute(async (trx) => {
     const p = new Problems();
-    const team = await resolveTeam(trx, p, input.teamId);
+    const team = await resolveTeam(trx, p, input.teamId, access);
     let state: StateRow | undefined;
     let labelIds: string[] = [];
     if (team) {
@@ -165,12 +175,12 @@ export async function createIssue(
     if (input.assigneeId && !(await q.liveUserExists(trx, input.assigneeId))) {
       p.add('assigneeId', 'no user with this id');
     }
-    if (input.projectId && !(await q.projectExists(trx, input.projectId))) {
+    if (input.projectId && !(await q.projectExists(trx, input.projectId, access))) {
       p.add('projectId', 'no project with this id');
     }
     let parentId: string | null = null;
     if (input.parentId) {
-      parentId = (await q.resolveIssueId(trx, input.parentId)) ?? null;
+      parentId = (await q.resolveIssueId(trx, input.parentId, access)) ?? null;
       if (!parentId) p.add('parentId', 'no issue with this id or identifier');
     }
     p.throwIfAny();
@@ -280,8 +290,9 @@ export async function updateIssue(
   assertCanEditIssues(actor);
   checkInput(IssuePatchBody, patch);
   await assertCanLink(ctx.db, patch);
+  const access = await teamAccess(ctx.db, actor);
   return ctx.db.transaction().execute(async (trx) => {
-    const id = await resolveIssue(trx, idOrIdentifier);
+    const id = await resolveIssue(trx, idOrIdentifier, access);
     const row = await q.lockIssue(trx, id);
     if (!row) throw notFound('Issue');
     const before = (await q.loadIssueRecord(trx, id))!;
@@ -290,7 +301,8 @@ export async function updateIssue(
 
     let teamId = row.team_id;
     if (patch.teamId !== undefined) {
-      const team = await findTeamByIdOrKey(trx, patch.teamId);
+      const found = await findTeamByIdOrKey(trx, patch.teamId);
+      const team = found && canSeeTeam(access, found.id) ? found : undefined;
       if (!team) p.add('teamId', 'no team with this id or key');
       else if (team.archived_at && team.id !== row.team_id) p.add('teamId', 'the team is archived');
       else teamId = team.id;
@@ -329,7 +341,7 @@ export async function updateIssue(
       set.assignee_id = patch.assigneeId;
     }
     if (patch.projectId !== undefined) {
-      if (patch.projectId !== null && !(await q.projectExists(trx, patch.projectId))) {
+      if (patch.projectId !== null && !(await q.projectExists(trx, patch.projectId, access))) {
         p.add('projectId', 'no project with this id');
       }
       set.project_id = patch.projectId;
@@ -337,7 +349,7 @@ export async function updateIssue(
     if (patch.parentId !== undefined) {
       if (patch.parentId === null) set.parent_id = null;
       else {
-        const parentId = await q.resolveIssueId(trx, patch.parentId);
+        const parentId = await q.resolveIssueId(trx, patch.parentId, access);
         if (!parentId) p.add('parentId', 'no issue with this id or identifier');
         else if (await q.wouldCycle(trx, id, parentId)) {
           p.add('parentId', 'an issue cannot be its own parent or the child of its own sub-issue');
@@ -415,8 +427,9 @@ export async function deleteIssue(
   idOrIdentifier: string,
 ): Promise<IssueRecord> {
   assertCanEditIssues(actor);
+  const access = await teamAccess(ctx.db, actor);
   return ctx.db.transaction().execute(async (trx) => {
-    const id = await resolveIssue(trx, idOrIdentifier);
+    const id = await resolveIssue(trx, idOrIdentifier, access);
     if (!(await q.lockIssue(trx, id))) throw notFound('Issue');
     const record = (await q.loadIssueRecord(trx, id))!;
     await q.deleteIssueRow(trx, id); // comments, attachments, labels, history cascade
@@ -434,8 +447,9 @@ export async function deleteIssue(
 
 async function setArchived(ctx: AppContext, actor: Actor, idOrIdentifier: string, archived: boolean) {
   assertCanEditIssues(actor);
+  const access = await teamAccess(ctx.db, actor);
   return ctx.db.transaction().execute(async (trx) => {
-    const id = await resolveIssue(trx, idOrIdentifier);
+    const id = await resolveIssue(trx, idOrIdentifier, access);
     const row = await q.lockIssue(trx, id);
     if (!row) throw notFound('Issue');
     const before = (await q.loadIssueRecord(trx, id))!;
@@ -454,15 +468,15 @@ export const archiveIssue = (ctx: AppContext, actor: Actor, idOrIdentifier: stri
 export const unarchiveIssue = (ctx: AppContext, actor: Actor, idOrIdentifier: string) =>
   setArchived(ctx, actor, idOrIdentifier, false);
 
-export async function getIssue(ctx: AppContext, _actor: Actor, idOrIdentifier: string): Promise<IssueRecord> {
-  const record = await q.findIssueRecord(ctx.db, idOrIdentifier);
+export async function getIssue(ctx: AppContext, actor: Actor, idOrIdentifier: string): Promise<IssueRecord> {
+  const record = await q.findIssueRecord(ctx.db, idOrIdentifier, await teamAccess(ctx.db, actor));
   if (!record) throw notFound('Issue');
   return record;
 }
 
 /** Change history of an issue, oldest first. */
-export async function issueHistory(ctx: AppContext, _actor: Actor, idOrIdentifier: string) {
-  const id = await resolveIssue(ctx.db, idOrIdentifier);
+export async function issueHistory(ctx: AppContext, actor: Actor, idOrIdentifier: string) {
+  const id = await resolveIssue(ctx.db, idOrIdentifier, await teamAccess(ctx.db, actor));
   return q.historyOf(ctx.db, id);
 }
 
@@ -489,7 +503,8 @@ export interface ListIssuesOptions {
 
 const FILTER_IDS = ['stateId', 'assigneeId', 'projectId', 'cycleId', 'labelId'] as const;
 
-export async function listIssues(ctx: AppContext, _actor: Actor, opts: ListIssuesOptions = {}) {
+export async function listIssues(ctx: AppContext, actor: Actor, opts: ListIssuesOptions = {}) {
+  const access = await teamAccess(ctx.db, actor);
   const limit = opts.limit ?? 50;
   const offset = opts.offset ?? 0;
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) {
@@ -503,7 +518,7 @@ export async function listIssues(ctx: AppContext, _actor: Actor, opts: ListIssue
   }
   if (filters.teamId !== undefined) {
     const teamId = await resolveTeamId(ctx.db, filters.teamId);
-    if (!teamId) throw invalidField('teamId', 'no team with this id or key');
+    if (!teamId || !canSeeTeam(access, teamId)) throw invalidField('teamId', 'no team with this id or key');
     filters.teamId = teamId;
   }
   const search = opts.q ? searchQuery(opts.q) : null;
@@ -516,7 +531,8 @@ export async function listIssues(ctx: AppContext, _actor: Actor, opts: ListIssue
     if (after.key !== key) throw invalidField('after', `was made for sort ${after.key}`);
   }
   const base = issueWhere({ filters, search, includeArchived: opts.includeArchived ?? false });
-  const where = opts.where ? sql<SqlBool>`(${base} and ${opts.where})` : base;
+  const visible = access.all ? base : sql<SqlBool>`(${base} and ${visibility.issue('issues', access)})`;
+  const where = opts.where ? sql<SqlBool>`(${visible} and ${opts.where})` : visible;
   const {
     records: issues,
     total,
@@ -529,6 +545,7 @@ export async function listIssues(ctx: AppContext, _actor: Actor, opts: ListIssue
     limit,
     offset,
     after,
+    access,
   });
   return { issues, total, limit, offset, nextCursor };
 }

@@ -1,24 +1,29 @@
 // SQL for labels.
-import { sql } from 'kysely';
+import { type Expression, type SqlBool, sql } from 'kysely';
+import { type TeamAccess, visibility } from '../../platform/access.js';
 import type { Db } from '../../platform/db/database.js';
 import type { LabelRow } from '../../platform/db/tables.js';
 import { isUuid } from '../teams/ids.js';
 
-/** All live labels, or one team's plus the workspace-wide ones; by name. */
-export function listLabels(db: Db, teamId?: string): Promise<LabelRow[]> {
-  let query = db.selectFrom('labels').selectAll().where('archived_at', 'is', null);
+const visible = (access: TeamAccess) => () => visibility.label('labels', access) as Expression<SqlBool>;
+
+/** Live labels the caller may see, by name; with a team, that team's and the workspace's. */
+export function listLabels(db: Db, access: TeamAccess, teamId?: string): Promise<LabelRow[]> {
+  let query = db.selectFrom('labels').selectAll().where('archived_at', 'is', null).where(visible(access));
   if (teamId !== undefined) {
     query = query.where((eb) => eb.or([eb('team_id', '=', teamId), eb('team_id', 'is', null)]));
   }
   return query.orderBy(sql`lower(name)`).orderBy('id').execute();
 }
 
-export function findLabelById(db: Db, id: string): Promise<LabelRow | undefined> {
+/** A live label the caller may see. */
+export function findLabelById(db: Db, id: string, access: TeamAccess): Promise<LabelRow | undefined> {
   if (!isUuid(id)) return Promise.resolve(undefined);
   return db
     .selectFrom('labels')
     .selectAll()
     .where('id', '=', id)
+    .where(visible(access))
     .where('archived_at', 'is', null)
     .executeTakeFirst();
 }

@@ -5,12 +5,14 @@
 //   deleteLabel(ctx, actor, id)                         -> LabelRow   (event label.remove; the deleted row)
 // A name is unique (case-insensitively) within its team, or among workspace-wide
 // labels (teamId null). parentId names a label group (one level deep).
+import { canSeeTeam, type TeamAccess } from '../../platform/access.js';
 import type { Actor, AppContext } from '../../platform/context.js';
 import type { Db } from '../../platform/db/database.js';
 import { isUniqueViolation } from '../../platform/db/errors.js';
 import type { LabelRow } from '../../platform/db/tables.js';
 import { conflict, invalidField, notFound } from '../../platform/errors.js';
 import { recordEvent } from '../../platform/outbox.js';
+import { teamAccess } from '../teams/access.js';
 import { findTeamByIdOrKey } from '../teams/queries.js';
 import { assertCanManageLabels } from './policy.js';
 import { presentLabel } from './present.js';
@@ -42,10 +44,14 @@ function checkColor(color: string): string {
   return color.toLowerCase();
 }
 
-async function resolveTeam(db: Db, teamId: string | null | undefined): Promise<string | null> {
+async function resolveTeam(
+  db: Db,
+  teamId: string | null | undefined,
+  access: TeamAccess,
+): Promise<string | null> {
   if (teamId === null || teamId === undefined) return null;
   const team = await findTeamByIdOrKey(db, teamId);
-  if (!team) throw invalidField('teamId', 'no team with this id');
+  if (!team || !canSeeTeam(access, team.id)) throw invalidField('teamId', 'no team with this id');
   return team.id;
 }
 
@@ -53,10 +59,11 @@ async function resolveParent(
   db: Db,
   parentId: string | null | undefined,
   teamId: string | null,
+  access: TeamAccess,
   selfId?: string,
 ): Promise<string | null> {
   if (parentId === null || parentId === undefined) return null;
-  const parent = await q.findLabelById(db, parentId);
+  const parent = await q.findLabelById(db, parentId, access);
   if (!parent) throw invalidField('parentId', 'no label with this id');
   if (parent.id === selfId) throw invalidField('parentId', 'a label cannot be its own group');
   if (parent.parent_id !== null) throw invalidField('parentId', 'label groups cannot be nested');
@@ -68,18 +75,19 @@ async function resolveParent(
 
 const eventActor = (actor: Actor) => ({ id: actor.id, name: actor.name, email: actor.email });
 
-export async function listLabels(ctx: AppContext, _actor: Actor, opts: { teamId?: string } = {}) {
+export async function listLabels(ctx: AppContext, actor: Actor, opts: { teamId?: string } = {}) {
+  const access = await teamAccess(ctx.db, actor);
   let teamId: string | undefined;
   if (opts.teamId !== undefined) {
     const team = await findTeamByIdOrKey(ctx.db, opts.teamId);
-    if (!team) throw notFound('Team');
+    if (!team || !canSeeTeam(access, team.id)) throw notFound('Team');
     teamId = team.id;
   }
-  return q.listLabels(ctx.db, teamId);
+  return q.listLabels(ctx.db, access, teamId);
 }
 
-export async function getLabel(ctx: AppContext, _actor: Actor, id: string): Promise<LabelRow> {
-  const label = await q.findLabelById(ctx.db, id);
+export async function getLabel(ctx: AppContext, actor: Actor, id: string): Promise<LabelRow> {
+  const label = await q.findLabelById(ctx.db, id, await teamAccess(ctx.db, actor));
   if (!label) throw notFound('Label');
   return label;
 }
@@ -88,10 +96,11 @@ export async function createLabel(ctx: AppContext, actor: Actor, input: LabelCre
   assertCanManageLabels(actor);
   const name = checkName(input.name);
   const color = checkColor(input.color);
+  const access = await teamAccess(ctx.db, actor);
   try {
     return await ctx.db.transaction().execute(async (trx) => {
-      const teamId = await resolveTeam(trx, input.teamId);
-      const parentId = await resolveParent(trx, input.parentId, teamId);
+      const teamId = await resolveTeam(trx, input.teamId, access);
+      const parentId = await resolveParent(trx, input.parentId, teamId, access);
       if (await q.findLabelByName(trx, teamId, name)) throw nameTaken(name);
       const label = await q.insertLabel(trx, {
         name,
@@ -126,15 +135,17 @@ export async function updateLabel(
   assertCanManageLabels(actor);
   const name = patch.name === undefined ? undefined : checkName(patch.name);
   const color = patch.color === undefined ? undefined : checkColor(patch.color);
+  const access = await teamAccess(ctx.db, actor);
   try {
     return await ctx.db.transaction().execute(async (trx) => {
-      const before = await q.findLabelById(trx, id);
+      const before = await q.findLabelById(trx, id, access);
       if (!before) throw notFound('Label');
-      const teamId = patch.teamId === undefined ? before.team_id : await resolveTeam(trx, patch.teamId);
+      const teamId =
+        patch.teamId === undefined ? before.team_id : await resolveTeam(trx, patch.teamId, access);
       const parentId =
         patch.parentId === undefined
           ? before.parent_id
-          : await resolveParent(trx, patch.parentId, teamId, before.id);
+          : await resolveParent(trx, patch.parentId, teamId, access, before.id);
       const finalName = name ?? before.name;
       if (await q.findLabelByName(trx, teamId, finalName, before.id)) throw nameTaken(finalName);
       const after = await q.updateLabel(trx, id, {
@@ -172,8 +183,9 @@ export async function updateLabel(
 
 export async function deleteLabel(ctx: AppContext, actor: Actor, id: string): Promise<LabelRow> {
   assertCanManageLabels(actor);
+  const access = await teamAccess(ctx.db, actor);
   return ctx.db.transaction().execute(async (trx) => {
-    const label = await q.findLabelById(trx, id);
+    const label = await q.findLabelById(trx, id, access);
     if (!label) throw notFound('Label');
     await q.deleteLabel(trx, id);
     await recordEvent(trx, {

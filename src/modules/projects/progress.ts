@@ -2,6 +2,7 @@
 // of each issue's workflow state. Canceled issues are out of scope: they count
 // neither in the total nor as done. Archived issues are not counted.
 import { Type } from 'typebox';
+import { type TeamAccess, visibility } from '../../platform/access.js';
 import type { Db } from '../../platform/db/database.js';
 
 export interface Progress {
@@ -26,11 +27,12 @@ export const emptyProgress = (): Progress => ({
   progress: 0,
 });
 
-/** One grouped query for a whole page of projects or cycles. */
+/** One grouped query for a whole page of projects or cycles, over the issues the caller sees. */
 export async function progressBy(
   db: Db,
   column: 'project_id' | 'cycle_id',
   ids: readonly string[],
+  access: TeamAccess,
 ): Promise<Map<string, Progress>> {
   const out = new Map<string, Progress>();
   if (ids.length === 0) return out;
@@ -45,6 +47,7 @@ export async function progressBy(
     ])
     .where(`i.${column}`, 'in', [...ids])
     .where('i.archived_at', 'is', null)
+    .where(() => visibility.issue('i', access) as never)
     .groupBy(`i.${column}`)
     .execute();
   for (const r of rows) {

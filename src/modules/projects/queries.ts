@@ -1,7 +1,8 @@
 // SQL for projects. Every function takes the connection or transaction it runs in.
 
-import type { Insertable, Updateable } from 'kysely';
+import type { Expression, Insertable, SqlBool, Updateable } from 'kysely';
 import { sql } from 'kysely';
+import { canSeeTeam, type TeamAccess, visibility } from '../../platform/access.js';
 import type { Db } from '../../platform/db/database.js';
 import type { ProjectRow, ProjectStatus, ProjectsTable } from '../../platform/db/tables.js';
 import type { ProjectRecord } from './present.js';
@@ -13,8 +14,10 @@ export interface ProjectFilter {
   leadId?: string | undefined;
 }
 
-function filtered(db: Db, f: ProjectFilter) {
-  let q = db.selectFrom('projects');
+const visible = (access: TeamAccess) => () => visibility.project('projects', access) as Expression<SqlBool>;
+
+function filtered(db: Db, f: ProjectFilter, access: TeamAccess) {
+  let q = db.selectFrom('projects').where(visible(access));
   if (!f.includeArchived) q = q.where('archived_at', 'is', null);
   if (f.status) q = q.where('status', '=', f.status);
   if (f.leadId) q = q.where('lead_id', '=', f.leadId);
@@ -26,8 +29,9 @@ export function listProjectRows(
   db: Db,
   f: ProjectFilter,
   page: { limit: number; offset: number },
+  access: TeamAccess,
 ): Promise<ProjectRow[]> {
-  return filtered(db, f)
+  return filtered(db, f, access)
     .selectAll()
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
@@ -36,25 +40,22 @@ export function listProjectRows(
     .execute();
 }
 
-export async function countProjects(db: Db, f: ProjectFilter): Promise<number> {
-  const row = await filtered(db, f)
+export async function countProjects(db: Db, f: ProjectFilter, access: TeamAccess): Promise<number> {
+  const row = await filtered(db, f, access)
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
-export function findProjectRow(db: Db, id: string, lock = false): Promise<ProjectRow | undefined> {
-  const q = db.selectFrom('projects').selectAll().where('id', '=', id);
+/** A project the caller may see. */
+export function findProjectRow(
+  db: Db,
+  id: string,
+  access: TeamAccess,
+  lock = false,
+): Promise<ProjectRow | undefined> {
+  const q = db.selectFrom('projects').selectAll().where('id', '=', id).where(visible(access));
   return (lock ? q.forUpdate() : q).executeTakeFirst();
-}
-
-export function findProjectRowsByIds(db: Db, ids: readonly string[]): Promise<ProjectRow[]> {
-  if (ids.length === 0) return Promise.resolve([]);
-  return db
-    .selectFrom('projects')
-    .selectAll()
-    .where('id', 'in', [...ids])
-    .execute();
 }
 
 export function insertProject(db: Db, values: Insertable<ProjectsTable>): Promise<ProjectRow> {
@@ -107,9 +108,13 @@ export function slugTaken(db: Db, slug: string): Promise<boolean> {
 
 /**
  * Members, teams and progress for a page of projects: three queries however
- * long the page is.
+ * long the page is. Teams and issues the caller may not see are left out.
  */
-export async function loadProjectRecords(db: Db, rows: readonly ProjectRow[]): Promise<ProjectRecord[]> {
+export async function loadProjectRecords(
+  db: Db,
+  rows: readonly ProjectRow[],
+  access: TeamAccess,
+): Promise<ProjectRecord[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
   const [members, teams, progress] = await Promise.all([
@@ -125,12 +130,14 @@ export async function loadProjectRecords(db: Db, rows: readonly ProjectRow[]): P
       .where('project_id', 'in', ids)
       .orderBy('team_id')
       .execute(),
-    progressBy(db, 'project_id', ids),
+    progressBy(db, 'project_id', ids, access),
   ]);
   return rows.map((r) => ({
     ...r,
     memberIds: members.filter((m) => m.project_id === r.id).map((m) => m.user_id),
-    teamIds: teams.filter((t) => t.project_id === r.id).map((t) => t.team_id),
+    teamIds: teams
+      .filter((t) => t.project_id === r.id && canSeeTeam(access, t.team_id))
+      .map((t) => t.team_id),
     progress: progress.get(r.id) ?? emptyProgress(),
   }));
 }

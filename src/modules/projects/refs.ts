@@ -1,5 +1,6 @@
 // Lookups of records this domain (and cycles) refer to by id. Reads the
 // tables directly so projects and cycles do not depend on the teams module.
+import { canSeeTeam, type TeamAccess } from '../../platform/access.js';
 import type { Db } from '../../platform/db/database.js';
 import type { TeamRow } from '../../platform/db/tables.js';
 import { isUuid } from '../../platform/ids.js';
@@ -41,6 +42,7 @@ export async function existingUserIds(db: Db, ids: readonly string[]): Promise<S
 export async function resolveTeamRefs(
   db: Db,
   refs: readonly string[],
+  access: TeamAccess,
 ): Promise<{ ids: string[]; missing: string[] }> {
   if (refs.length === 0) return { ids: [], missing: [] };
   const uuids = refs.filter(isUuid);
@@ -59,7 +61,8 @@ export async function resolveTeamRefs(
   const missing: string[] = [];
   for (const ref of refs) {
     const row = rows.find((r) => r.id === ref || r.key === ref.toUpperCase());
-    if (row) {
+    // A team the caller may not see does not exist for them.
+    if (row && canSeeTeam(access, row.id)) {
       if (!ids.includes(row.id)) ids.push(row.id);
     } else missing.push(ref);
   }

@@ -2,6 +2,7 @@
 // events in the same transaction as each change.
 import { randomBytes } from 'node:crypto';
 import type { Updateable } from 'kysely';
+import { canSeeTeam, fullAccess, type TeamAccess } from '../../platform/access.js';
 import type { Actor, AppContext } from '../../platform/context.js';
 import type { Db } from '../../platform/db/database.js';
 import {
@@ -13,6 +14,7 @@ import {
 } from '../../platform/db/tables.js';
 import { invalidField, notFound } from '../../platform/errors.js';
 import { recordEvent } from '../../platform/outbox.js';
+import { teamAccess } from '../teams/access.js';
 import { assertCanReadProjects, assertCanWriteProjects } from './policy.js';
 import { type ProjectRecord, presentProject, projectUrl } from './present.js';
 import * as q from './queries.js';
@@ -74,9 +76,13 @@ async function checkMembers(db: Db, ids: string[] | undefined): Promise<string[]
   return unique;
 }
 
-async function checkTeams(db: Db, refs: string[] | undefined): Promise<string[] | undefined> {
+async function checkTeams(
+  db: Db,
+  refs: string[] | undefined,
+  access: TeamAccess,
+): Promise<string[] | undefined> {
   if (refs === undefined) return undefined;
-  const { ids, missing } = await resolveTeamRefs(db, refs);
+  const { ids, missing } = await resolveTeamRefs(db, refs, access);
   if (missing.length) throw invalidField('teamIds', `no such team: ${missing.join(', ')}`);
   return ids;
 }
@@ -112,8 +118,8 @@ async function newSlug(db: Db): Promise<string> {
   }
 }
 
-async function loadOne(db: Db, row: ProjectRow): Promise<ProjectRecord> {
-  const [record] = await q.loadProjectRecords(db, [row]);
+async function loadOne(db: Db, row: ProjectRow, access: TeamAccess): Promise<ProjectRecord> {
+  const [record] = await q.loadProjectRecords(db, [row], access);
   return record!;
 }
 
@@ -129,28 +135,23 @@ export async function listProjects(
   actor: Actor,
   input: ListProjectsInput,
 ): Promise<{ projects: ProjectRecord[]; total: number }> {
-  void actor;
   await assertCanReadProjects(ctx.db);
+  const access = await teamAccess(ctx.db, actor);
   const filter = { includeArchived: input.includeArchived, status: input.status, leadId: input.leadId };
   if (filter.leadId && !isUuid(filter.leadId)) return { projects: [], total: 0 };
   const [rows, total] = await Promise.all([
-    q.listProjectRows(ctx.db, filter, input),
-    q.countProjects(ctx.db, filter),
+    q.listProjectRows(ctx.db, filter, input, access),
+    q.countProjects(ctx.db, filter, access),
   ]);
-  return { projects: await q.loadProjectRecords(ctx.db, rows), total };
+  return { projects: await q.loadProjectRecords(ctx.db, rows, access), total };
 }
 
 export async function getProject(ctx: AppContext, actor: Actor, id: string): Promise<ProjectRecord> {
-  void actor;
   await assertCanReadProjects(ctx.db);
-  const row = isUuid(id) ? await q.findProjectRow(ctx.db, id) : undefined;
+  const access = await teamAccess(ctx.db, actor);
+  const row = isUuid(id) ? await q.findProjectRow(ctx.db, id, access) : undefined;
   if (!row) throw notFound('Project');
-  return loadOne(ctx.db, row);
-}
-
-/** Projects by id for GraphQL loaders; unknown ids are skipped. */
-export async function getProjectsByIds(db: Db, ids: readonly string[]): Promise<ProjectRecord[]> {
-  return q.loadProjectRecords(db, await q.findProjectRowsByIds(db, ids.filter(isUuid)));
+  return loadOne(ctx.db, row, access);
 }
 
 export async function createProject(
@@ -163,13 +164,14 @@ export async function createProject(
   checkDate('startDate', input.startDate);
   checkDate('targetDate', input.targetDate);
   checkDateOrder(input.startDate ?? null, input.targetDate ?? null);
+  const access = await teamAccess(ctx.db, actor);
   return ctx.db.transaction().execute(async (trx) => {
     await checkLead(trx, input.leadId);
     const memberIds = (await checkMembers(trx, input.memberIds)) ?? [];
-    let teamIds = await checkTeams(trx, input.teamIds);
+    let teamIds = await checkTeams(trx, input.teamIds, access);
     if (teamIds === undefined) {
       const team = await firstTeam(trx);
-      teamIds = team ? [team.id] : [];
+      teamIds = team && canSeeTeam(access, team.id) ? [team.id] : [];
     }
     const status = checkStatus(input.status) ?? 'planned';
     const row = await q.insertProject(trx, {
@@ -190,9 +192,9 @@ export async function createProject(
     });
     await q.replaceMembers(trx, row.id, memberIds);
     await q.replaceTeams(trx, row.id, teamIds);
-    const record = await loadOne(trx, row);
+    const record = await loadOne(trx, row, fullAccess(actor.id));
     await recordEvent(trx, { ...eventOf(ctx, actor, record), action: 'create' });
-    return record;
+    return access.all ? record : loadOne(trx, row, access);
   });
 }
 
@@ -213,21 +215,26 @@ async function applyUpdate(
   change: (
     trx: Db,
     current: ProjectRow,
+    access: TeamAccess,
   ) => Promise<{ patch: Updateable<ProjectsTable>; memberIds?: string[]; teamIds?: string[] }>,
 ): Promise<ProjectRecord> {
+  const access = await teamAccess(ctx.db, actor);
+  const all = fullAccess(actor.id);
   return ctx.db.transaction().execute(async (trx) => {
-    const current = isUuid(id) ? await q.findProjectRow(trx, id, true) : undefined;
+    const current = isUuid(id) ? await q.findProjectRow(trx, id, access, true) : undefined;
     if (!current) throw notFound('Project');
-    const before = await loadOne(trx, current);
-    const { patch, memberIds, teamIds } = await change(trx, current);
+    const before = await loadOne(trx, current, all);
+    const { patch, memberIds, teamIds } = await change(trx, current, access);
     const row = (await q.updateProjectRow(trx, id, patch))!;
     if (memberIds) await q.replaceMembers(trx, id, memberIds);
-    if (teamIds) await q.replaceTeams(trx, id, teamIds);
-    const record = await loadOne(trx, row);
+    // Links to teams the caller cannot see are not theirs to remove.
+    const hidden = before.teamIds.filter((t) => !canSeeTeam(access, t));
+    if (teamIds) await q.replaceTeams(trx, id, [...teamIds, ...hidden]);
+    const record = await loadOne(trx, row, all);
     const ev = eventOf(ctx, actor, record);
     const updatedFrom = changedFrom(presentProject(before, ctx.config.publicUrl), ev.data);
     await recordEvent(trx, { ...ev, action: 'update', updatedFrom });
-    return record;
+    return access.all ? record : loadOne(trx, row, access);
   });
 }
 
@@ -241,14 +248,14 @@ export async function updateProject(
   const name = checkName(patch.name);
   checkDate('startDate', patch.startDate);
   checkDate('targetDate', patch.targetDate);
-  return applyUpdate(ctx, actor, id, async (trx, current) => {
+  return applyUpdate(ctx, actor, id, async (trx, current, access) => {
     checkDateOrder(
       patch.startDate !== undefined ? patch.startDate : current.start_date,
       patch.targetDate !== undefined ? patch.targetDate : current.target_date,
     );
     await checkLead(trx, patch.leadId);
     const memberIds = await checkMembers(trx, patch.memberIds);
-    const teamIds = await checkTeams(trx, patch.teamIds);
+    const teamIds = await checkTeams(trx, patch.teamIds, access);
     const status = checkStatus(patch.status);
     const set: Updateable<ProjectsTable> = {
       ...(name !== undefined ? { name } : {}),
@@ -286,10 +293,11 @@ export async function unarchiveProject(ctx: AppContext, actor: Actor, id: string
 /** Deletes a project; its issues stay and lose the project (FK set null). */
 export async function deleteProject(ctx: AppContext, actor: Actor, id: string): Promise<ProjectRecord> {
   await assertCanWriteProjects(ctx.db, actor);
+  const access = await teamAccess(ctx.db, actor);
   return ctx.db.transaction().execute(async (trx) => {
-    const current = isUuid(id) ? await q.findProjectRow(trx, id, true) : undefined;
+    const current = isUuid(id) ? await q.findProjectRow(trx, id, access, true) : undefined;
     if (!current) throw notFound('Project');
-    const record = await loadOne(trx, current);
+    const record = await loadOne(trx, current, fullAccess(actor.id));
     await q.deleteProjectRow(trx, id);
     await recordEvent(trx, { ...eventOf(ctx, actor, record), action: 'remove' });
     return record;

@@ -1,14 +1,11 @@
 // REST: workflow states. Anyone signed in reads them; admins add, change and archive them.
 import { Type } from 'typebox';
 import type { AppContext } from '../../platform/context.js';
-import { notFound } from '../../platform/errors.js';
 import { actorOf } from '../../platform/http/auth-hook.js';
 import { errors, IdParams } from '../../platform/http/schemas.js';
 import type { Http } from '../../platform/http/types.js';
-import { findTeamByIdOrKey } from '../teams/queries.js';
 import { type ArchiveInput, StateCreateBody, StatePatchBody } from './inputs.js';
 import { presentState, StateSchema } from './present.js';
-import { findStateById, listStates } from './queries.js';
 import * as states from './service.js';
 
 const StateEnvelope = Type.Object({ workflowState: StateSchema });
@@ -31,15 +28,9 @@ export function statesRoutes(app: Http, ctx: AppContext): void {
         response: { 200: Type.Object({ workflowStates: Type.Array(StateSchema) }), ...errors(400, 401, 404) },
       },
     },
-    async (req) => {
-      let teamId: string | undefined;
-      if (req.query.teamId !== undefined) {
-        const team = await findTeamByIdOrKey(ctx.db, req.query.teamId);
-        if (!team) throw notFound('Team');
-        teamId = team.id;
-      }
-      return { workflowStates: (await listStates(ctx.db, teamId)).map(presentState) };
-    },
+    async (req) => ({
+      workflowStates: (await states.listStates(ctx, actorOf(req), req.query.teamId)).map(presentState),
+    }),
   );
 
   app.get(
@@ -52,11 +43,7 @@ export function statesRoutes(app: Http, ctx: AppContext): void {
         response: { 200: StateEnvelope, ...errors(401, 404) },
       },
     },
-    async (req) => {
-      const state = await findStateById(ctx.db, req.params.id);
-      if (!state) throw notFound('Workflow state');
-      return { workflowState: presentState(state) };
-    },
+    async (req) => ({ workflowState: presentState(await states.getState(ctx, actorOf(req), req.params.id)) }),
   );
 
   app.post(

@@ -10,11 +10,13 @@
 // progress counts completed and canceled work. A state's type is fixed once
 // created, since issues in it carry the times of that type. States themselves
 // send no webhook events (there is no such resource type); the issues they move do.
+import { canSeeTeam } from '../../platform/access.js';
 import type { Actor, AppContext } from '../../platform/context.js';
 import type { StateRow, StateType } from '../../platform/db/tables.js';
 import { invalidField, notFound } from '../../platform/errors.js';
 import { lockIssuesInState } from '../issues/queries.js';
 import { moveIssuesToState } from '../issues/service.js';
+import { teamAccess } from '../teams/access.js';
 import { findTeamByIdOrKey } from '../teams/queries.js';
 import { assertAdmin } from '../users/policy.js';
 import {
@@ -38,6 +40,25 @@ export const REQUIRED_TYPES: readonly StateType[] = [
   'completed',
   'canceled',
 ];
+
+/** Live states the caller may see; with a team (id or key), that team's. */
+export async function listStates(ctx: AppContext, actor: Actor, teamRef?: string): Promise<StateRow[]> {
+  const access = await teamAccess(ctx.db, actor);
+  let teamId: string | undefined;
+  if (teamRef !== undefined) {
+    const team = await findTeamByIdOrKey(ctx.db, teamRef);
+    if (!team || !canSeeTeam(access, team.id)) throw notFound('Team');
+    teamId = team.id;
+  }
+  return q.listStates(ctx.db, access, teamId);
+}
+
+/** A state (archived ones too) of a team the caller may see. */
+export async function getState(ctx: AppContext, actor: Actor, id: string): Promise<StateRow> {
+  const state = await q.findStateById(ctx.db, id);
+  if (!state || !canSeeTeam(await teamAccess(ctx.db, actor), state.team_id)) throw notFound('Workflow state');
+  return state;
+}
 
 export async function createState(ctx: AppContext, actor: Actor, input: StateCreateInput): Promise<StateRow> {
   assertAdmin(actor);

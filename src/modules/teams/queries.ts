@@ -1,16 +1,18 @@
 // SQL for teams. Every function takes the connection or transaction it runs in.
 
-import type { Insertable } from 'kysely';
+import type { Expression, Insertable, SqlBool } from 'kysely';
 import { sql } from 'kysely';
+import { type TeamAccess, visibility } from '../../platform/access.js';
 import type { Db } from '../../platform/db/database.js';
 import type { TeamRow, TeamsTable } from '../../platform/db/tables.js';
 import { isUuid, TEAM_KEY } from './ids.js';
 
-/** Every team with its member count, in one statement. */
-export function listTeams(db: Db): Promise<(TeamRow & { member_count: number })[]> {
+/** Every team the caller may see, with its member count, in one statement. */
+export function listTeams(db: Db, access: TeamAccess): Promise<(TeamRow & { member_count: number })[]> {
   return db
     .selectFrom('teams')
     .selectAll('teams')
+    .where(() => visibility.team('teams', access) as Expression<SqlBool>)
     .select((eb) =>
       eb
         .selectFrom('team_memberships as m')

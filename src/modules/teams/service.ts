@@ -15,12 +15,14 @@
 // Teams and memberships send no webhook events: the webhook resource types
 // (docs/webhooks.md) are issue, comment, project, cycle, label and attachment.
 import { DEFAULT_STATES } from '../../first-start.js';
+import { canSeeTeam } from '../../platform/access.js';
 import type { Actor, AppContext } from '../../platform/context.js';
 import { isUniqueViolation } from '../../platform/db/errors.js';
 import type { TeamRow, UserRow } from '../../platform/db/tables.js';
 import { conflict, invalidField, notFound } from '../../platform/errors.js';
 import { assertAdmin } from '../users/policy.js';
 import { findUsersByIds, lockLiveUser } from '../users/queries.js';
+import { teamAccess } from './access.js';
 import { TEAM_KEY } from './ids.js';
 import {
   checkInput,
@@ -44,13 +46,14 @@ const keyTaken = (key: string) =>
     'key',
   );
 
-export async function listTeams(ctx: AppContext, _actor: Actor) {
-  return q.listTeams(ctx.db);
+export async function listTeams(ctx: AppContext, actor: Actor) {
+  return q.listTeams(ctx.db, await teamAccess(ctx.db, actor));
 }
 
-export async function getTeam(ctx: AppContext, _actor: Actor, idOrKey: string): Promise<TeamRow> {
+/** A team by id or key (current or former) that the caller may see. */
+export async function getTeam(ctx: AppContext, actor: Actor, idOrKey: string): Promise<TeamRow> {
   const team = await q.findTeamByIdOrKey(ctx.db, idOrKey);
-  if (!team) throw notFound('Team');
+  if (!team || !canSeeTeam(await teamAccess(ctx.db, actor), team.id)) throw notFound('Team');
   return team;
 }
 
@@ -174,11 +177,10 @@ export const unarchiveTeam = (ctx: AppContext, actor: Actor, idOrKey: string) =>
 
 export async function listMembers(
   ctx: AppContext,
-  _actor: Actor,
+  actor: Actor,
   idOrKey: string,
 ): Promise<{ membership: m.MembershipRow; user: UserRow }[]> {
-  const team = await q.findTeamByIdOrKey(ctx.db, idOrKey);
-  if (!team) throw notFound('Team');
+  const team = await getTeam(ctx, actor, idOrKey);
   const memberships = await m.listLiveMemberships(ctx.db, team.id);
   const users = new Map(
     (

@@ -1,5 +1,6 @@
 // SQL for users. Every function takes the connection or transaction it runs in.
-import { sql } from 'kysely';
+import { type Expression, type SqlBool, sql } from 'kysely';
+import { type TeamAccess, visibility } from '../../platform/access.js';
 import type { Db } from '../../platform/db/database.js';
 import type { NewUser, Role, UserRow, UserStatus } from '../../platform/db/tables.js';
 
@@ -31,8 +32,16 @@ export function findLiveUserByEmail(db: Db, email: string): Promise<UserRow | un
   return live(db).selectAll().where(sql`lower(email)`, '=', email.toLowerCase()).executeTakeFirst();
 }
 
-export function listLiveUsers(db: Db, opts: { limit: number; offset: number }): Promise<UserRow[]> {
+const visible = (access: TeamAccess) => () => visibility.user('users', access) as Expression<SqlBool>;
+
+/** Live accounts the caller may see, oldest first. */
+export function listLiveUsers(
+  db: Db,
+  opts: { limit: number; offset: number },
+  access: TeamAccess,
+): Promise<UserRow[]> {
   return live(db)
+    .where(visible(access))
     .selectAll()
     .orderBy('created_at')
     .orderBy('id')
@@ -41,8 +50,9 @@ export function listLiveUsers(db: Db, opts: { limit: number; offset: number }): 
     .execute();
 }
 
-export async function countLiveUsers(db: Db): Promise<number> {
+export async function countLiveUsers(db: Db, access: TeamAccess): Promise<number> {
   const row = await live(db)
+    .where(visible(access))
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .executeTakeFirstOrThrow();
   return Number(row.n);

@@ -7,8 +7,7 @@ import { errors, Ok, Uuid } from '../../platform/http/schemas.js';
 import type { Http } from '../../platform/http/types.js';
 import { Email, Name, Password, RoleInput, StatusInput } from './inputs.js';
 import { presentUser, UserSchema } from './present.js';
-import * as q from './queries.js';
-import { adminCreateUser, adminDeleteUser, adminListUsers, adminUpdateUser } from './service.js';
+import { adminCreateUser, adminDeleteUser, adminListUsers, adminUpdateUser, listUsers } from './service.js';
 
 const UserList = Type.Object({ users: Type.Array(UserSchema), pageInfo: PageInfo });
 const UserEnvelope = Type.Object({ user: UserSchema });
@@ -28,7 +27,7 @@ export function userRoutes(app: Http, ctx: AppContext): void {
     },
     async (req) => {
       const page = pageOf(req.query, 250);
-      const [users, total] = await Promise.all([q.listLiveUsers(ctx.db, page), q.countLiveUsers(ctx.db)]);
+      const { users, total } = await listUsers(ctx, actorOf(req), page);
       return { users: users.map(presentUser), pageInfo: { total, ...page } };
     },
   );

@@ -6,6 +6,7 @@ import type { Db } from '../../platform/db/database.js';
 import { isUniqueViolation } from '../../platform/db/errors.js';
 import type { Role, UserRow, UserStatus } from '../../platform/db/tables.js';
 import { AppError, conflict, notFound } from '../../platform/errors.js';
+import { teamAccess } from '../teams/access.js';
 import { joinOpenTeams } from '../teams/memberships.js';
 import { assertAdmin } from './policy.js';
 import * as q from './queries.js';
@@ -54,7 +55,16 @@ export async function adminCreateUser(ctx: AppContext, actor: Actor, input: NewA
 
 export async function adminListUsers(ctx: AppContext, actor: Actor, page: { limit: number; offset: number }) {
   assertAdmin(actor);
-  const [users, total] = await Promise.all([q.listLiveUsers(ctx.db, page), q.countLiveUsers(ctx.db)]);
+  return listUsers(ctx, actor, page);
+}
+
+/** Live accounts the caller may see: everyone for members, their teams' people for guests. */
+export async function listUsers(ctx: AppContext, actor: Actor, page: { limit: number; offset: number }) {
+  const access = await teamAccess(ctx.db, actor);
+  const [users, total] = await Promise.all([
+    q.listLiveUsers(ctx.db, page, access),
+    q.countLiveUsers(ctx.db, access),
+  ]);
   return { users, total };
 }
 

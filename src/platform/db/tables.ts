@@ -273,6 +273,8 @@ export interface AttachmentsTable {
   created_at: Timestamp;
   updated_at: Timestamp;
   archived_at: NullableTimestamp;
+  /** Generated from url: the uploaded file it points at, if any (migration 0010). */
+  file_id: ColumnType<string | null, never, never>;
 }
 
 export interface WebhooksTable {

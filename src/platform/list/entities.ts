@@ -2,6 +2,7 @@
 // field means. Fields not listed here are concepts we do not hold (see
 // absentField in filter.ts).
 import { type RawBuilder, sql } from 'kysely';
+import { visibility } from '../access.js';
 import type { EntitySpec, FieldSpec, FilterContext, ScalarType } from './filter.js';
 
 type Sql = RawBuilder<unknown>;
@@ -64,6 +65,7 @@ const stamps = {
 
 export const issueEntity: EntitySpec = {
   name: 'Issue',
+  visible: visibility.issue,
   fields: {
     ...stamps,
     title: col('title', 'string'),
@@ -97,6 +99,7 @@ export const issueEntity: EntitySpec = {
 
 export const workflowStateEntity: EntitySpec = {
   name: 'WorkflowState',
+  visible: visibility.workflowState,
   fields: {
     ...stamps,
     name: col('name', 'string'),
@@ -110,6 +113,7 @@ export const workflowStateEntity: EntitySpec = {
 
 export const userEntity: EntitySpec = {
   name: 'User',
+  visible: visibility.user,
   fields: {
     ...stamps,
     name: col('name', 'string'),
@@ -130,6 +134,7 @@ export const userEntity: EntitySpec = {
 
 export const teamEntity: EntitySpec = {
   name: 'Team',
+  visible: visibility.team,
   fields: {
     ...stamps,
     key: col('key', 'string'),
@@ -147,6 +152,7 @@ export const teamEntity: EntitySpec = {
 
 export const labelEntity: EntitySpec = {
   name: 'IssueLabel',
+  visible: visibility.label,
   fields: {
     ...stamps,
     name: col('name', 'string'),
@@ -168,6 +174,7 @@ const projectStatusEntity: EntitySpec = {
 
 export const projectEntity: EntitySpec = {
   name: 'Project',
+  visible: visibility.project,
   fields: {
     ...stamps,
     name: col('name', 'string'),
@@ -193,6 +200,7 @@ export const projectEntity: EntitySpec = {
 const cycleAt = (a: string, cond: string) => sql.raw(cond.replaceAll('$', a));
 export const cycleEntity: EntitySpec = {
   name: 'Cycle',
+  visible: visibility.cycle,
   fields: {
     ...stamps,
     name: col('name', 'string'),
@@ -223,6 +231,7 @@ export const cycleEntity: EntitySpec = {
 
 export const commentEntity: EntitySpec = {
   name: 'Comment',
+  visible: visibility.comment,
   fields: {
     ...stamps,
     body: col('body', 'string'),
@@ -234,6 +243,7 @@ export const commentEntity: EntitySpec = {
 
 export const attachmentEntity: EntitySpec = {
   name: 'Attachment',
+  visible: visibility.attachment,
   fields: {
     ...stamps,
     title: col('title', 'string'),
@@ -244,6 +254,18 @@ export const attachmentEntity: EntitySpec = {
   },
 };
 
-export const webhookEntity: EntitySpec = { name: 'Webhook', fields: { ...stamps } };
-export const membershipEntity: EntitySpec = { name: 'TeamMembership', fields: { ...stamps } };
-export const historyEntity: EntitySpec = { name: 'IssueHistory', fields: { ...stamps } };
+export const webhookEntity: EntitySpec = {
+  name: 'Webhook',
+  visible: visibility.webhook,
+  fields: { ...stamps },
+};
+export const membershipEntity: EntitySpec = {
+  name: 'TeamMembership',
+  visible: visibility.teamMembership,
+  fields: { ...stamps },
+};
+export const historyEntity: EntitySpec = {
+  name: 'IssueHistory',
+  visible: visibility.issueHistory,
+  fields: { ...stamps },
+};

@@ -5,6 +5,7 @@
 // compileFilter turns it into one SQL boolean expression over a table alias;
 // relations become EXISTS subqueries, so no join multiplies rows.
 import { type RawBuilder, sql } from 'kysely';
+import type { TeamAccess, Visibility } from '../access.js';
 import { invalidField } from '../errors.js';
 import { isUuid } from '../ids.js';
 import { resolveDate, resolveDateTime } from './relative-time.js';
@@ -37,12 +38,25 @@ export type FieldSpec =
 export interface EntitySpec {
   name: string;
   fields: Record<string, FieldSpec>;
+  /** Which rows the caller may see (platform/access.ts); absent: every row. */
+  visible?: Visibility;
 }
 
 export interface FilterContext {
   now: Date;
   /** The caller, for `isMe`. */
   actorId?: string;
+  /**
+   * The caller's team access: related rows they may not see are left out of
+   * relation and collection conditions, so a filter cannot probe them.
+   */
+  access?: TeamAccess;
+}
+
+/** The join condition of a related row, narrowed to the rows the caller may see. */
+function visibleOn(target: EntitySpec, inner: string, on: Sql, ctx: FilterContext): Sql {
+  if (!ctx.access || !target.visible || ctx.access.all) return on;
+  return sql`${on} and ${target.visible(inner, ctx.access)}`;
 }
 
 const TRUE = sql<boolean>`true`;
@@ -164,13 +178,19 @@ function compileField(
     case 'relation': {
       const { null: wantNull, ...rest } = value;
       const parts: Sql[] = [];
-      if (wantNull === true) parts.push(field.isNull(alias));
-      if (wantNull === false) parts.push(not(field.isNull(alias)));
-      if (Object.values(rest).some((v) => v != null)) {
+      const target = field.entity();
+      const related = (cond: (inner: string) => Sql) => {
         const inner = nextAlias(ctx);
         const j = field.join(alias, inner);
-        const cond = compileEntity(field.entity(), inner, rest, ctx, path);
-        parts.push(sql`exists (select 1 from ${j.from} where ${j.on} and ${cond})`);
+        return sql`exists (select 1 from ${j.from} where ${visibleOn(target, inner, j.on, ctx)} and ${cond(inner)})`;
+      };
+      // A related row the caller may not see counts as no related row.
+      const isNull = () =>
+        ctx.access && target.visible && !ctx.access.all ? not(related(() => TRUE)) : field.isNull(alias);
+      if (wantNull === true) parts.push(isNull());
+      if (wantNull === false) parts.push(not(isNull()));
+      if (Object.values(rest).some((v) => v != null)) {
+        parts.push(related((inner) => compileEntity(target, inner, rest, ctx, path)));
       }
       return and(parts);
     }
@@ -191,7 +211,7 @@ function compileCollection(
   const exists = (cond: (inner: string) => Sql) => {
     const inner = nextAlias(ctx);
     const j = field.join(alias, inner);
-    return sql`exists (select 1 from ${j.from} where ${j.on} and ${cond(inner)})`;
+    return sql`exists (select 1 from ${j.from} where ${visibleOn(target, inner, j.on, ctx)} and ${cond(inner)})`;
   };
   const direct: Record<string, unknown> = {};
   for (const [key, v] of Object.entries(value)) {
@@ -210,7 +230,7 @@ function compileCollection(
       if (!isObject(v)) throw invalidField(at, 'must be an object');
       const inner = nextAlias(ctx);
       const j = field.join(alias, inner);
-      const count = sql`(select count(*) from ${j.from} where ${j.on})`;
+      const count = sql`(select count(*) from ${j.from} where ${visibleOn(target, inner, j.on, ctx)})`;
       parts.push(compileComparator(count, 'number', v, ctx, at));
     } else if (key === 'and' || key === 'or') {
       if (!Array.isArray(v)) throw invalidField(at, 'must be a list of filters');

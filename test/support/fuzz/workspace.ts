@@ -18,7 +18,7 @@ function must(res: { status: number; body: any }, key: string): any {
 export async function fuzzWorkspace(t: TestApp): Promise<FuzzWorkspace> {
   const admin = t.adminToken;
   const member = await t.userWithRole('member');
-  const guest = await t.userWithRole('guest');
+  const guest = await t.userWithRole('guest', { teams: ['ENG'] });
   const bystander = await t.userWithRole('member');
 
   const team = must(await t.get('/api/teams', admin), 'teams');

@@ -7,6 +7,7 @@ import * as m0006 from './0006_issue_team_state.js';
 import * as m0007 from './0007_auth_throttle.js';
 import * as m0008 from './0008_comment_soft_delete.js';
 import * as m0009 from './0009_team_keys.js';
+import * as m0010 from './0010_attachment_files.js';
 
 export interface Migration {
   version: number;
@@ -23,4 +24,5 @@ export const migrations: Migration[] = [
   { version: 7, ...m0007 },
   { version: 8, ...m0008 },
   { version: 9, ...m0009 },
+  { version: 10, ...m0010 },
 ];

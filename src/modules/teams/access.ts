@@ -1,0 +1,45 @@
+// The caller's team access, read once per request: which teams they see.
+// Every read of team data applies it through platform/access.ts.
+import type { TeamAccess } from '../../platform/access.js';
+import type { Actor } from '../../platform/context.js';
+import type { Db } from '../../platform/db/database.js';
+
+// An Actor object lives for one request (the auth hook makes a new one each
+// time), so this remembers the answer for exactly that request.
+const perRequest = new WeakMap<Actor, Promise<TeamAccess>>();
+
+/**
+ * The teams `actor` may see. Admins: all, without a read. Members: public
+ * teams and the private ones they belong to. Guests: the teams they belong to.
+ * Pass the transaction when called inside one (PGlite has one connection).
+ */
+export function teamAccess(db: Db, actor: Actor): Promise<TeamAccess> {
+  if (actor.role === 'admin') return Promise.resolve({ all: true, userId: actor.id });
+  let access = perRequest.get(actor);
+  if (!access) {
+    access = readAccess(db, actor);
+    perRequest.set(actor, access);
+    access.catch(() => perRequest.delete(actor));
+  }
+  return access;
+}
+
+async function readAccess(db: Db, actor: Actor): Promise<TeamAccess> {
+  const guest = actor.role === 'guest';
+  const rows = await db
+    .selectFrom('teams as t')
+    .select('t.id')
+    .where((eb) => {
+      const member = eb.exists(
+        eb
+          .selectFrom('team_memberships as m')
+          .select('m.id')
+          .whereRef('m.team_id', '=', 't.id')
+          .where('m.user_id', '=', actor.id)
+          .where('m.archived_at', 'is', null),
+      );
+      return guest ? member : eb.or([eb('t.private', '=', false), member]);
+    })
+    .execute();
+  return { all: false, userId: actor.id, guest, teamIds: new Set(rows.map((r) => r.id)) };
+}

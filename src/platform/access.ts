@@ -1,0 +1,96 @@
+// Who sees what: the caller's team access and, per entity, the SQL condition
+// that keeps the rows they may not see out of every read. Teams are the unit
+// of access; everything team-scoped follows its team. The rules are written
+// once here and attached to each entity's spec (list/entities.ts), so GraphQL
+// connections, by-id loaders, REST lists and filter subqueries all apply the
+// same condition (docs/security.md, "Teams are the unit of access").
+import { type RawBuilder, sql } from 'kysely';
+
+type Sql = RawBuilder<unknown>;
+
+/**
+ * The teams a caller may see. Admins see all; members see public teams and
+ * the private ones they belong to; guests only the teams they belong to.
+ */
+export type TeamAccess =
+  | { readonly all: true; readonly userId: string }
+  | {
+      readonly all: false;
+      readonly userId: string;
+      readonly guest: boolean;
+      readonly teamIds: ReadonlySet<string>;
+    };
+
+/** Everything: for webhook payloads, which go to admins' endpoints and are not scoped. */
+export const fullAccess = (userId: string): TeamAccess => ({ all: true, userId });
+
+export const canSeeTeam = (access: TeamAccess, teamId: string): boolean =>
+  access.all || access.teamIds.has(teamId);
+
+const TRUE = sql`true`;
+const FALSE = sql`false`;
+const ref = (alias: string, column: string) => sql.ref(`${alias}.${column}`);
+
+/** SQL true when `teamId` (an expression) names a team the caller sees. */
+export function inVisibleTeam(teamId: Sql, access: TeamAccess): Sql {
+  if (access.all) return TRUE;
+  if (access.teamIds.size === 0) return FALSE;
+  return sql`${teamId} in (${sql.join([...access.teamIds].map((id) => sql`${id}::uuid`))})`;
+}
+
+/** Rows that carry their own team_id. */
+const byTeamColumn = (alias: string, access: TeamAccess) => inVisibleTeam(ref(alias, 'team_id'), access);
+
+/** Rows that belong to an issue: visible with their issue. */
+const byIssue = (alias: string, access: TeamAccess) =>
+  access.all
+    ? TRUE
+    : sql`exists (select 1 from issues ${sql.raw(`v_${alias}`)} where ${ref(`v_${alias}`, 'id')} = ${ref(alias, 'issue_id')} and ${inVisibleTeam(ref(`v_${alias}`, 'team_id'), access)})`;
+
+/** A condition over rows under `alias`; true for the rows the caller may see. */
+export type Visibility = (alias: string, access: TeamAccess) => Sql;
+
+export const visibility = {
+  team: (a, access) => inVisibleTeam(ref(a, 'id'), access),
+  issue: byTeamColumn,
+  workflowState: byTeamColumn,
+  cycle: byTeamColumn,
+  teamMembership: byTeamColumn,
+  comment: byIssue,
+  attachment: byIssue,
+  issueHistory: byIssue,
+  /** Workspace labels (no team) are everyone's; team labels follow their team. */
+  label: (a, access) =>
+    access.all ? TRUE : sql`(${ref(a, 'team_id')} is null or ${byTeamColumn(a, access)})`,
+  /**
+   * A project is visible through any team it is linked to that the caller
+   * sees; one linked to no team is the workspace's, not a guest's.
+   */
+  project: (a, access) => {
+    if (access.all) return TRUE;
+    const pt = sql.raw(`v_${a}`);
+    const linked = sql`exists (select 1 from project_teams ${pt} where ${ref(`v_${a}`, 'project_id')} = ${ref(a, 'id')} and ${inVisibleTeam(ref(`v_${a}`, 'team_id'), access)})`;
+    if (access.guest) return linked;
+    return sql`(${linked} or not exists (select 1 from project_teams ${pt} where ${ref(`v_${a}`, 'project_id')} = ${ref(a, 'id')}))`;
+  },
+  /**
+   * Members see the whole directory (they assign and mention anyone); a
+   * guest sees themselves and the people in their teams.
+   */
+  user: (a, access) => {
+    if (access.all || !access.guest) return TRUE;
+    const m = sql.raw(`v_${a}`);
+    return sql`(${ref(a, 'id')} = ${access.userId}::uuid or exists (select 1 from team_memberships ${m} where ${ref(`v_${a}`, 'user_id')} = ${ref(a, 'id')} and ${ref(`v_${a}`, 'archived_at')} is null and ${inVisibleTeam(ref(`v_${a}`, 'team_id'), access)}))`;
+  },
+  /**
+   * An uploaded file: its uploader's, and everyone's who sees an attachment
+   * that points at it (attachments hold the file's download URL).
+   */
+  file: (a, access) => {
+    if (access.all) return TRUE;
+    const at = sql.raw(`v_${a}`);
+    return sql`(${ref(a, 'uploader_id')} = ${access.userId}::uuid or exists (select 1 from attachments ${at} where ${ref(`v_${a}`, 'file_id')} = ${ref(a, 'id')} and ${byIssue(`v_${a}`, access)}))`;
+  },
+  /** Webhooks are admin-only by role; no team rule applies. */
+  webhook: () => TRUE,
+} satisfies Record<string, Visibility>;
