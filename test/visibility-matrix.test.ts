@@ -24,6 +24,7 @@ const SKIP_ROUTES: [RegExp, string][] = [
   [/^\/api\/docs/, 'Swagger UI: static pages, no records'],
   [/^\/api\/openapi\.json$/, 'the API description: no records (its examples name ENG)'],
   [/^\/\*$/, 'the web UI shell (HTML)'],
+  [/^\/assets\/\*$/, 'the web UI build (hashed JS and CSS), present once web/dist is built'],
   [/^\/graphql$/, 'GraphiQL page; GraphQL is walked below through POST'],
 ];
 /** Collection in the path (or the param's own name) → the kind of record a param names. */
