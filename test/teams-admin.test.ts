@@ -224,7 +224,9 @@ describe('memberships', () => {
     assert.equal(added.status, 201, JSON.stringify(added.body));
     assert.equal(added.body.membership.userId, guest.user.id);
     assert.equal(added.body.membership.owner, false);
-    const list = await t.get(`/api/teams/MBR/members`, member.token);
+    // The private team is there for its new member, and does not exist for a member outside it.
+    assert.equal((await t.get(`/api/teams/MBR/members`, member.token)).status, 404);
+    const list = await t.get(`/api/teams/MBR/members`, guest.token);
     assert.equal(list.status, 200);
     assert.deepEqual(
       list.body.members.map((m: any) => [m.userId, m.user.email]),
@@ -236,7 +238,7 @@ describe('memberships', () => {
 
     const again = await t.post(`/api/teams/${team.id}/members`, { userId: guest.user.id }, t.adminToken);
     assert.equal(again.status, 409);
-    const listed = (await t.get('/api/teams', member.token)).body.teams.find((x: any) => x.id === team.id);
+    const listed = (await t.get('/api/teams', guest.token)).body.teams.find((x: any) => x.id === team.id);
     assert.equal(listed.memberCount, 2, 'the list of teams counts members');
 
     const changed = await t.patch(

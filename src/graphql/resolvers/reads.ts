@@ -19,6 +19,7 @@ import type {
   WebhookRow,
 } from '../../platform/db/tables.js';
 import { notFound } from '../../platform/errors.js';
+import { matchesSearch, searchQuery } from '../../platform/list/search.js';
 import type { ResolverMap } from '../build-schema.js';
 import { type ListArgs, listConnection, lists, nested } from '../connections.js';
 import type { GqlContext } from '../context.js';
@@ -434,12 +435,9 @@ async function searchIssues(
   g: GqlContext,
   a: ListArgs & { term: string; teamId?: string | null; includeComments?: boolean | null },
 ) {
-  const words = a.term
-    .toLowerCase()
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter(Boolean)
-    .slice(0, 16);
-  if (words.length === 0) {
+  // The one search (platform/list/search.ts), as REST `q` and the filter field use it.
+  const query = searchQuery(a.term);
+  if (!query) {
     return {
       nodes: [],
       edges: [],
@@ -447,10 +445,9 @@ async function searchIssues(
       totalCount: 0,
     };
   }
-  const query = words.map((w) => `${w.replace(/[^\p{L}\p{N}]/gu, '')}:*`).join(' & ');
   const matches = a.includeComments
-    ? sql`(t.search @@ to_tsquery('simple', unaccent(${query})) or exists (select 1 from comments c where c.issue_id = t.id and to_tsvector('simple', unaccent(lower(c.body))) @@ to_tsquery('simple', unaccent(${query}))))`
-    : sql`t.search @@ to_tsquery('simple', unaccent(${query}))`;
+    ? sql`(${matchesSearch('t', query)} or exists (select 1 from comments c where c.issue_id = t.id and to_tsvector('simple', unaccent(lower(c.body))) @@ ${query}))`
+    : matchesSearch('t', query);
   const where = [matches];
   if (a.teamId) where.push(sql`t.team_id = ${(await findTeamRow(g, a.teamId)).id}::uuid`);
   const conn = await listConnection(g, L.issues, a, where);

@@ -3,6 +3,7 @@
 // expression over the `issues` table, and every column it uses is indexed.
 import { type Expression, expressionBuilder, type SqlBool, sql } from 'kysely';
 import type { DB } from '../../platform/db/tables.js';
+import { matchesSearch } from '../../platform/list/search.js';
 
 /** Exact-match filters; ids must already be resolved to uuids. null means "is not set". */
 export interface IssueFilters {
@@ -13,24 +14,6 @@ export interface IssueFilters {
   cycleId?: string | null;
   priority?: number;
   labelId?: string;
-}
-
-/**
- * A prefix tsquery over the words of q: "Caf rep" matches "café report".
- * Words are cut to letters and digits in JS (so nothing reaches to_tsquery's
- * syntax), then lower-cased and accent-folded by PostgreSQL, the same way the
- * trigger folds the indexed text. Null when q has no words.
- */
-export function searchQuery(q: string): Expression<unknown> | null {
-  const words = q
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter(Boolean)
-    .slice(0, 32)
-    .map((w) => w.slice(0, 100));
-  if (words.length === 0) return null;
-  return sql`to_tsquery('simple', (
-    select string_agg('''' || replace(unaccent(lower(w)), '''', '') || ''':*', ' & ')
-    from regexp_split_to_table(${words.join(' ')}::text, ' ') as w))`;
 }
 
 export function issueWhere(opts: {
@@ -72,6 +55,6 @@ export function issueWhere(opts: {
     );
   }
   if (!opts.includeArchived) conds.push(eb('issues.archived_at', 'is', null));
-  if (opts.search) conds.push(sql<SqlBool>`issues.search @@ ${opts.search}`);
+  if (opts.search) conds.push(matchesSearch('issues', opts.search) as Expression<SqlBool>);
   return eb.and(conds);
 }

@@ -7,6 +7,7 @@ import type { Db } from '../../platform/db/database.js';
 import { type CycleRow, ISSUE_COLUMNS, type IssueRow } from '../../platform/db/tables.js';
 import { type CursorValue, encodeCursor, type SortKey } from '../../platform/list/cursor.js';
 import { pastPosition, positionText } from '../../platform/list/paginate.js';
+import { searchRank } from '../../platform/list/search.js';
 import { isUuid } from '../teams/ids.js';
 import type { IssueRecord } from './present.js';
 
@@ -301,7 +302,7 @@ function listOrder(
     ];
   }
   if (query.sort) order.push([sql.ref(SORT_COLUMN[query.sort]), `${query.order} nulls last`]);
-  else if (query.search) order.push([sql`ts_rank(issues.search, ${query.search})`, 'desc']);
+  else if (query.search) order.push([searchRank('issues', query.search), 'desc']);
   order.push([sql.ref('issues.created_at'), 'desc'], [sql.ref('issues.id'), 'desc']);
   return order;
 }

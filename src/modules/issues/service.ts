@@ -23,13 +23,14 @@ import type { StateRow, StateType, TeamRow } from '../../platform/db/tables.js';
 import { type FieldError, invalidField, notFound, validationFailed } from '../../platform/errors.js';
 import { MAX_LIMIT } from '../../platform/http/pagination.js';
 import { type CursorValue, decodeCursor } from '../../platform/list/cursor.js';
+import { searchQuery } from '../../platform/list/search.js';
 import { recordEvent } from '../../platform/outbox.js';
 import { findLabelsByIds } from '../labels/queries.js';
 import { defaultState, findStateById, firstStateOfType, lockStateShared } from '../states/queries.js';
 import { teamAccess } from '../teams/access.js';
 import { isUuid } from '../teams/ids.js';
 import { findTeamByIdOrKey, firstTeam, resolveTeamId, takeIssueNumber } from '../teams/queries.js';
-import { type IssueFilters, issueWhere, searchQuery } from './filters.js';
+import { type IssueFilters, issueWhere } from './filters.js';
 import {
   checkInput,
   IssueCreateBody,

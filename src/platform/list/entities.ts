@@ -4,6 +4,7 @@
 import { type RawBuilder, sql } from 'kysely';
 import { visibility } from '../access.js';
 import type { EntitySpec, FieldSpec, FilterContext, ScalarType } from './filter.js';
+import { matchesSearch, searchQuery } from './search.js';
 
 type Sql = RawBuilder<unknown>;
 const col = (column: string, type: ScalarType): FieldSpec => ({
@@ -78,10 +79,13 @@ export const issueEntity: EntitySpec = {
     startedAt: col('started_at', 'date'),
     completedAt: col('completed_at', 'date'),
     canceledAt: col('canceled_at', 'date'),
-    searchableContent: expr(
-      'string',
-      (a) => sql`(${ref(a, 'title')} || ' ' || coalesce(${ref(a, 'description')}, ''))`,
-    ),
+    searchableContent: {
+      kind: 'search',
+      match: (a, term) => {
+        const query = searchQuery(term);
+        return query ? matchesSearch(a, query) : null;
+      },
+    },
     state: belongsTo(() => workflowStateEntity, 'workflow_states', 'state_id'),
     team: belongsTo(() => teamEntity, 'teams', 'team_id'),
     assignee: belongsTo(() => userEntity, 'users', 'assignee_id'),

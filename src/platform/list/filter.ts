@@ -33,7 +33,12 @@ export type FieldSpec =
       join: (outer: string, inner: string) => { from: Sql; on: Sql };
     }
   /** The same row seen as another entity (e.g. a project's status). */
-  | { kind: 'self'; entity: () => EntitySpec };
+  | { kind: 'self'; entity: () => EntitySpec }
+  /**
+   * Full-text search: `contains` matches the words of its text (list/search.ts),
+   * `notContains` the rest; a text without words matches everything.
+   */
+  | { kind: 'search'; match: (a: string, term: string) => Sql | null };
 
 export interface EntitySpec {
   name: string;
@@ -175,6 +180,8 @@ function compileField(
       return compileConstant(field, value, path);
     case 'self':
       return compileEntity(field.entity(), alias, value, ctx, path);
+    case 'search':
+      return compileSearch(field, alias, value, path);
     case 'relation': {
       const { null: wantNull, ...rest } = value;
       const parts: Sql[] = [];
@@ -197,6 +204,24 @@ function compileField(
     case 'collection':
       return compileCollection(field, alias, value, ctx, path);
   }
+}
+
+function compileSearch(
+  field: Extract<FieldSpec, { kind: 'search' }>,
+  alias: string,
+  value: Record<string, unknown>,
+  path: string,
+): Sql {
+  const parts: Sql[] = [];
+  for (const [key, v] of Object.entries(value)) {
+    if (v == null) continue;
+    if (key !== 'contains' && key !== 'notContains')
+      throw invalidField(`${path}.${key}`, 'is not a comparator here');
+    if (typeof v !== 'string') throw invalidField(`${path}.${key}`, 'must be a string');
+    const match = field.match(alias, v);
+    if (match) parts.push(key === 'contains' ? match : not(match));
+  }
+  return and(parts);
 }
 
 function compileCollection(

@@ -98,6 +98,14 @@ function fieldFilter(spec: FieldSpec, pool: IdPool, depth: number): fc.Arbitrary
           );
     case 'self':
       return depth <= 0 ? fc.constant({}) : entityFilter(spec.entity(), pool, depth - 1);
+    case 'search':
+      return fc.oneof(
+        fc.record({ contains: fc.oneof(fc.string({ maxLength: 40 }), hostileString) }),
+        fc.record({ notContains: fc.string({ maxLength: 40 }) }),
+        fc.dictionary(fc.oneof(fc.constantFrom('contains', 'notContains'), hostileString), hostileJson, {
+          maxKeys: 2,
+        }),
+      );
   }
 }
 

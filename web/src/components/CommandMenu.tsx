@@ -3,6 +3,7 @@ import { useEffect, useId, useState } from 'react';
 import { gql } from '../lib/api';
 import { navigate } from '../lib/router';
 import { useSession } from '../lib/session';
+import { searchFilters } from '../lib/work';
 import { Dialog } from './ui';
 
 interface Command {
@@ -47,8 +48,7 @@ export function CommandMenu({ onClose, onCreate }: { onClose: () => void; onCrea
     }
     let cancelled = false;
     const timer = setTimeout(() => {
-      const idMatch = /^([a-z]+)-(\d+)$/i.exec(q);
-      const filter = idMatch ? { number: { eq: Number(idMatch[2]) } } : { title: { containsIgnoreCase: q } };
+      const filter = { or: searchFilters(q) };
       gql<{ issues: { nodes: { id: string; identifier: string; title: string }[] } }>(
         'query S($filter: IssueFilter) { issues(first: 8, filter: $filter) { nodes { id identifier title } } }',
         { filter },

@@ -203,14 +203,21 @@ export function toIssueFilter(f: IssueFilters): Record<string, unknown> {
   if (f.project) filter.project = { id: { eq: f.project } };
   if (f.cycle) filter.cycle = { id: { eq: f.cycle } };
   const q = f.q?.trim();
-  if (q) {
-    filter.or = [
-      { title: { containsIgnoreCase: q } },
-      { description: { containsIgnoreCase: q } },
-      ...(/^[a-z]+-\d+$/i.test(q) ? [{ number: { eq: Number(q.split('-')[1]) } }] : []),
-    ];
-  }
+  if (q) filter.or = searchFilters(q);
   return filter;
+}
+
+/**
+ * The server's one full-text search (`searchableContent`: word prefixes in the
+ * title and description, accent- and case-folded), or the issue an identifier
+ * such as ENG-12 names.
+ */
+export function searchFilters(q: string): Record<string, unknown>[] {
+  const id = /^([a-z][a-z0-9]*)-(\d+)$/i.exec(q);
+  return [
+    { searchableContent: { contains: q } },
+    ...(id ? [{ team: { key: { eq: id[1]!.toUpperCase() } }, number: { eq: Number(id[2]) } }] : []),
+  ];
 }
 
 interface ListState {
