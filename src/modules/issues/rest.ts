@@ -5,9 +5,7 @@ import { actorOf } from '../../platform/http/auth-hook.js';
 import { PageInfo, pageQuery } from '../../platform/http/pagination.js';
 import { errors, IdParams, Ok } from '../../platform/http/schemas.js';
 import type { Http } from '../../platform/http/types.js';
-import { issueEntity } from '../../platform/list/entities.js';
-import { filterFromQuery } from '../../platform/list/query-param.js';
-import { teamAccess } from '../teams/access.js';
+import { parseFilterParam } from '../../platform/list/query-param.js';
 import { IssueCreateBody, IssuePatchBody } from './inputs.js';
 import { EDIT_ISSUES } from './policy.js';
 import { type IssueRecord, IssueSchema, presentIssue } from './present.js';
@@ -105,14 +103,10 @@ export function issuesRoutes(app: Http, ctx: AppContext): void {
         }).filter(([, v]) => v !== undefined),
       );
       const actor = actorOf(req);
-      const where = filterFromQuery(qs.filter, issueEntity, 'issues', {
-        now: new Date(),
-        actorId: actor.id,
-        access: await teamAccess(ctx.db, actor),
-      });
+      const filter = parseFilterParam(qs.filter);
       const page = await listIssues(ctx, actor, {
         filters,
-        ...(where ? { where } : {}),
+        ...(filter ? { filter } : {}),
         ...(qs.q !== undefined ? { q: qs.q } : {}),
         ...(qs.sort !== undefined ? { sort: qs.sort } : {}),
         ...(qs.order !== undefined ? { order: qs.order } : {}),

@@ -15,7 +15,7 @@
 // idOrIdentifier is a uuid or any identifier the issue ever had ("ENG-12").
 // Errors: 400 VALIDATION_FAILED naming the field (unknown referenced ids too),
 // 403 FORBIDDEN (guests), 403 FEATURE_DISABLED (projects/cycles off), 404 NOT_FOUND.
-import { type Expression, type SqlBool, sql } from 'kysely';
+import { type SqlBool, sql } from 'kysely';
 import { canSeeTeam, type TeamAccess, visibility } from '../../platform/access.js';
 import type { Actor, AppContext } from '../../platform/context.js';
 import type { Db } from '../../platform/db/database.js';
@@ -23,6 +23,8 @@ import type { StateRow, StateType, TeamRow } from '../../platform/db/tables.js';
 import { type FieldError, invalidField, notFound, validationFailed } from '../../platform/errors.js';
 import { MAX_LIMIT } from '../../platform/http/pagination.js';
 import { type CursorValue, decodeCursor } from '../../platform/list/cursor.js';
+import { issueEntity } from '../../platform/list/entities.js';
+import { compileFilter } from '../../platform/list/filter.js';
 import { searchQuery } from '../../platform/list/search.js';
 import { recordEvent } from '../../platform/outbox.js';
 import { findLabelsByIds } from '../labels/queries.js';
@@ -30,7 +32,6 @@ import { defaultState, findStateById, firstStateOfType, lockStateShared } from '
 import { teamAccess } from '../teams/access.js';
 import { isUuid } from '../teams/ids.js';
 import { findTeamByIdOrKey, firstTeam, resolveTeamId, takeIssueNumber } from '../teams/queries.js';
-import { type IssueFilters, issueWhere } from './filters.js';
 import {
   checkInput,
   IssueCreateBody,
@@ -481,8 +482,20 @@ export async function issueHistory(ctx: AppContext, actor: Actor, idOrIdentifier
   return q.historyOf(ctx.db, id);
 }
 
+/** Exact-match list parameters; ids must be uuids. null means "is not set". */
+export interface IssueFilters {
+  /** Team id or key (current or former). */
+  teamId?: string;
+  stateId?: string;
+  assigneeId?: string | null;
+  projectId?: string | null;
+  cycleId?: string | null;
+  priority?: number;
+  labelId?: string;
+}
+
 export interface ListIssuesOptions {
-  /** Exact-match filters. teamId takes an id or key; assigneeId/projectId/cycleId null = not set. */
+  /** Exact-match filters, folded into the filter tree (paramsFilter). */
   filters?: IssueFilters;
   /** Full-text search over title and description (prefix match per word, accent/case-folded). */
   q?: string;
@@ -498,11 +511,33 @@ export interface ListIssuesOptions {
    */
   after?: string;
   includeArchived?: boolean;
-  /** An extra condition over `issues` (e.g. from a general filter engine), ANDed with the rest. */
-  where?: Expression<SqlBool>;
+  /** A filter in the GraphQL IssueFilter grammar, ANDed with the rest. */
+  filter?: Record<string, unknown>;
 }
 
 const FILTER_IDS = ['stateId', 'assigneeId', 'projectId', 'cycleId', 'labelId'] as const;
+
+/** A relation by id, or "not set" for null. */
+const byId = (id: string | null) => (id === null ? { null: true } : { id: { eq: id } });
+
+/**
+ * The REST list parameters as the filter tree GraphQL filters are (the one
+ * grammar, compiled by platform/list/filter.ts): `stateId=X` is
+ * `{ state: { id: { eq: X } } }`, `assigneeId=null` is `{ assignee: { null: true } }`,
+ * `q` is `{ searchableContent: { contains: q } }`.
+ */
+function paramsFilter(f: IssueFilters & { teamId?: string }, q: string | undefined): Record<string, unknown> {
+  const tree: Record<string, unknown> = {};
+  if (f.teamId !== undefined) tree.team = byId(f.teamId);
+  if (f.stateId !== undefined) tree.state = byId(f.stateId);
+  if (f.assigneeId !== undefined) tree.assignee = byId(f.assigneeId);
+  if (f.projectId !== undefined) tree.project = byId(f.projectId);
+  if (f.cycleId !== undefined) tree.cycle = byId(f.cycleId);
+  if (f.priority !== undefined) tree.priority = { eq: f.priority };
+  if (f.labelId !== undefined) tree.labels = { some: { id: { eq: f.labelId } } };
+  if (q !== undefined) tree.searchableContent = { contains: q };
+  return tree;
+}
 
 export async function listIssues(ctx: AppContext, actor: Actor, opts: ListIssuesOptions = {}) {
   const access = await teamAccess(ctx.db, actor);
@@ -531,9 +566,14 @@ export async function listIssues(ctx: AppContext, actor: Actor, opts: ListIssues
     after = decodeCursor(opts.after, 'after');
     if (after.key !== key) throw invalidField('after', `was made for sort ${after.key}`);
   }
-  const base = issueWhere({ filters, search, includeArchived: opts.includeArchived ?? false });
-  const visible = access.all ? base : sql<SqlBool>`(${base} and ${visibility.issue('issues', access)})`;
-  const where = opts.where ? sql<SqlBool>`(${visible} and ${opts.where})` : visible;
+  const tree = paramsFilter(filters, opts.q);
+  const filter = opts.filter ? { and: [tree, opts.filter] } : tree;
+  const conditions = [
+    compileFilter(issueEntity, 'issues', filter, { now: new Date(), actorId: actor.id, access }),
+    ...(opts.includeArchived ? [] : [sql`issues.archived_at is null`]),
+    ...(access.all ? [] : [visibility.issue('issues', access)]),
+  ];
+  const where = sql<SqlBool>`(${sql.join(conditions, sql` and `)})`;
   const {
     records: issues,
     total,

@@ -25,12 +25,18 @@ const constant = (type: ScalarType, value: string | number | boolean | null): Fi
 const t = (table: string, alias: string) => sql`${sql.table(table)} as ${sql.raw(alias)}`;
 const ref = (a: string, c: string) => sql.ref(`${a}.${c}`);
 
-/** Many-to-one through a foreign key on the outer row. */
-const belongsTo = (entity: () => EntitySpec, table: string, fk: string): FieldSpec => ({
+/**
+ * Many-to-one through a foreign key on the outer row. `sameTeam`: the related
+ * row is in the outer row's team (an issue's state), so it needs no check of
+ * its own when compared by id.
+ */
+const belongsTo = (entity: () => EntitySpec, table: string, fk: string, sameTeam = false): FieldSpec => ({
   kind: 'relation',
   entity,
   join: (outer, inner) => ({ from: t(table, inner), on: sql`${ref(inner, 'id')} = ${ref(outer, fk)}` }),
   isNull: (outer) => sql`(${ref(outer, fk)} is null)`,
+  fk: (outer) => ref(outer, fk),
+  sameTeam,
 });
 /** One-to-many through a foreign key on the inner rows. */
 const hasMany = (entity: () => EntitySpec, table: string, fk: string): FieldSpec => ({
@@ -86,12 +92,12 @@ export const issueEntity: EntitySpec = {
         return query ? matchesSearch(a, query) : null;
       },
     },
-    state: belongsTo(() => workflowStateEntity, 'workflow_states', 'state_id'),
-    team: belongsTo(() => teamEntity, 'teams', 'team_id'),
+    state: belongsTo(() => workflowStateEntity, 'workflow_states', 'state_id', true),
+    team: belongsTo(() => teamEntity, 'teams', 'team_id', true),
     assignee: belongsTo(() => userEntity, 'users', 'assignee_id'),
     creator: belongsTo(() => userEntity, 'users', 'creator_id'),
     project: belongsTo(() => projectEntity, 'projects', 'project_id'),
-    cycle: belongsTo(() => cycleEntity, 'cycles', 'cycle_id'),
+    cycle: belongsTo(() => cycleEntity, 'cycles', 'cycle_id', true),
     parent: belongsTo(() => issueEntity, 'issues', 'parent_id'),
     children: hasMany(() => issueEntity, 'issues', 'parent_id'),
     comments: hasMany(() => commentEntity, 'comments', 'issue_id'),

@@ -25,6 +25,10 @@ export type FieldSpec =
       join: (outer: string, inner: string) => { from: Sql; on: Sql };
       /** SQL true when the relation is empty (e.g. the foreign key is null). */
       isNull: (outer: string) => Sql;
+      /** The outer row's foreign key: `{ id: ... }` alone is compared on it, no subquery. */
+      fk?: (outer: string) => Sql;
+      /** The related row is in the outer row's team, so whoever sees one sees the other. */
+      sameTeam?: boolean;
     }
   /** Any number of related rows. */
   | {
@@ -196,7 +200,12 @@ function compileField(
         ctx.access && target.visible && !ctx.access.all ? not(related(() => TRUE)) : field.isNull(alias);
       if (wantNull === true) parts.push(isNull());
       if (wantNull === false) parts.push(not(isNull()));
-      if (Object.values(rest).some((v) => v != null)) {
+      const byKey = field.fk && onlyIdComparison(rest);
+      const seen = !ctx.access || ctx.access.all || field.sameTeam || !target.visible;
+      if (byKey && seen) {
+        // `state: { id: { eq: X } }` is `state_id = X`: the index on the key serves it.
+        parts.push(compileComparator(field.fk!(alias), 'id', rest.id as never, ctx, `${path}.id`));
+      } else if (Object.values(rest).some((v) => v != null)) {
         parts.push(related((inner) => compileEntity(target, inner, rest, ctx, path)));
       }
       return and(parts);
@@ -204,6 +213,16 @@ function compileField(
     case 'collection':
       return compileCollection(field, alias, value, ctx, path);
   }
+}
+
+const KEY_COMPARATORS = new Set(['eq', 'neq', 'in', 'nin']);
+
+/** `{ id: { eq | neq | in | nin } }` and nothing else. */
+function onlyIdComparison(value: Record<string, unknown>): boolean {
+  const keys = Object.keys(value).filter((k) => value[k] != null);
+  if (keys.length !== 1 || keys[0] !== 'id' || !isObject(value.id)) return false;
+  const ops = Object.keys(value.id).filter((k) => (value.id as Record<string, unknown>)[k] != null);
+  return ops.length > 0 && ops.every((op) => KEY_COMPARATORS.has(op));
 }
 
 function compileSearch(

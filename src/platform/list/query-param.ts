@@ -1,16 +1,10 @@
 // REST lists take the same filter grammar as GraphQL, as a JSON query
-// parameter: GET /api/issues?filter={"state":{"type":{"eq":"started"}}}.
-import type { RawBuilder } from 'kysely';
+// parameter: GET /api/issues?filter={"state":{"type":{"eq":"started"}}}. The
+// services fold it together with their plain list parameters into one tree.
 import { invalidField } from '../errors.js';
-import { compileFilter, type EntitySpec, type FilterContext } from './filter.js';
 
-/** Parses and compiles a `filter` query parameter over `alias`; undefined when absent. */
-export function filterFromQuery(
-  raw: string | undefined,
-  entity: EntitySpec,
-  alias: string,
-  ctx: FilterContext,
-): RawBuilder<boolean> | undefined {
+/** Parses a `filter` query parameter into the filter tree; undefined when absent. */
+export function parseFilterParam(raw: string | undefined): Record<string, unknown> | undefined {
   if (raw === undefined || raw.trim() === '') return undefined;
   let parsed: unknown;
   try {
@@ -21,5 +15,5 @@ export function filterFromQuery(
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
     throw invalidField('filter', 'must be a JSON object');
   }
-  return compileFilter(entity, alias, parsed as Record<string, unknown>, ctx);
+  return parsed as Record<string, unknown>;
 }
