@@ -566,10 +566,11 @@ export async function listIssues(ctx: AppContext, actor: Actor, opts: ListIssues
     after = decodeCursor(opts.after, 'after');
     if (after.key !== key) throw invalidField('after', `was made for sort ${after.key}`);
   }
-  const tree = paramsFilter(filters, opts.q);
-  const filter = opts.filter ? { and: [tree, opts.filter] } : tree;
+  const filterCtx = { now: new Date(), actorId: actor.id, access };
+  // Two trees, compiled alike: errors in the filter parameter name its own path.
   const conditions = [
-    compileFilter(issueEntity, 'issues', filter, { now: new Date(), actorId: actor.id, access }),
+    compileFilter(issueEntity, 'issues', paramsFilter(filters, opts.q), filterCtx, 'query'),
+    ...(opts.filter ? [compileFilter(issueEntity, 'issues', opts.filter, filterCtx)] : []),
     ...(opts.includeArchived ? [] : [sql`issues.archived_at is null`]),
     ...(access.all ? [] : [visibility.issue('issues', access)]),
   ];
