@@ -32,8 +32,10 @@ before(async () => {
   t = await startTestApp();
   token = t.adminToken;
   for (let i = 0; i < 23; i++) {
-    const res = await t.post('/api/issues', { title: `Keyset ${i}`, priority: i % 5 }, token);
-    assert.equal(res.status, 201);
+    // Repeated priorities and due dates, and some without a due date: ties and empties to page across.
+    const dueDate = i % 3 === 0 ? undefined : `2027-0${1 + (i % 4)}-1${i % 2}`;
+    const res = await t.post('/api/issues', { title: `Keyset ${i}`, priority: i % 5, dueDate }, token);
+    assert.equal(res.status, 201, JSON.stringify(res.body));
   }
   // Touch a few, so updatedAt differs from createdAt order.
   const all = await list('?limit=250');
@@ -75,12 +77,31 @@ describe('keyset paging', () => {
     assert.equal(next.pageInfo.total, 24);
   });
 
-  test('orders without keyset paging, offset together with after, and foreign cursors are refused', async () => {
+  test('works for sort=priority and sort=dueDate, ties and empty due dates included, both directions', async () => {
+    for (const qs of [
+      '&sort=priority',
+      '&sort=priority&order=asc',
+      '&sort=dueDate',
+      '&sort=dueDate&order=asc',
+      '&sort=dueDate&q=keyset',
+    ]) {
+      const everything = ids(await list(`?limit=250${qs}`));
+      assert.ok(everything.length >= 23, qs);
+      for (const limit of [1, 4, 7]) {
+        const { seen } = await walk(qs, limit);
+        assert.deepEqual(seen, everything, `${qs} by ${limit}`);
+      }
+    }
+  });
+
+  test('search ranking, offset together with after, and foreign cursors are refused', async () => {
     const cursor = encodeURIComponent((await list('?limit=2')).pageInfo.nextCursor as string);
     const updated = encodeURIComponent((await list('?limit=2&sort=updatedAt')).pageInfo.nextCursor as string);
-    assert.equal((await list('?limit=2&sort=priority')).pageInfo.nextCursor, null);
+    const priority = encodeURIComponent((await list('?limit=2&sort=priority')).pageInfo.nextCursor as string);
     assert.equal((await list('?limit=2&q=keyset')).pageInfo.nextCursor, null);
     for (const qs of [
+      `?after=${priority}&sort=dueDate`,
+      `?after=${priority}`,
       `?after=${cursor}&sort=priority`,
       `?after=${cursor}&q=keyset`,
       `?after=${cursor}&offset=2`,

@@ -5,6 +5,11 @@ import { type Expression, type SqlBool, sql } from 'kysely';
 import { inVisibleTeam, type TeamAccess, visibility } from '../../platform/access.js';
 import type { Db } from '../../platform/db/database.js';
 import { type CycleRow, ISSUE_COLUMNS, type IssueRow } from '../../platform/db/tables.js';
+import {
+  type ColumnCursor,
+  encodeColumnCursor,
+  pastColumnPosition,
+} from '../../platform/list/column-cursor.js';
 import { type CursorValue, encodeCursor, type SortKey } from '../../platform/list/cursor.js';
 import { pastPosition, positionText } from '../../platform/list/paginate.js';
 import { searchRank } from '../../platform/list/search.js';
@@ -265,7 +270,7 @@ export interface ListQuery {
   limit: number;
   offset: number;
   /** Keyset position: rows strictly after it in the list's order (see keysetKey). */
-  after?: CursorValue | undefined;
+  after?: CursorValue | ColumnCursor | undefined;
   /** The caller's access; `where` must already hold its rule, this hides out-of-sight references. */
   access: TeamAccess;
 }
@@ -277,14 +282,16 @@ const SORT_COLUMN = {
   dueDate: 'issues.due_date',
 } as const;
 
+const isTimeKey = (key: IssueSort): key is SortKey => key === 'createdAt' || key === 'updatedAt';
+
 /**
- * The timestamp a list is ordered by when it can be paged by cursor: newest
- * first (the default) or an explicit createdAt/updatedAt sort. Lists ranked by
- * search or sorted by priority or due date page by offset only.
+ * The sort a list is paged by when it can be paged by cursor: every explicit
+ * sort, and the default newest-first order. Only lists ranked by search
+ * (q without a sort) page by offset alone.
  */
-export function keysetKey(query: Pick<ListQuery, 'sort' | 'search'>): SortKey | undefined {
-  if (query.sort === 'createdAt' || query.sort === 'updatedAt') return query.sort;
-  return !query.sort && !query.search ? 'createdAt' : undefined;
+export function keysetKey(query: Pick<ListQuery, 'sort' | 'search'>): IssueSort | undefined {
+  if (query.sort) return query.sort;
+  return query.search ? undefined : 'createdAt';
 }
 
 /** The ORDER BY of a list: the chosen sort (or search rank), then newest first. */
@@ -293,7 +300,7 @@ function listOrder(
 ): [Expression<unknown>, 'asc' | 'desc' | 'asc nulls last' | 'desc nulls last'][] {
   const order: [Expression<unknown>, 'asc' | 'desc' | 'asc nulls last' | 'desc nulls last'][] = [];
   const key = keysetKey(query);
-  if (key) {
+  if (key && isTimeKey(key)) {
     // (timestamp, id) both ways alike, so a cursor position splits the list cleanly.
     const dir = query.sort ? query.order : 'desc';
     return [
@@ -305,6 +312,31 @@ function listOrder(
   else if (query.search) order.push([searchRank('issues', query.search), 'desc']);
   order.push([sql.ref('issues.created_at'), 'desc'], [sql.ref('issues.id'), 'desc']);
   return order;
+}
+
+/** Rows strictly after a cursor in the list's order. */
+function pastCursor(query: ListQuery, key: IssueSort, after: CursorValue | ColumnCursor) {
+  const dir = query.sort ? query.order : 'desc';
+  const column = sql.ref(SORT_COLUMN[key]);
+  return 'createdAt' in after
+    ? pastColumnPosition(column, sql.ref('issues.created_at'), sql.ref('issues.id'), dir, after)
+    : pastPosition(column, sql.ref('issues.id'), after, dir);
+}
+
+/** The SQL of a row's position, as its cursor will hold it. */
+function positionOf(key: IssueSort) {
+  if (isTimeKey(key)) return positionText(sql.ref(SORT_COLUMN[key]));
+  return key === 'priority'
+    ? sql<string>`issues.priority::text`
+    : sql<string>`to_char(issues.due_date, 'YYYY-MM-DD')`;
+}
+
+function cursorOf(
+  key: IssueSort,
+  row: { id: string; position: string | null; created_position: string },
+): string | null {
+  if (isTimeKey(key)) return row.position ? encodeCursor({ key, value: row.position, id: row.id }) : null;
+  return encodeColumnCursor({ key, value: row.position, createdAt: row.created_position, id: row.id });
 }
 
 const orderBy = (order: ReturnType<typeof listOrder>) =>
@@ -321,14 +353,12 @@ export async function listIssuePage(
 ): Promise<{ records: IssueRecord[]; total: number; nextCursor: string | null }> {
   const order = orderBy(listOrder(query));
   const key = keysetKey(query);
-  const dir = query.sort ? query.order : 'desc';
-  const column = key ? sql.ref(SORT_COLUMN[key]) : undefined;
   const after = key && query.after ? query.after : undefined;
   const pageIds = db
     .selectFrom('issues')
     .select('issues.id')
     .where(() => query.where)
-    .$if(after !== undefined, (qb) => qb.where(pastPosition(column!, sql.ref('issues.id'), after!, dir)))
+    .$if(after !== undefined, (qb) => qb.where(pastCursor(query, key!, after!) as Expression<SqlBool>))
     .orderBy(order)
     // One row more than the page tells whether a next page exists.
     .limit(key ? query.limit + 1 : query.limit)
@@ -336,14 +366,14 @@ export async function listIssuePage(
   const rows = await selectIssues(db, query.access)
     .innerJoin(pageIds.as('page'), 'page.id', 'issues.id')
     .select(sql<string>`(select count(*) from issues where ${query.where})`.as('total'))
-    .select(column ? positionText(column).as('position') : sql<null>`null`.as('position'))
+    .select(key ? positionOf(key).as('position') : sql<null>`null`.as('position'))
+    .select(positionText(sql.ref('issues.created_at')).as('created_position'))
     .orderBy(order)
     .execute();
   const more = key !== undefined && rows.length > query.limit;
   const kept = more ? rows.slice(0, query.limit) : rows;
   const last = kept[kept.length - 1];
-  const nextCursor =
-    more && key && last?.position ? encodeCursor({ key, value: last.position, id: last.id }) : null;
+  const nextCursor = more && key && last ? cursorOf(key, last) : null;
   // An empty page says nothing about the total past the first page.
   const total =
     rows.length > 0
@@ -351,7 +381,11 @@ export async function listIssuePage(
       : query.offset > 0 || after
         ? await countIssues(db, query.where)
         : 0;
-  return { records: kept.map(({ total: _, position: __, ...r }) => toRecord(r)), total, nextCursor };
+  return {
+    records: kept.map(({ total: _, position: __, created_position: ___, ...r }) => toRecord(r)),
+    total,
+    nextCursor,
+  };
 }
 
 export async function countIssues(db: Db, where: Expression<SqlBool>): Promise<number> {

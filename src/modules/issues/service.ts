@@ -22,6 +22,7 @@ import type { Db } from '../../platform/db/database.js';
 import type { StateRow, StateType, TeamRow } from '../../platform/db/tables.js';
 import { type FieldError, invalidField, notFound, validationFailed } from '../../platform/errors.js';
 import { MAX_LIMIT } from '../../platform/http/pagination.js';
+import { type ColumnCursor, decodeColumnCursor } from '../../platform/list/column-cursor.js';
 import { type CursorValue, decodeCursor } from '../../platform/list/cursor.js';
 import { issueEntity } from '../../platform/list/entities.js';
 import { compileFilter } from '../../platform/list/filter.js';
@@ -558,13 +559,17 @@ export async function listIssues(ctx: AppContext, actor: Actor, opts: ListIssues
     filters.teamId = teamId;
   }
   const search = opts.q ? searchQuery(opts.q) : null;
-  let after: CursorValue | undefined;
+  let after: CursorValue | ColumnCursor | undefined;
   if (opts.after !== undefined) {
     const key = q.keysetKey({ sort: opts.sort, search });
-    if (!key) throw invalidField('after', 'works with the newest-first order or sort createdAt/updatedAt');
+    if (!key) throw invalidField('after', 'does not work with search ranking: add a sort, or page by offset');
     if (offset > 0) throw invalidField('offset', 'cannot be combined with after');
-    after = decodeCursor(opts.after, 'after');
-    if (after.key !== key) throw invalidField('after', `was made for sort ${after.key}`);
+    if (key === 'priority' || key === 'dueDate') after = decodeColumnCursor(opts.after, key, 'after');
+    else {
+      const cursor = decodeCursor(opts.after, 'after');
+      if (cursor.key !== key) throw invalidField('after', `was made for sort ${cursor.key}`);
+      after = cursor;
+    }
   }
   const filterCtx = { now: new Date(), actorId: actor.id, access };
   // Two trees, compiled alike: errors in the filter parameter name its own path.
