@@ -188,14 +188,35 @@ describe('combinators and relations', () => {
 describe('subquery aliases', () => {
   test('are numbered per filter, so the same filter always compiles to the same SQL', () => {
     const filter = {
-      team: { id: { eq: ID } },
-      state: { id: { eq: ID } },
+      team: { key: { eq: 'ENG' } },
+      state: { name: { eq: 'Todo' } },
       labels: { some: { name: { eq: 'x' } } },
     };
     const first = compile(filter).sql;
     assert.match(first, /as f_1 .* as f_2 .* as f_3 /);
     // A process-wide counter once reached `for` after about 900 filters and broke the query.
     for (let i = 0; i < 2_000; i++) assert.equal(compile(filter).sql, first);
+  });
+});
+
+describe('relations compared by id alone', () => {
+  test('compile to the foreign key, with no subquery', () => {
+    const { sql: text } = compile({ state: { id: { eq: ID } }, project: { id: { in: [ID] } } });
+    assert.equal(text, '(("t"."state_id" = $1::uuid) and ("t"."project_id" in ($2::uuid)))');
+  });
+
+  test('a caller who may not see every related row gets the subquery with its visibility rule', () => {
+    const access = { all: false as const, userId: ID, guest: false, teamIds: new Set([ID]) };
+    const expr = compileFilter(
+      issueEntity,
+      't',
+      { state: { id: { eq: ID } }, project: { id: { eq: ID } } },
+      { now: NOW, actorId: ID, access },
+    ) as RawBuilder<unknown>;
+    const text = sql`${expr}`.compile(db).sql;
+    // The state is in the issue's team: the key is enough. A project may be in another team.
+    assert.match(text, /^\(\("t"."state_id" = \$1::uuid\) and exists \(select 1 from "projects" as f_1 /);
+    assert.match(text, /project_teams/);
   });
 });
 
