@@ -15,9 +15,25 @@ export interface GqlContext {
   loaders: Loaders;
   /** The teams the caller sees, read once per request (platform/access.ts). */
   access: () => Promise<TeamAccess>;
+  /** The same, once it is known (at once for admins): lets a resolver answer without a promise. */
+  knownAccess: () => TeamAccess | undefined;
 }
 
 export function createGqlContext(app: AppContext, actor: Actor): GqlContext {
-  const access = () => teamAccess(app.db, actor);
-  return { app, db: app.db, actor, now: new Date(), loaders: createLoaders(app.db, access), access };
+  let known: TeamAccess | undefined;
+  const access = async () => {
+    known ??= await teamAccess(app.db, actor);
+    return known;
+  };
+  // An admin's access needs no read: known from the start, so resolvers can decide without awaiting.
+  if (actor.role === 'admin') known = { all: true, userId: actor.id };
+  return {
+    app,
+    db: app.db,
+    actor,
+    now: new Date(),
+    loaders: createLoaders(app.db, access),
+    access,
+    knownAccess: () => known,
+  };
 }

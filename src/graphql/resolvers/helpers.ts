@@ -1,5 +1,6 @@
 // Small building blocks shared by the resolver modules.
 import { type GraphQLResolveInfo, Kind, type SelectionSetNode } from 'graphql';
+import type { TeamAccess } from '../../platform/access.js';
 import { notFound } from '../../platform/errors.js';
 import type { Resolver } from '../build-schema.js';
 import type { GqlContext } from '../context.js';
@@ -40,9 +41,10 @@ export function belongsTo<R>(
     if (!id) return null;
     if (!foreignKey || !asksOnlyId(info)) return load(id, g);
     if (sameTeam) return { id };
-    return g
-      .access()
-      .then((access) => (access.all || (loader === 'user' && !access.guest) ? { id } : load(id, g)));
+    const seesIt = (access: TeamAccess) => access.all || (loader === 'user' && !access.guest);
+    const known = g.knownAccess();
+    if (known) return seesIt(known) ? { id } : load(id, g);
+    return g.access().then((access) => (seesIt(access) ? { id } : load(id, g)));
   };
 }
 
