@@ -29,8 +29,9 @@ import {
   webhookEntity,
   workflowStateEntity,
 } from '../platform/list/entities.js';
-import { compileFilter, type EntitySpec } from '../platform/list/filter.js';
+import type { EntitySpec } from '../platform/list/filter.js';
 import { loadPage, loadPages, type Page, type PageArgs } from '../platform/list/paginate.js';
+import { listWhere } from '../platform/list/query.js';
 import type { Resolver } from './build-schema.js';
 import type { GqlContext } from './context.js';
 import {
@@ -203,10 +204,14 @@ export function toConnection<R>(page: Page<R>, def: ListDef, g: GqlContext) {
  * rule, platform/access.ts), the list's own scope, and the filter argument.
  */
 export async function listConditions(g: GqlContext, def: ListDef, args: ListArgs): Promise<Sql[]> {
-  const access = await g.access();
-  const filter = compileFilter(def.entity, 't', args.filter, { now: g.now, actorId: g.actor.id, access });
-  const visible = def.entity.visible && !access.all ? [def.entity.visible('t', access)] : [];
-  return [...visible, ...(def.scope?.(args) ?? []), filter];
+  return listWhere({
+    entity: def.entity,
+    access: await g.access(),
+    filter: args.filter,
+    scope: def.scope?.(args) ?? [],
+    now: g.now,
+    actorId: g.actor.id,
+  });
 }
 
 /** A top-level list, optionally narrowed by `where` (over alias t). */

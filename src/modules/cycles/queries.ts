@@ -6,42 +6,7 @@ import type { CycleRow, CyclesTable } from '../../platform/db/tables.js';
 import { emptyProgress, progressBy } from '../projects/progress.js';
 import type { CycleRecord } from './present.js';
 
-export interface CycleFilter {
-  teamId?: string | undefined;
-  includeArchived?: boolean | undefined;
-}
-
 const visible = (access: TeamAccess) => () => visibility.cycle('cycles', access) as Expression<SqlBool>;
-
-function filtered(db: Db, f: CycleFilter, access: TeamAccess) {
-  let q = db.selectFrom('cycles').where(visible(access));
-  if (!f.includeArchived) q = q.where('archived_at', 'is', null);
-  if (f.teamId) q = q.where('team_id', '=', f.teamId);
-  return q;
-}
-
-/** By team, then newest number first (the unique (team_id, number) index serves it). */
-export function listCycleRows(
-  db: Db,
-  f: CycleFilter,
-  page: { limit: number; offset: number },
-  access: TeamAccess,
-) {
-  return filtered(db, f, access)
-    .selectAll()
-    .orderBy('team_id')
-    .orderBy('number', 'desc')
-    .limit(page.limit)
-    .offset(page.offset)
-    .execute();
-}
-
-export async function countCycles(db: Db, f: CycleFilter, access: TeamAccess): Promise<number> {
-  const row = await filtered(db, f, access)
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
-}
 
 /** A cycle of a team the caller may see. */
 export function findCycleRow(

@@ -1,11 +1,13 @@
 // Cycle rules: numbering within the team, date order, events in the same
 // transaction as each change.
-import type { Updateable } from 'kysely';
+import { sql, type Updateable } from 'kysely';
 import { canSeeTeam, type TeamAccess } from '../../platform/access.js';
 import type { Actor, AppContext } from '../../platform/context.js';
 import type { Db } from '../../platform/db/database.js';
 import type { CycleRow, CyclesTable } from '../../platform/db/tables.js';
 import { invalidField, notFound } from '../../platform/errors.js';
+import { cycleEntity } from '../../platform/list/entities.js';
+import { offsetList } from '../../platform/list/query.js';
 import { recordEvent } from '../../platform/outbox.js';
 import { findTeamByRef, firstTeam, isUuid } from '../projects/refs.js';
 import { teamAccess } from '../teams/access.js';
@@ -80,11 +82,21 @@ export async function listCycles(
     if (!team || !canSeeTeam(access, team.id)) return { cycles: [], total: 0 };
     teamId = team.id;
   }
-  const filter = { teamId, includeArchived: input.includeArchived };
-  const [rows, total] = await Promise.all([
-    q.listCycleRows(ctx.db, filter, input, access),
-    q.countCycles(ctx.db, filter, access),
-  ]);
+  // The list parameters as a filter tree, through the one list engine.
+  const { rows, total } = await offsetList<CycleRow>(ctx.db, {
+    entity: cycleEntity,
+    access,
+    filter: teamId ? { team: { id: { eq: teamId } } } : undefined,
+    now: new Date(),
+    actorId: actor.id,
+    from: sql`cycles as t`,
+    archivable: true,
+    includeArchived: input.includeArchived,
+    // By team, then newest number first (the unique (team_id, number) index serves it).
+    order: sql`t.team_id, t.number desc`,
+    limit: input.limit,
+    offset: input.offset,
+  });
   return { cycles: await q.loadCycleRecords(ctx.db, rows, access), total };
 }
 

@@ -7,15 +7,6 @@ import { isUuid } from '../teams/ids.js';
 
 const visible = (access: TeamAccess) => () => visibility.label('labels', access) as Expression<SqlBool>;
 
-/** Live labels the caller may see, by name; with a team, that team's and the workspace's. */
-export function listLabels(db: Db, access: TeamAccess, teamId?: string): Promise<LabelRow[]> {
-  let query = db.selectFrom('labels').selectAll().where('archived_at', 'is', null).where(visible(access));
-  if (teamId !== undefined) {
-    query = query.where((eb) => eb.or([eb('team_id', '=', teamId), eb('team_id', 'is', null)]));
-  }
-  return query.orderBy(sql`lower(name)`).orderBy('id').execute();
-}
-
 /** A live label the caller may see. */
 export function findLabelById(db: Db, id: string, access: TeamAccess): Promise<LabelRow | undefined> {
   if (!isUuid(id)) return Promise.resolve(undefined);

@@ -5,12 +5,15 @@
 //   deleteLabel(ctx, actor, id)                         -> LabelRow   (event label.remove; the deleted row)
 // A name is unique (case-insensitively) within its team, or among workspace-wide
 // labels (teamId null). parentId names a label group (one level deep).
+import { sql } from 'kysely';
 import { canSeeTeam, type TeamAccess } from '../../platform/access.js';
 import type { Actor, AppContext } from '../../platform/context.js';
 import type { Db } from '../../platform/db/database.js';
 import { isUniqueViolation } from '../../platform/db/errors.js';
 import type { LabelRow } from '../../platform/db/tables.js';
 import { conflict, invalidField, notFound } from '../../platform/errors.js';
+import { labelEntity } from '../../platform/list/entities.js';
+import { offsetList } from '../../platform/list/query.js';
 import { recordEvent } from '../../platform/outbox.js';
 import { teamAccess } from '../teams/access.js';
 import { findTeamByIdOrKey } from '../teams/queries.js';
@@ -83,7 +86,18 @@ export async function listLabels(ctx: AppContext, actor: Actor, opts: { teamId?:
     if (!team || !canSeeTeam(access, team.id)) throw notFound('Team');
     teamId = team.id;
   }
-  return q.listLabels(ctx.db, access, teamId);
+  // With a team: that team's labels and the workspace's (no team).
+  const { rows } = await offsetList<LabelRow>(ctx.db, {
+    entity: labelEntity,
+    access,
+    filter: teamId ? { or: [{ team: { id: { eq: teamId } } }, { team: { null: true } }] } : undefined,
+    now: new Date(),
+    actorId: actor.id,
+    from: sql`labels as t`,
+    archivable: true,
+    order: sql`lower(t.name), t.id`,
+  });
+  return rows;
 }
 
 export async function getLabel(ctx: AppContext, actor: Actor, id: string): Promise<LabelRow> {

@@ -4,48 +4,11 @@ import type { Expression, Insertable, SqlBool, Updateable } from 'kysely';
 import { sql } from 'kysely';
 import { canSeeTeam, type TeamAccess, visibility } from '../../platform/access.js';
 import type { Db } from '../../platform/db/database.js';
-import type { ProjectRow, ProjectStatus, ProjectsTable } from '../../platform/db/tables.js';
+import type { ProjectRow, ProjectsTable } from '../../platform/db/tables.js';
 import type { ProjectRecord } from './present.js';
 import { emptyProgress, progressBy } from './progress.js';
 
-export interface ProjectFilter {
-  includeArchived?: boolean | undefined;
-  status?: ProjectStatus | undefined;
-  leadId?: string | undefined;
-}
-
 const visible = (access: TeamAccess) => () => visibility.project('projects', access) as Expression<SqlBool>;
-
-function filtered(db: Db, f: ProjectFilter, access: TeamAccess) {
-  let q = db.selectFrom('projects').where(visible(access));
-  if (!f.includeArchived) q = q.where('archived_at', 'is', null);
-  if (f.status) q = q.where('status', '=', f.status);
-  if (f.leadId) q = q.where('lead_id', '=', f.leadId);
-  return q;
-}
-
-/** Newest first. */
-export function listProjectRows(
-  db: Db,
-  f: ProjectFilter,
-  page: { limit: number; offset: number },
-  access: TeamAccess,
-): Promise<ProjectRow[]> {
-  return filtered(db, f, access)
-    .selectAll()
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(page.limit)
-    .offset(page.offset)
-    .execute();
-}
-
-export async function countProjects(db: Db, f: ProjectFilter, access: TeamAccess): Promise<number> {
-  const row = await filtered(db, f, access)
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
-}
 
 /** A project the caller may see. */
 export function findProjectRow(

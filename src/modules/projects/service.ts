@@ -1,7 +1,7 @@
 // Project rules: validation of references and dates, status timestamps,
 // events in the same transaction as each change.
 import { randomBytes } from 'node:crypto';
-import type { Updateable } from 'kysely';
+import { sql, type Updateable } from 'kysely';
 import { canSeeTeam, fullAccess, type TeamAccess } from '../../platform/access.js';
 import type { Actor, AppContext } from '../../platform/context.js';
 import type { Db } from '../../platform/db/database.js';
@@ -13,6 +13,8 @@ import {
   type ProjectsTable,
 } from '../../platform/db/tables.js';
 import { invalidField, notFound } from '../../platform/errors.js';
+import { projectEntity } from '../../platform/list/entities.js';
+import { offsetList } from '../../platform/list/query.js';
 import { recordEvent } from '../../platform/outbox.js';
 import { teamAccess } from '../teams/access.js';
 import { assertCanReadProjects, assertCanWriteProjects } from './policy.js';
@@ -39,7 +41,10 @@ export interface ProjectInput {
 
 export type ProjectPatch = Partial<ProjectInput>;
 
-export interface ListProjectsInput extends q.ProjectFilter {
+export interface ListProjectsInput {
+  includeArchived?: boolean | undefined;
+  status?: ProjectStatus | undefined;
+  leadId?: string | undefined;
   limit: number;
   offset: number;
 }
@@ -137,12 +142,24 @@ export async function listProjects(
 ): Promise<{ projects: ProjectRecord[]; total: number }> {
   await assertCanReadProjects(ctx.db);
   const access = await teamAccess(ctx.db, actor);
-  const filter = { includeArchived: input.includeArchived, status: input.status, leadId: input.leadId };
-  if (filter.leadId && !isUuid(filter.leadId)) return { projects: [], total: 0 };
-  const [rows, total] = await Promise.all([
-    q.listProjectRows(ctx.db, filter, input, access),
-    q.countProjects(ctx.db, filter, access),
-  ]);
+  if (input.leadId && !isUuid(input.leadId)) return { projects: [], total: 0 };
+  // The list parameters as a filter tree, through the one list engine.
+  const { rows, total } = await offsetList<ProjectRow>(ctx.db, {
+    entity: projectEntity,
+    access,
+    filter: {
+      ...(input.status ? { state: { eq: input.status } } : {}),
+      ...(input.leadId ? { lead: { id: { eq: input.leadId } } } : {}),
+    },
+    now: new Date(),
+    actorId: actor.id,
+    from: sql`projects as t`,
+    archivable: true,
+    includeArchived: input.includeArchived,
+    order: sql`t.created_at desc, t.id desc`,
+    limit: input.limit,
+    offset: input.offset,
+  });
   return { projects: await q.loadProjectRecords(ctx.db, rows, access), total };
 }
 

@@ -1,22 +1,9 @@
 // SQL for workflow states.
 
-import { type Expression, type SqlBool, sql } from 'kysely';
-import { type TeamAccess, visibility } from '../../platform/access.js';
+import { sql } from 'kysely';
 import type { Db } from '../../platform/db/database.js';
 import type { StateRow, StateType } from '../../platform/db/tables.js';
 import { isUuid } from '../teams/ids.js';
-
-/** Live states the caller may see, ordered by team (oldest team first) then position. */
-export function listStates(db: Db, access: TeamAccess, teamId?: string): Promise<StateRow[]> {
-  let query = db
-    .selectFrom('workflow_states as s')
-    .innerJoin('teams as t', 't.id', 's.team_id')
-    .selectAll('s')
-    .where('s.archived_at', 'is', null)
-    .where(() => visibility.workflowState('s', access) as Expression<SqlBool>);
-  if (teamId !== undefined) query = query.where('s.team_id', '=', teamId);
-  return query.orderBy('t.created_at').orderBy('t.id').orderBy('s.position').orderBy('s.id').execute();
-}
 
 export function findStateById(db: Db, id: string): Promise<StateRow | undefined> {
   if (!isUuid(id)) return Promise.resolve(undefined);

@@ -10,10 +10,13 @@
 // progress counts completed and canceled work. A state's type is fixed once
 // created, since issues in it carry the times of that type. States themselves
 // send no webhook events (there is no such resource type); the issues they move do.
+import { sql } from 'kysely';
 import { canSeeTeam } from '../../platform/access.js';
 import type { Actor, AppContext } from '../../platform/context.js';
 import type { StateRow, StateType } from '../../platform/db/tables.js';
 import { invalidField, notFound } from '../../platform/errors.js';
+import { workflowStateEntity } from '../../platform/list/entities.js';
+import { offsetList } from '../../platform/list/query.js';
 import { lockIssuesInState } from '../issues/queries.js';
 import { moveIssuesToState } from '../issues/service.js';
 import { teamAccess } from '../teams/access.js';
@@ -50,7 +53,18 @@ export async function listStates(ctx: AppContext, actor: Actor, teamRef?: string
     if (!team || !canSeeTeam(access, team.id)) throw notFound('Team');
     teamId = team.id;
   }
-  return q.listStates(ctx.db, access, teamId);
+  const { rows } = await offsetList<StateRow>(ctx.db, {
+    entity: workflowStateEntity,
+    access,
+    filter: teamId ? { team: { id: { eq: teamId } } } : undefined,
+    now: new Date(),
+    actorId: actor.id,
+    from: sql`workflow_states as t join teams as o on o.id = t.team_id`,
+    archivable: true,
+    // By team (oldest team first), then position.
+    order: sql`o.created_at, o.id, t.position, t.id`,
+  });
+  return rows;
 }
 
 /** A state (archived ones too) of a team the caller may see. */

@@ -1,29 +1,10 @@
 // SQL for teams. Every function takes the connection or transaction it runs in.
 
-import type { Expression, Insertable, SqlBool } from 'kysely';
+import type { Insertable } from 'kysely';
 import { sql } from 'kysely';
-import { type TeamAccess, visibility } from '../../platform/access.js';
 import type { Db } from '../../platform/db/database.js';
 import type { TeamRow, TeamsTable } from '../../platform/db/tables.js';
 import { isUuid, TEAM_KEY } from './ids.js';
-
-/** Every team the caller may see, with its member count, in one statement. */
-export function listTeams(db: Db, access: TeamAccess): Promise<(TeamRow & { member_count: number })[]> {
-  return db
-    .selectFrom('teams')
-    .selectAll('teams')
-    .where(() => visibility.team('teams', access) as Expression<SqlBool>)
-    .select((eb) =>
-      eb
-        .selectFrom('team_memberships as m')
-        .select(eb.fn.countAll<number>().as('n'))
-        .whereRef('m.team_id', '=', 'teams.id')
-        .as('member_count'),
-    )
-    .orderBy('created_at')
-    .orderBy('id')
-    .execute() as Promise<(TeamRow & { member_count: number })[]>;
-}
 
 export function findTeamById(db: Db, id: string): Promise<TeamRow | undefined> {
   if (!isUuid(id)) return Promise.resolve(undefined);

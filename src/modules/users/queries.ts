@@ -1,6 +1,5 @@
 // SQL for users. Every function takes the connection or transaction it runs in.
-import { type Expression, type SqlBool, sql } from 'kysely';
-import { type TeamAccess, visibility } from '../../platform/access.js';
+import { sql } from 'kysely';
 import type { Db } from '../../platform/db/database.js';
 import type { NewUser, Role, UserRow, UserStatus } from '../../platform/db/tables.js';
 
@@ -30,32 +29,6 @@ export function findUsersByIds(db: Db, ids: readonly string[]): Promise<UserRow[
 
 export function findLiveUserByEmail(db: Db, email: string): Promise<UserRow | undefined> {
   return live(db).selectAll().where(sql`lower(email)`, '=', email.toLowerCase()).executeTakeFirst();
-}
-
-const visible = (access: TeamAccess) => () => visibility.user('users', access) as Expression<SqlBool>;
-
-/** Live accounts the caller may see, oldest first. */
-export function listLiveUsers(
-  db: Db,
-  opts: { limit: number; offset: number },
-  access: TeamAccess,
-): Promise<UserRow[]> {
-  return live(db)
-    .where(visible(access))
-    .selectAll()
-    .orderBy('created_at')
-    .orderBy('id')
-    .limit(opts.limit)
-    .offset(opts.offset)
-    .execute();
-}
-
-export async function countLiveUsers(db: Db, access: TeamAccess): Promise<number> {
-  const row = await live(db)
-    .where(visible(access))
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
 }
 
 export function insertUser(db: Db, user: NewUser): Promise<UserRow> {

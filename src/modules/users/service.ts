@@ -6,6 +6,8 @@ import type { Db } from '../../platform/db/database.js';
 import { isUniqueViolation } from '../../platform/db/errors.js';
 import type { Role, UserRow, UserStatus } from '../../platform/db/tables.js';
 import { AppError, conflict, notFound } from '../../platform/errors.js';
+import { userEntity } from '../../platform/list/entities.js';
+import { offsetList } from '../../platform/list/query.js';
 import { teamAccess } from '../teams/access.js';
 import { joinOpenTeams } from '../teams/memberships.js';
 import { assertAdmin } from './policy.js';
@@ -60,12 +62,19 @@ export async function adminListUsers(ctx: AppContext, actor: Actor, page: { limi
 
 /** Live accounts the caller may see: everyone for members, their teams' people for guests. */
 export async function listUsers(ctx: AppContext, actor: Actor, page: { limit: number; offset: number }) {
-  const access = await teamAccess(ctx.db, actor);
-  const [users, total] = await Promise.all([
-    q.listLiveUsers(ctx.db, page, access),
-    q.countLiveUsers(ctx.db, access),
-  ]);
-  return { users, total };
+  const { rows, total } = await offsetList<UserRow>(ctx.db, {
+    entity: userEntity,
+    access: await teamAccess(ctx.db, actor),
+    scope: [sql`t.deleted_at is null`],
+    now: new Date(),
+    actorId: actor.id,
+    from: sql`users as t`,
+    archivable: false,
+    order: sql`t.created_at, t.id`,
+    limit: page.limit,
+    offset: page.offset,
+  });
+  return { users: rows, total };
 }
 
 const lastAdmin = () =>

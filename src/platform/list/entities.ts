@@ -116,7 +116,7 @@ export const workflowStateEntity: EntitySpec = {
     type: col('type', 'string'),
     description: col('description', 'string'),
     position: col('position', 'number'),
-    team: belongsTo(() => teamEntity, 'teams', 'team_id'),
+    team: belongsTo(() => teamEntity, 'teams', 'team_id', true),
     issues: hasMany(() => issueEntity, 'issues', 'state_id'),
   },
 };
@@ -169,7 +169,7 @@ export const labelEntity: EntitySpec = {
     isGroup: col('is_group', 'boolean'),
     creator: belongsTo(() => userEntity, 'users', 'creator_id'),
     parent: belongsTo(() => labelEntity, 'labels', 'parent_id'),
-    team: belongsTo(() => teamEntity, 'teams', 'team_id'),
+    team: belongsTo(() => teamEntity, 'teams', 'team_id', true),
   },
 };
 
@@ -234,7 +234,7 @@ export const cycleEntity: EntitySpec = {
       ),
     ),
     isInCooldown: constant('boolean', false),
-    team: belongsTo(() => teamEntity, 'teams', 'team_id'),
+    team: belongsTo(() => teamEntity, 'teams', 'team_id', true),
     issues: hasMany(() => issueEntity, 'issues', 'cycle_id'),
   },
 };
