@@ -3,10 +3,11 @@ import { sql } from 'kysely';
 import { assertFeature } from '../../modules/flags/service.js';
 import { branchName } from '../../modules/issues/present.js';
 import { resolveIssueId } from '../../modules/issues/queries.js';
+import { projectIdBySlug } from '../../modules/projects/queries.js';
 import { findTeamByIdOrKey } from '../../modules/teams/queries.js';
 import { assertAdmin } from '../../modules/users/policy.js';
 import { getWorkspace } from '../../modules/workspace/service.js';
-import { canSeeTeam, visibility } from '../../platform/access.js';
+import { canSeeTeam } from '../../platform/access.js';
 import type {
   CommentRow,
   CycleRow,
@@ -19,7 +20,8 @@ import type {
   WebhookRow,
 } from '../../platform/db/tables.js';
 import { notFound } from '../../platform/errors.js';
-import { matchesSearch, searchQuery } from '../../platform/list/search.js';
+import { countList } from '../../platform/list/query.js';
+import { commentsMatchSearch, matchesSearch, searchQuery } from '../../platform/list/search.js';
 import type { ResolverMap } from '../build-schema.js';
 import { type ListArgs, listConnection, lists, nested } from '../connections.js';
 import type { GqlContext } from '../context.js';
@@ -75,9 +77,8 @@ async function findProjectRow(g: GqlContext, idOrSlug: string): Promise<ProjectR
   if (isUuid(idOrSlug)) return mustLoad<ProjectRow>(g, 'project', idOrSlug, 'Project');
   // Project URLs end in -<slugId>; accept the slug id alone or the whole tail.
   const slug = idOrSlug.split('-').pop() ?? idOrSlug;
-  const row = await g.db.selectFrom('projects').select('id').where('slug_id', '=', slug).executeTakeFirst();
   // The loader applies the caller's visibility.
-  return mustLoad<ProjectRow>(g, 'project', row?.id ?? '', 'Project');
+  return mustLoad<ProjectRow>(g, 'project', (await projectIdBySlug(g.db, slug)) ?? '', 'Project');
 }
 
 const projectsOn = (g: GqlContext) => assertFeature(g.db, 'projects', 'projects');
@@ -91,22 +92,26 @@ function organizationId(g: GqlContext): string {
 
 async function organization(g: GqlContext) {
   const w = await getWorkspace(g.db);
-  const access = await g.access();
-  // Counted over what the caller sees, like every other read.
-  const counts = await sql<{ users: number; issues: number }>`
-    select (select count(*) from users t where t.deleted_at is null and t.status = 'active'
-              and ${visibility.user('t', access)})::int as users,
-           (select count(*) from issues t where ${visibility.issue('t', access)})::int as issues`.execute(
-    g.db,
-  );
+  // Counted over what the caller sees, with the lists' own conditions.
+  const scope = { access: await g.access(), now: g.now, actorId: g.actor.id };
+  const [users, issues] = await Promise.all([
+    countList(g.db, {
+      ...scope,
+      entity: L.users.entity,
+      scope: L.users.scope({}),
+      from: sql`users as t`,
+      archivable: false,
+    }),
+    countList(g.db, { ...scope, entity: L.issues.entity, from: sql`issues as t`, archivable: false }),
+  ]);
   return {
     id: organizationId(g),
     name: w.name,
     urlKey: w.url_key,
     createdAt: w.created_at,
     updatedAt: w.updated_at,
-    userCount: Number(counts.rows[0]?.users ?? 0),
-    createdIssueCount: Number(counts.rows[0]?.issues ?? 0),
+    userCount: users,
+    createdIssueCount: issues,
     allowedAuthServices: ['email'],
     projectStatuses: PROJECT_STATUSES.map((s) => projectStatusNode(s, w.created_at)),
     releaseChannel: 'public',
@@ -446,19 +451,28 @@ async function searchIssues(
     };
   }
   const matches = a.includeComments
-    ? sql`(${matchesSearch('t', query)} or exists (select 1 from comments c where c.issue_id = t.id and to_tsvector('simple', unaccent(lower(c.body))) @@ ${query}))`
+    ? sql`(${matchesSearch('t', query)} or ${commentsMatchSearch('t', query)})`
     : matchesSearch('t', query);
   const where = [matches];
   if (a.teamId) where.push(sql`t.team_id = ${(await findTeamRow(g, a.teamId)).id}::uuid`);
-  const conn = await listConnection(g, L.issues, a, where);
-  const total = await sql<{ n: number }>`
-    select count(*)::int as n from issues t where ${sql.join(where, sql` and `)}
-    and ${visibility.issue('t', await g.access())}
-    ${a.includeArchived ? sql`` : sql`and t.archived_at is null`}`.execute(g.db);
+  const [conn, total] = await Promise.all([
+    listConnection(g, L.issues, a, where),
+    countList(g.db, {
+      entity: L.issues.entity,
+      access: await g.access(),
+      filter: a.filter,
+      scope: where,
+      now: g.now,
+      actorId: g.actor.id,
+      from: sql`issues as t`,
+      archivable: true,
+      includeArchived: a.includeArchived,
+    }),
+  ]);
   return {
     ...conn,
     // Search results carry match metadata; we record none.
     nodes: conn.nodes.map((n) => Object.assign(n as object, { metadata: {} })),
-    totalCount: Number(total.rows[0]?.n ?? 0),
+    totalCount: total,
   };
 }

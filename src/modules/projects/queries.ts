@@ -60,6 +60,12 @@ export async function replaceTeams(db: Db, projectId: string, teamIds: readonly 
     .execute();
 }
 
+/** The id of the project with this slug id (visibility is the caller's loader's to apply). */
+export async function projectIdBySlug(db: Db, slug: string): Promise<string | undefined> {
+  const row = await db.selectFrom('projects').select('id').where('slug_id', '=', slug).executeTakeFirst();
+  return row?.id;
+}
+
 export function slugTaken(db: Db, slug: string): Promise<boolean> {
   return db
     .selectFrom('projects')

@@ -60,11 +60,21 @@ export async function offsetList<R>(db: Db, q: OffsetList): Promise<{ rows: R[];
     select ${q.columns ?? sql`t.*`}, count(*) over () as __total from ${q.from} ${whereSql}
     order by ${q.order}
     ${q.limit !== undefined ? sql`limit ${q.limit}` : sql``} offset ${q.offset ?? 0}`.execute(db);
-  let total = rows.length ? Number(rows[0]!.__total) : 0;
-  if (rows.length === 0 && (q.offset ?? 0) > 0) {
-    const counted = await sql<{ n: string }>`select count(*) as n from ${q.from} ${whereSql}`.execute(db);
-    total = Number(counted.rows[0]?.n ?? 0);
-  }
+  const total = rows.length ? Number(rows[0]!.__total) : (q.offset ?? 0) > 0 ? await countList(db, q) : 0;
   for (const r of rows) delete (r as { __total?: string }).__total;
   return { rows, total };
+}
+
+/** How many rows a list holds for the caller, with the same WHERE as its pages. */
+export async function countList(
+  db: Db,
+  q: ListScope & { from: Sql; archivable: boolean; includeArchived?: boolean | null | undefined },
+): Promise<number> {
+  const where = [
+    ...listWhere(q),
+    ...(q.archivable && !q.includeArchived ? [sql`t.archived_at is null`] : []),
+  ];
+  const whereSql = where.length ? sql`where ${sql.join(where, sql` and `)}` : sql``;
+  const { rows } = await sql<{ n: string }>`select count(*) as n from ${q.from} ${whereSql}`.execute(db);
+  return Number(rows[0]?.n ?? 0);
 }

@@ -35,3 +35,8 @@ export const matchesSearch = (alias: string, query: Expression<unknown>): Sql =>
 /** How well an issue matches, for "best match first". */
 export const searchRank = (alias: string, query: Expression<unknown>): Sql =>
   sql`ts_rank(${sql.ref(`${alias}.search`)}, ${query})`;
+
+/** SQL true for the issues under `alias` that have a comment matching `query` (searchIssues' includeComments). */
+export const commentsMatchSearch = (alias: string, query: Expression<unknown>): Sql =>
+  sql`exists (select 1 from comments c where c.issue_id = ${sql.ref(`${alias}.id`)}
+    and to_tsvector('simple', unaccent(lower(c.body))) @@ ${query})`;
