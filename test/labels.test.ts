@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { LABEL_PALETTE } from '../src/modules/labels/service.js';
+import { apiKeyFor, sdk } from './graphql-helpers.js';
 import { startTestApp, type TestApp } from './support/harness.js';
 
 let t: TestApp;
@@ -103,7 +105,6 @@ describe('labels', () => {
     ['blank name', { name: ' ', color: '#000000' }],
     ['bad colour', { name: 'x', color: 'blue' }],
     ['short colour', { name: 'x', color: '#fff' }],
-    ['missing colour', { name: 'x' }],
     ['unknown team', { name: 'x', color: '#000000', teamId: 'NOPE' }],
     ['unknown parent', { name: 'x', color: '#000000', parentId: NO_ID }],
     ['unknown field', { name: 'x', color: '#000000', kind: 'y' }],
@@ -150,5 +151,28 @@ describe('labels', () => {
     assert.equal(c.body.error.code, 'FORBIDDEN');
     assert.equal((await t.patch(`/api/labels/${l.id}`, { name: 'x' }, guest.token)).status, 403);
     assert.equal((await t.del(`/api/labels/${l.id}`, guest.token)).status, 403);
+  });
+});
+
+describe('labels without a colour', () => {
+  test('get one from the palette, picked by the name: REST, and GraphQL through @linear/sdk', async () => {
+    const rest = await t.post('/api/labels', { name: 'Needs design' }, member.token);
+    assert.equal(rest.status, 201, JSON.stringify(rest.body));
+    assert.ok((LABEL_PALETTE as readonly string[]).includes(rest.body.label.color), rest.body.label.color);
+    // The same name in another scope gets the same colour.
+    const again = await t.post('/api/labels', { name: 'needs design', teamId: eng.id }, member.token);
+    assert.equal(again.status, 201, JSON.stringify(again.body));
+    assert.equal(again.body.label.color, rest.body.label.color);
+
+    const base = await t.listen();
+    const client = sdk(base, await apiKeyFor(t, member.token));
+    const created = await client.createIssueLabel({ name: 'Imported', teamId: eng.id });
+    assert.equal(created.success, true);
+    const label = await created.issueLabel;
+    assert.ok((LABEL_PALETTE as readonly string[]).includes(label!.color), label!.color);
+    // A colour that is given is kept, and a bad one is still refused.
+    const given = await t.post('/api/labels', { name: 'Red', color: '#FF0000' }, member.token);
+    assert.equal(given.body.label.color, '#ff0000');
+    assert.equal((await t.post('/api/labels', { name: 'Bad', color: 'red' }, member.token)).status, 400);
   });
 });

@@ -66,7 +66,7 @@ export function labelsRoutes(app: Http, ctx: AppContext): void {
         body: Type.Object(
           {
             name: Name,
-            color: Color,
+            color: Type.Optional({ ...Color, description: '#rrggbb; absent: a colour picked from the name' }),
             description: Type.Optional(Description),
             teamId: Type.Optional(TeamRef),
             parentId: Type.Optional(ParentRef),

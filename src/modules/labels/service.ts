@@ -23,7 +23,8 @@ import * as q from './queries.js';
 
 export interface LabelCreateInput {
   name: string;
-  color: string;
+  /** #rrggbb; absent or null: one from LABEL_PALETTE, picked by the name. */
+  color?: string | null;
   description?: string | null;
   /** Team id or key; null or absent for a workspace-wide label. */
   teamId?: string | null;
@@ -45,6 +46,30 @@ function checkName(name: string): string {
 function checkColor(color: string): string {
   if (!HEX.test(color)) throw invalidField('color', 'must be a colour in the form #rrggbb');
   return color.toLowerCase();
+}
+
+/**
+ * Colours for labels created without one (the third-party schema makes the
+ * colour optional, and its importer sends none). Picked by the name, so the
+ * same name always gets the same colour and neighbours usually differ.
+ */
+export const LABEL_PALETTE = [
+  '#eb5757',
+  '#f2994a',
+  '#f2c94c',
+  '#4cb782',
+  '#26b5ce',
+  '#5e6ad2',
+  '#9b51e0',
+  '#e0508c',
+  '#8d6e63',
+  '#95a2b3',
+] as const;
+
+function defaultColor(name: string): string {
+  let h = 0;
+  for (const ch of name.toLowerCase()) h = (h * 31 + ch.codePointAt(0)!) >>> 0;
+  return LABEL_PALETTE[h % LABEL_PALETTE.length]!;
 }
 
 async function resolveTeam(
@@ -109,7 +134,7 @@ export async function getLabel(ctx: AppContext, actor: Actor, id: string): Promi
 export async function createLabel(ctx: AppContext, actor: Actor, input: LabelCreateInput): Promise<LabelRow> {
   assertCanManageLabels(actor);
   const name = checkName(input.name);
-  const color = checkColor(input.color);
+  const color = input.color == null ? defaultColor(name) : checkColor(input.color);
   const access = await teamAccess(ctx.db, actor);
   try {
     return await ctx.db.transaction().execute(async (trx) => {
@@ -148,7 +173,8 @@ export async function updateLabel(
 ): Promise<LabelRow> {
   assertCanManageLabels(actor);
   const name = patch.name === undefined ? undefined : checkName(patch.name);
-  const color = patch.color === undefined ? undefined : checkColor(patch.color);
+  // A null colour in an update leaves the colour as it is (GraphQL sends null for "not given").
+  const color = patch.color == null ? undefined : checkColor(patch.color);
   const access = await teamAccess(ctx.db, actor);
   try {
     return await ctx.db.transaction().execute(async (trx) => {
