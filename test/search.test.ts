@@ -1,5 +1,6 @@
-// One search: REST `q`, GraphQL `searchIssues(term:)` and the IssueFilter
-// field `searchableContent` (what the UI's search box sends) answer the same
+// One search: REST `q`, GraphQL `searchIssues(term:)`, the older
+// `issueSearch(query:)` and the IssueFilter field `searchableContent` (what
+// the UI's search box sends) answer the same
 // issues for the same words, and only issues the caller may see.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
@@ -55,12 +56,17 @@ async function throughEachDoor(term: string, token: string) {
     f: { searchableContent: { contains: term } },
   });
   assert.equal(filtered.body.errors, undefined, JSON.stringify(filtered.body.errors));
+  const older = await gql(base, auth, 'query($q: String) { issueSearch(query: $q) { nodes { id } } }', {
+    q: term,
+  });
+  assert.equal(older.body.errors, undefined, JSON.stringify(older.body.errors));
   return {
     rest: sorted(rest.body.issues.map((i: { id: string }) => i.id)),
     restTotal: rest.body.pageInfo.total as number,
     search: sorted(search.body.data.searchIssues.nodes.map((i: { id: string }) => i.id)),
     searchTotal: search.body.data.searchIssues.totalCount as number,
     filter: sorted(filtered.body.data.issues.nodes.map((i: { id: string }) => i.id)),
+    issueSearch: sorted(older.body.data.issueSearch.nodes.map((i: { id: string }) => i.id)),
   };
 }
 
@@ -78,6 +84,7 @@ test('the three doors find the same issues: word prefixes, accents and case fold
     assert.deepEqual(found.rest, want, `REST q=${term}`);
     assert.deepEqual(found.search, want, `searchIssues ${term}`);
     assert.deepEqual(found.filter, want, `searchableContent ${term}`);
+    assert.deepEqual(found.issueSearch, want, `issueSearch ${term}`);
     assert.equal(found.restTotal, want.length);
     assert.equal(found.searchTotal, want.length);
   }
@@ -89,7 +96,14 @@ test('an admin finds the private team’s issue; a member outside it does not, t
   assert.deepEqual(admin.search, [ids['secret']]);
   assert.deepEqual(admin.filter, [ids['secret']]);
   const outsider = await throughEachDoor('hidden', member.token);
-  assert.deepEqual(outsider, { rest: [], restTotal: 0, search: [], searchTotal: 0, filter: [] });
+  assert.deepEqual(outsider, {
+    rest: [],
+    restTotal: 0,
+    search: [],
+    searchTotal: 0,
+    filter: [],
+    issueSearch: [],
+  });
 });
 
 test('notContains keeps the issues without the words; text without words matches everything', async () => {

@@ -134,6 +134,14 @@ export const readResolvers: ResolverMap = {
     organization: (_s, _a, g) => organization(g),
     issue: async (_s, a: { id: string }, g) => node.issue(await findIssueRow(g, a.id), g),
     issues: (_s, a: ListArgs, g) => listConnection(g, L.issues, a),
+    // The older name of the search, over the one full-text search (the filter field searchableContent).
+    issueSearch: (_s, a: ListArgs & { query?: string | null }, g) =>
+      listConnection(g, L.issues, {
+        ...a,
+        filter: a.query
+          ? { and: [{ searchableContent: { contains: a.query } }, ...(a.filter ? [a.filter] : [])] }
+          : a.filter,
+      }),
     searchIssues: (
       _s,
       a: ListArgs & { term: string; teamId?: string | null; includeComments?: boolean | null },

@@ -149,6 +149,10 @@ ${pageArgs('CycleFilter')}
   issue(
     "Id of the record." id: String!
   ): Issue!
+  """Issues whose title or description match the words of query (the one full-text search), as a connection; kept for clients written before searchIssues."""
+  issueSearch(
+${pageArgs('IssueFilter', ['"Words to match (prefixes; accents and case ignored)." query: String'])}
+  ): IssueConnection! @deprecated(reason: "Use searchIssues.")
   """Issue label."""
   issueLabel(
     "Id of the record." id: String!
