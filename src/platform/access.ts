@@ -4,7 +4,7 @@
 // once here and attached to each entity's spec (list/entities.ts), so GraphQL
 // connections, by-id loaders, REST lists and filter subqueries all apply the
 // same condition (docs/security.md, "Teams are the unit of access").
-import { type RawBuilder, sql } from 'kysely';
+import { type Expression, type RawBuilder, type SqlBool, sql } from 'kysely';
 
 type Sql = RawBuilder<unknown>;
 
@@ -94,3 +94,7 @@ export const visibility = {
   /** Webhooks are admin-only by role; no team rule applies. */
   webhook: () => TRUE,
 } satisfies Record<string, Visibility>;
+
+/** An entity's rule over `table`, as the argument of a query builder's `.where()`. */
+export const visibleIn = (rule: Visibility, table: string, access: TeamAccess) => (): Expression<SqlBool> =>
+  rule(table, access) as Expression<SqlBool>;

@@ -4,10 +4,9 @@ import { assertFeature } from '../../modules/flags/service.js';
 import { branchName } from '../../modules/issues/present.js';
 import { resolveIssueId } from '../../modules/issues/queries.js';
 import { projectIdBySlug } from '../../modules/projects/queries.js';
-import { findTeamByIdOrKey } from '../../modules/teams/queries.js';
+import { findVisibleTeam } from '../../modules/teams/access.js';
 import { assertAdmin } from '../../modules/users/policy.js';
 import { getWorkspace } from '../../modules/workspace/service.js';
-import { canSeeTeam } from '../../platform/access.js';
 import type {
   CommentRow,
   CycleRow,
@@ -68,8 +67,8 @@ export async function findIssueRow(g: GqlContext, idOrIdentifier: string): Promi
 /** A team by id or by key, current or former (the teams module's one lookup). */
 async function findTeamRow(g: GqlContext, idOrKey: string): Promise<TeamRow> {
   if (isUuid(idOrKey)) return mustLoad<TeamRow>(g, 'team', idOrKey, 'Team');
-  const row = await findTeamByIdOrKey(g.db, idOrKey);
-  if (!row || !canSeeTeam(await g.access(), row.id)) throw notFound('Team');
+  const row = await findVisibleTeam(g.db, idOrKey, await g.access());
+  if (!row) throw notFound('Team');
   return row;
 }
 

@@ -1,7 +1,7 @@
 // SQL for attachments. Issues are looked up through the issues module's one
 // resolver, so identifiers and visibility work as everywhere else.
-import { type Expression, type Insertable, type SqlBool, sql, type Updateable } from 'kysely';
-import { type TeamAccess, visibility } from '../../platform/access.js';
+import { type Insertable, sql, type Updateable } from 'kysely';
+import { type TeamAccess, visibility, visibleIn } from '../../platform/access.js';
 import type { Db } from '../../platform/db/database.js';
 import type { AttachmentRow, AttachmentsTable } from '../../platform/db/tables.js';
 
@@ -39,7 +39,7 @@ export function findAttachment(
     .selectFrom('attachments')
     .selectAll()
     .where('id', '=', id)
-    .where(() => visibility.attachment('attachments', access) as Expression<SqlBool>);
+    .where(visibleIn(visibility.attachment, 'attachments', access));
   return (lock ? q.forUpdate() : q).executeTakeFirst();
 }
 

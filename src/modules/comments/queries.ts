@@ -1,6 +1,6 @@
 // SQL for comments. Authors are joined for their name, deleted accounts included.
-import { type Expression, type SqlBool, sql } from 'kysely';
-import { type TeamAccess, visibility } from '../../platform/access.js';
+import { sql } from 'kysely';
+import { type TeamAccess, visibility, visibleIn } from '../../platform/access.js';
 import type { Db } from '../../platform/db/database.js';
 import type { CommentRow } from '../../platform/db/tables.js';
 import { isUuid } from '../teams/ids.js';
@@ -20,7 +20,7 @@ export function findComment(db: Db, id: string, access: TeamAccess): Promise<Com
   if (!isUuid(id)) return Promise.resolve(undefined);
   return selectComments(db)
     .where('comments.id', '=', id)
-    .where(() => visibility.comment('comments', access) as Expression<SqlBool>)
+    .where(visibleIn(visibility.comment, 'comments', access))
     .executeTakeFirst();
 }
 

@@ -1,12 +1,10 @@
 // SQL for cycles. Every function takes the connection or transaction it runs in.
-import { type Expression, type Insertable, type SqlBool, sql, type Updateable } from 'kysely';
-import { type TeamAccess, visibility } from '../../platform/access.js';
+import { type Insertable, sql, type Updateable } from 'kysely';
+import { type TeamAccess, visibility, visibleIn } from '../../platform/access.js';
 import type { Db } from '../../platform/db/database.js';
 import type { CycleRow, CyclesTable } from '../../platform/db/tables.js';
 import { emptyProgress, progressBy } from '../projects/progress.js';
 import type { CycleRecord } from './present.js';
-
-const visible = (access: TeamAccess) => () => visibility.cycle('cycles', access) as Expression<SqlBool>;
 
 /** A cycle of a team the caller may see. */
 export function findCycleRow(
@@ -15,7 +13,11 @@ export function findCycleRow(
   access: TeamAccess,
   lock = false,
 ): Promise<CycleRow | undefined> {
-  const q = db.selectFrom('cycles').selectAll().where('id', '=', id).where(visible(access));
+  const q = db
+    .selectFrom('cycles')
+    .selectAll()
+    .where('id', '=', id)
+    .where(visibleIn(visibility.cycle, 'cycles', access));
   return (lock ? q.forUpdate() : q).executeTakeFirst();
 }
 

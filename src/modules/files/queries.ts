@@ -1,6 +1,6 @@
 // SQL for uploaded files. Every function takes the connection or transaction it runs in.
-import type { Expression, Insertable, SqlBool } from 'kysely';
-import { type TeamAccess, visibility } from '../../platform/access.js';
+import type { Insertable } from 'kysely';
+import { type TeamAccess, visibility, visibleIn } from '../../platform/access.js';
 import type { Db } from '../../platform/db/database.js';
 import type { FileRow, FilesTable } from '../../platform/db/tables.js';
 
@@ -18,7 +18,7 @@ export function findVisibleFile(db: Db, id: string, access: TeamAccess): Promise
     .selectFrom('files')
     .selectAll()
     .where('id', '=', id)
-    .where(() => visibility.file('files', access) as Expression<SqlBool>)
+    .where(visibleIn(visibility.file, 'files', access))
     .executeTakeFirst();
 }
 

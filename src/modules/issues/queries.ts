@@ -2,7 +2,7 @@
 // Related tables owned by other domains (projects, cycles, users) are read here
 // directly, only to check that a referenced row exists.
 import { type Expression, type SqlBool, sql } from 'kysely';
-import { inVisibleTeam, type TeamAccess, visibility } from '../../platform/access.js';
+import { type TeamAccess, visibility, visibleIn } from '../../platform/access.js';
 import type { Db } from '../../platform/db/database.js';
 import { type CycleRow, ISSUE_COLUMNS, type IssueRow } from '../../platform/db/tables.js';
 import {
@@ -85,13 +85,13 @@ export async function resolveIssueId(
   idOrIdentifier: string,
   access: TeamAccess,
 ): Promise<string | undefined> {
-  const visible = inVisibleTeam(sql.ref('issues.team_id'), access) as Expression<SqlBool>;
+  const visible = visibleIn(visibility.issue, 'issues', access);
   if (isUuid(idOrIdentifier)) {
     const row = await db
       .selectFrom('issues')
       .select('id')
       .where('id', '=', idOrIdentifier)
-      .where(() => visible)
+      .where(visible)
       .executeTakeFirst();
     return row?.id;
   }
@@ -102,7 +102,7 @@ export async function resolveIssueId(
     .innerJoin('issues', 'issues.id', 'issue_identifiers.issue_id')
     .select('issue_identifiers.issue_id')
     .where('issue_identifiers.identifier', '=', identifier)
-    .where(() => visible)
+    .where(visible)
     .executeTakeFirst();
   return row?.issue_id;
 }
@@ -113,8 +113,7 @@ export async function findIssueRecord(
   idOrIdentifier: string,
   access: TeamAccess,
 ): Promise<IssueRecord | undefined> {
-  const visible = visibility.issue('issues', access) as Expression<SqlBool>;
-  const query = selectIssues(db, access).where(() => visible);
+  const query = selectIssues(db, access).where(visibleIn(visibility.issue, 'issues', access));
   if (isUuid(idOrIdentifier)) {
     const row = await query.where('issues.id', '=', idOrIdentifier).executeTakeFirst();
     return row ? toRecord(row) : undefined;
@@ -235,7 +234,7 @@ export async function projectExists(db: Db, id: string, access: TeamAccess): Pro
     .selectFrom('projects')
     .select('id')
     .where('id', '=', id)
-    .where(() => visibility.project('projects', access) as Expression<SqlBool>)
+    .where(visibleIn(visibility.project, 'projects', access))
     .executeTakeFirst();
   return row !== undefined;
 }

@@ -30,9 +30,9 @@ import { searchQuery } from '../../platform/list/search.js';
 import { recordEvent } from '../../platform/outbox.js';
 import { findLabelsByIds } from '../labels/queries.js';
 import { defaultState, findStateById, firstStateOfType, lockStateShared } from '../states/queries.js';
-import { teamAccess } from '../teams/access.js';
+import { findVisibleTeam, teamAccess } from '../teams/access.js';
 import { isUuid } from '../teams/ids.js';
-import { findTeamByIdOrKey, firstTeam, resolveTeamId, takeIssueNumber } from '../teams/queries.js';
+import { firstTeam, resolveTeamId, takeIssueNumber } from '../teams/queries.js';
 import {
   checkInput,
   IssueCreateBody,
@@ -138,9 +138,7 @@ async function resolveTeam(
     if (!team || !canSeeTeam(access, team.id)) p.add('teamId', 'is required: the default team is not yours');
     return team;
   }
-  const found = await findTeamByIdOrKey(db, teamId);
-  // A team the caller may not see does not exist for them.
-  const team = found && canSeeTeam(access, found.id) ? found : undefined;
+  const team = await findVisibleTeam(db, teamId, access);
   if (!team) p.add('teamId', 'no team with this id or key');
   else if (team.archived_at) p.add('teamId', 'the team is archived');
   return team;
@@ -304,8 +302,7 @@ export async function updateIssue(
 
     let teamId = row.team_id;
     if (patch.teamId !== undefined) {
-      const found = await findTeamByIdOrKey(trx, patch.teamId);
-      const team = found && canSeeTeam(access, found.id) ? found : undefined;
+      const team = await findVisibleTeam(trx, patch.teamId, access);
       if (!team) p.add('teamId', 'no team with this id or key');
       else if (team.archived_at && team.id !== row.team_id) p.add('teamId', 'the team is archived');
       else teamId = team.id;

@@ -1,11 +1,9 @@
 // SQL for labels.
-import { type Expression, type SqlBool, sql } from 'kysely';
-import { type TeamAccess, visibility } from '../../platform/access.js';
+import { sql } from 'kysely';
+import { type TeamAccess, visibility, visibleIn } from '../../platform/access.js';
 import type { Db } from '../../platform/db/database.js';
 import type { LabelRow } from '../../platform/db/tables.js';
 import { isUuid } from '../teams/ids.js';
-
-const visible = (access: TeamAccess) => () => visibility.label('labels', access) as Expression<SqlBool>;
 
 /** A live label the caller may see. */
 export function findLabelById(db: Db, id: string, access: TeamAccess): Promise<LabelRow | undefined> {
@@ -14,7 +12,7 @@ export function findLabelById(db: Db, id: string, access: TeamAccess): Promise<L
     .selectFrom('labels')
     .selectAll()
     .where('id', '=', id)
-    .where(visible(access))
+    .where(visibleIn(visibility.label, 'labels', access))
     .where('archived_at', 'is', null)
     .executeTakeFirst();
 }

@@ -6,7 +6,7 @@
 // A name is unique (case-insensitively) within its team, or among workspace-wide
 // labels (teamId null). parentId names a label group (one level deep).
 import { sql } from 'kysely';
-import { canSeeTeam, type TeamAccess } from '../../platform/access.js';
+import type { TeamAccess } from '../../platform/access.js';
 import type { Actor, AppContext } from '../../platform/context.js';
 import type { Db } from '../../platform/db/database.js';
 import { isUniqueViolation } from '../../platform/db/errors.js';
@@ -15,8 +15,7 @@ import { conflict, invalidField, notFound } from '../../platform/errors.js';
 import { labelEntity } from '../../platform/list/entities.js';
 import { offsetList } from '../../platform/list/query.js';
 import { recordEvent } from '../../platform/outbox.js';
-import { teamAccess } from '../teams/access.js';
-import { findTeamByIdOrKey } from '../teams/queries.js';
+import { findVisibleTeam, teamAccess } from '../teams/access.js';
 import { assertCanManageLabels } from './policy.js';
 import { presentLabel } from './present.js';
 import * as q from './queries.js';
@@ -78,8 +77,8 @@ async function resolveTeam(
   access: TeamAccess,
 ): Promise<string | null> {
   if (teamId === null || teamId === undefined) return null;
-  const team = await findTeamByIdOrKey(db, teamId);
-  if (!team || !canSeeTeam(access, team.id)) throw invalidField('teamId', 'no team with this id');
+  const team = await findVisibleTeam(db, teamId, access);
+  if (!team) throw invalidField('teamId', 'no team with this id');
   return team.id;
 }
 
@@ -107,8 +106,8 @@ export async function listLabels(ctx: AppContext, actor: Actor, opts: { teamId?:
   const access = await teamAccess(ctx.db, actor);
   let teamId: string | undefined;
   if (opts.teamId !== undefined) {
-    const team = await findTeamByIdOrKey(ctx.db, opts.teamId);
-    if (!team || !canSeeTeam(access, team.id)) throw notFound('Team');
+    const team = await findVisibleTeam(ctx.db, opts.teamId, access);
+    if (!team) throw notFound('Team');
     teamId = team.id;
   }
   // With a team: that team's labels and the workspace's (no team).

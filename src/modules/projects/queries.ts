@@ -1,14 +1,12 @@
 // SQL for projects. Every function takes the connection or transaction it runs in.
 
-import type { Expression, Insertable, SqlBool, Updateable } from 'kysely';
+import type { Insertable, Updateable } from 'kysely';
 import { sql } from 'kysely';
-import { canSeeTeam, type TeamAccess, visibility } from '../../platform/access.js';
+import { canSeeTeam, type TeamAccess, visibility, visibleIn } from '../../platform/access.js';
 import type { Db } from '../../platform/db/database.js';
 import type { ProjectRow, ProjectsTable } from '../../platform/db/tables.js';
 import type { ProjectRecord } from './present.js';
 import { emptyProgress, progressBy } from './progress.js';
-
-const visible = (access: TeamAccess) => () => visibility.project('projects', access) as Expression<SqlBool>;
 
 /** A project the caller may see. */
 export function findProjectRow(
@@ -17,7 +15,11 @@ export function findProjectRow(
   access: TeamAccess,
   lock = false,
 ): Promise<ProjectRow | undefined> {
-  const q = db.selectFrom('projects').selectAll().where('id', '=', id).where(visible(access));
+  const q = db
+    .selectFrom('projects')
+    .selectAll()
+    .where('id', '=', id)
+    .where(visibleIn(visibility.project, 'projects', access));
   return (lock ? q.forUpdate() : q).executeTakeFirst();
 }
 

@@ -19,7 +19,7 @@ import { workflowStateEntity } from '../../platform/list/entities.js';
 import { offsetList } from '../../platform/list/query.js';
 import { lockIssuesInState } from '../issues/queries.js';
 import { moveIssuesToState } from '../issues/service.js';
-import { teamAccess } from '../teams/access.js';
+import { findVisibleTeam, teamAccess } from '../teams/access.js';
 import { findTeamByIdOrKey } from '../teams/queries.js';
 import { assertAdmin } from '../users/policy.js';
 import {
@@ -49,8 +49,8 @@ export async function listStates(ctx: AppContext, actor: Actor, teamRef?: string
   const access = await teamAccess(ctx.db, actor);
   let teamId: string | undefined;
   if (teamRef !== undefined) {
-    const team = await findTeamByIdOrKey(ctx.db, teamRef);
-    if (!team || !canSeeTeam(access, team.id)) throw notFound('Team');
+    const team = await findVisibleTeam(ctx.db, teamRef, access);
+    if (!team) throw notFound('Team');
     teamId = team.id;
   }
   const { rows } = await offsetList<StateRow>(ctx.db, {

@@ -1,8 +1,10 @@
 // The caller's team access, read once per request: which teams they see.
 // Every read of team data applies it through platform/access.ts.
-import type { TeamAccess } from '../../platform/access.js';
+import { canSeeTeam, type TeamAccess } from '../../platform/access.js';
 import type { Actor } from '../../platform/context.js';
 import type { Db } from '../../platform/db/database.js';
+import type { TeamRow } from '../../platform/db/tables.js';
+import { findTeamByIdOrKey } from './queries.js';
 
 // An Actor object lives for one request (the auth hook makes a new one each
 // time), so this remembers the answer for exactly that request.
@@ -42,4 +44,17 @@ async function readAccess(db: Db, actor: Actor): Promise<TeamAccess> {
     })
     .execute();
   return { all: false, userId: actor.id, guest, teamIds: new Set(rows.map((r) => r.id)) };
+}
+
+/**
+ * A team by id or key (current or former) that the caller may see; a team
+ * they may not see is undefined, exactly like an unknown one.
+ */
+export async function findVisibleTeam(
+  db: Db,
+  idOrKey: string,
+  access: TeamAccess,
+): Promise<TeamRow | undefined> {
+  const team = await findTeamByIdOrKey(db, idOrKey);
+  return team && canSeeTeam(access, team.id) ? team : undefined;
 }

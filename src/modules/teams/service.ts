@@ -17,7 +17,6 @@
 
 import { sql } from 'kysely';
 import { DEFAULT_STATES } from '../../first-start.js';
-import { canSeeTeam } from '../../platform/access.js';
 import type { Actor, AppContext } from '../../platform/context.js';
 import { isUniqueViolation } from '../../platform/db/errors.js';
 import type { TeamRow, UserRow } from '../../platform/db/tables.js';
@@ -26,7 +25,7 @@ import { teamEntity } from '../../platform/list/entities.js';
 import { offsetList } from '../../platform/list/query.js';
 import { assertAdmin } from '../users/policy.js';
 import { findUsersByIds, lockLiveUser } from '../users/queries.js';
-import { teamAccess } from './access.js';
+import { findVisibleTeam, teamAccess } from './access.js';
 import { TEAM_KEY } from './ids.js';
 import {
   checkInput,
@@ -67,8 +66,8 @@ export async function listTeams(ctx: AppContext, actor: Actor) {
 
 /** A team by id or key (current or former) that the caller may see. */
 export async function getTeam(ctx: AppContext, actor: Actor, idOrKey: string): Promise<TeamRow> {
-  const team = await q.findTeamByIdOrKey(ctx.db, idOrKey);
-  if (!team || !canSeeTeam(await teamAccess(ctx.db, actor), team.id)) throw notFound('Team');
+  const team = await findVisibleTeam(ctx.db, idOrKey, await teamAccess(ctx.db, actor));
+  if (!team) throw notFound('Team');
   return team;
 }
 
