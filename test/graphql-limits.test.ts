@@ -118,17 +118,17 @@ describe('introspection', () => {
     assert.ok(cost > 1000 && cost < 10_000, `cost ${cost}`);
   });
 
-  test('aliased copies add up: 20 copies cost 20 times one; three full introspections are too complex', async () => {
+  test('aliased copies add up: 5 copies cost 5 times one; three full introspections are too complex', async () => {
     const one = await gql(base, key, `{ a: __schema { ${schemaSelection} } }`);
     assert.equal(one.status, 200);
     const each = Number(one.headers.get('x-complexity'));
-    const twenty = `{ ${range(20)
+    const five = `{ ${range(5)
       .map((i) => `a${i}: __schema { ${schemaSelection} }`)
       .join(' ')} }`;
-    const res = await gql(base, key, twenty);
+    const res = await gql(base, key, five);
     assert.equal(res.status, 200);
-    const twentyCost = Number(res.headers.get('x-complexity'));
-    assert.ok(Math.abs(twentyCost - 20 * each) <= 1, `${twentyCost} vs 20 x ${each}`);
+    const fiveCost = Number(res.headers.get('x-complexity'));
+    assert.ok(Math.abs(fiveCost - 5 * each) <= 1, `${fiveCost} vs 5 x ${each}`);
 
     // GraphiQL's query with its __schema field under three aliases.
     const doc = parse(getIntrospectionQuery());
@@ -150,14 +150,14 @@ describe('introspection', () => {
   });
 
   test('an answer over 5 MiB is replaced by a clear error', async () => {
-    // 44 root fields of about 170 KB each: about 9,500 points (215 each), over 7 MiB of JSON.
+    // Six root fields of about 1.3 MB each: within the cost limit, over 7 MiB of JSON.
     const large =
       'types { name kind description fields { name description isDeprecated deprecationReason args { name description defaultValue } } }';
     const group = (p: string, n: number) =>
       `fragment ${p} on Query { ${range(n)
         .map((i) => `${p}${i}: __schema { ...S }`)
         .join(' ')} }`;
-    const query = `{ ...A ...B ...C } ${group('A', 20)} ${group('B', 20)} ${group('C', 4)} fragment S on __Schema { ${large} }`;
+    const query = `{ ...A ...B } ${group('A', 3)} ${group('B', 3)} fragment S on __Schema { ${large} }`;
     const res = await gql(base, key, query);
     assert.equal(res.status, 400);
     assert.equal(res.body.data, undefined);

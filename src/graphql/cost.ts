@@ -35,7 +35,7 @@ export const MAX_COMPLEXITY = 10_000;
 export const MAX_DEPTH = 12;
 /** Fields one operation may ask for at its root, aliases and fragments included. */
 export const MAX_ROOT_FIELDS = 50;
-const INTROSPECTION_SCALE = 0.1;
+const INTROSPECTION_SCALE = 0.025;
 const CEILING = 1e15;
 
 export interface Measure {
@@ -102,7 +102,7 @@ function fieldCost(field: FieldNode, parent: GraphQLNamedType, w: Walk): { cost:
   const def = fieldDef(parent, field.name.value, w);
   if (!def) return { cost: 0, depth: 0 }; // validation reports unknown fields
   const named = getNamedType(def.type);
-  // Introspection reads no database: a tenth of the data rule, and its
+  // Introspection reads no database: a fortieth of the data rule, and its
   // nesting (TypeRef's ofType chain) does not count towards the depth limit.
   const introspective = parent.name.startsWith('__') || named.name.startsWith('__');
   const scale = introspective ? INTROSPECTION_SCALE : 1;

@@ -15,7 +15,7 @@ export type LinearErrorType =
 
 export function errorTypeOf(err: AppError): LinearErrorType {
   if (err.status === 401) return 'authentication error';
-  if (err.code === 'FEATURE_DISABLED') return 'feature not accessible';
+  if (err.code === 'FEATURE_DISABLED' || err.code === 'NOT_HELD') return 'feature not accessible';
   if (err.status === 403) return 'forbidden';
   if (err.status === 429) return 'ratelimited';
   if (err.status >= 400 && err.status < 500) return 'invalid input';

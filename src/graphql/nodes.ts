@@ -366,3 +366,35 @@ export const webhookOut = (row: WebhookRow, secret?: string) => ({
   resourceTypes: row.resource_types.map((t) => RESOURCE_OUT[t] ?? t),
   ...(secret ? { secret } : {}),
 });
+
+/** The properties a node class answers: its getters and values, up the prototype chain. */
+function answeredBy(node: abstract new (...args: never[]) => unknown): string[] {
+  const names = new Set<string>();
+  for (let p = node.prototype; p && p !== Object.prototype; p = Object.getPrototypeOf(p)) {
+    for (const name of Object.getOwnPropertyNames(p))
+      if (name !== 'constructor' && name !== 'row') names.add(name);
+  }
+  return [...names];
+}
+
+/**
+ * The fields each GraphQL type's node answers from its row, for the schema's
+ * held-field model (schema/held.ts). Derived from the classes above, so a
+ * getter added here is held without being listed again.
+ */
+export const nodeFields: Record<string, string[]> = {
+  Issue: answeredBy(IssueNode),
+  IssueSearchResult: answeredBy(IssueNode),
+  User: answeredBy(UserNode),
+  Team: answeredBy(TeamNode),
+  WorkflowState: answeredBy(StateNode),
+  IssueLabel: answeredBy(LabelNode),
+  Project: answeredBy(ProjectNode),
+  Cycle: answeredBy(CycleNode),
+  Comment: answeredBy(CommentNode),
+  Attachment: answeredBy(AttachmentNode),
+  ProjectStatus: Object.keys(projectStatusNode('backlog', new Date(0))),
+  Webhook: Object.keys(webhookNode({ resource_types: [] } as unknown as WebhookRow)).filter(
+    (k) => k !== 'row',
+  ),
+};

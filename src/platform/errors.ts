@@ -17,6 +17,7 @@ export type ErrorCode =
   | 'REGISTRATION_CLOSED'
   | 'EMAIL_DOMAIN_NOT_ALLOWED'
   | 'FEATURE_DISABLED'
+  | 'NOT_HELD'
   | 'NOT_FOUND'
   | 'CONFLICT'
   | 'LAST_ADMIN'

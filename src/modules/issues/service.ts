@@ -227,7 +227,7 @@ export async function createIssue(
 }
 
 /** Fields whose changes are recorded in history and reported in updatedFrom. */
-const TRACKED = [
+export const TRACKED = [
   'identifier',
   'number',
   'title',
