@@ -42,6 +42,8 @@ import {
 /** Whether this service holds a field of an object or interface type. */
 export type IsHeld = (type: string, field: string) => boolean;
 
+export const heldOf = (schema: GraphQLSchema) => schema.extensions['isHeld'] as IsHeld;
+
 const BUILT_IN: Record<string, GraphQLScalarType> = {
   ID: GraphQLID,
   String: GraphQLString,
@@ -153,6 +155,8 @@ export function buildSchemaFromData(data: ThirdPartySchema, isHeld: IsHeld): Gra
     );
   }
   return new GraphQLSchema({
+    // The model travels with the schema, for the coverage document and tests.
+    extensions: { isHeld },
     query: get('Query') as GraphQLObjectType,
     mutation: get('Mutation') as GraphQLObjectType,
     // Types reached only through an interface or union still belong to the schema.

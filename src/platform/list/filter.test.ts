@@ -170,11 +170,18 @@ describe('combinators and relations', () => {
     assert.match(compile({ labels: { name: { eq: 'Bug' } } }).sql, /^exists/);
   });
 
-  test('concepts we do not hold: absent values, false flags, zero counts', () => {
-    assert.equal(compile({ projectMilestone: { null: true } }).sql, 'true');
-    assert.equal(compile({ projectMilestone: { name: { eq: 'x' } } }).sql, 'false');
-    assert.equal(compile({ hasBlockedByRelations: { eq: false } }).sql, '($1::boolean = $2::boolean)');
-    assert.equal(compile({ customerCount: { eq: 0 } }).sql, '($1::float8 = $2::float8)');
+  test('a field this service does not hold is invalid input naming it, at any depth', () => {
+    for (const [filter, path] of [
+      [{ customerCount: { eq: 0 } }, 'filter.customerCount'],
+      [{ and: [{ title: { eq: 'x' } }, { slaStatus: { eq: 'Breached' } }] }, 'filter.and[1].slaStatus'],
+      [{ assignee: { timezone: { eq: 'UTC' } } }, 'filter.assignee.timezone'],
+    ] as const) {
+      assert.throws(
+        () => compile(filter as never),
+        (e: AppError) =>
+          e.status === 400 && e.details?.[0]?.field === `/${path}` && /not held/.test(e.details[0].message),
+      );
+    }
   });
 
   test('malformed filters are invalid input', () => {

@@ -156,17 +156,11 @@ function compileEntity(
       parts.push(key === 'and' ? and(subs) : or(subs));
       continue;
     }
-    const field = entity.fields[key] ?? absentField(key);
+    const field = entity.fields[key];
+    if (!field) throw invalidField(at, `is not held by this service, so it cannot be filtered on`);
     parts.push(compileField(field, alias, value, ctx, at));
   }
   return and(parts);
-}
-
-/** Fields of concepts we do not hold: flags are false, counts zero, the rest absent. */
-function absentField(key: string): FieldSpec {
-  if (/^(has|is)[A-Z]/.test(key)) return { kind: 'constant', type: 'boolean', value: false };
-  if (/Count$/.test(key)) return { kind: 'constant', type: 'number', value: 0 };
-  return { kind: 'constant', type: 'string', value: null };
 }
 
 function compileField(
