@@ -5,6 +5,7 @@ import * as attachments from '../../modules/attachments/service.js';
 import * as comments from '../../modules/comments/service.js';
 import * as cycles from '../../modules/cycles/service.js';
 import { createUploadGrant } from '../../modules/files/service.js';
+import { checkBatchSize, createIssues, updateIssues } from '../../modules/issues/batch.js';
 import * as issues from '../../modules/issues/service.js';
 import * as labels from '../../modules/labels/service.js';
 import * as projects from '../../modules/projects/service.js';
@@ -101,6 +102,20 @@ export const mutationResolvers: ResolverMap = {
       const patch = { ...pick(a.input, ISSUE_FIELDS), ...(await labelPatch(g, a.id, a.input)) };
       const record = await issues.updateIssue(g.app, g.actor, a.id, patch as never);
       return payload(g, { issue: issueOut(g, record) });
+    },
+    issueBatchCreate: async (_s, a: { input: { issues: Input[] } }, g) => {
+      const inputs = a.input.issues.map((i) => pick(i, ISSUE_FIELDS) as never);
+      const records = await createIssues(g.app, g.actor, inputs);
+      return payload(g, { issues: records.map((r) => issueOut(g, r)) });
+    },
+    issueBatchUpdate: async (_s, a: { ids: string[]; input: Input }, g) => {
+      checkBatchSize('ids', a.ids.length); // before reading each issue's labels
+      const patch = pick(a.input, ISSUE_FIELDS);
+      const changes = [];
+      for (const id of a.ids)
+        changes.push({ id, patch: { ...patch, ...(await labelPatch(g, id, a.input)) } as never });
+      const records = await updateIssues(g.app, g.actor, changes);
+      return payload(g, { issues: records.map((r) => issueOut(g, r)) });
     },
     issueDelete: async (_s, a: { id: string }, g) => {
       const record = await issues.deleteIssue(g.app, g.actor, a.id);

@@ -150,16 +150,21 @@ async function resolveIssue(db: Db, idOrIdentifier: string, access: TeamAccess):
   return id;
 }
 
+/** In its own transaction, or in `within` (a batch: all its issues or none). */
+const inTransaction = <T>(ctx: AppContext, within: Db | undefined, f: (trx: Db) => Promise<T>) =>
+  within ? f(within) : ctx.db.transaction().execute(f);
+
 export async function createIssue(
   ctx: AppContext,
   actor: Actor,
   input: IssueCreateInput,
+  within?: Db,
 ): Promise<IssueRecord> {
   assertCanEditIssues(actor);
   checkInput(IssueCreateBody, input);
-  await assertCanLink(ctx.db, input);
+  await assertCanLink(within ?? ctx.db, input);
   const access = await teamAccess(ctx.db, actor);
-  return ctx.db.transaction().execute(async (trx) => {
+  return inTransaction(ctx, within, async (trx) => {
     const p = new Problems();
     const team = await resolveTeam(trx, p, input.teamId, access);
     let state: StateRow | undefined;
@@ -287,12 +292,13 @@ export async function updateIssue(
   actor: Actor,
   idOrIdentifier: string,
   patch: IssueUpdateInput,
+  within?: Db,
 ): Promise<IssueRecord> {
   assertCanEditIssues(actor);
   checkInput(IssuePatchBody, patch);
-  await assertCanLink(ctx.db, patch);
+  await assertCanLink(within ?? ctx.db, patch);
   const access = await teamAccess(ctx.db, actor);
-  return ctx.db.transaction().execute(async (trx) => {
+  return inTransaction(ctx, within, async (trx) => {
     const id = await resolveIssue(trx, idOrIdentifier, access);
     const row = await q.lockIssue(trx, id);
     if (!row) throw notFound('Issue');
