@@ -6,7 +6,7 @@
 //   union      type X = A | B
 //   enum       declare enum X { A = "a" }
 //   scalar     a key of `type Scalars`
-//   arguments  type XFieldArgs = { ... } for field `field` of type X
+//   arguments  type XFieldArgs = { ... } for field `field` of type X (case aside)
 // Nullability: Maybe<T>/InputMaybe<T> is nullable; anything else non-null. An
 // optional property that is not Maybe (an argument with a default value) is
 // read as nullable, which accepts every document the original accepts.
@@ -51,6 +51,11 @@ export function readThirdPartySchema(root: string): ThirdPartySchema {
     if (ts.isTypeAliasDeclaration(st)) aliases.set(st.name.text, st.type);
     if (ts.isEnumDeclaration(st)) enumDecls.set(st.name.text, st);
   }
+  // Argument types are named `${Type}${Field}Args`, pascal-cased like every name
+  // (attachmentLinkURL's are MutationAttachmentLinkUrlArgs): found case-blind.
+  const argsAliases = new Map(
+    [...aliases.keys()].filter((n) => n.endsWith('Args')).map((n) => [n.toLowerCase(), n]),
+  );
   const scalarsNode = aliases.get('Scalars');
   if (!scalarsNode || !ts.isTypeLiteralNode(scalarsNode)) throw new Error('no Scalars type');
   const scalarNames = new Set(scalarsNode.members.map((m) => (m.name as ts.Identifier).text));
@@ -116,7 +121,8 @@ export function readThirdPartySchema(root: string): ThirdPartySchema {
   const outputFields = (typeName: string, literal: ts.TypeLiteralNode) => {
     const out: Record<string, FieldEntry> = {};
     for (const [name, type, deprecated] of fieldsOf(literal, false)) {
-      const argsShape = shape(`${typeName}${name[0]?.toUpperCase()}${name.slice(1)}Args`);
+      const argsName = argsAliases.get(`${typeName}${name}Args`.toLowerCase());
+      const argsShape = argsName ? shape(argsName) : undefined;
       const args = argsShape
         ? Object.fromEntries(fieldsOf(argsShape.literal, true).map(([a, t]) => [a, t]))
         : {};
