@@ -20,6 +20,7 @@ import { filesRoutes } from './modules/files/rest.js';
 import { flagRoutes } from './modules/flags/rest.js';
 import { issuesRoutes } from './modules/issues/rest.js';
 import { projectsRoutes } from './modules/projects/rest.js';
+import { relationsRoutes } from './modules/relations/rest.js';
 import { teamsRoutes } from './modules/teams/rest.js';
 import { serveWebUi } from './modules/ui/serve.js';
 import { userRoutes } from './modules/users/rest.js';
@@ -138,6 +139,7 @@ export async function buildApp(opts: BuildOptions) {
   cyclesRoutes(app, ctx);
   filesRoutes(app, ctx);
   attachmentsRoutes(app, ctx);
+  relationsRoutes(app, ctx);
   webhooksRoutes(app, ctx);
   const webhookWorker = startWebhookWorker(ctx, { database });
   app.addHook('onClose', () => webhookWorker.stop());

@@ -12,6 +12,7 @@ import {
   type CommentRow,
   type CycleRow,
   ISSUE_COLUMNS,
+  type IssueRelationRow,
   type IssueRow,
   type LabelRow,
   type ProjectRow,
@@ -36,7 +37,8 @@ type Table =
   | 'labels'
   | 'issues'
   | 'comments'
-  | 'attachments';
+  | 'attachments'
+  | 'issue_relations';
 
 const VISIBLE: Record<Table, Visibility> = {
   users: visibility.user,
@@ -48,6 +50,7 @@ const VISIBLE: Record<Table, Visibility> = {
   issues: visibility.issue,
   comments: visibility.comment,
   attachments: visibility.attachment,
+  issue_relations: visibility.issueRelation,
 };
 
 const ISSUE_SELECT = sql.raw(ISSUE_COLUMNS.map((c) => `t.${c}`).join(', '));
@@ -89,6 +92,7 @@ export function createLoaders(db: Db, access: () => Promise<TeamAccess>) {
     issue: byId<IssueRow>(db, 'issues', access),
     comment: byId<CommentRow>(db, 'comments', access),
     attachment: byId<AttachmentRow>(db, 'attachments', access),
+    issueRelation: byId<IssueRelationRow>(db, 'issue_relations', access),
     issueLabelIds: grouped<string>(async (ids) =>
       (
         await db

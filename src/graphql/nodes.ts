@@ -9,6 +9,7 @@ import {
   type AttachmentRow,
   type CommentRow,
   type CycleRow,
+  type IssueRelationRow,
   type IssueRow,
   type LabelRow,
   PROJECT_STATUSES,
@@ -334,6 +335,9 @@ readsColumns(AttachmentNode, {
 
 export const attachmentNode = (r: AttachmentRow) => new AttachmentNode(r);
 
+/** Relations keep only their row: every IssueRelation field has its own resolver (resolvers/relations.ts). */
+export const issueRelationNode = (r: IssueRelationRow) => ({ id: r.id, row: r });
+
 const stamps = (r: Stamped) => ({ id: r.id, createdAt: r.created_at, updatedAt: r.updated_at });
 
 /** The signing secret is shown once, at creation, never again. */
@@ -357,6 +361,7 @@ const RESOURCE_IN: Record<string, string> = {
   Cycle: 'cycle',
   IssueLabel: 'label',
   Attachment: 'attachment',
+  IssueRelation: 'relation',
 };
 const RESOURCE_OUT = Object.fromEntries(Object.entries(RESOURCE_IN).map(([k, v]) => [v, k]));
 export const resourceTypesIn = (types: unknown) =>

@@ -47,6 +47,16 @@ const byIssue = (alias: string, access: TeamAccess) =>
     ? TRUE
     : sql`exists (select 1 from issues ${sql.raw(`v_${alias}`)} where ${ref(`v_${alias}`, 'id')} = ${ref(alias, 'issue_id')} and ${inVisibleTeam(ref(`v_${alias}`, 'team_id'), access)})`;
 
+/** Rows that link two issues (issue_id, related_issue_id): visible when both issues are. */
+const byBothIssues = (alias: string, access: TeamAccess) => {
+  if (access.all) return TRUE;
+  const end = (column: string, suffix: string) => {
+    const i = `v_${alias}_${suffix}`;
+    return sql`exists (select 1 from issues ${sql.raw(i)} where ${ref(i, 'id')} = ${ref(alias, column)} and ${inVisibleTeam(ref(i, 'team_id'), access)})`;
+  };
+  return sql`(${end('issue_id', 'i')} and ${end('related_issue_id', 'r')})`;
+};
+
 /** A condition over rows under `alias`; true for the rows the caller may see. */
 export type Visibility = (alias: string, access: TeamAccess) => Sql;
 
@@ -59,6 +69,8 @@ export const visibility = {
   comment: byIssue,
   attachment: byIssue,
   issueHistory: byIssue,
+  /** A relation shows both issues, so it needs both: one hidden end hides it whole. */
+  issueRelation: byBothIssues,
   /** Workspace labels (no team) are everyone's; team labels follow their team. */
   label: (a, access) =>
     access.all ? TRUE : sql`(${ref(a, 'team_id')} is null or ${byTeamColumn(a, access)})`,

@@ -6,7 +6,7 @@ import { sql } from 'kysely';
 import type { Actor } from './context.js';
 import type { Db } from './db/database.js';
 
-export type EventType = 'issue' | 'comment' | 'project' | 'cycle' | 'label' | 'attachment';
+export type EventType = 'issue' | 'comment' | 'project' | 'cycle' | 'label' | 'attachment' | 'relation';
 export type EventAction = 'create' | 'update' | 'remove';
 
 export interface ChangeEvent {

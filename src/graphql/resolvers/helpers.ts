@@ -15,7 +15,8 @@ type ByIdLoader =
   | 'label'
   | 'issue'
   | 'comment'
-  | 'attachment';
+  | 'attachment'
+  | 'issueRelation';
 
 /**
  * A to-one relation: reads the key from the source row and loads it (batched;

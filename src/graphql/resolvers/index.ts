@@ -2,6 +2,7 @@
 import type { ResolverMap } from '../build-schema.js';
 import { mutationResolvers } from './mutations.js';
 import { readResolvers } from './reads.js';
+import { relationResolvers } from './relations.js';
 import { teamResolvers } from './teams.js';
 
-export const allResolvers: ResolverMap[] = [readResolvers, mutationResolvers, teamResolvers];
+export const allResolvers: ResolverMap[] = [readResolvers, mutationResolvers, teamResolvers, relationResolvers];

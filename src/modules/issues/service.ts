@@ -416,15 +416,31 @@ export async function moveIssuesToState(
   fromStateId: string,
   to: StateRow,
 ): Promise<number> {
-  const from = (await findStateById(trx, fromStateId))!;
   const ids = await q.lockIssuesInState(trx, fromStateId);
-  for (const id of ids) {
-    const row = (await q.lockIssue(trx, id))!;
-    const before = (await q.loadIssueRecord(trx, id))!;
-    await q.updateIssueRow(trx, id, { state_id: to.id, ...stateTimes(from.type, to.type, row) });
-    await recordChange(trx, ctx, actor, before, (await q.loadIssueRecord(trx, id))!);
-  }
+  for (const id of ids) await moveIssueToState(trx, ctx, actor, id, to);
   return ids.length;
+}
+
+/**
+ * Moves one issue to `to`, a live state of its own team, inside the caller's
+ * transaction and as an update would record it (progress times, history, an
+ * issue.update event). The caller has checked that the issue is theirs to
+ * change. Returns false when the issue is already there.
+ */
+export async function moveIssueToState(
+  trx: Db,
+  ctx: AppContext,
+  actor: Actor,
+  issueId: string,
+  to: StateRow,
+): Promise<boolean> {
+  const row = await q.lockIssue(trx, issueId);
+  if (!row || row.state_id === to.id) return false;
+  const from = (await findStateById(trx, row.state_id))!;
+  const before = (await q.loadIssueRecord(trx, issueId))!;
+  await q.updateIssueRow(trx, issueId, { state_id: to.id, ...stateTimes(from.type, to.type, row) });
+  await recordChange(trx, ctx, actor, before, (await q.loadIssueRecord(trx, issueId))!);
+  return true;
 }
 
 export async function deleteIssue(

@@ -29,6 +29,25 @@ export function firstStateOfType(db: Db, teamId: string, type: StateType): Promi
     .executeTakeFirst();
 }
 
+/**
+ * Where an issue marked as a duplicate goes (docs/rest-issues.md, "Relations"):
+ * the team's live canceled state named "Duplicate" (any case), else its first
+ * live canceled state by position.
+ */
+export async function duplicateState(db: Db, teamId: string): Promise<StateRow | undefined> {
+  const named = await db
+    .selectFrom('workflow_states')
+    .selectAll()
+    .where('team_id', '=', teamId)
+    .where('type', '=', 'canceled')
+    .where('archived_at', 'is', null)
+    .where(sql<boolean>`lower(name) = 'duplicate'`)
+    .orderBy('position')
+    .limit(1)
+    .executeTakeFirst();
+  return named ?? firstStateOfType(db, teamId, 'canceled');
+}
+
 /** Where new issues land: the first backlog state, else the first unstarted one, else the first. */
 export async function defaultState(db: Db, teamId: string): Promise<StateRow | undefined> {
   return (

@@ -3,7 +3,15 @@
 import { Type } from 'typebox';
 import type { AttemptRow, DeliveryLogRow, WebhookRow } from './queries.js';
 
-export const RESOURCE_TYPES = ['issue', 'comment', 'project', 'cycle', 'label', 'attachment'] as const;
+export const RESOURCE_TYPES = [
+  'issue',
+  'comment',
+  'project',
+  'cycle',
+  'label',
+  'attachment',
+  'relation',
+] as const;
 export type ResourceType = (typeof RESOURCE_TYPES)[number];
 
 export function presentWebhook(w: WebhookRow) {
@@ -64,6 +72,7 @@ export const ResourceTypeSchema = Type.Union([
   Type.Literal('cycle'),
   Type.Literal('label'),
   Type.Literal('attachment'),
+  Type.Literal('relation'),
 ]);
 
 export const WebhookSchema = Type.Object({

@@ -277,6 +277,17 @@ export interface AttachmentsTable {
   file_id: ColumnType<string | null, never, never>;
 }
 
+/** Migration 0011: a directional link between two issues. */
+export interface IssueRelationsTable {
+  id: Generated<string>;
+  issue_id: string;
+  related_issue_id: string;
+  type: 'blocks' | 'duplicate' | 'related' | 'similar';
+  creator_id: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 export interface WebhooksTable {
   id: Generated<string>;
   url: string;
@@ -353,6 +364,7 @@ export interface DB {
   comments: CommentsTable;
   files: FilesTable;
   attachments: AttachmentsTable;
+  issue_relations: IssueRelationsTable;
   webhooks: WebhooksTable;
   webhook_events: WebhookEventsTable;
   webhook_deliveries: WebhookDeliveriesTable;
@@ -401,6 +413,7 @@ export const ISSUE_COLUMNS = [
 export type CommentRow = Selectable<CommentsTable>;
 export type FileRow = Selectable<FilesTable>;
 export type AttachmentRow = Selectable<AttachmentsTable>;
+export type IssueRelationRow = Selectable<IssueRelationsTable>;
 export type WebhookRow = Selectable<WebhooksTable>;
 export type ApiKeyRow = Selectable<ApiKeysTable>;
 export type FlagRow = Selectable<FeatureFlagsTable>;

@@ -64,6 +64,36 @@ const through = (
   }),
 });
 
+/**
+ * Whether the issue under `outer` has a relation of `type` seen from `end`
+ * (`issue_id`: the issue is the relation's source, e.g. it blocks another;
+ * `related_issue_id`: its target, e.g. it is blocked). A relation whose other
+ * issue the caller may not see does not count, as in every read. Served by
+ * the unique (issue_id, related_issue_id, type) and the (related_issue_id,
+ * type) indexes of migration 0011.
+ */
+function relationFrom(end: 'issue_id' | 'related_issue_id', type: string) {
+  const other = end === 'issue_id' ? 'related_issue_id' : 'issue_id';
+  return (outer: string, inner: string, ctx: FilterContext): Sql => {
+    const r = sql.raw(inner);
+    const base = sql`${ref(inner, end)} = ${ref(outer, 'id')} and ${ref(inner, 'type')} = ${type}`;
+    if (!ctx.access || ctx.access.all) return sql`exists (select 1 from issue_relations ${r} where ${base})`;
+    const o = `${inner}_o`;
+    return sql`exists (select 1 from issue_relations ${r} join issues ${sql.raw(o)} on ${ref(o, 'id')} = ${ref(inner, other)} where ${base} and ${visibility.issue(o, ctx.access)})`;
+  };
+}
+/** A relation type read from one end (`blocks` from its target is "blocked by"). */
+const relationExists = (end: 'issue_id' | 'related_issue_id', type: string): FieldSpec => ({
+  kind: 'exists',
+  exists: relationFrom(end, type),
+});
+/** Types without a direction worth filtering on (related; duplicate either way). */
+const relationEitherWay = (type: string): FieldSpec => ({
+  kind: 'exists',
+  exists: (outer, inner, ctx) =>
+    sql`(${relationFrom('issue_id', type)(outer, `${inner}a`, ctx)} or ${relationFrom('related_issue_id', type)(outer, `${inner}b`, ctx)})`,
+});
+
 const stamps = {
   id: col('id', 'id'),
   createdAt: col('created_at', 'date'),
@@ -104,6 +134,22 @@ export const issueEntity: EntitySpec = {
     attachments: hasMany(() => attachmentEntity, 'attachments', 'issue_id'),
     labels: through(() => labelEntity, 'labels', 'issue_labels', 'issue_id', 'label_id'),
     subscribers: through(() => userEntity, 'users', 'issue_subscribers', 'issue_id', 'user_id'),
+    hasBlockingRelations: relationExists('issue_id', 'blocks'),
+    hasBlockedByRelations: relationExists('related_issue_id', 'blocks'),
+    hasDuplicateRelations: relationEitherWay('duplicate'),
+    hasRelatedRelations: relationEitherWay('related'),
+  },
+};
+
+/** Issue relations (GraphQL issueRelations and Issue.relations / inverseRelations). */
+export const issueRelationEntity: EntitySpec = {
+  name: 'IssueRelation',
+  visible: visibility.issueRelation,
+  fields: {
+    ...stamps,
+    type: col('type', 'string'),
+    issue: belongsTo(() => issueEntity, 'issues', 'issue_id'),
+    relatedIssue: belongsTo(() => issueEntity, 'issues', 'related_issue_id'),
   },
 };
 

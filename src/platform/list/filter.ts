@@ -36,6 +36,12 @@ export type FieldSpec =
       entity: () => EntitySpec;
       join: (outer: string, inner: string) => { from: Sql; on: Sql };
     }
+  /**
+   * Whether some related row exists (the schema's RelationExistsComparator:
+   * `eq`/`neq` with true or false). `exists` is the SQL test for the outer row,
+   * with `inner` free for its subquery alias; it applies visibility itself.
+   */
+  | { kind: 'exists'; exists: (outer: string, inner: string, ctx: FilterContext) => Sql }
   /** The same row seen as another entity (e.g. a project's status). */
   | { kind: 'self'; entity: () => EntitySpec }
   /**
@@ -206,6 +212,12 @@ function compileField(
     }
     case 'collection':
       return compileCollection(field, alias, value, ctx, path);
+    case 'exists': {
+      for (const [op, v] of Object.entries(value)) {
+        if (v != null && op !== 'eq' && op !== 'neq') throw invalidField(`${path}.${op}`, 'is not a comparator here');
+      }
+      return compileComparator(field.exists(alias, nextAlias(ctx), ctx), 'boolean', value, ctx, path);
+    }
   }
 }
 

@@ -106,6 +106,12 @@ function fieldFilter(spec: FieldSpec, pool: IdPool, depth: number): fc.Arbitrary
           maxKeys: 2,
         }),
       );
+    case 'exists':
+      return fc.oneof(
+        fc.record({ eq: fc.boolean() }),
+        fc.record({ neq: fc.boolean() }),
+        fc.dictionary(fc.oneof(fc.constantFrom('eq', 'neq'), hostileString), hostileJson, { maxKeys: 2 }),
+      );
   }
 }
 

@@ -8,6 +8,7 @@ import * as m0007 from './0007_auth_throttle.js';
 import * as m0008 from './0008_comment_soft_delete.js';
 import * as m0009 from './0009_team_keys.js';
 import * as m0010 from './0010_attachment_files.js';
+import * as m0011 from './0011_issue_relations.js';
 
 export interface Migration {
   version: number;
@@ -25,4 +26,5 @@ export const migrations: Migration[] = [
   { version: 8, ...m0008 },
   { version: 9, ...m0009 },
   { version: 10, ...m0010 },
+  { version: 11, ...m0011 },
 ];

@@ -1,0 +1,206 @@
+// Issue relation rules (REST and GraphQL both call these):
+//
+//   createRelation(ctx, actor, { issueId, relatedIssueId, type, id? }) -> row   event relation.create
+//   updateRelation(ctx, actor, id, { issueId?, relatedIssueId?, type? }) -> row  event relation.update
+//   deleteRelation(ctx, actor, id)                                      -> row   event relation.remove
+//   getRelation(ctx, actor, id) / listIssueRelations(ctx, actor, issue, page)
+//
+// Both issues must be visible to the caller (an unseen one is "not found", as
+// every lookup answers); an issue cannot be related to itself; a pair of
+// issues is linked at most once per type, whichever end is the source. Marking
+// an issue as a duplicate moves it to its team's duplicate state in the same
+// transaction (docs/rest-issues.md, "Relations").
+import type { Actor, AppContext } from '../../platform/context.js';
+import type { Db } from '../../platform/db/database.js';
+import { isUniqueViolation } from '../../platform/db/errors.js';
+import type { IssueRelationRow } from '../../platform/db/tables.js';
+import { conflict, invalidField, notFound } from '../../platform/errors.js';
+import { isUuid } from '../../platform/ids.js';
+import { recordEvent } from '../../platform/outbox.js';
+import { lockIssue, resolveIssueId } from '../issues/queries.js';
+import { assertCanEditIssues } from '../issues/policy.js';
+import { moveIssueToState } from '../issues/service.js';
+import { duplicateState } from '../states/queries.js';
+import { teamAccess } from '../teams/access.js';
+import { type ListedRelation, presentRelation, RELATION_TYPES, type RelationType } from './present.js';
+import * as q from './queries.js';
+
+export interface RelationInput {
+  /** Source issue: id or identifier. */
+  issueId: string;
+  /** Target issue: id or identifier. */
+  relatedIssueId: string;
+  type: string;
+  /** A client-chosen id (the GraphQL input allows one). */
+  id?: string | null | undefined;
+}
+
+export interface RelationPatch {
+  issueId?: string | null | undefined;
+  relatedIssueId?: string | null | undefined;
+  type?: string | null | undefined;
+}
+
+function checkType(type: unknown, field = 'type'): RelationType {
+  if (typeof type !== 'string' || !(RELATION_TYPES as readonly string[]).includes(type)) {
+    throw invalidField(field, `must be one of ${RELATION_TYPES.join(', ')}`);
+  }
+  return type as RelationType;
+}
+
+/** An issue id or identifier the caller sees, else "<what> not found". */
+async function visibleIssue(db: Db, ref: string, access: Awaited<ReturnType<typeof teamAccess>>, what: string) {
+  const id = typeof ref === 'string' && ref.length <= 200 ? await resolveIssueId(db, ref, access) : undefined;
+  if (!id) throw notFound(what);
+  return id;
+}
+
+/**
+ * Locks both issues, lower id first, so that two requests linking the same
+ * pair (in either direction) take turns and the pair check below holds.
+ */
+async function lockPair(trx: Db, a: string, b: string): Promise<void> {
+  for (const id of [a, b].sort()) if (!(await lockIssue(trx, id))) throw notFound('Issue');
+}
+
+async function assertFreePair(trx: Db, a: string, b: string, type: RelationType, except?: string) {
+  if (a === b) throw invalidField('relatedIssueId', 'an issue cannot be related to itself');
+  if (await q.findPair(trx, a, b, type, except)) {
+    throw conflict(`These issues already have a "${type}" relation`, 'relatedIssueId');
+  }
+}
+
+/** The duplicate goes to its team's duplicate state, when the team has one. */
+async function moveDuplicate(trx: Db, ctx: AppContext, actor: Actor, row: IssueRelationRow) {
+  if (row.type !== 'duplicate') return;
+  const teamId = await q.teamOfIssue(trx, row.issue_id);
+  const state = teamId ? await duplicateState(trx, teamId) : undefined;
+  if (state) await moveIssueToState(trx, ctx, actor, row.issue_id, state);
+}
+
+const event = async (trx: Db, actor: Actor, row: IssueRelationRow) => ({
+  type: 'relation' as const,
+  data: presentRelation(row),
+  actor,
+  teamId: await q.teamOfIssue(trx, row.issue_id),
+});
+
+/** Unique violations that slip past the pair check (they cannot, the pair is locked) are still a 409. */
+async function asConflict<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    if (isUniqueViolation(err)) throw conflict('That relation or id already exists');
+    throw err;
+  }
+}
+
+export async function createRelation(
+  ctx: AppContext,
+  actor: Actor,
+  input: RelationInput,
+): Promise<IssueRelationRow> {
+  assertCanEditIssues(actor);
+  const type = checkType(input.type);
+  if (input.id != null && !isUuid(input.id)) throw invalidField('id', 'must be a UUID');
+  const access = await teamAccess(ctx.db, actor);
+  return asConflict(() =>
+    ctx.db.transaction().execute(async (trx) => {
+      const issueId = await visibleIssue(trx, input.issueId, access, 'Issue');
+      const relatedIssueId = await visibleIssue(trx, input.relatedIssueId, access, 'Related issue');
+      if (issueId === relatedIssueId) throw invalidField('relatedIssueId', 'an issue cannot be related to itself');
+      await lockPair(trx, issueId, relatedIssueId);
+      await assertFreePair(trx, issueId, relatedIssueId, type);
+      const row = await q.insertRelation(trx, {
+        ...(input.id != null ? { id: input.id } : {}),
+        issue_id: issueId,
+        related_issue_id: relatedIssueId,
+        type,
+        creator_id: actor.id,
+      });
+      await recordEvent(trx, { ...(await event(trx, actor, row)), action: 'create' });
+      await moveDuplicate(trx, ctx, actor, row);
+      return row;
+    }),
+  );
+}
+
+export async function updateRelation(
+  ctx: AppContext,
+  actor: Actor,
+  id: string,
+  patch: RelationPatch,
+): Promise<IssueRelationRow> {
+  assertCanEditIssues(actor);
+  const type = patch.type != null ? checkType(patch.type) : undefined;
+  const access = await teamAccess(ctx.db, actor);
+  return asConflict(() =>
+    ctx.db.transaction().execute(async (trx) => {
+      const current = isUuid(id) ? await q.findRelation(trx, id, access) : undefined;
+      if (!current) throw notFound('Issue relation');
+      const issueId =
+        patch.issueId != null ? await visibleIssue(trx, patch.issueId, access, 'Issue') : current.issue_id;
+      const relatedIssueId =
+        patch.relatedIssueId != null
+          ? await visibleIssue(trx, patch.relatedIssueId, access, 'Related issue')
+          : current.related_issue_id;
+      const nextType = type ?? current.type;
+      if (issueId === relatedIssueId) throw invalidField('relatedIssueId', 'an issue cannot be related to itself');
+      if (issueId === current.issue_id && relatedIssueId === current.related_issue_id && nextType === current.type) {
+        return current;
+      }
+      await lockPair(trx, issueId, relatedIssueId);
+      const locked = await q.findRelation(trx, id, access, true);
+      if (!locked) throw notFound('Issue relation');
+      await assertFreePair(trx, issueId, relatedIssueId, nextType, id);
+      const row = await q.updateRelationRow(trx, id, {
+        issue_id: issueId,
+        related_issue_id: relatedIssueId,
+        type: nextType,
+      });
+      const before = presentRelation(locked);
+      const after = presentRelation(row);
+      const updatedFrom: Record<string, unknown> = { updatedAt: before.updatedAt };
+      for (const key of ['issueId', 'relatedIssueId', 'type'] as const) {
+        if (before[key] !== after[key]) updatedFrom[key] = before[key];
+      }
+      await recordEvent(trx, { ...(await event(trx, actor, row)), action: 'update', updatedFrom });
+      // Newly a duplicate (or a different issue now is): move it, as creation would.
+      if (row.type === 'duplicate' && (locked.type !== 'duplicate' || locked.issue_id !== row.issue_id)) {
+        await moveDuplicate(trx, ctx, actor, row);
+      }
+      return row;
+    }),
+  );
+}
+
+export async function deleteRelation(ctx: AppContext, actor: Actor, id: string): Promise<IssueRelationRow> {
+  assertCanEditIssues(actor);
+  const access = await teamAccess(ctx.db, actor);
+  return ctx.db.transaction().execute(async (trx) => {
+    const current = isUuid(id) ? await q.findRelation(trx, id, access, true) : undefined;
+    if (!current) throw notFound('Issue relation');
+    await q.deleteRelationRow(trx, id);
+    await recordEvent(trx, { ...(await event(trx, actor, current)), action: 'remove' });
+    return current;
+  });
+}
+
+export async function getRelation(ctx: AppContext, actor: Actor, id: string): Promise<IssueRelationRow> {
+  const row = isUuid(id) ? await q.findRelation(ctx.db, id, await teamAccess(ctx.db, actor)) : undefined;
+  if (!row) throw notFound('Issue relation');
+  return row;
+}
+
+/** An issue's relations in both directions, as REST lists them (404 for an issue the caller cannot see). */
+export async function listIssueRelations(
+  ctx: AppContext,
+  actor: Actor,
+  issueRef: string,
+  page: { limit: number; offset: number },
+): Promise<{ issueId: string; relations: ListedRelation[]; total: number }> {
+  const access = await teamAccess(ctx.db, actor);
+  const issueId = await visibleIssue(ctx.db, issueRef, access, 'Issue');
+  const { rows, total } = await q.listForIssue(ctx.db, issueId, access, page);
+  return { issueId, relations: rows, total };
+}
