@@ -94,7 +94,11 @@ describe('bad input changes nothing', () => {
       [relate(a.id, 'blocks', a.identifier), 400, 'VALIDATION_FAILED'],
       [relate(a.id, 'depends', b.id), 400, 'VALIDATION_FAILED'],
       [relate(a.id, 'blocks', ''), 400, 'VALIDATION_FAILED'],
-      [t.post(`/api/issues/${a.id}/relations`, { type: 'blocks', relatedIssueId: b.id, x: 1 }, member.token), 400, 'VALIDATION_FAILED'],
+      [
+        t.post(`/api/issues/${a.id}/relations`, { type: 'blocks', relatedIssueId: b.id, x: 1 }, member.token),
+        400,
+        'VALIDATION_FAILED',
+      ],
       [t.post(`/api/issues/${a.id}/relations`, { type: 'blocks' }, member.token), 400, 'VALIDATION_FAILED'],
       [relate(a.id, 'blocks', UNKNOWN_ID), 404, 'NOT_FOUND'],
       [relate(a.id, 'blocks', 'ENG-99999'), 404, 'NOT_FOUND'],
@@ -185,7 +189,11 @@ describe('duplicates', () => {
     assert.deepEqual([state.name, state.type], ['Duplicate', 'canceled']);
     const untouched = (await t.get(`/api/issues/${original.id}`, member.token)).body.issue;
     assert.equal(untouched.stateId, original.stateId);
-    const history = await t.ctx.db.selectFrom('issue_history').selectAll().where('issue_id', '=', dup.id).execute();
+    const history = await t.ctx.db
+      .selectFrom('issue_history')
+      .selectAll()
+      .where('issue_id', '=', dup.id)
+      .execute();
     assert.ok(history.some((h) => (h.changes as any).stateId?.to === state.id));
     // duplicated_by from the original marks the other issue the same way.
     const third = await issue('Login broken again');
@@ -226,7 +234,11 @@ describe('webhooks', () => {
   after(() => rx.close());
 
   test('relation.create and relation.remove are signed and delivered; resourceTypes accepts relation', async () => {
-    const hook = await t.post('/api/admin/webhooks', { url: rx.url, resourceTypes: ['relation'] }, t.adminToken);
+    const hook = await t.post(
+      '/api/admin/webhooks',
+      { url: rx.url, resourceTypes: ['relation'] },
+      t.adminToken,
+    );
     assert.equal(hook.status, 201, JSON.stringify(hook.body));
     const { secret } = hook.body.webhook;
     const a = await issue('Hooked A');

@@ -5,4 +5,9 @@ import { readResolvers } from './reads.js';
 import { relationResolvers } from './relations.js';
 import { teamResolvers } from './teams.js';
 
-export const allResolvers: ResolverMap[] = [readResolvers, mutationResolvers, teamResolvers, relationResolvers];
+export const allResolvers: ResolverMap[] = [
+  readResolvers,
+  mutationResolvers,
+  teamResolvers,
+  relationResolvers,
+];

@@ -11,7 +11,14 @@ export const RELATION_TYPES = ['blocks', 'duplicate', 'related', 'similar'] as c
 export type RelationType = (typeof RELATION_TYPES)[number];
 
 /** A relation as one of its issues sees it. */
-export const RELATION_KINDS = ['blocks', 'blocked_by', 'duplicate', 'duplicated_by', 'related', 'similar'] as const;
+export const RELATION_KINDS = [
+  'blocks',
+  'blocked_by',
+  'duplicate',
+  'duplicated_by',
+  'related',
+  'similar',
+] as const;
 export type RelationKind = (typeof RELATION_KINDS)[number];
 
 const INVERSE: Record<RelationType, RelationKind> = {
@@ -22,7 +29,8 @@ const INVERSE: Record<RelationType, RelationKind> = {
 };
 
 /** The kind of `type` seen from its source (`outgoing`) or its target. */
-export const kindOf = (type: RelationType, outgoing: boolean): RelationKind => (outgoing ? type : INVERSE[type]);
+export const kindOf = (type: RelationType, outgoing: boolean): RelationKind =>
+  outgoing ? type : INVERSE[type];
 
 /** A kind back to its stored type, and whether the listed issue is the target. */
 export function typeOfKind(kind: RelationKind): { type: RelationType; inverse: boolean } {

@@ -19,7 +19,11 @@ import {
 } from './present.js';
 import { createRelation, deleteRelation, getRelation, listIssueRelations } from './service.js';
 
-const IssueRef = Type.String({ minLength: 1, maxLength: 200, description: 'Issue id or identifier (ENG-12)' });
+const IssueRef = Type.String({
+  minLength: 1,
+  maxLength: 200,
+  description: 'Issue id or identifier (ENG-12)',
+});
 const CreateBody = Type.Object(
   {
     type: KindSchema,
@@ -36,7 +40,8 @@ export function relationsRoutes(app: Http, ctx: AppContext): void {
     {
       schema: {
         tags: ['relations'],
-        summary: 'Relations of an issue in both directions, oldest first; `kind` says how this issue sees each',
+        summary:
+          'Relations of an issue in both directions, oldest first; `kind` says how this issue sees each',
         params: IdParams,
         querystring: Type.Object(pageQuery(100), { additionalProperties: false }),
         response: { 200: RelationList, ...errors(400, 401, 403, 404) },
@@ -55,7 +60,8 @@ export function relationsRoutes(app: Http, ctx: AppContext): void {
       config: { auth: EDIT_ISSUES },
       schema: {
         tags: ['relations'],
-        summary: 'Relate this issue to another: `type` as this issue sees it (blocks, blocked_by, duplicate, ...)',
+        summary:
+          'Relate this issue to another: `type` as this issue sees it (blocks, blocked_by, duplicate, ...)',
         params: IdParams,
         body: CreateBody,
         response: { 201: RelationEnvelope, ...errors(400, 401, 403, 404, 409) },
@@ -63,7 +69,9 @@ export function relationsRoutes(app: Http, ctx: AppContext): void {
     },
     async (req, reply) => {
       const { type, inverse } = typeOfKind(req.body.type);
-      const [from, to] = inverse ? [req.body.relatedIssueId, req.params.id] : [req.params.id, req.body.relatedIssueId];
+      const [from, to] = inverse
+        ? [req.body.relatedIssueId, req.params.id]
+        : [req.params.id, req.body.relatedIssueId];
       const relation = await createRelation(ctx, actorOf(req), { issueId: from, relatedIssueId: to, type });
       return reply.status(201).send({ relation: presentRelation(relation) });
     },

@@ -17,8 +17,8 @@ import type { IssueRelationRow } from '../../platform/db/tables.js';
 import { conflict, invalidField, notFound } from '../../platform/errors.js';
 import { isUuid } from '../../platform/ids.js';
 import { recordEvent } from '../../platform/outbox.js';
-import { lockIssue, resolveIssueId } from '../issues/queries.js';
 import { assertCanEditIssues } from '../issues/policy.js';
+import { lockIssue, resolveIssueId } from '../issues/queries.js';
 import { moveIssueToState } from '../issues/service.js';
 import { duplicateState } from '../states/queries.js';
 import { teamAccess } from '../teams/access.js';
@@ -49,7 +49,12 @@ function checkType(type: unknown, field = 'type'): RelationType {
 }
 
 /** An issue id or identifier the caller sees, else "<what> not found". */
-async function visibleIssue(db: Db, ref: string, access: Awaited<ReturnType<typeof teamAccess>>, what: string) {
+async function visibleIssue(
+  db: Db,
+  ref: string,
+  access: Awaited<ReturnType<typeof teamAccess>>,
+  what: string,
+) {
   const id = typeof ref === 'string' && ref.length <= 200 ? await resolveIssueId(db, ref, access) : undefined;
   if (!id) throw notFound(what);
   return id;
@@ -108,7 +113,8 @@ export async function createRelation(
     ctx.db.transaction().execute(async (trx) => {
       const issueId = await visibleIssue(trx, input.issueId, access, 'Issue');
       const relatedIssueId = await visibleIssue(trx, input.relatedIssueId, access, 'Related issue');
-      if (issueId === relatedIssueId) throw invalidField('relatedIssueId', 'an issue cannot be related to itself');
+      if (issueId === relatedIssueId)
+        throw invalidField('relatedIssueId', 'an issue cannot be related to itself');
       await lockPair(trx, issueId, relatedIssueId);
       await assertFreePair(trx, issueId, relatedIssueId, type);
       const row = await q.insertRelation(trx, {
@@ -145,8 +151,13 @@ export async function updateRelation(
           ? await visibleIssue(trx, patch.relatedIssueId, access, 'Related issue')
           : current.related_issue_id;
       const nextType = type ?? current.type;
-      if (issueId === relatedIssueId) throw invalidField('relatedIssueId', 'an issue cannot be related to itself');
-      if (issueId === current.issue_id && relatedIssueId === current.related_issue_id && nextType === current.type) {
+      if (issueId === relatedIssueId)
+        throw invalidField('relatedIssueId', 'an issue cannot be related to itself');
+      if (
+        issueId === current.issue_id &&
+        relatedIssueId === current.related_issue_id &&
+        nextType === current.type
+      ) {
         return current;
       }
       await lockPair(trx, issueId, relatedIssueId);

@@ -214,7 +214,8 @@ function compileField(
       return compileCollection(field, alias, value, ctx, path);
     case 'exists': {
       for (const [op, v] of Object.entries(value)) {
-        if (v != null && op !== 'eq' && op !== 'neq') throw invalidField(`${path}.${op}`, 'is not a comparator here');
+        if (v != null && op !== 'eq' && op !== 'neq')
+          throw invalidField(`${path}.${op}`, 'is not a comparator here');
       }
       return compileComparator(field.exists(alias, nextAlias(ctx), ctx), 'boolean', value, ctx, path);
     }
