@@ -53,6 +53,19 @@ export function PriorityIcon({ priority }: { priority: number }) {
   );
 }
 
+/** Shown when an issue waits on an unresolved blocker: a word and an icon, never colour alone. */
+export function BlockedMarker() {
+  return (
+    <span className="blocked-marker" role="img" aria-label="Blocked" title="Blocked by an open issue">
+      <svg width="12" height="12" viewBox="0 0 12 12" aria-hidden="true">
+        <circle cx="6" cy="6" r="5" fill="none" stroke="currentColor" strokeWidth="1.5" />
+        <path d="M2.5 9.5 L9.5 2.5" stroke="currentColor" strokeWidth="1.5" />
+      </svg>
+      <span aria-hidden="true">Blocked</span>
+    </span>
+  );
+}
+
 export function Avatar({ person }: { person: Person | undefined }) {
   if (!person)
     return (

@@ -55,6 +55,8 @@ export interface Issue {
   projectId: string | null;
   cycleId: string | null;
   labelIds: string[];
+  /** Waits on a blocking issue that is neither completed nor canceled. */
+  blocked?: boolean;
 }
 
 export const PRIORITIES = [
@@ -241,6 +243,45 @@ const subscribe = (l: () => void) => {
 const running = new Set<string>();
 
 const PAGE = 250;
+/** Blocked issues per request: with 50 inverse relations each, this stays under the query cost limit. */
+const BLOCKED_PAGE = 50;
+const DONE_TYPES = new Set(['completed', 'canceled']);
+
+/**
+ * Ids of the issues matching `filter` that wait on an unresolved blocker. The
+ * server narrows to issues that have any blocker (hasBlockedByRelations), so
+ * this reads only those, with their blockers' states, in pages of their own
+ * beside the list: a page of the list never pays for relations.
+ */
+async function blockedIds(filter: Record<string, unknown>): Promise<Set<string>> {
+  const ids = new Set<string>();
+  let after: string | null = null;
+  for (;;) {
+    const d: {
+      issues: {
+        nodes: {
+          id: string;
+          inverseRelations: { nodes: { type: string; issue: { state: { type: string } } }[] };
+        }[];
+        pageInfo: { hasNextPage: boolean; endCursor: string | null };
+      };
+    } = await gql(
+      `query Blocked($first: Int, $after: String, $filter: IssueFilter) {
+        issues(first: $first, after: $after, filter: $filter) {
+          nodes { id inverseRelations(first: 50) { nodes { type issue { state { type } } } } }
+          pageInfo { hasNextPage endCursor } } }`,
+      { first: BLOCKED_PAGE, after, filter: { and: [filter, { hasBlockedByRelations: { eq: true } }] } },
+    );
+    for (const n of d.issues.nodes) {
+      const open = n.inverseRelations.nodes.some(
+        (r) => r.type === 'blocks' && !DONE_TYPES.has(r.issue.state.type),
+      );
+      if (open) ids.add(n.id);
+    }
+    if (!d.issues.pageInfo.hasNextPage || !d.issues.pageInfo.endCursor) return ids;
+    after = d.issues.pageInfo.endCursor;
+  }
+}
 
 async function stream(key: string, filter: Record<string, unknown>, orderBy: string) {
   if (running.has(key)) return;
@@ -248,6 +289,8 @@ async function stream(key: string, filter: Record<string, unknown>, orderBy: str
   const collected: Issue[] = [];
   let after: string | null = null;
   const previous = lists.get(key);
+  // Runs beside the first page; a failure only costs the markers, never the list.
+  const blocked = blockedIds(filter).catch(() => new Set<string>());
   try {
     for (;;) {
       const d: {
@@ -258,7 +301,8 @@ async function stream(key: string, filter: Record<string, unknown>, orderBy: str
             nodes { ${ISSUE_FIELDS} } pageInfo { hasNextPage endCursor } } }`,
         { first: PAGE, after, filter, orderBy },
       );
-      collected.push(...d.issues.nodes.map(fromGql));
+      const waiting = await blocked;
+      collected.push(...d.issues.nodes.map((n) => ({ ...fromGql(n), blocked: waiting.has(n.id) })));
       const more = d.issues.pageInfo.hasNextPage && Boolean(d.issues.pageInfo.endCursor);
       // A refresh keeps showing the old list until the new one is complete.
       if (!previous || !more) lists.set(key, { issues: [...collected], done: !more, stale: false });

@@ -2,7 +2,7 @@
 // Shift+Arrow on a focused card) moves the issue to that state at once.
 import { type DragEvent, useEffect, useMemo, useState } from 'react';
 import { FilterBar, loadFilters, saveFilters, useSettledFilters } from '../components/Filters';
-import { Avatar, LabelChips, PriorityIcon, StateIcon } from '../components/IssueBits';
+import { Avatar, BlockedMarker, LabelChips, PriorityIcon, StateIcon } from '../components/IssueBits';
 import { ErrorMessage, Loading, PageHeader } from '../components/ui';
 import { VirtualList } from '../components/VirtualList';
 import { Link } from '../lib/router';
@@ -143,7 +143,7 @@ function Card({ issue, refData, onMove }: { issue: Issue; refData: Ref; onMove: 
       to={`/issue/${issue.identifier}`}
       className="card-issue"
       draggable
-      aria-label={`${issue.identifier} ${issue.title}`}
+      aria-label={`${issue.identifier} ${issue.title}${issue.blocked ? ', blocked' : ''}`}
       onDragStart={(e) => {
         e.dataTransfer.setData('text/x-issue-id', issue.id);
         e.dataTransfer.effectAllowed = 'move';
@@ -162,6 +162,7 @@ function Card({ issue, refData, onMove }: { issue: Issue; refData: Ref; onMove: 
       <div className="card-title">{issue.title}</div>
       <div className="card-meta">
         <PriorityIcon priority={issue.priority} />
+        {issue.blocked && <BlockedMarker />}
         <LabelChips labels={labels} />
       </div>
     </Link>

@@ -1,8 +1,9 @@
-// One issue: title and description edited in place, properties, comments and
-// attachments (picker, drag-and-drop or paste).
+// One issue: title and description edited in place, properties, relations,
+// comments and attachments (picker, drag-and-drop or paste).
 import { type ClipboardEvent, type DragEvent, type FormEvent, useEffect, useRef, useState } from 'react';
 import { StateIcon } from '../components/IssueBits';
 import { LabelPicker } from '../components/LabelPicker';
+import { Relations } from '../components/Relations';
 import { Button, Dialog, ErrorMessage, Loading, SelectField, TextArea, TextField } from '../components/ui';
 import { gql } from '../lib/api';
 import { invalidate, useQuery } from '../lib/cache';
@@ -125,6 +126,7 @@ export function IssuePage({ id }: { id: string }) {
           onSave={(description) => save('description', { description })}
         />
         {errFor('description')}
+        <Relations issueId={issue.id} onChange={() => invalidate(key)} />
         {flag('attachments') && (
           <Attachments issueId={issue.id} items={issue.attachments.nodes} onChange={() => invalidate(key)} />
         )}

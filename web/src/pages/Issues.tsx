@@ -2,7 +2,14 @@
 // virtualised so thousands of rows stay smooth. j/k or arrows move, Enter opens.
 import { useDeferredValue, useEffect, useMemo, useState } from 'react';
 import { FilterBar, loadFilters, saveFilters, useSettledFilters } from '../components/Filters';
-import { Avatar, LabelChips, PriorityIcon, StateIcon, shortDate } from '../components/IssueBits';
+import {
+  Avatar,
+  BlockedMarker,
+  LabelChips,
+  PriorityIcon,
+  StateIcon,
+  shortDate,
+} from '../components/IssueBits';
 import { ErrorMessage, Loading, PageHeader } from '../components/ui';
 import { VirtualList } from '../components/VirtualList';
 import { typing } from '../lib/keys';
@@ -190,6 +197,7 @@ function IssueRow({ issue, refData, index }: { issue: Issue; refData: Ref; index
       <span className="ident">{issue.identifier}</span>
       <StateIcon state={refData.stateById.get(issue.stateId)} />
       <span className="title">{issue.title}</span>
+      {issue.blocked && <BlockedMarker />}
       <LabelChips labels={labels} />
       {issue.dueDate && <span className="due">{shortDate(issue.dueDate)}</span>}
       <span className="created muted">{shortDate(issue.createdAt)}</span>
