@@ -100,8 +100,9 @@ describe('bad input changes nothing', () => {
         'VALIDATION_FAILED',
       ],
       [t.post(`/api/issues/${a.id}/relations`, { type: 'blocks' }, member.token), 400, 'VALIDATION_FAILED'],
-      [relate(a.id, 'blocks', UNKNOWN_ID), 404, 'NOT_FOUND'],
-      [relate(a.id, 'blocks', 'ENG-99999'), 404, 'NOT_FOUND'],
+      [relate(a.id, 'blocks', UNKNOWN_ID), 400, 'VALIDATION_FAILED'],
+      [relate(a.id, 'blocks', 'ENG-99999'), 400, 'VALIDATION_FAILED'],
+      [relate(a.id, 'blocked_by', 'ENG-99999'), 400, 'VALIDATION_FAILED'],
       [relate(UNKNOWN_ID, 'blocks', b.id), 404, 'NOT_FOUND'],
       [relate(a.id, 'blocks', b.id), 409, 'CONFLICT'],
       // The same type the other way round is the same link (or a contradiction).
@@ -155,10 +156,16 @@ describe('visibility', () => {
     const secret = await issue('Secret work', prv.body.team.id);
     const open = await issue('Open work');
     const before = await relationCount();
+    // Exactly as an issue that does not exist: 400 naming the field, 404 in the path.
     const refused = await relate(open.id, 'blocks', secret.identifier);
-    assert.equal(refused.status, 404);
-    assert.equal(refused.body.error.message, 'Related issue not found');
+    const unknown = await relate(open.id, 'blocks', 'RPRV-999');
+    assert.equal(refused.status, 400);
+    assert.deepEqual(refused.body.error.details, [
+      { field: '/relatedIssueId', message: 'no issue with this id or identifier' },
+    ]);
+    assert.deepEqual(refused.body.error, unknown.body.error);
     assert.equal((await relate(secret.id, 'blocks', open.id)).status, 404);
+    assert.equal((await relate(open.id, 'blocked_by', secret.id)).status, 400);
     assert.equal(await relationCount(), before);
 
     const rel = (await relate(secret.id, 'blocks', open.id, insider.token)).body.relation;

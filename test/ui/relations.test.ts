@@ -110,6 +110,6 @@ describe('UI: relations', () => {
     // Bad input is told, not thrown: an unknown issue.
     await section.getByLabel('Issue').fill('ENG-99999');
     await section.getByRole('button', { name: 'Add relation' }).click();
-    await section.getByText('Related issue not found').waitFor();
+    await section.getByText('No issue ENG-99999 that you can see').waitFor();
   });
 });

@@ -17,7 +17,7 @@ import {
   RelationSchema,
   typeOfKind,
 } from './present.js';
-import { createRelation, deleteRelation, getRelation, listIssueRelations } from './service.js';
+import { createRelation, deleteRelation, getRelation, listIssueRelations, pathIssueId } from './service.js';
 
 const IssueRef = Type.String({
   minLength: 1,
@@ -68,11 +68,23 @@ export function relationsRoutes(app: Http, ctx: AppContext): void {
       },
     },
     async (req, reply) => {
+      const actor = actorOf(req);
+      // The issue of the path first: unseen, it is a 404 like every path; the body's is a 400.
+      const here = await pathIssueId(ctx, actor, req.params.id);
+      const other = req.body.relatedIssueId;
       const { type, inverse } = typeOfKind(req.body.type);
-      const [from, to] = inverse
-        ? [req.body.relatedIssueId, req.params.id]
-        : [req.params.id, req.body.relatedIssueId];
-      const relation = await createRelation(ctx, actorOf(req), { issueId: from, relatedIssueId: to, type });
+      const relation = await createRelation(
+        ctx,
+        actor,
+        inverse
+          ? {
+              issueId: other,
+              relatedIssueId: here,
+              type,
+              fields: { issueId: 'relatedIssueId', relatedIssueId: 'id' },
+            }
+          : { issueId: here, relatedIssueId: other, type },
+      );
       return reply.status(201).send({ relation: presentRelation(relation) });
     },
   );

@@ -5,8 +5,10 @@
 //   deleteRelation(ctx, actor, id)                                      -> row   event relation.remove
 //   getRelation(ctx, actor, id) / listIssueRelations(ctx, actor, issue, page)
 //
-// Both issues must be visible to the caller (an unseen one is "not found", as
-// every lookup answers); an issue cannot be related to itself; a pair of
+// Both issues must be visible to the caller: an unseen one is answered exactly
+// as one that does not exist (400 naming the input field, as every body
+// reference is; 404 for the issue in a REST path). An issue cannot be related
+// to itself; a pair of
 // issues is linked at most once per type, whichever end is the source. Marking
 // an issue as a duplicate moves it to its team's duplicate state in the same
 // transaction (docs/rest-issues.md, "Relations").
@@ -33,6 +35,11 @@ export interface RelationInput {
   type: string;
   /** A client-chosen id (the GraphQL input allows one). */
   id?: string | null | undefined;
+  /**
+   * The input fields that carried issueId and relatedIssueId, for error
+   * details (REST's `blocked_by` carries the source in `relatedIssueId`).
+   */
+  fields?: { issueId: string; relatedIssueId: string } | undefined;
 }
 
 export interface RelationPatch {
@@ -48,15 +55,19 @@ function checkType(type: unknown, field = 'type'): RelationType {
   return type as RelationType;
 }
 
-/** An issue id or identifier the caller sees, else "<what> not found". */
-async function visibleIssue(
-  db: Db,
-  ref: string,
-  access: Awaited<ReturnType<typeof teamAccess>>,
-  what: string,
-) {
+type Access = Awaited<ReturnType<typeof teamAccess>>;
+
+/** An issue id or identifier the caller sees, else a 400 naming `field`, as for an unknown id. */
+async function visibleIssue(db: Db, ref: string, access: Access, field: string) {
   const id = typeof ref === 'string' && ref.length <= 200 ? await resolveIssueId(db, ref, access) : undefined;
-  if (!id) throw notFound(what);
+  if (!id) throw invalidField(field, 'no issue with this id or identifier');
+  return id;
+}
+
+/** The issue named in a REST path, else 404 (an issue the caller cannot see included). */
+export async function pathIssueId(ctx: AppContext, actor: Actor, ref: string): Promise<string> {
+  const id = await resolveIssueId(ctx.db, ref, await teamAccess(ctx.db, actor));
+  if (!id) throw notFound('Issue');
   return id;
 }
 
@@ -111,8 +122,9 @@ export async function createRelation(
   const access = await teamAccess(ctx.db, actor);
   return asConflict(() =>
     ctx.db.transaction().execute(async (trx) => {
-      const issueId = await visibleIssue(trx, input.issueId, access, 'Issue');
-      const relatedIssueId = await visibleIssue(trx, input.relatedIssueId, access, 'Related issue');
+      const fields = input.fields ?? { issueId: 'issueId', relatedIssueId: 'relatedIssueId' };
+      const issueId = await visibleIssue(trx, input.issueId, access, fields.issueId);
+      const relatedIssueId = await visibleIssue(trx, input.relatedIssueId, access, fields.relatedIssueId);
       if (issueId === relatedIssueId)
         throw invalidField('relatedIssueId', 'an issue cannot be related to itself');
       await lockPair(trx, issueId, relatedIssueId);
@@ -145,10 +157,10 @@ export async function updateRelation(
       const current = isUuid(id) ? await q.findRelation(trx, id, access) : undefined;
       if (!current) throw notFound('Issue relation');
       const issueId =
-        patch.issueId != null ? await visibleIssue(trx, patch.issueId, access, 'Issue') : current.issue_id;
+        patch.issueId != null ? await visibleIssue(trx, patch.issueId, access, 'issueId') : current.issue_id;
       const relatedIssueId =
         patch.relatedIssueId != null
-          ? await visibleIssue(trx, patch.relatedIssueId, access, 'Related issue')
+          ? await visibleIssue(trx, patch.relatedIssueId, access, 'relatedIssueId')
           : current.related_issue_id;
       const nextType = type ?? current.type;
       if (issueId === relatedIssueId)
@@ -211,7 +223,8 @@ export async function listIssueRelations(
   page: { limit: number; offset: number },
 ): Promise<{ issueId: string; relations: ListedRelation[]; total: number }> {
   const access = await teamAccess(ctx.db, actor);
-  const issueId = await visibleIssue(ctx.db, issueRef, access, 'Issue');
+  const issueId = await resolveIssueId(ctx.db, issueRef, access);
+  if (!issueId) throw notFound('Issue');
   const { rows, total } = await q.listForIssue(ctx.db, issueId, access, page);
   return { issueId, relations: rows, total };
 }

@@ -3,7 +3,7 @@
 // a small form to add one (by identifier) or remove one. Reads and writes go
 // through REST, whose list already names each relation as this issue sees it.
 import { type FormEvent, useState } from 'react';
-import { api } from '../lib/api';
+import { ApiError, api } from '../lib/api';
 import { useQuery } from '../lib/cache';
 import { Link } from '../lib/router';
 import { useSession } from '../lib/session';
@@ -56,7 +56,9 @@ export function Relations({ issueId, onChange }: { issueId: string; onChange: ()
       setState({});
       changed();
     } catch (error) {
-      setState({ error });
+      // The server names the field; say it in the form's words.
+      const unknown = error instanceof ApiError && error.fields.relatedIssueId?.startsWith('no issue');
+      setState({ error: unknown ? `No issue ${ref} that you can see` : error });
     }
   }
 
