@@ -184,6 +184,37 @@ describe('combinators and relations', () => {
     }
   });
 
+  test('an unheld flag beside held ones stays an error', () => {
+    invalid({ hasSuggestedAssignees: { eq: false } });
+  });
+
+  test('relation flags: EXISTS on the indexed end; for a member, only relations to issues they see', () => {
+    const blocked = compile({ hasBlockedByRelations: { eq: true } });
+    assert.equal(
+      blocked.sql,
+      '(exists (select 1 from issue_relations f_1 where "f_1"."related_issue_id" = "t"."id" and "f_1"."type" = $1) = $2::boolean)',
+    );
+    assert.deepEqual(blocked.params, ['blocks', true]);
+    assert.match(compile({ hasBlockingRelations: { neq: true } }).sql, /"f_1"."issue_id" = "t"."id"/);
+    const either = compile({ hasDuplicateRelations: { eq: true } });
+    assert.match(
+      either.sql,
+      /f_1a.*"f_1a"."issue_id" = "t"."id".* or .*f_1b.*"f_1b"."related_issue_id" = "t"."id"/,
+    );
+    const member = compileFilter(
+      issueEntity,
+      't',
+      { hasRelatedRelations: { eq: true } },
+      { now: NOW, access: { all: false, userId: ID, guest: false, teamIds: new Set([ID]) } },
+    ) as RawBuilder<unknown>;
+    assert.match(
+      sql`${member}`.compile(db).sql,
+      /join issues f_1a_o on .* "f_1a_o"."team_id" in \(\$2::uuid\)/,
+    );
+    invalid({ hasBlockedByRelations: { in: [true] } });
+    invalid({ hasBlockedByRelations: { eq: 'yes' } });
+  });
+
   test('malformed filters are invalid input', () => {
     invalid({ title: 'x' });
     invalid({ or: { title: { eq: 'x' } } });
