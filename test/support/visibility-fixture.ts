@@ -14,6 +14,7 @@ export type Kind =
   | 'issue'
   | 'comment'
   | 'attachment'
+  | 'relation'
   | 'history'
   | 'cycle'
   | 'state'
@@ -174,6 +175,16 @@ export async function buildWorld(t: TestApp): Promise<World> {
   await attach('prvLink', prv1.id, 'quasar link', 'https://example.com/quasar');
   await attach('engLink', ids['engParent']!, 'nebula link', 'https://example.com/nebula');
   await attach('pubFileAttachment', ids['pub1']!, 'pulsar file', files.pubFile.url);
+  // Relations across teams: each is visible only where both of its issues are.
+  const relate = async (name: string, from: string, type: string, to: string) => {
+    ids[name] = (await post(`/api/issues/${from}/relations`, { type, relatedIssueId: to }, 'relation')).id;
+  };
+  await relate('prvBlocksEng', prv1.id, 'blocks', ids['engParent']!);
+  await relate('engRelatedPub', ids['engParent']!, 'related', ids['pub1']!);
+  await relate('vltSimilarPrv', ids['vlt1']!, 'similar', ids['prvParent']!);
+  // One that everyone sees, the guest included (PUB is their only team).
+  await issue('pub2', 'PUB');
+  await relate('pubBlocksPub', ids['pub1']!, 'blocks', ids['pub2']!);
   ids['prvFile'] = files.prvFile.id;
   ids['pubFile'] = files.pubFile.id;
 
@@ -255,6 +266,11 @@ async function oracle(t: TestApp, userIds: Record<Role, string>, names: Record<s
   );
   add('attachment', attachments, (x) => `"${x.title}" on ${ident.get(x.issue_id)}`);
   add('comment', await rows('select id, issue_id from comments'), (x) => `on ${ident.get(x.issue_id)}`);
+  add(
+    'relation',
+    await rows('select id, issue_id, related_issue_id, type from issue_relations'),
+    (x) => `${ident.get(x.issue_id)} ${x.type} ${ident.get(x.related_issue_id)}`,
+  );
   add('history', await rows('select id, issue_id from issue_history'), (x) => `of ${ident.get(x.issue_id)}`);
   add('file', await rows('select id, uploader_id, filename from files'), (x) => x.filename);
   const ofTeam = (x: any) => `of ${key.get(x.team_id) ?? 'the workspace'}`;
@@ -282,6 +298,7 @@ async function oracle(t: TestApp, userIds: Record<Role, string>, names: Record<s
       issue: (x) => seesTeam(x.team_id),
       comment: (x) => seesIssue(x.issue_id),
       attachment: (x) => seesIssue(x.issue_id),
+      relation: (x) => seesIssue(x.issue_id) && seesIssue(x.related_issue_id),
       history: (x) => seesIssue(x.issue_id),
       cycle: (x) => seesTeam(x.team_id),
       state: (x) => seesTeam(x.team_id),
