@@ -1,0 +1,194 @@
+// @tacticlaunch/mcp-linear (an MCP server for AI agents, built on @linear/sdk 88)
+// run unmodified against the test server and driven through its tools by the
+// official MCP client: list, search, get by identifier, create, update state,
+// assignee and priority, comment, and a "blocks" relation. Every result is read
+// back through our own @linear/sdk client; a document the server refuses fails
+// the step that sent it (support/real-clients.ts explains the mechanics).
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { LinearClient } from '@linear/sdk';
+import { graphqlSchema } from '../src/graphql/routes.js';
+import { startGraphqlApp } from './graphql-helpers.js';
+import type { TestApp } from './support/harness.js';
+import {
+  assertAccepted,
+  Capture,
+  callTool,
+  keepDocuments,
+  startMcp,
+  todoUnless,
+} from './support/real-clients.js';
+
+const CLIENT = 'tacticlaunch-mcp-linear';
+const SERVER = 'node_modules/@tacticlaunch/mcp-linear/dist/index.js';
+const schema = graphqlSchema();
+
+let t: TestApp;
+let sdk: LinearClient;
+let capture: Capture;
+let mcp: Awaited<ReturnType<typeof startMcp>>;
+let teamId: string;
+let viewerId: string;
+
+before(async () => {
+  const started = await startGraphqlApp();
+  ({ t, client: sdk, teamId } = started);
+  viewerId = (await sdk.viewer).id;
+  // Something to list and search before the client creates anything.
+  for (const title of ['Seeded: login page times out', 'Seeded: export drops the zebrafish column']) {
+    const res = await t.post('/api/issues', { title, teamId: 'ENG', priority: 3 }, t.adminToken);
+    assert.equal(res.status, 201);
+  }
+  capture = new Capture(CLIENT);
+  // The server reads its personal API key from LINEAR_API_TOKEN (or LINEAR_API_KEY).
+  mcp = await startMcp(capture, started.base, SERVER, { LINEAR_API_TOKEN: started.key });
+});
+
+after(async () => {
+  await mcp?.close();
+  keepDocuments(CLIENT, capture.all);
+  capture.close();
+  await t.close();
+});
+
+/**
+ * Runs one step: calls the tool, then checks the documents it caused were all
+ * accepted (reported first, as the more telling failure), then the tool's own
+ * error if any. Answers the tool's text parsed as JSON when it is JSON.
+ */
+async function step(name: string, tool: string, args: Record<string, unknown>): Promise<any> {
+  let text: string | undefined;
+  let failure: unknown;
+  try {
+    text = await callTool(mcp.client, tool, args);
+  } catch (err) {
+    failure = err;
+  }
+  assertAccepted(capture.take(name), name);
+  if (failure) throw failure;
+  try {
+    return JSON.parse(text!);
+  } catch {
+    return text;
+  }
+}
+
+describe(`${CLIENT} through MCP`, () => {
+  let created: { id: string; identifier: string };
+  let other: { id: string; identifier: string };
+
+  test('lists its tools, among them the ones this test drives', async () => {
+    const { tools } = await mcp.client.listTools();
+    const names = tools.map((x) => x.name);
+    for (const needed of [
+      'linear_getIssues',
+      'linear_searchIssues',
+      'linear_getIssueById',
+      'linear_createIssue',
+      'linear_updateIssue',
+      'linear_assignIssue',
+      'linear_setIssuePriority',
+      'linear_createComment',
+      'linear_createIssueRelation',
+    ])
+      assert.ok(names.includes(needed), `${needed} in ${names.length} tools`);
+  });
+
+  test('viewer and teams', async () => {
+    const viewer = await step('viewer', 'linear_getViewer', {});
+    assert.equal(viewer.id, viewerId);
+    const teams = await step('teams', 'linear_getTeams', {});
+    assert.ok(teams.some((x: any) => x.id === teamId && x.key === 'ENG'));
+  });
+
+  test('list issues', async () => {
+    const issues = await step('list issues', 'linear_getIssues', { limit: 10 });
+    assert.deepEqual(issues.map((i: any) => i.title).sort(), [
+      'Seeded: export drops the zebrafish column',
+      'Seeded: login page times out',
+    ]);
+  });
+
+  test('search issues', async () => {
+    const found = await step('search', 'linear_searchIssues', { query: 'zebrafish', limit: 5 });
+    assert.deepEqual(
+      found.map((i: any) => i.title),
+      ['Seeded: export drops the zebrafish column'],
+    );
+  });
+
+  test('get an issue by identifier', async () => {
+    const issue = await step('get by identifier', 'linear_getIssueById', { id: 'ENG-1' });
+    assert.equal(issue.title, 'Seeded: login page times out');
+    assert.equal(issue.priority, 3);
+    assert.equal(issue.state.name, 'Backlog');
+  });
+
+  test('create an issue', async () => {
+    const answer = await step('create', 'linear_createIssue', {
+      title: 'Created by the MCP server',
+      description: 'Through **linear_createIssue**',
+      teamId,
+      priority: 2,
+    });
+    const issue = await sdk.issue(answer.id);
+    assert.equal(issue.title, 'Created by the MCP server');
+    assert.equal(issue.description, 'Through **linear_createIssue**');
+    assert.equal(issue.priority, 2);
+    created = { id: issue.id, identifier: issue.identifier };
+    assert.equal(created.identifier, 'ENG-3');
+    other = { id: (await sdk.issue('ENG-2')).id, identifier: 'ENG-2' };
+  });
+
+  test('update state, assignee and priority at once', async () => {
+    const states = await (await sdk.team(teamId)).states();
+    const inProgress = states.nodes.find((s) => s.name === 'In Progress')!;
+    await step('update state+assignee+priority', 'linear_updateIssue', {
+      id: created.identifier,
+      stateId: inProgress.id,
+      assigneeId: viewerId,
+      priority: 1,
+    });
+    const issue = await sdk.issue(created.id);
+    assert.equal((await issue.state)?.name, 'In Progress');
+    assert.equal((await issue.assignee)?.id, viewerId);
+    assert.equal(issue.priority, 1);
+  });
+
+  test('assign and set priority with their own tools', async () => {
+    const member = await t.userWithRole('member');
+    await step('assign', 'linear_assignIssue', { issueId: created.identifier, assigneeId: member.user.id });
+    await step('set priority', 'linear_setIssuePriority', { issueId: created.identifier, priority: 4 });
+    const issue = await sdk.issue(created.id);
+    assert.equal((await issue.assignee)?.id, member.user.id);
+    assert.equal(issue.priority, 4);
+  });
+
+  test('comment', async () => {
+    await step('comment', 'linear_createComment', {
+      issueId: created.identifier,
+      body: 'From the MCP server',
+    });
+    const comments = await (await sdk.issue(created.id)).comments();
+    assert.deepEqual(
+      comments.nodes.map((c) => c.body),
+      ['From the MCP server'],
+    );
+  });
+
+  test('create a "blocks" relation', {
+    todo: todoUnless(schema, 'issue relations', ['IssueRelation', 'Mutation.issueRelationCreate']),
+  }, async () => {
+    await step('relation blocks', 'linear_createIssueRelation', {
+      issueId: created.identifier,
+      relatedIssueId: other.identifier,
+      type: 'blocks',
+    });
+    const relations = await (await sdk.issue(created.id)).relations();
+    assert.deepEqual(
+      relations.nodes.map((r) => r.type),
+      ['blocks'],
+    );
+    assert.equal((await relations.nodes[0]!.relatedIssue)?.id, other.id);
+  });
+});

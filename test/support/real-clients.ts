@@ -1,0 +1,201 @@
+// Running third-party clients of the Linear API, unmodified, against a test
+// server: each runs as a child process with linear-host-preload.mjs, which
+// sends its api.linear.app requests to our server and records every GraphQL
+// document with the answer it got. Tests then read that record: a refused
+// document fails the step that sent it, and the documents are kept as data for
+// calibrating query cost (test/fixtures/client-documents/).
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { GraphQLSchema } from 'graphql';
+
+export const PRELOAD = path.resolve('test/support/linear-host-preload.mjs');
+const FIXTURES = path.resolve('test/fixtures/client-documents');
+const CACHE = path.resolve('.test-cache/client-documents');
+
+/** One GraphQL request a client sent, as linear-host-preload.mjs recorded it. */
+export interface Sent {
+  client: string;
+  operationName: string | null;
+  query: string;
+  variables: Record<string, unknown>;
+  status: number;
+  /** X-Complexity: the cost charged (10000 for a cost refusal, 0 when invalid). */
+  complexity: string | null;
+  errors?: { message: string; type?: string; code?: string }[];
+  /** Which test step sent it (added by Capture). */
+  step?: string;
+}
+
+/**
+ * The record of one client's requests: a JSON-lines file the preload appends
+ * to, read back per step. Steps run one after another, so whatever was added
+ * since the previous step belongs to the current one.
+ */
+export class Capture {
+  readonly file: string;
+  readonly dir: string;
+  private seen = 0;
+  readonly all: Sent[] = [];
+
+  constructor(readonly client: string) {
+    this.dir = fs.mkdtempSync(path.join(os.tmpdir(), `trackway-${client}-`));
+    this.file = path.join(this.dir, 'sent.jsonl');
+    fs.writeFileSync(this.file, '');
+  }
+
+  /** Environment for a child process running the client under the preload. */
+  env(base: string): Record<string, string> {
+    return { LINEAR_REDIRECT_URL: base, LINEAR_CAPTURE_FILE: this.file, LINEAR_CAPTURE_CLIENT: this.client };
+  }
+
+  /** Requests recorded since the last call, labelled with the step that sent them. */
+  take(step: string): Sent[] {
+    const lines = fs.readFileSync(this.file, 'utf8').split('\n').filter(Boolean);
+    const fresh = lines.slice(this.seen).map((l) => ({ ...(JSON.parse(l) as Sent), step }));
+    this.seen = lines.length;
+    this.all.push(...fresh);
+    return fresh;
+  }
+
+  close(): void {
+    fs.rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The operation's name: @linear/sdk sends no operationName, so it is read from
+ * the document (`query issue(...)`), as `query` or `mutation` when unnamed.
+ */
+export function nameOf(s: Sent): string {
+  if (s.operationName) return s.operationName;
+  const m = /\b(query|mutation|subscription)\s*([_A-Za-z][_0-9A-Za-z]*)?/.exec(s.query ?? '');
+  return m ? (m[2] ?? m[1]!) : '(anonymous)';
+}
+
+/** A one-line account of why the server refused a request. */
+export function refusalOf(s: Sent): string {
+  const errors = (s.errors ?? []).map((e) => `${e.message} [${e.type ?? e.code ?? '?'}]`).join('; ');
+  return `${nameOf(s)}: HTTP ${s.status}, X-Complexity ${s.complexity}: ${errors}`;
+}
+
+/**
+ * Fails unless every request of a step was answered without errors, and at
+ * least one request was sent (a step that sends nothing has not been tested).
+ */
+export function assertAccepted(sent: Sent[], step: string): void {
+  assert.ok(sent.length > 0, `${step}: the client sent no GraphQL request`);
+  const refused = sent.filter((s) => s.errors?.length);
+  assert.deepEqual(refused.map(refusalOf), [], `${step}: the server refused documents`);
+}
+
+/**
+ * A reason to mark a step todo when the schema lacks what it needs, else false.
+ * Computed from the live schema, so a step turns into a strict test as soon as
+ * the feature lands. `needs` are type names or `Type.field` names.
+ */
+export function todoUnless(schema: GraphQLSchema, feature: string, needs: string[]): string | false {
+  const missing = needs.filter((n) => {
+    const [typeName, field] = n.split('.');
+    const type = schema.getType(typeName!);
+    if (!type) return true;
+    if (!field) return false;
+    return !('getFields' in type) || !(field in type.getFields());
+  });
+  return missing.length ? `needs ${feature} (missing: ${missing.join(', ')})` : false;
+}
+
+/** An MCP client connected over stdio to a server run under the preload. */
+export async function startMcp(
+  capture: Capture,
+  base: string,
+  script: string,
+  env: Record<string, string>,
+): Promise<{ client: Client; stderr: () => string; close: () => Promise<void> }> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: ['--import', PRELOAD, path.resolve(script)],
+    // The capture's own directory as the working directory: one of the servers
+    // loads a `.env` from it, and none should see the project's files.
+    cwd: capture.dir,
+    env: { ...capture.env(base), ...env },
+    stderr: 'pipe',
+  });
+  let stderr = '';
+  transport.stderr?.on('data', (d: Buffer) => {
+    stderr += d.toString();
+  });
+  const client = new Client({ name: 'trackway-tests', version: '1.0.0' });
+  await client.connect(transport);
+  return { client, stderr: () => stderr, close: () => client.close() };
+}
+
+/** The text a tool answered; throws with the text when the tool reports an error. */
+export async function callTool(client: Client, name: string, args: Record<string, unknown>): Promise<string> {
+  const res = (await client.callTool({ name, arguments: args })) as {
+    content?: { type: string; text?: string }[];
+    isError?: boolean;
+  };
+  const text = (res.content ?? []).map((c) => c.text ?? '').join('\n');
+  if (res.isError) throw new Error(`tool ${name} answered an error: ${text}`);
+  return text;
+}
+
+/** Runs a command line client under the preload; resolves with its output, whatever its exit code. */
+export function runCli(
+  capture: Capture,
+  base: string,
+  script: string,
+  args: string[],
+  opts: { env: Record<string, string>; cwd: string; input?: string; timeoutMs?: number },
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = execFile(
+      process.execPath,
+      ['--import', PRELOAD, path.resolve(script), ...args],
+      {
+        cwd: opts.cwd,
+        env: { PATH: process.env['PATH'] ?? '', HOME: opts.cwd, ...capture.env(base), ...opts.env },
+        timeout: opts.timeoutMs ?? 30_000,
+      },
+      (err, stdout, stderr) =>
+        resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    );
+    if (opts.input !== undefined) child.stdin?.end(opts.input);
+  });
+}
+
+/**
+ * Keeps what a client sent: one .graphql file per client, each distinct
+ * document once, headed by the steps that sent it and the variables of each
+ * sending. Written under .test-cache on every run, and over the committed
+ * fixtures when UPDATE_CLIENT_DOCUMENTS=1. A report of the server's answers
+ * (accepted with its cost, or refused with the errors) goes beside the cache copy.
+ */
+export function keepDocuments(client: string, sent: Sent[]): void {
+  const byText = new Map<string, Sent[]>();
+  for (const s of sent) if (s.query) byText.set(s.query, [...(byText.get(s.query) ?? []), s]);
+  const blocks = [...byText.entries()].map(([query, sends]) => {
+    const steps = [...new Set(sends.map((s) => s.step))].join(', ');
+    const vars = [...new Set(sends.map((s) => JSON.stringify(s.variables)))];
+    const head = [`# steps: ${steps}`, ...vars.map((v) => `# variables: ${v}`)];
+    return `${head.join('\n')}\n${query.trim()}\n`;
+  });
+  const text = `# Documents ${client} sent to the test server (test/real-clients-*.test.ts).\n\n${blocks.join('\n')}`;
+  fs.mkdirSync(CACHE, { recursive: true });
+  fs.writeFileSync(path.join(CACHE, `${client}.graphql`), text);
+  if (process.env['UPDATE_CLIENT_DOCUMENTS'] === '1') {
+    fs.mkdirSync(FIXTURES, { recursive: true });
+    fs.writeFileSync(path.join(FIXTURES, `${client}.graphql`), text);
+  }
+  const report = [...byText.values()].map((sends) => {
+    const s = sends[0]!;
+    const answer = s.errors?.length ? `refused: ${refusalOf(s)}` : `accepted, cost ${s.complexity}`;
+    return `- ${nameOf(s)} [${[...new Set(sends.map((x) => x.step))].join(', ')}]: ${answer}`;
+  });
+  fs.writeFileSync(path.join(CACHE, `${client}.report.md`), `# ${client}\n\n${report.join('\n')}\n`);
+}
