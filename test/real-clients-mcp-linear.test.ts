@@ -10,14 +10,7 @@ import type { LinearClient } from '@linear/sdk';
 import { graphqlSchema } from '../src/graphql/routes.js';
 import { startGraphqlApp } from './graphql-helpers.js';
 import type { TestApp } from './support/harness.js';
-import {
-  assertAccepted,
-  Capture,
-  callTool,
-  keepDocuments,
-  startMcp,
-  todoUnless,
-} from './support/real-clients.js';
+import { Capture, keepDocuments, startMcp, todoUnless, toolStep } from './support/real-clients.js';
 
 const CLIENT = 'tacticlaunch-mcp-linear';
 const SERVER = 'node_modules/@tacticlaunch/mcp-linear/dist/index.js';
@@ -51,27 +44,8 @@ after(async () => {
   await t.close();
 });
 
-/**
- * Runs one step: calls the tool, then checks the documents it caused were all
- * accepted (reported first, as the more telling failure), then the tool's own
- * error if any. Answers the tool's text parsed as JSON when it is JSON.
- */
-async function step(name: string, tool: string, args: Record<string, unknown>): Promise<any> {
-  let text: string | undefined;
-  let failure: unknown;
-  try {
-    text = await callTool(mcp.client, tool, args);
-  } catch (err) {
-    failure = err;
-  }
-  assertAccepted(capture.take(name), name);
-  if (failure) throw failure;
-  try {
-    return JSON.parse(text!);
-  } catch {
-    return text;
-  }
-}
+const step = (name: string, tool: string, args: Record<string, unknown>) =>
+  toolStep(mcp, capture, name, tool, args);
 
 describe(`${CLIENT} through MCP`, () => {
   let created: { id: string; identifier: string };

@@ -145,6 +145,34 @@ export async function callTool(client: Client, name: string, args: Record<string
   return text;
 }
 
+/**
+ * One step of a scenario: calls a tool, then checks the documents it caused
+ * were all accepted (reported first, as the more telling failure), then the
+ * tool's own error if any. Answers the tool's text, parsed when it is JSON.
+ */
+export async function toolStep(
+  mcp: { client: Client },
+  capture: Capture,
+  step: string,
+  tool: string,
+  args: Record<string, unknown>,
+): Promise<any> {
+  let text: string | undefined;
+  let failure: unknown;
+  try {
+    text = await callTool(mcp.client, tool, args);
+  } catch (err) {
+    failure = err;
+  }
+  assertAccepted(capture.take(step), step);
+  if (failure) throw failure;
+  try {
+    return JSON.parse(text!);
+  } catch {
+    return text;
+  }
+}
+
 /** Runs a command line client under the preload; resolves with its output, whatever its exit code. */
 export function runCli(
   capture: Capture,
@@ -192,10 +220,16 @@ export function keepDocuments(client: string, sent: Sent[]): void {
     fs.mkdirSync(FIXTURES, { recursive: true });
     fs.writeFileSync(path.join(FIXTURES, `${client}.graphql`), text);
   }
-  const report = [...byText.values()].map((sends) => {
-    const s = sends[0]!;
-    const answer = s.errors?.length ? `refused: ${refusalOf(s)}` : `accepted, cost ${s.complexity}`;
-    return `- ${nameOf(s)} [${[...new Set(sends.map((x) => x.step))].join(', ')}]: ${answer}`;
+  // A document can be accepted with some variables and refused with others.
+  const report = [...byText.values()].flatMap((sends) => {
+    const answers = new Map<string, string[]>();
+    for (const s of sends) {
+      const answer = s.errors?.length ? `refused: ${refusalOf(s)}` : `accepted, cost ${s.complexity}`;
+      answers.set(answer, [...(answers.get(answer) ?? []), s.step!]);
+    }
+    return [...answers.entries()].map(
+      ([answer, steps]) => `- ${nameOf(sends[0]!)} [${[...new Set(steps)].join(', ')}]: ${answer}`,
+    );
   });
   fs.writeFileSync(path.join(CACHE, `${client}.report.md`), `# ${client}\n\n${report.join('\n')}\n`);
 }
