@@ -5,7 +5,7 @@
 // document fails the step that sent it, and the documents are kept as data for
 // calibrating query cost (test/fixtures/client-documents/).
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -173,27 +173,50 @@ export async function toolStep(
   }
 }
 
-/** Runs a command line client under the preload; resolves with its output, whatever its exit code. */
+/**
+ * Runs a command line client under the preload; resolves with its output,
+ * whatever its exit code. `answers` are typed in order, each once its `prompt`
+ * appears on standard output (questions a client asks even in batch mode).
+ */
 export function runCli(
   capture: Capture,
   base: string,
   script: string,
   args: string[],
-  opts: { env: Record<string, string>; cwd: string; input?: string; timeoutMs?: number },
+  opts: {
+    env: Record<string, string>;
+    cwd: string;
+    answers?: { prompt: string; text: string }[];
+    timeoutMs?: number;
+  },
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = execFile(
-      process.execPath,
-      ['--import', PRELOAD, path.resolve(script), ...args],
-      {
-        cwd: opts.cwd,
-        env: { PATH: process.env['PATH'] ?? '', HOME: opts.cwd, ...capture.env(base), ...opts.env },
-        timeout: opts.timeoutMs ?? 30_000,
-      },
-      (err, stdout, stderr) =>
-        resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-    );
-    if (opts.input !== undefined) child.stdin?.end(opts.input);
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', PRELOAD, path.resolve(script), ...args], {
+      cwd: opts.cwd,
+      env: { PATH: process.env['PATH'] ?? '', HOME: opts.cwd, ...capture.env(base), ...opts.env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    const answers = [...(opts.answers ?? [])];
+    // Where the output not yet matched by a prompt starts: a prompt is answered once.
+    let from = 0;
+    child.stdout.on('data', (d: Buffer) => {
+      stdout += d.toString();
+      while (answers.length && stdout.indexOf(answers[0]!.prompt, from) !== -1) {
+        from = stdout.indexOf(answers[0]!.prompt, from) + answers[0]!.prompt.length;
+        child.stdin.write(answers.shift()!.text);
+      }
+    });
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString();
+    });
+    const timer = setTimeout(() => child.kill(), opts.timeoutMs ?? 30_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
   });
 }
 
