@@ -1,9 +1,13 @@
 // @tacticlaunch/mcp-linear (an MCP server for AI agents, built on @linear/sdk 88)
 // run unmodified against the test server and driven through its tools by the
 // official MCP client: list, search, get by identifier, create, update state,
-// assignee and priority, comment, and a "blocks" relation. Every result is read
-// back through our own @linear/sdk client; a document the server refuses fails
-// the step that sent it (support/real-clients.ts explains the mechanics).
+// assignee and priority, comment, and a "blocks" relation; then the planning
+// tools an agent uses around issues (projects and cycles with their issues,
+// milestones, sub-issues, comments and history, notifications, favorites).
+// Every result is read back through our own @linear/sdk client or REST; a
+// document the server refuses fails the step that sent it (support/real-clients.ts
+// explains the mechanics). A step that needs a concept our schema lacks is todo,
+// named after what is missing, until it lands.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { LinearClient } from '@linear/sdk';
@@ -32,6 +36,7 @@ before(async () => {
     const res = await t.post('/api/issues', { title, teamId: 'ENG', priority: 3 }, t.adminToken);
     assert.equal(res.status, 201);
   }
+  await t.post('/api/issues/ENG-1/comments', { body: 'First thoughts' }, t.adminToken);
   capture = new Capture(CLIENT);
   // The server reads its personal API key from LINEAR_API_TOKEN (or LINEAR_API_KEY).
   mcp = await startMcp(capture, started.base, SERVER, { LINEAR_API_TOKEN: started.key });
@@ -164,5 +169,124 @@ describe(`${CLIENT} through MCP`, () => {
       ['blocks'],
     );
     assert.equal((await relations.nodes[0]!.relatedIssue)?.id, other.id);
+  });
+});
+
+describe(`${CLIENT} through MCP: planning around issues`, () => {
+  let projectId: string;
+  let cycleId: string;
+
+  // Its issue lists (of a project, of a cycle) select projectMilestone { name }.
+  const milestoneName = todoUnless(schema, 'project milestones', ['ProjectMilestone.name']);
+
+  test('create a project, add an issue to it, list projects', async () => {
+    const project = await step('create project', 'linear_createProject', {
+      name: 'Launch',
+      description: 'Everything for the launch',
+      teamIds: [teamId],
+    });
+    projectId = project.id;
+    assert.equal((await sdk.project(projectId)).name, 'Launch');
+    await step('add issue to project', 'linear_addIssueToProject', { issueId: 'ENG-1', projectId });
+    assert.equal((await (await sdk.issue('ENG-1')).project)?.id, projectId);
+    const projects = await step('list projects', 'linear_getProjects', {});
+    assert.deepEqual(
+      projects.map((p: any) => p.name),
+      ['Launch'],
+    );
+  });
+
+  test('list the issues of a project', { todo: milestoneName }, async () => {
+    const listed = await step('project issues', 'linear_getProjectIssues', { projectId });
+    assert.deepEqual(
+      listed.map((i: any) => i.identifier),
+      ['ENG-1'],
+    );
+  });
+
+  test('create a cycle, add an issue to it, list cycles and the active cycle', async () => {
+    const day = 24 * 60 * 60_000;
+    const cycle = await step('create cycle', 'linear_createCycle', {
+      teamId,
+      startsAt: new Date(Date.now() - day).toISOString(),
+      endsAt: new Date(Date.now() + 13 * day).toISOString(),
+      name: 'Sprint 1',
+    });
+    cycleId = cycle.id;
+    await step('add issue to cycle', 'linear_addIssueToCycle', { issueId: 'ENG-2', cycleId });
+    assert.equal((await (await sdk.issue('ENG-2')).cycle)?.id, cycleId);
+    const cycles = await step('list cycles', 'linear_getCycles', { teamId });
+    assert.deepEqual(
+      cycles.map((c: any) => c.id),
+      [cycleId],
+    );
+    const active = await step('active cycle', 'linear_getActiveCycle', { teamId });
+    assert.equal(active.id, cycleId);
+  });
+
+  test('list the issues of a cycle', { todo: milestoneName }, async () => {
+    const listed = await step('cycle issues', 'linear_getCycleIssues', { cycleId });
+    assert.deepEqual(
+      listed.map((i: any) => i.identifier),
+      ['ENG-2'],
+    );
+  });
+
+  test('create a milestone in the project and list milestones', {
+    todo: todoUnless(schema, 'project milestones', [
+      'Query.projectMilestones',
+      'Mutation.projectMilestoneCreate',
+    ]),
+  }, async () => {
+    const milestone = await step('create milestone', 'linear_createMilestone', {
+      name: 'Beta',
+      projectId,
+      targetDate: '2030-01-15',
+    });
+    assert.equal(milestone.name, 'Beta');
+    const listed = await step('list milestones', 'linear_getMilestones', { projectId });
+    assert.deepEqual(
+      listed.map((m: any) => m.name),
+      ['Beta'],
+    );
+  });
+
+  test('make an issue a sub-issue of another', async () => {
+    await step('convert to sub-issue', 'linear_convertIssueToSubtask', {
+      issueId: 'ENG-3',
+      parentIssueId: 'ENG-1',
+    });
+    assert.equal((await (await sdk.issue('ENG-3')).parent)?.id, (await sdk.issue('ENG-1')).id);
+  });
+
+  test('comments and history of an issue', async () => {
+    const comments = await step('list comments', 'linear_getComments', { issueId: 'ENG-1' });
+    assert.deepEqual(
+      comments.map((c: any) => c.body),
+      ['First thoughts'],
+    );
+    // The tool's output schema says each event's from/to is a string, but it
+    // fills them from IssueHistory.from/.to, fields the third-party schema does
+    // not have, so they are always null and the MCP client (which checks tool
+    // output once it has listed the tools) rejects the answer: a client bug,
+    // the same against the third-party API. The documents must still be accepted.
+    await assert.rejects(
+      step('issue history', 'linear_getIssueHistory', { issueId: 'ENG-1' }),
+      /data\/history\/0\/from must be string/,
+    );
+  });
+
+  test('notifications', {
+    todo: todoUnless(schema, 'notifications', ['Notification', 'Query.notifications']),
+  }, async () => {
+    const notifications = await step('notifications', 'linear_getNotifications', {});
+    assert.ok(Array.isArray(notifications));
+    const unread = await step('unread notifications', 'linear_getUnreadNotificationCount', {});
+    assert.equal(unread.count, notifications.filter((n: any) => !n.readAt).length);
+  });
+
+  test('favorites', { todo: todoUnless(schema, 'favorites', ['Favorite', 'Query.favorites']) }, async () => {
+    const favorites = await step('favorites', 'linear_getFavoriteViews', {});
+    assert.ok(Array.isArray(favorites));
   });
 });
