@@ -221,6 +221,15 @@ export function runCli(
 }
 
 /**
+ * Variables as JSON with the ids and timestamps of one run replaced by
+ * placeholders, so that the kept documents change only when a client does.
+ */
+const stableJson = (value: unknown) =>
+  JSON.stringify(value)
+    .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '<id>')
+    .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z/g, '<time>');
+
+/**
  * Keeps what a client sent: one .graphql file per client, each distinct
  * document once, headed by the steps that sent it and the variables of each
  * sending. Written under .test-cache on every run, and over the committed
@@ -232,7 +241,7 @@ export function keepDocuments(client: string, sent: Sent[]): void {
   for (const s of sent) if (s.query) byText.set(s.query, [...(byText.get(s.query) ?? []), s]);
   const blocks = [...byText.entries()].map(([query, sends]) => {
     const steps = [...new Set(sends.map((s) => s.step))].join(', ');
-    const vars = [...new Set(sends.map((s) => JSON.stringify(s.variables)))];
+    const vars = [...new Set(sends.map((s) => stableJson(s.variables)))];
     const head = [`# steps: ${steps}`, ...vars.map((v) => `# variables: ${v}`)];
     return `${head.join('\n')}\n${query.trim()}\n`;
   });
