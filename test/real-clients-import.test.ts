@@ -29,9 +29,11 @@ before(async () => {
 });
 
 after(async () => {
-  keepDocuments(CLIENT, capture.all);
-  capture.close();
-  await t.close();
+  if (capture) {
+    keepDocuments(CLIENT, capture.all);
+    capture.close();
+  }
+  await t?.close();
 });
 
 /** Runs one import of `csv` (as `file`) with the importer's own prompts answered. */

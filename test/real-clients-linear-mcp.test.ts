@@ -48,9 +48,11 @@ before(async () => {
 
 after(async () => {
   await mcp?.close();
-  keepDocuments(CLIENT, capture.all);
-  capture.close();
-  await t.close();
+  if (capture) {
+    keepDocuments(CLIENT, capture.all);
+    capture.close();
+  }
+  await t?.close();
 });
 
 const step = (name: string, tool: string, args: Record<string, unknown>) =>

@@ -211,7 +211,8 @@ export function runCli(
     child.stderr.on('data', (d: Buffer) => {
       stderr += d.toString();
     });
-    const timer = setTimeout(() => child.kill(), opts.timeoutMs ?? 30_000);
+    // Generous: a busy machine slows a cold start of these clients several times over.
+    const timer = setTimeout(() => child.kill(), opts.timeoutMs ?? 120_000);
     child.on('error', reject);
     child.on('close', (code) => {
       clearTimeout(timer);
