@@ -94,19 +94,25 @@ export function assertAccepted(sent: Sent[], step: string): void {
 }
 
 /**
- * A reason to mark a step todo when the schema lacks what it needs, else false.
- * Computed from the live schema, so a step turns into a strict test as soon as
- * the feature lands. `needs` are type names or `Type.field` names.
+ * A reason to mark a step todo when the schema does not hold what it needs,
+ * else false. Computed from the live schema, so a step turns into a strict
+ * test as soon as the feature lands. `needs` are `Type.field` names (or type
+ * names). The schema has every type and field of the third-party schema; what
+ * this service does not hold says so in its description, which is what is read.
  */
 export function todoUnless(schema: GraphQLSchema, feature: string, needs: string[]): string | false {
+  const unheld = (description: string | null | undefined) =>
+    /not held by this service/i.test(description ?? '');
   const missing = needs.filter((n) => {
     const [typeName, field] = n.split('.');
     const type = schema.getType(typeName!);
-    if (!type) return true;
+    if (!type || unheld(type.description)) return true;
     if (!field) return false;
-    return !('getFields' in type) || !(field in type.getFields());
+    const fields =
+      'getFields' in type ? (type.getFields() as Record<string, { description?: string | null }>) : {};
+    return !fields[field] || unheld(fields[field].description);
   });
-  return missing.length ? `needs ${feature} (missing: ${missing.join(', ')})` : false;
+  return missing.length ? `needs ${feature} (not held: ${missing.join(', ')})` : false;
 }
 
 /** An MCP client connected over stdio to a server run under the preload. */
