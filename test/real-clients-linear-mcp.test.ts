@@ -173,8 +173,11 @@ describe(`${CLIENT} through MCP`, () => {
         { title: 'Batch two', description: 'second', teamId },
       ],
     });
-    const projectId = res.projectCreate.project.id;
-    const issues = await (await sdk.project(projectId)).issues();
+    // The tool answers text: the project and one line per created issue.
+    assert.match(String(res), /Issues created: 2/);
+    const found = await sdk.projects({ filter: { name: { eq: 'Imported by linear-mcp' } } });
+    assert.equal(found.nodes.length, 1);
+    const issues = await found.nodes[0]!.issues();
     assert.deepEqual(issues.nodes.map((i) => i.title).sort(), ['Batch one', 'Batch two']);
   });
 });
