@@ -151,7 +151,10 @@ describe('milestones of a project', () => {
       const res = await t.get(`/api/projects/${p.id}/milestones`, member.token);
       assert.equal(res.status, 403);
       assert.equal(res.body.error.code, 'FEATURE_DISABLED');
-      assert.equal((await t.post(`/api/projects/${p.id}/milestones`, { name: 'x' }, member.token)).status, 403);
+      assert.equal(
+        (await t.post(`/api/projects/${p.id}/milestones`, { name: 'x' }, member.token)).status,
+        403,
+      );
     } finally {
       await setFlag(t, 'projects', true);
     }

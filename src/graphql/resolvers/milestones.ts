@@ -17,7 +17,16 @@ import { belongsTo, mustLoad } from './helpers.js';
 type Input = Record<string, unknown>;
 type Source = { id: string; row: MilestoneRow };
 
-const projectsOn = (g: GqlContext) => assertFeature(g.db, 'projects', 'projects');
+// Checked once per request: Project.projectMilestones runs for every project of a page.
+const flagChecks = new WeakMap<GqlContext, Promise<void>>();
+function projectsOn(g: GqlContext): Promise<void> {
+  let check = flagChecks.get(g);
+  if (!check) {
+    check = assertFeature(g.db, 'projects', 'projects');
+    flagChecks.set(g, check);
+  }
+  return check;
+}
 
 const payload = async (g: GqlContext, record: Record<string, unknown>) => ({
   success: true,
