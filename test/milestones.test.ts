@@ -276,6 +276,25 @@ describe('issues and milestones', () => {
     assert.equal(none.body.issue.projectMilestoneId, null);
   });
 
+  test("GET /issues?projectMilestoneId= lists a milestone's issues; =null those without one", async () => {
+    const p = await newProject('Listed');
+    const m = await newMilestone(p.id, { name: 'L1' });
+    const inside = await newIssue({ projectMilestoneId: m.id });
+    const outside = await newIssue({ projectId: p.id });
+    const of = await t.get(`/api/issues?projectMilestoneId=${m.id}`, member.token);
+    assert.equal(of.status, 200);
+    assert.deepEqual(
+      of.body.issues.map((i: { id: string }) => i.id),
+      [inside.id],
+    );
+    const none = await t.get(`/api/issues?projectId=${p.id}&projectMilestoneId=null`, member.token);
+    assert.deepEqual(
+      none.body.issues.map((i: { id: string }) => i.id),
+      [outside.id],
+    );
+    assert.equal((await t.get('/api/issues?projectMilestoneId=nope', member.token)).status, 400);
+  });
+
   test('deleting a milestone clears it from its issues, which stay in the project', async () => {
     const p = await newProject('Doomed');
     const m = await newMilestone(p.id, { name: 'Gone' });

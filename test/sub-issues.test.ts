@@ -40,6 +40,9 @@ describe('REST', () => {
     assert.equal((await t.post(`/api/issues/${archived.id}/archive`, {}, t.adminToken)).status < 300, true);
     const read = await t.get(`/api/issues/${parent.identifier}`, t.adminToken);
     assert.deepEqual(read.body.issue.childProgress, { total: 3, completed: 1, canceled: 1 });
+    const kids = await t.get(`/api/issues?parentId=${parent.id}`, t.adminToken);
+    assert.equal(kids.body.pageInfo.total, 3);
+    assert.ok(kids.body.issues.every((i: { parentId: string }) => i.parentId === parent.id));
     const list = await t.get(`/api/issues?limit=250`, t.adminToken);
     const inList = list.body.issues.find((i: { id: string }) => i.id === parent.id);
     assert.deepEqual(inList.childProgress, { total: 3, completed: 1, canceled: 1 });

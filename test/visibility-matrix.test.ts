@@ -45,6 +45,8 @@ const PARAM_KINDS: Record<string, Kind> = {
   projects: 'project',
   project: 'project',
   milestones: 'milestone',
+  projectMilestone: 'milestone',
+  parent: 'issue',
   files: 'file',
   users: 'user',
   user: 'user',

@@ -529,7 +529,10 @@ export interface IssueFilters {
   stateId?: string;
   assigneeId?: string | null;
   projectId?: string | null;
+  projectMilestoneId?: string | null;
   cycleId?: string | null;
+  /** The parent issue's id: its sub-issues (null: top-level issues). */
+  parentId?: string | null;
   priority?: number;
   labelId?: string;
 }
@@ -555,7 +558,15 @@ export interface ListIssuesOptions {
   filter?: Record<string, unknown>;
 }
 
-const FILTER_IDS = ['stateId', 'assigneeId', 'projectId', 'cycleId', 'labelId'] as const;
+const FILTER_IDS = [
+  'stateId',
+  'assigneeId',
+  'projectId',
+  'projectMilestoneId',
+  'cycleId',
+  'parentId',
+  'labelId',
+] as const;
 
 /** A relation by id, or "not set" for null. */
 const byId = (id: string | null) => (id === null ? { null: true } : { id: { eq: id } });
@@ -573,6 +584,8 @@ function paramsFilter(f: IssueFilters & { teamId?: string }, q: string | undefin
   if (f.assigneeId !== undefined) tree.assignee = byId(f.assigneeId);
   if (f.projectId !== undefined) tree.project = byId(f.projectId);
   if (f.cycleId !== undefined) tree.cycle = byId(f.cycleId);
+  if (f.projectMilestoneId !== undefined) tree.projectMilestone = byId(f.projectMilestoneId);
+  if (f.parentId !== undefined) tree.parent = byId(f.parentId);
   if (f.priority !== undefined) tree.priority = { eq: f.priority };
   if (f.labelId !== undefined) tree.labels = { some: { id: { eq: f.labelId } } };
   if (q !== undefined) tree.searchableContent = { contains: q };
