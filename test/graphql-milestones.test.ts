@@ -59,6 +59,12 @@ describe('milestones through the SDK', () => {
     const list = await (await client.project(p.id)).projectMilestones();
     assert.deepEqual(list.nodes.map((n) => n.name).sort(), ['Beta 2', 'GA']);
 
+    // The project may be named by its slug id, as the third-party schema allows.
+    const bySlug = await milestone(p.slugId, 'By slug');
+    assert.equal((await bySlug.project)!.id, p.id);
+    assert.equal(bySlug.sortOrder, 2);
+    await client.deleteProjectMilestone(bySlug.id);
+
     const removed = await client.deleteProjectMilestone(second.id);
     assert.equal(removed.success, true);
     assert.equal(removed.entityId, second.id);

@@ -16,7 +16,7 @@ import type { MilestoneRow, ProjectMilestonesTable } from '../../platform/db/tab
 import { invalidField, notFound } from '../../platform/errors.js';
 import { recordEvent } from '../../platform/outbox.js';
 import { assertCanReadProjects, assertCanWriteProjects } from '../projects/policy.js';
-import { findProjectRow } from '../projects/queries.js';
+import { findProjectRow, projectIdBySlug } from '../projects/queries.js';
 import { isUuid } from '../projects/refs.js';
 import { teamAccess } from '../teams/access.js';
 import { type MilestoneRecord, presentMilestone } from './present.js';
@@ -74,6 +74,16 @@ function checkAll(input: MilestonePatch): void {
   checkSortOrder(input.sortOrder);
 }
 
+/**
+ * A project by id, or by its slug id (alone or as the tail of its URL,
+ * "q3-launch-1a2b3c4d5e6f"), as the third-party schema's projectId allows;
+ * only if the caller sees it. `lock` holds it for this transaction.
+ */
+async function findProject(db: Db, ref: string, access: TeamAccess, lock = false) {
+  const id = isUuid(ref) ? ref : await projectIdBySlug(db, ref.split('-').pop() ?? ref);
+  return id ? findProjectRow(db, id, access, lock) : undefined;
+}
+
 async function toRecord(db: Db, row: MilestoneRow, access: TeamAccess): Promise<MilestoneRecord> {
   const states = await milestoneStates(db, [row.project_id], access, new Date());
   return { ...row, ...states.get(row.id)! };
@@ -92,7 +102,7 @@ export async function listMilestones(
 ): Promise<MilestoneRecord[]> {
   await assertCanReadProjects(ctx.db);
   const access = await teamAccess(ctx.db, actor);
-  const project = isUuid(projectId) ? await findProjectRow(ctx.db, projectId, access) : undefined;
+  const project = await findProject(ctx.db, projectId, access);
   if (!project) throw notFound('Project');
   const rows = await q.milestonesOfProjects(ctx.db, [project.id]);
   const states = await milestoneStates(ctx.db, [project.id], access, new Date());
@@ -124,9 +134,7 @@ export async function createMilestone(
   checkAll(input);
   return ctx.db.transaction().execute(async (trx) => {
     // Locking the project serialises appends, so two new milestones never share a place.
-    const project = isUuid(input.projectId)
-      ? await findProjectRow(trx, input.projectId, access, true)
-      : undefined;
+    const project = await findProject(trx, input.projectId, access, true);
     if (!project) {
       if (projectIn === 'path') throw notFound('Project');
       throw invalidField('projectId', 'no project with this id');
@@ -159,8 +167,11 @@ export async function updateMilestone(
     const current = await q.findMilestoneRow(trx, id, access, true);
     if (!current) throw notFound('Project milestone');
     // Its issues are in its project; moving it would take them out of theirs.
-    if (patch.projectId !== undefined && patch.projectId !== null && patch.projectId !== current.project_id) {
-      throw invalidField('projectId', 'a milestone stays in its project; create one in the other project');
+    if (patch.projectId !== undefined && patch.projectId !== null) {
+      const named = await findProject(trx, patch.projectId, access);
+      if (named?.id !== current.project_id) {
+        throw invalidField('projectId', 'a milestone stays in its project; create one in the other project');
+      }
     }
     const set: Updateable<ProjectMilestonesTable> = {
       ...(name !== undefined ? { name } : {}),
