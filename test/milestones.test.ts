@@ -308,6 +308,27 @@ describe('issues and milestones', () => {
     assert.equal((await t.get(`/api/milestones/${m.id}`, member.token)).status, 404);
   });
 
+  test('linking issues while the milestone is deleted: each answer is a 200 or a 400, never a 5xx', async () => {
+    // On PostgreSQL the requests really overlap (the link share-locks the
+    // milestone); on PGlite they take turns. Either way no issue is left
+    // pointing at a deleted milestone.
+    const p = await newProject('Racing');
+    const m = await newMilestone(p.id, { name: 'Short-lived' });
+    const issues = await Promise.all([1, 2, 3, 4, 5, 6].map(() => newIssue({ projectId: p.id })));
+    const answers = await Promise.all([
+      ...issues.map((i) => t.patch(`/api/issues/${i.id}`, { projectMilestoneId: m.id }, member.token)),
+      t.del(`/api/milestones/${m.id}`, member.token),
+    ]);
+    for (const a of answers)
+      assert.ok(a.status === 200 || a.status === 400, `${a.status} ${JSON.stringify(a.body)}`);
+    const left = await t.ctx.db
+      .selectFrom('issues')
+      .select('id')
+      .where('project_milestone_id', '=', m.id)
+      .execute();
+    assert.deepEqual(left, []);
+  });
+
   test('deleting the project takes its milestones', async () => {
     const p = await newProject('Whole');
     const m = await newMilestone(p.id, { name: 'Part' });

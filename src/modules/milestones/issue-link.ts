@@ -33,7 +33,7 @@ export async function issueMilestoneChange(
     return projectChanges && current.milestoneId ? { project_milestone_id: null } : {};
   }
   if (input.projectMilestoneId === null) return { project_milestone_id: null };
-  const milestone = await findMilestoneRow(db, input.projectMilestoneId, access);
+  const milestone = await findMilestoneRow(db, input.projectMilestoneId, access, 'share');
   if (!milestone) {
     problems.add('projectMilestoneId', 'no project milestone with this id');
     return {};

@@ -8,12 +8,16 @@ import type { Db } from '../../platform/db/database.js';
 import type { MilestoneRow, ProjectMilestonesTable } from '../../platform/db/tables.js';
 import { isUuid } from '../../platform/ids.js';
 
-/** A milestone the caller may see; `lock` holds it for this transaction. */
+/**
+ * A milestone the caller may see. `lock`: 'update' holds it for a change;
+ * 'share' keeps it from being deleted until commit (an issue being linked to
+ * it), so the link never meets a milestone deleted meanwhile.
+ */
 export function findMilestoneRow(
   db: Db,
   id: string,
   access: TeamAccess,
-  lock = false,
+  lock: 'update' | 'share' | false = false,
 ): Promise<MilestoneRow | undefined> {
   if (!isUuid(id)) return Promise.resolve(undefined);
   const q = db
@@ -21,7 +25,7 @@ export function findMilestoneRow(
     .selectAll()
     .where('id', '=', id)
     .where(visibleIn(visibility.projectMilestone, 'project_milestones', access));
-  return (lock ? q.forUpdate() : q).executeTakeFirst();
+  return (lock === 'update' ? q.forUpdate() : lock === 'share' ? q.forKeyShare() : q).executeTakeFirst();
 }
 
 /** Milestones of these projects in their order: sortOrder, then oldest first. */

@@ -164,7 +164,7 @@ export async function updateMilestone(
   const name = checkName(patch.name);
   checkAll(patch);
   return ctx.db.transaction().execute(async (trx) => {
-    const current = await q.findMilestoneRow(trx, id, access, true);
+    const current = await q.findMilestoneRow(trx, id, access, 'update');
     if (!current) throw notFound('Project milestone');
     // Its issues are in its project; moving it would take them out of theirs.
     if (patch.projectId !== undefined && patch.projectId !== null) {
@@ -202,7 +202,9 @@ export async function deleteMilestone(ctx: AppContext, actor: Actor, id: string)
   await assertCanWriteProjects(ctx.db, actor);
   const access = await teamAccess(ctx.db, actor);
   return ctx.db.transaction().execute(async (trx) => {
-    const current = await q.findMilestoneRow(trx, id, access, true);
+    // Not locked here: deleteMilestoneRow locks the issues, then the milestone,
+    // the order an issue being linked to it takes too, so the two cannot deadlock.
+    const current = await q.findMilestoneRow(trx, id, access);
     if (!current) throw notFound('Project milestone');
     const record = await toRecord(trx, current, fullAccess(actor.id));
     await q.deleteMilestoneRow(trx, current.id);
