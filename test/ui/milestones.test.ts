@@ -46,7 +46,10 @@ describe('UI: milestones and sub-issues', () => {
   test('a project shows its milestones; they are added and reordered there', async () => {
     projectId = (await api.post('/api/projects', { name: 'Launch plan', teamIds: ['ENG'] })).project.id;
     await page.goto('/projects');
-    await page.getByRole('button', { name: 'Show milestones of Launch plan' }).click();
+    await page
+      .getByRole('row', { name: /Launch plan/ })
+      .getByRole('button', { name: 'Show milestones' })
+      .click();
     const section = page.getByRole('region', { name: 'Milestones of Launch plan' });
     await section.getByText('No milestones yet.').waitFor();
     await section.getByLabel('New milestone').fill('Beta');

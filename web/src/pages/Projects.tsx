@@ -180,15 +180,20 @@ function ProjectRow({ p, people }: { p: Project; people: Person[] }) {
           <Progress value={p.progress} />
         </td>
         <td>
-          <Button variant="ghost" aria-expanded={open} onClick={() => setOpen(!open)}>
+          {/* The label leaves the project's name out: the name cell alone carries it. */}
+          <Button
+            variant="ghost"
+            aria-expanded={open}
+            aria-controls={`milestones-${p.id}`}
+            onClick={() => setOpen(!open)}
+          >
             {open ? 'Hide milestones' : 'Show milestones'}
-            <span className="sr-only"> of {p.name}</span>
           </Button>
         </td>
       </tr>
       {open && (
         <tr className="milestones-row">
-          <td colSpan={7}>
+          <td colSpan={7} id={`milestones-${p.id}`}>
             <ProjectMilestones projectId={p.id} projectName={p.name} />
           </td>
         </tr>
