@@ -4,6 +4,7 @@
 import DataLoader from 'dataloader';
 import type { Selectable } from 'kysely';
 import { sql } from 'kysely';
+import { type MilestoneState, milestoneStates } from '../modules/milestones/status.js';
 import { emptyProgress, type Progress, progressBy } from '../modules/projects/progress.js';
 import { type TeamAccess, type Visibility, visibility } from '../platform/access.js';
 import type { Db } from '../platform/db/database.js';
@@ -15,6 +16,7 @@ import {
   type IssueRelationRow,
   type IssueRow,
   type LabelRow,
+  type MilestoneRow,
   type ProjectRow,
   type StateRow,
   type TeamMembershipsTable,
@@ -38,7 +40,8 @@ type Table =
   | 'issues'
   | 'comments'
   | 'attachments'
-  | 'issue_relations';
+  | 'issue_relations'
+  | 'project_milestones';
 
 const VISIBLE: Record<Table, Visibility> = {
   users: visibility.user,
@@ -51,6 +54,7 @@ const VISIBLE: Record<Table, Visibility> = {
   comments: visibility.comment,
   attachments: visibility.attachment,
   issue_relations: visibility.issueRelation,
+  project_milestones: visibility.projectMilestone,
 };
 
 const ISSUE_SELECT = sql.raw(ISSUE_COLUMNS.map((c) => `t.${c}`).join(', '));
@@ -93,6 +97,12 @@ export function createLoaders(db: Db, access: () => Promise<TeamAccess>) {
     comment: byId<CommentRow>(db, 'comments', access),
     attachment: byId<AttachmentRow>(db, 'attachments', access),
     issueRelation: byId<IssueRelationRow>(db, 'issue_relations', access),
+    projectMilestone: byId<MilestoneRow>(db, 'project_milestones', access),
+    /** Progress and status of every milestone of a project (status depends on the siblings). */
+    projectMilestoneStates: new DataLoader<string, Map<string, MilestoneState>>(async (projectIds) => {
+      const states = await milestoneStates(db, projectIds, await access(), new Date());
+      return projectIds.map(() => states);
+    }),
     issueLabelIds: grouped<string>(async (ids) =>
       (
         await db

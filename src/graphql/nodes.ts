@@ -12,6 +12,7 @@ import {
   type IssueRelationRow,
   type IssueRow,
   type LabelRow,
+  type MilestoneRow,
   PROJECT_STATUSES,
   type ProjectRow,
   type StateRow,
@@ -273,6 +274,12 @@ Object.defineProperties(ProjectNode.prototype, {
 
 export const projectNode = (r: ProjectRow, publicUrl: string) => new ProjectNode(r, publicUrl);
 
+/**
+ * A milestone carries only its row: every field it holds has an explicit
+ * resolver (resolvers/milestones.ts), progress and status need its siblings.
+ */
+export const milestoneNode = (r: MilestoneRow) => ({ id: r.id, row: r });
+
 class CycleNode extends RowNode<CycleRow> {
   constructor(
     row: CycleRow,
@@ -358,6 +365,7 @@ const RESOURCE_IN: Record<string, string> = {
   Issue: 'issue',
   Comment: 'comment',
   Project: 'project',
+  ProjectMilestone: 'projectMilestone',
   Cycle: 'cycle',
   IssueLabel: 'label',
   Attachment: 'attachment',

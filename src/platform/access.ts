@@ -57,6 +57,18 @@ const byBothIssues = (alias: string, access: TeamAccess) => {
   return sql`(${end('issue_id', 'i')} and ${end('related_issue_id', 'r')})`;
 };
 
+/**
+ * A project is visible through any team it is linked to that the caller
+ * sees; one linked to no team is the workspace's, not a guest's.
+ */
+function projectRule(a: string, access: TeamAccess): Sql {
+  if (access.all) return TRUE;
+  const pt = sql.raw(`v_${a}`);
+  const linked = sql`exists (select 1 from project_teams ${pt} where ${ref(`v_${a}`, 'project_id')} = ${ref(a, 'id')} and ${inVisibleTeam(ref(`v_${a}`, 'team_id'), access)})`;
+  if (access.guest) return linked;
+  return sql`(${linked} or not exists (select 1 from project_teams ${pt} where ${ref(`v_${a}`, 'project_id')} = ${ref(a, 'id')}))`;
+}
+
 /** A condition over rows under `alias`; true for the rows the caller may see. */
 export type Visibility = (alias: string, access: TeamAccess) => Sql;
 
@@ -78,12 +90,12 @@ export const visibility = {
    * A project is visible through any team it is linked to that the caller
    * sees; one linked to no team is the workspace's, not a guest's.
    */
-  project: (a, access) => {
+  project: (a, access) => projectRule(a, access),
+  /** A milestone is visible exactly when its project is (the project's rule, over its row). */
+  projectMilestone: (a, access) => {
     if (access.all) return TRUE;
-    const pt = sql.raw(`v_${a}`);
-    const linked = sql`exists (select 1 from project_teams ${pt} where ${ref(`v_${a}`, 'project_id')} = ${ref(a, 'id')} and ${inVisibleTeam(ref(`v_${a}`, 'team_id'), access)})`;
-    if (access.guest) return linked;
-    return sql`(${linked} or not exists (select 1 from project_teams ${pt} where ${ref(`v_${a}`, 'project_id')} = ${ref(a, 'id')}))`;
+    const p = `v_${a}`;
+    return sql`exists (select 1 from projects ${sql.raw(p)} where ${ref(p, 'id')} = ${ref(a, 'project_id')} and ${projectRule(p, access)})`;
   },
   /**
    * Members see the whole directory (they assign and mention anyone); a

@@ -6,7 +6,15 @@ import { sql } from 'kysely';
 import type { Actor } from './context.js';
 import type { Db } from './db/database.js';
 
-export type EventType = 'issue' | 'comment' | 'project' | 'cycle' | 'label' | 'attachment' | 'relation';
+export type EventType =
+  | 'issue'
+  | 'comment'
+  | 'project'
+  | 'projectMilestone'
+  | 'cycle'
+  | 'label'
+  | 'attachment'
+  | 'relation';
 export type EventAction = 'create' | 'update' | 'remove';
 
 export interface ChangeEvent {

@@ -21,6 +21,7 @@ export type Kind =
   | 'membership'
   | 'label'
   | 'project'
+  | 'milestone'
   | 'file'
   | 'user';
 
@@ -116,6 +117,13 @@ export async function buildWorld(t: TestApp): Promise<World> {
     ids[`${key}project`] = (
       await post('/api/projects', { name: `${word} project`, teamIds: [key] }, 'project')
     ).id;
+    ids[`${key}milestone`] = (
+      await post(
+        `/api/projects/${ids[`${key}project`]}/milestones`,
+        { name: `${word} milestone` },
+        'milestone',
+      )
+    ).id;
   }
   ids['sharedProject'] = (
     await post('/api/projects', { name: 'Shared plan', teamIds: ['ENG', 'PRV'] }, 'project')
@@ -137,6 +145,7 @@ export async function buildWorld(t: TestApp): Promise<World> {
     assigneeId: users.insider.user.id,
     labelIds: [ids['PRVlabel'], ids['workspaceLabel']],
     projectId: ids['PRVproject'],
+    projectMilestoneId: ids['PRVmilestone'],
     cycleId: ids['PRVcycle'],
   });
   await issue('prvChild', 'PRV', { parentId: ids['engParent'], projectId: ids['sharedProject'] });
@@ -223,6 +232,7 @@ async function oracle(t: TestApp, userIds: Record<Role, string>, names: Record<s
     'select p.id, p.name, p.slug_id, array(select pt.team_id from project_teams pt where pt.project_id = p.id) as teams from projects p',
   );
   const attachments = await rows('select id, issue_id, title, url from attachments');
+  const milestones = await rows('select id, project_id, name from project_milestones');
   const key = new Map(teams.map((x) => [x.id, x.key]));
   const ident = new Map(issues.map((x) => [x.id, x.identifier]));
   const who = (id: string) => names[id] ?? users.find((u) => u.id === id)?.email;
@@ -264,6 +274,7 @@ async function oracle(t: TestApp, userIds: Record<Role, string>, names: Record<s
     (x) => `"${x.name}"`,
     (x) => [x.slug_id],
   );
+  add('milestone', milestones, (x) => `"${x.name}"`);
   add('attachment', attachments, (x) => `"${x.title}" on ${ident.get(x.issue_id)}`);
   add('comment', await rows('select id, issue_id from comments'), (x) => `on ${ident.get(x.issue_id)}`);
   add(
@@ -306,6 +317,8 @@ async function oracle(t: TestApp, userIds: Record<Role, string>, names: Record<s
       label: (x) => seesTeam(x.team_id),
       // Linked to a team the role sees; linked to none: members and admins.
       project: (x) => (x.teams.length ? x.teams.some(seesTeam) : kind !== 'guest'),
+      // With its project.
+      milestone: (x) => rule.project(projects.find((p) => p.id === x.project_id)),
       file: (x) =>
         kind === 'admin' ||
         x.uploader_id === me ||

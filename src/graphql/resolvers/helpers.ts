@@ -16,7 +16,8 @@ type ByIdLoader =
   | 'issue'
   | 'comment'
   | 'attachment'
-  | 'issueRelation';
+  | 'issueRelation'
+  | 'projectMilestone';
 
 /**
  * A to-one relation: reads the key from the source row and loads it (batched;

@@ -1,5 +1,6 @@
 // Every resolver map, merged into the schema by build-schema.ts.
 import type { ResolverMap } from '../build-schema.js';
+import { milestoneResolvers } from './milestones.js';
 import { mutationResolvers } from './mutations.js';
 import { readResolvers } from './reads.js';
 import { relationResolvers } from './relations.js';
@@ -10,4 +11,5 @@ export const allResolvers: ResolverMap[] = [
   mutationResolvers,
   teamResolvers,
   relationResolvers,
+  milestoneResolvers,
 ];

@@ -51,6 +51,7 @@ const ISSUE_FIELDS = [
   'stateId',
   'assigneeId',
   'projectId',
+  'projectMilestoneId',
   'cycleId',
   'parentId',
   'labelIds',

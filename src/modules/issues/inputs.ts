@@ -34,6 +34,7 @@ const fields = {
   stateId: Type.Optional(Id),
   assigneeId: Type.Optional(NullableId),
   projectId: Type.Optional(NullableId),
+  projectMilestoneId: Type.Optional(NullableId),
   cycleId: Type.Optional(NullableId),
   parentId: Type.Optional(ParentRef),
   labelIds: Type.Optional(LabelIds),
@@ -58,6 +59,8 @@ export interface IssueCreateInput {
   stateId?: string;
   assigneeId?: string | null;
   projectId?: string | null;
+  /** A milestone of the project; without projectId it also sets the project (milestones/issue-link.ts). */
+  projectMilestoneId?: string | null;
   cycleId?: string | null;
   /** Parent issue id or identifier. */
   parentId?: string | null;

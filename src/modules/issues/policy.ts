@@ -12,12 +12,12 @@ export function assertCanEditIssues(actor: Actor): void {
   assertRole(actor, EDIT_ISSUES, 'Guests can read issues and comment, but not change issues');
 }
 
-/** Setting (not clearing) a project or cycle needs its feature on. */
+/** Setting (not clearing) a project, milestone or cycle needs its feature on. */
 export async function assertCanLink(
   db: Db,
-  input: { projectId?: string | null; cycleId?: string | null },
+  input: { projectId?: string | null; projectMilestoneId?: string | null; cycleId?: string | null },
 ): Promise<void> {
-  if (input.projectId !== undefined && input.projectId !== null)
-    await assertFeature(db, 'projects', 'Projects');
+  const setsProject = (input.projectId ?? null) !== null || (input.projectMilestoneId ?? null) !== null;
+  if (setsProject) await assertFeature(db, 'projects', 'Projects');
   if (input.cycleId !== undefined && input.cycleId !== null) await assertFeature(db, 'cycles', 'Cycles');
 }

@@ -8,7 +8,20 @@ export type IssueRecord = IssueRow & {
   labelIds: string[];
   /** Display name of the assignee, else of the creator (for branchName). */
   branchUser: string | null;
+  childProgress: ChildProgress;
 };
+
+/**
+ * How far an issue's sub-issues are: live (not archived) children the reader
+ * sees, how many of them are completed, and how many canceled. The UI shows
+ * "completed/(total - canceled) done", leaving canceled work out of scope as
+ * project progress does.
+ */
+export interface ChildProgress {
+  total: number;
+  completed: number;
+  canceled: number;
+}
 
 export const PRIORITY_LABELS = ['No priority', 'Urgent', 'High', 'Medium', 'Low'] as const;
 
@@ -57,9 +70,11 @@ export function presentIssue(r: IssueRecord, publicUrl: string) {
     assigneeId: r.assignee_id,
     creatorId: r.creator_id,
     projectId: r.project_id,
+    projectMilestoneId: r.project_milestone_id,
     cycleId: r.cycle_id,
     parentId: r.parent_id,
     labelIds: r.labelIds,
+    childProgress: r.childProgress,
     sortOrder: r.sort_order,
     url: issueUrl(publicUrl, r.identifier, r.title),
     branchName: branchName(r.branchUser, r.identifier, r.title),
@@ -92,9 +107,14 @@ export const IssueSchema = Type.Object({
   assigneeId: NullableString,
   creatorId: NullableString,
   projectId: NullableString,
+  projectMilestoneId: NullableString,
   cycleId: NullableString,
   parentId: NullableString,
   labelIds: Type.Array(Type.String()),
+  childProgress: Type.Object(
+    { total: Type.Integer(), completed: Type.Integer(), canceled: Type.Integer() },
+    { description: 'Live sub-issues you can see: all, completed, canceled' },
+  ),
   sortOrder: Type.Number(),
   url: Type.String(),
   branchName: Type.String(),

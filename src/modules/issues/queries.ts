@@ -14,11 +14,12 @@ import { type CursorValue, encodeCursor, type SortKey } from '../../platform/lis
 import { pastPosition, positionText } from '../../platform/list/paginate.js';
 import { searchRank } from '../../platform/list/search.js';
 import { isUuid } from '../teams/ids.js';
-import type { IssueRecord } from './present.js';
+import type { ChildProgress, IssueRecord } from './present.js';
 
 const COLUMNS = ISSUE_COLUMNS.map((c) => `issues.${c}` as const);
-/** The columns that need no check: parent and project may be out of the caller's sight. */
-const SCOPED_COLUMNS = COLUMNS.filter((c) => c !== 'issues.parent_id' && c !== 'issues.project_id');
+/** The columns that need no check: parent, project and milestone may be out of the caller's sight. */
+const HIDEABLE = new Set(['issues.parent_id', 'issues.project_id', 'issues.project_milestone_id']);
+const SCOPED_COLUMNS = COLUMNS.filter((c) => !HIDEABLE.has(c));
 
 export type IssueColumns = IssueRow;
 
@@ -27,33 +28,58 @@ export type IssueColumns = IssueRow;
  * (assignee, else creator) and the label ids (ordered by name) come along.
  */
 export function selectIssues(db: Db, access?: TeamAccess) {
-  return db
-    .selectFrom('issues')
-    .leftJoin('users as a', 'a.id', 'issues.assignee_id')
-    .leftJoin('users as c', 'c.id', 'issues.creator_id')
-    .select(access && !access.all ? SCOPED_COLUMNS : COLUMNS)
-    .$if(access !== undefined && !access.all, (qb) =>
-      qb.select([
-        // A parent or project the caller may not see reads as none.
-        sql<string | null>`(select p.id from issues p where p.id = issues.parent_id
+  return (
+    db
+      .selectFrom('issues')
+      .leftJoin('users as a', 'a.id', 'issues.assignee_id')
+      .leftJoin('users as c', 'c.id', 'issues.creator_id')
+      .select(access && !access.all ? SCOPED_COLUMNS : COLUMNS)
+      .$if(access !== undefined && !access.all, (qb) =>
+        qb.select([
+          // A parent or project the caller may not see reads as none.
+          sql<string | null>`(select p.id from issues p where p.id = issues.parent_id
           and ${visibility.issue('p', access!)})`.as('parent_id'),
-        sql<string | null>`(select p.id from projects p where p.id = issues.project_id
+          sql<string | null>`(select p.id from projects p where p.id = issues.project_id
           and ${visibility.project('p', access!)})`.as('project_id'),
-      ]),
-    )
-    .select(sql<string | null>`coalesce(a.display_name, c.display_name)`.as('branch_user'))
-    .select(
-      sql<string[]>`array(select il.label_id::text from issue_labels il join labels l on l.id = il.label_id
+          // A milestone is visible with its project.
+          sql<
+            string | null
+          >`(select issues.project_milestone_id from projects p where p.id = issues.project_id
+          and ${visibility.project('p', access!)})`.as('project_milestone_id'),
+        ]),
+      )
+      .select(sql<string | null>`coalesce(a.display_name, c.display_name)`.as('branch_user'))
+      // Sub-issue counts through the parent_id index; children the caller may not see are not counted.
+      .select(
+        sql<ChildProgress>`(select json_build_object('total', count(*),
+          'completed', count(*) filter (where cs.type = 'completed'),
+          'canceled', count(*) filter (where cs.type = 'canceled'))
+        from issues ch join workflow_states cs on cs.id = ch.state_id
+        where ch.parent_id = issues.id and ch.archived_at is null
+        ${access && !access.all ? sql`and ${visibility.issue('ch', access)}` : sql``})`.as('child_progress'),
+      )
+      .select(
+        sql<string[]>`array(select il.label_id::text from issue_labels il join labels l on l.id = il.label_id
         where il.issue_id = issues.id order by lower(l.name), l.id)`.as('label_ids'),
-    );
+      )
+  );
 }
 
-type SelectedIssue = IssueColumns & { branch_user: string | null; label_ids: string[] };
+type SelectedIssue = IssueColumns & {
+  branch_user: string | null;
+  label_ids: string[];
+  child_progress: ChildProgress;
+};
 
-const toRecord = ({ branch_user, label_ids, ...row }: SelectedIssue): IssueRecord => ({
+const toRecord = ({ branch_user, label_ids, child_progress, ...row }: SelectedIssue): IssueRecord => ({
   ...row,
   labelIds: label_ids,
   branchUser: branch_user,
+  childProgress: {
+    total: Number(child_progress.total),
+    completed: Number(child_progress.completed),
+    canceled: Number(child_progress.canceled),
+  },
 });
 
 /** Records for these ids, in the order given (missing ids are skipped). */

@@ -29,6 +29,7 @@ import { compileFilter } from '../../platform/list/filter.js';
 import { searchQuery } from '../../platform/list/search.js';
 import { recordEvent } from '../../platform/outbox.js';
 import { findLabelsByIds } from '../labels/queries.js';
+import { issueMilestoneChange } from '../milestones/issue-link.js';
 import { defaultState, findStateById, firstStateOfType, lockStateShared } from '../states/queries.js';
 import { findVisibleTeam, teamAccess } from '../teams/access.js';
 import { isUuid } from '../teams/ids.js';
@@ -184,6 +185,13 @@ export async function createIssue(
     if (input.projectId && !(await q.projectExists(trx, input.projectId, access))) {
       p.add('projectId', 'no project with this id');
     }
+    const milestone = await issueMilestoneChange(
+      trx,
+      access,
+      p,
+      { projectId: null, milestoneId: null },
+      input,
+    );
     let parentId: string | null = null;
     if (input.parentId) {
       parentId = (await q.resolveIssueId(trx, input.parentId, access)) ?? null;
@@ -207,7 +215,8 @@ export async function createIssue(
       state_id: state!.id,
       assignee_id: input.assigneeId ?? null,
       creator_id: actor.id,
-      project_id: input.projectId ?? null,
+      project_id: milestone.project_id ?? input.projectId ?? null,
+      project_milestone_id: milestone.project_milestone_id ?? null,
       cycle_id: input.cycleId ?? null,
       parent_id: parentId,
       sort_order: input.sortOrder ?? 0,
@@ -244,6 +253,7 @@ export const TRACKED = [
   'stateId',
   'assigneeId',
   'projectId',
+  'projectMilestoneId',
   'cycleId',
   'parentId',
   'labelIds',
@@ -352,6 +362,16 @@ export async function updateIssue(
       }
       set.project_id = patch.projectId;
     }
+    Object.assign(
+      set,
+      await issueMilestoneChange(
+        trx,
+        access,
+        p,
+        { projectId: row.project_id, milestoneId: row.project_milestone_id },
+        patch,
+      ),
+    );
     if (patch.parentId !== undefined) {
       if (patch.parentId === null) set.parent_id = null;
       else {
@@ -509,7 +529,10 @@ export interface IssueFilters {
   stateId?: string;
   assigneeId?: string | null;
   projectId?: string | null;
+  projectMilestoneId?: string | null;
   cycleId?: string | null;
+  /** The parent issue's id: its sub-issues (null: top-level issues). */
+  parentId?: string | null;
   priority?: number;
   labelId?: string;
 }
@@ -535,7 +558,15 @@ export interface ListIssuesOptions {
   filter?: Record<string, unknown>;
 }
 
-const FILTER_IDS = ['stateId', 'assigneeId', 'projectId', 'cycleId', 'labelId'] as const;
+const FILTER_IDS = [
+  'stateId',
+  'assigneeId',
+  'projectId',
+  'projectMilestoneId',
+  'cycleId',
+  'parentId',
+  'labelId',
+] as const;
 
 /** A relation by id, or "not set" for null. */
 const byId = (id: string | null) => (id === null ? { null: true } : { id: { eq: id } });
@@ -553,6 +584,8 @@ function paramsFilter(f: IssueFilters & { teamId?: string }, q: string | undefin
   if (f.assigneeId !== undefined) tree.assignee = byId(f.assigneeId);
   if (f.projectId !== undefined) tree.project = byId(f.projectId);
   if (f.cycleId !== undefined) tree.cycle = byId(f.cycleId);
+  if (f.projectMilestoneId !== undefined) tree.projectMilestone = byId(f.projectMilestoneId);
+  if (f.parentId !== undefined) tree.parent = byId(f.parentId);
   if (f.priority !== undefined) tree.priority = { eq: f.priority };
   if (f.labelId !== undefined) tree.labels = { some: { id: { eq: f.labelId } } };
   if (q !== undefined) tree.searchableContent = { contains: q };

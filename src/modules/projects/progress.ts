@@ -27,10 +27,10 @@ export const emptyProgress = (): Progress => ({
   progress: 0,
 });
 
-/** One grouped query for a whole page of projects or cycles, over the issues the caller sees. */
+/** One grouped query for a whole page of projects, cycles or milestones, over the issues the caller sees. */
 export async function progressBy(
   db: Db,
-  column: 'project_id' | 'cycle_id',
+  column: 'project_id' | 'cycle_id' | 'project_milestone_id',
   ids: readonly string[],
   access: TeamAccess,
 ): Promise<Map<string, Progress>> {

@@ -169,6 +169,18 @@ export interface ProjectTeamsTable {
   team_id: string;
 }
 
+export interface ProjectMilestonesTable {
+  id: Generated<string>;
+  project_id: string;
+  name: string;
+  description: string | null;
+  target_date: DateString | null;
+  sort_order: Generated<number>;
+  creator_id: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 export interface CyclesTable {
   id: Generated<string>;
   team_id: string;
@@ -199,6 +211,8 @@ export interface IssuesTable {
   project_id: string | null;
   cycle_id: string | null;
   parent_id: string | null;
+  /** A milestone of the issue's own project (a composite foreign key holds it to project_id). */
+  project_milestone_id: Generated<string | null>;
   sort_order: Generated<number>;
   created_at: Timestamp;
   updated_at: Timestamp;
@@ -355,6 +369,7 @@ export interface DB {
   projects: ProjectsTable;
   project_members: ProjectMembersTable;
   project_teams: ProjectTeamsTable;
+  project_milestones: ProjectMilestonesTable;
   cycles: CyclesTable;
   issues: IssuesTable;
   issue_identifiers: IssueIdentifiersTable;
@@ -379,6 +394,7 @@ export type StateRow = Selectable<WorkflowStatesTable>;
 export type LabelRow = Selectable<LabelsTable>;
 export type ProjectRow = Selectable<ProjectsTable>;
 export type CycleRow = Selectable<CyclesTable>;
+export type MilestoneRow = Selectable<ProjectMilestonesTable>;
 /** An issue as the application reads it: every column but the search tsvector. */
 export type IssueRow = Omit<Selectable<IssuesTable>, 'search'>;
 
@@ -402,6 +418,7 @@ export const ISSUE_COLUMNS = [
   'project_id',
   'cycle_id',
   'parent_id',
+  'project_milestone_id',
   'sort_order',
   'created_at',
   'updated_at',

@@ -127,6 +127,7 @@ export const issueEntity: EntitySpec = {
     assignee: belongsTo(() => userEntity, 'users', 'assignee_id'),
     creator: belongsTo(() => userEntity, 'users', 'creator_id'),
     project: belongsTo(() => projectEntity, 'projects', 'project_id'),
+    projectMilestone: belongsTo(() => projectMilestoneEntity, 'project_milestones', 'project_milestone_id'),
     cycle: belongsTo(() => cycleEntity, 'cycles', 'cycle_id', true),
     parent: belongsTo(() => issueEntity, 'issues', 'parent_id'),
     children: hasMany(() => issueEntity, 'issues', 'parent_id'),
@@ -248,8 +249,21 @@ export const projectEntity: EntitySpec = {
     lead: belongsTo(() => userEntity, 'users', 'lead_id'),
     creator: belongsTo(() => userEntity, 'users', 'creator_id'),
     issues: hasMany(() => issueEntity, 'issues', 'project_id'),
+    projectMilestones: hasMany(() => projectMilestoneEntity, 'project_milestones', 'project_id'),
     members: through(() => userEntity, 'users', 'project_members', 'project_id', 'user_id'),
     accessibleTeams: through(() => teamEntity, 'teams', 'project_teams', 'project_id', 'team_id'),
+  },
+};
+
+export const projectMilestoneEntity: EntitySpec = {
+  name: 'ProjectMilestone',
+  visible: visibility.projectMilestone,
+  fields: {
+    ...stamps,
+    name: col('name', 'string'),
+    targetDate: col('target_date', 'date'),
+    project: belongsTo(() => projectEntity, 'projects', 'project_id'),
+    issues: hasMany(() => issueEntity, 'issues', 'project_milestone_id'),
   },
 };
 

@@ -215,6 +215,10 @@ describe('combinators and relations', () => {
     invalid({ hasBlockedByRelations: { eq: 'yes' } });
   });
 
+  test('a milestone is a relation like any other: its key for null', () => {
+    assert.equal(compile({ projectMilestone: { null: true } }).sql, '("t"."project_milestone_id" is null)');
+  });
+
   test('malformed filters are invalid input', () => {
     invalid({ title: 'x' });
     invalid({ or: { title: { eq: 'x' } } });

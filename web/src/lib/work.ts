@@ -390,6 +390,8 @@ export interface IssueInput {
   assigneeId?: string | null;
   labelIds?: string[];
   projectId?: string | null;
+  projectMilestoneId?: string | null;
+  parentId?: string | null;
   cycleId?: string | null;
   dueDate?: string | null;
   estimate?: number | null;

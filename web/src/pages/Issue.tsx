@@ -3,7 +3,9 @@
 import { type ClipboardEvent, type DragEvent, type FormEvent, useEffect, useRef, useState } from 'react';
 import { StateIcon } from '../components/IssueBits';
 import { LabelPicker } from '../components/LabelPicker';
+import { MilestonePicker } from '../components/Milestones';
 import { Relations } from '../components/Relations';
+import { SubIssues } from '../components/SubIssues';
 import { Button, Dialog, ErrorMessage, Loading, SelectField, TextArea, TextField } from '../components/ui';
 import { gql } from '../lib/api';
 import { invalidate, useQuery } from '../lib/cache';
@@ -53,6 +55,8 @@ interface FullIssue {
   assignee: { id: string } | null;
   creator: { name: string } | null;
   project: { id: string } | null;
+  projectMilestone: { id: string } | null;
+  parent: { id: string; identifier: string; title: string } | null;
   cycle: { id: string } | null;
   labels: { nodes: { id: string }[] };
   comments: { nodes: Comment[] };
@@ -62,6 +66,7 @@ interface FullIssue {
 const ISSUE_QUERY = `query Issue($id: String!) { issue(id: $id) {
   id identifier title description priority estimate dueDate createdAt url
   state { id } team { id key } assignee { id } creator { name } project { id } cycle { id }
+  projectMilestone { id } parent { id identifier title }
   labels(first: 50) { nodes { id } }
   comments(first: 250) { nodes { id body createdAt editedAt archivedAt user { id name } } }
   attachments(first: 100) { nodes { id title url createdAt metadata } }
@@ -109,7 +114,16 @@ export function IssuePage({ id }: { id: string }) {
     <div className="issue-page">
       <div className="issue-main">
         <nav className="crumbs" aria-label="Breadcrumb">
-          <Link to="/issues">Issues</Link> <span aria-hidden="true">›</span> <span>{issue.identifier}</span>
+          <Link to="/issues">Issues</Link> <span aria-hidden="true">›</span>{' '}
+          {issue.parent && (
+            <>
+              <Link to={`/issue/${issue.parent.identifier}`} title={issue.parent.title}>
+                {issue.parent.identifier}
+              </Link>{' '}
+              <span aria-hidden="true">›</span>{' '}
+            </>
+          )}
+          <span>{issue.identifier}</span>
         </nav>
         {toast && (
           <div className="toast" role="status">
@@ -127,6 +141,7 @@ export function IssuePage({ id }: { id: string }) {
         />
         {errFor('description')}
         <Relations issueId={issue.id} onChange={() => invalidate(key)} />
+        <SubIssues issueId={issue.id} teamId={issue.team.id} />
         {flag('attachments') && (
           <Attachments issueId={issue.id} items={issue.attachments.nodes} onChange={() => invalidate(key)} />
         )}
@@ -201,6 +216,14 @@ export function IssuePage({ id }: { id: string }) {
           </SelectField>
         )}
         {errFor('project')}
+        {flag('projects') && (
+          <MilestonePicker
+            projectId={issue.project?.id ?? null}
+            value={issue.projectMilestone?.id ?? null}
+            onChange={(projectMilestoneId) => save('milestone', { projectMilestoneId })}
+          />
+        )}
+        {errFor('milestone')}
         {flag('cycles') && (
           <SelectField
             label="Cycle"

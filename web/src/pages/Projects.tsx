@@ -1,5 +1,7 @@
-// Projects with status, health, lead, target date and progress.
-import { type FormEvent, useState } from 'react';
+// Projects with status, health, lead, target date and progress; each opens
+// to show its milestones (components/Milestones.tsx).
+import { type FormEvent, Fragment, useState } from 'react';
+import { ProjectMilestones } from '../components/Milestones';
 import { Button, ErrorMessage, fieldErrors, Loading, PageHeader, TextField } from '../components/ui';
 import { api, gql } from '../lib/api';
 import { invalidate, useQuery } from '../lib/cache';
@@ -74,6 +76,7 @@ export function ProjectsPage() {
               <th scope="col">Lead</th>
               <th scope="col">Target date</th>
               <th scope="col">Progress</th>
+              <th scope="col">Milestones</th>
             </tr>
           </thead>
           <tbody>
@@ -102,6 +105,7 @@ const STATUSES = ['backlog', 'planned', 'started', 'paused', 'completed', 'cance
 /** One project, its properties editable in place (REST PATCH: it also takes health). */
 function ProjectRow({ p, people }: { p: Project; people: Person[] }) {
   const [error, setError] = useState<unknown>(null);
+  const [open, setOpen] = useState(false);
   async function patch(body: Record<string, unknown>) {
     setError(null);
     try {
@@ -112,68 +116,88 @@ function ProjectRow({ p, people }: { p: Project; people: Person[] }) {
     }
   }
   return (
-    <tr>
-      <td>
-        <strong>{p.name}</strong>
-        <ErrorMessage error={error} />
-      </td>
-      <td>
-        <select
-          aria-label={`Status of ${p.name}`}
-          value={p.state}
-          onChange={(e) => patch({ status: e.target.value })}
-        >
-          {STATUSES.map((s) => (
-            <option key={s} value={s}>
-              {s[0]?.toUpperCase() + s.slice(1)}
-            </option>
-          ))}
-        </select>
-      </td>
-      <td>
-        <select
-          aria-label={`Health of ${p.name}`}
-          className={p.health ? `health ${p.health}` : ''}
-          value={p.health ?? ''}
-          onChange={(e) => patch({ health: e.target.value || null })}
-        >
-          <option value="">No update</option>
-          {Object.entries(HEALTH).map(([v, label]) => (
-            <option key={v} value={v}>
-              {label}
-            </option>
-          ))}
-        </select>
-      </td>
-      <td>
-        <select
-          aria-label={`Lead of ${p.name}`}
-          value={p.lead?.id ?? ''}
-          onChange={(e) => patch({ leadId: e.target.value || null })}
-        >
-          <option value="">No lead</option>
-          {people.map((u) => (
-            <option key={u.id} value={u.id}>
-              {u.name}
-            </option>
-          ))}
-        </select>
-      </td>
-      <td>
-        <input
-          type="date"
-          aria-label={`Target date of ${p.name}`}
-          key={p.targetDate ?? ''}
-          defaultValue={p.targetDate ?? ''}
-          onBlur={(e) => {
-            const v = e.target.value || null;
-            if (v !== p.targetDate) void patch({ targetDate: v });
-          }}
-        />
-      </td>
-      <td>
-        <Progress value={p.progress} />
-      </td>
-    </tr>
+    <Fragment>
+      <tr>
+        <td>
+          <strong>{p.name}</strong>
+          <ErrorMessage error={error} />
+        </td>
+        <td>
+          <select
+            aria-label={`Status of ${p.name}`}
+            value={p.state}
+            onChange={(e) => patch({ status: e.target.value })}
+          >
+            {STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {s[0]?.toUpperCase() + s.slice(1)}
+              </option>
+            ))}
+          </select>
+        </td>
+        <td>
+          <select
+            aria-label={`Health of ${p.name}`}
+            className={p.health ? `health ${p.health}` : ''}
+            value={p.health ?? ''}
+            onChange={(e) => patch({ health: e.target.value || null })}
+          >
+            <option value="">No update</option>
+            {Object.entries(HEALTH).map(([v, label]) => (
+              <option key={v} value={v}>
+                {label}
+              </option>
+            ))}
+          </select>
+        </td>
+        <td>
+          <select
+            aria-label={`Lead of ${p.name}`}
+            value={p.lead?.id ?? ''}
+            onChange={(e) => patch({ leadId: e.target.value || null })}
+          >
+            <option value="">No lead</option>
+            {people.map((u) => (
+              <option key={u.id} value={u.id}>
+                {u.name}
+              </option>
+            ))}
+          </select>
+        </td>
+        <td>
+          <input
+            type="date"
+            aria-label={`Target date of ${p.name}`}
+            key={p.targetDate ?? ''}
+            defaultValue={p.targetDate ?? ''}
+            onBlur={(e) => {
+              const v = e.target.value || null;
+              if (v !== p.targetDate) void patch({ targetDate: v });
+            }}
+          />
+        </td>
+        <td>
+          <Progress value={p.progress} />
+        </td>
+        <td>
+          {/* The label leaves the project's name out: the name cell alone carries it. */}
+          <Button
+            variant="ghost"
+            aria-expanded={open}
+            aria-controls={`milestones-${p.id}`}
+            onClick={() => setOpen(!open)}
+          >
+            {open ? 'Hide milestones' : 'Show milestones'}
+          </Button>
+        </td>
+      </tr>
+      {open && (
+        <tr className="milestones-row">
+          <td colSpan={7} id={`milestones-${p.id}`}>
+            <ProjectMilestones projectId={p.id} projectName={p.name} />
+          </td>
+        </tr>
+      )}
+    </Fragment>
   );
 }

@@ -9,6 +9,7 @@ import * as m0008 from './0008_comment_soft_delete.js';
 import * as m0009 from './0009_team_keys.js';
 import * as m0010 from './0010_attachment_files.js';
 import * as m0011 from './0011_issue_relations.js';
+import * as m0012 from './0012_project_milestones.js';
 
 export interface Migration {
   version: number;
@@ -27,4 +28,5 @@ export const migrations: Migration[] = [
   { version: 9, ...m0009 },
   { version: 10, ...m0010 },
   { version: 11, ...m0011 },
+  { version: 12, ...m0012 },
 ];

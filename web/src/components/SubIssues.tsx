@@ -1,0 +1,94 @@
+// Sub-issues of an issue: each child with its state, the progress ("2/5
+// done", canceled ones out of scope as in project progress) from REST's
+// childProgress, and a form to add a sub-issue in the parent's team.
+import { type FormEvent, useState } from 'react';
+import { api, gql } from '../lib/api';
+import { invalidate, useQuery } from '../lib/cache';
+import { Link } from '../lib/router';
+import { createIssue } from '../lib/work';
+import { Button, ErrorMessage, TextField } from './ui';
+
+interface Child {
+  id: string;
+  identifier: string;
+  title: string;
+  state: { name: string; type: string };
+}
+
+interface ChildProgress {
+  total: number;
+  completed: number;
+  canceled: number;
+}
+
+const CHILDREN = `query Children($id: String!) { issue(id: $id) {
+  children(first: 250, orderBy: createdAt) { nodes { id identifier title state { name type } } } } }`;
+
+export function SubIssues({ issueId, teamId }: { issueId: string; teamId: string }) {
+  const key = `subissues:${issueId}`;
+  const q = useQuery(key, async () => {
+    const [tree, rest] = await Promise.all([
+      gql<{ issue: { children: { nodes: Child[] } } }>(CHILDREN, { id: issueId }),
+      api.get<{ issue: { childProgress: ChildProgress } }>(`/issues/${issueId}`),
+    ]);
+    // Connections come newest first; a checklist reads oldest first.
+    return { children: [...tree.issue.children.nodes].reverse(), progress: rest.issue.childProgress };
+  });
+  const [title, setTitle] = useState('');
+  const [state, setState] = useState<{ busy?: boolean; error?: unknown }>({});
+
+  async function add(e: FormEvent) {
+    e.preventDefault();
+    setState({ busy: true });
+    try {
+      await createIssue({ title: title.trim(), teamId, parentId: issueId });
+      setTitle('');
+      setState({});
+      invalidate(key);
+    } catch (error) {
+      setState({ error });
+    }
+  }
+
+  const p = q.data?.progress;
+  const inScope = p ? p.total - p.canceled : 0;
+  return (
+    <section className="sub-issues" aria-labelledby="sub-h">
+      <h2 id="sub-h">
+        Sub-issues{' '}
+        {p && p.total > 0 && (
+          <span className="muted small" role="status">
+            {p.completed}/{inScope} done
+          </span>
+        )}
+      </h2>
+      {p && inScope > 0 && (
+        <progress
+          max={inScope}
+          value={p.completed}
+          aria-label={`Sub-issues: ${p.completed} of ${inScope} done`}
+        />
+      )}
+      <ErrorMessage error={q.error} />
+      {q.data && q.data.children.length > 0 && (
+        <ul className="sub-issue-list" aria-label="Sub-issues">
+          {q.data.children.map((c) => (
+            <li key={c.id} className={`state-${c.state.type}`}>
+              <Link to={`/issue/${c.identifier}`}>
+                {c.identifier} {c.title}
+              </Link>{' '}
+              <span className="muted small">{c.state.name}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+      <form onSubmit={add} className="inline-form">
+        <TextField label="New sub-issue" value={title} onChange={(e) => setTitle(e.target.value)} />
+        <Button type="submit" busy={state.busy} disabled={!title.trim()}>
+          Add sub-issue
+        </Button>
+      </form>
+      <ErrorMessage error={state.error} />
+    </section>
+  );
+}
