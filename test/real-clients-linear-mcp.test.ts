@@ -173,11 +173,14 @@ describe(`${CLIENT} through MCP`, () => {
         { title: 'Batch two', description: 'second', teamId },
       ],
     });
-    // The tool answers text: the project and one line per created issue.
-    assert.match(String(res), /Issues created: 2/);
-    const found = await sdk.projects({ filter: { name: { eq: 'Imported by linear-mcp' } } });
-    assert.equal(found.nodes.length, 1);
-    const issues = await found.nodes[0]!.issues();
-    assert.deepEqual(issues.nodes.map((i) => i.title).sort(), ['Batch one', 'Batch two']);
+    // The tool answers in prose: the project, then one line per issue created.
+    assert.match(res, /^Successfully created project with issues\nProject: Imported by linear-mcp\n/);
+    assert.match(res, /Issues created: 2\n- ENG-4: Batch one \(.+\)\n- ENG-5: Batch two \(.+\)$/);
+    const projects = await sdk.projects({ filter: { name: { eq: 'Imported by linear-mcp' } } });
+    const issues = await projects.nodes[0]!.issues();
+    assert.deepEqual(issues.nodes.map((i) => [i.identifier, i.title, i.description]).sort(), [
+      ['ENG-4', 'Batch one', 'first'],
+      ['ENG-5', 'Batch two', 'second'],
+    ]);
   });
 });
