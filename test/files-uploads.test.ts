@@ -149,7 +149,15 @@ describe('PUT to uploadUrl', () => {
   });
 
   const refusals: [string, (url: string) => string, Record<string, string>, string, number, string][] = [
-    ['a tampered signature', (u) => u.replace(/signature=./, 'signature=A'), {}, 'hello', 403, 'FORBIDDEN'],
+    [
+      'a tampered signature',
+      // Flip the first character to a different one: a fixed replacement equals it one time in 64.
+      (u) => u.replace(/signature=(.)/, (_m, c: string) => `signature=${c === 'A' ? 'B' : 'A'}`),
+      {},
+      'hello',
+      403,
+      'FORBIDDEN',
+    ],
     ['a changed expiry', (u) => u.replace(/expires=\d+/, (m) => `${m}9`), {}, 'hello', 403, 'FORBIDDEN'],
     [
       'a different content type',
