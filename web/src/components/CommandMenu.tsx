@@ -1,9 +1,10 @@
 // Ctrl/Cmd-K: jump to a page or an issue, or run an action, by typing.
+import { useNavigate } from '@tanstack/react-router';
 import { useEffect, useId, useState } from 'react';
+import { graphql } from '../gql';
 import { gql } from '../lib/api';
-import { navigate } from '../lib/router';
+import { searchFilters } from '../lib/issues';
 import { useSession } from '../lib/session';
-import { searchFilters } from '../lib/work';
 import { Dialog } from './ui';
 
 interface Command {
@@ -20,7 +21,8 @@ export function CommandMenu({ onClose, onCreate }: { onClose: () => void; onCrea
   const [found, setFound] = useState<{ id: string; identifier: string; title: string }[]>([]);
   const listId = useId();
 
-  const go = (to: string) => () => navigate(to);
+  const navigate = useNavigate();
+  const go = (to: string) => () => void navigate({ to });
   const base: Command[] = [
     { id: 'new', label: 'Create new issue', hint: 'C', run: onCreate },
     { id: 'issues', label: 'Go to Issues', run: go('/issues') },
@@ -49,8 +51,10 @@ export function CommandMenu({ onClose, onCreate }: { onClose: () => void; onCrea
     let cancelled = false;
     const timer = setTimeout(() => {
       const filter = { or: searchFilters(q) };
-      gql<{ issues: { nodes: { id: string; identifier: string; title: string }[] } }>(
-        'query S($filter: IssueFilter) { issues(first: 8, filter: $filter) { nodes { id identifier title } } }',
+      gql(
+        graphql(
+          `query CommandSearch($filter: IssueFilter) { issues(first: 8, filter: $filter) { nodes { id identifier title } } }`,
+        ),
         { filter },
       )
         .then((d) => !cancelled && setFound(d.issues.nodes))

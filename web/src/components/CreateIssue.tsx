@@ -1,12 +1,15 @@
 // "New issue" dialog (button or C from anywhere).
+
+import { useNavigate } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
-import { navigate } from '../lib/router';
+import { createIssue, PRIORITIES } from '../lib/issues';
+import { cycleName, useCycles, useProjects, useRefData } from '../lib/ref';
 import { useSession } from '../lib/session';
-import { createIssue, cycleName, PRIORITIES, useCycles, useProjects, useRefData } from '../lib/work';
 import { LabelPicker } from './LabelPicker';
 import { Button, Dialog, ErrorMessage, Kbd, Loading, SelectField, TextArea, TextField } from './ui';
 
 export function CreateIssueDialog({ onClose }: { onClose: () => void }) {
+  const navigate = useNavigate();
   const { flag } = useSession();
   const ref = useRefData();
   const projects = useProjects(flag('projects')).data;
@@ -47,7 +50,7 @@ export function CreateIssueDialog({ onClose }: { onClose: () => void }) {
       });
       onClose();
       sessionStorage.setItem('toast', `Created ${issue.identifier}`);
-      navigate(`/issue/${issue.identifier}`);
+      void navigate({ to: `/issue/${issue.identifier}` });
     } catch (error) {
       setState({ error });
     }
@@ -62,7 +65,7 @@ export function CreateIssueDialog({ onClose }: { onClose: () => void }) {
         }}
       >
         <div className="dialog-body">
-          {ref.loading && <Loading />}
+          {ref.isLoading && <Loading />}
           <ErrorMessage error={ref.error} />
           <TextField
             label="Title"

@@ -1,40 +1,46 @@
-// The filter bar shared by the list and the board.
+// The filter bar shared by the list and the board; its values live in the address.
 import { useEffect, useState } from 'react';
+import { PRIORITIES } from '../lib/issues';
+import { cycleName, teamScoped, useCycles, useProjects, useRefData } from '../lib/ref';
 import { useSession } from '../lib/session';
-import { cycleName, type IssueFilters, PRIORITIES, useCycles, useProjects, useRefData } from '../lib/work';
+import { FILTER_KEYS, type FilterKey, isFiltered, type View } from '../lib/view';
 
 export function FilterBar({
-  filters,
+  view,
   onChange,
   showState = true,
+  hide = [],
 }: {
-  filters: IssueFilters;
-  onChange: (f: IssueFilters) => void;
+  view: View;
+  onChange: (v: View) => void;
   showState?: boolean;
+  /** Filters fixed by the page, not offered. */
+  hide?: FilterKey[];
 }) {
   const { flag } = useSession();
   const ref = useRefData().data;
   const projects = useProjects(flag('projects')).data;
   const cycles = useCycles(flag('cycles')).data;
-  // States and cycles belong to one team: with several teams, say which.
-  const keyOf = new Map(ref?.teams.map((t) => [t.id, t.key]));
-  const ofTeam = (teamId: string, name: string) =>
-    keyOf.size > 1 && keyOf.has(teamId) ? `${keyOf.get(teamId)} · ${name}` : name;
-  const set = (k: keyof IssueFilters, v: string) => onChange({ ...filters, [k]: v || undefined });
-  const select = (k: keyof IssueFilters, label: string, options: { value: string; label: string }[]) => (
-    <label className="filter">
-      <span className="filter-label">{label}</span>
-      <select value={filters[k] ?? ''} onChange={(e) => set(k, e.target.value)}>
-        <option value="">Any</option>
-        {options.map((o) => (
-          <option key={o.value} value={o.value}>
-            {o.label}
-          </option>
-        ))}
-      </select>
-    </label>
-  );
-  const active = Object.entries(filters).some(([k, v]) => v && k !== 'q');
+  const set = (k: FilterKey | 'q', v: string) => onChange({ ...view, [k]: v || undefined });
+  const select = (k: FilterKey, label: string, options: { value: string; label: string }[]) =>
+    hide.includes(k) ? null : (
+      <label className="filter">
+        <span className="filter-label">{label}</span>
+        <select value={view[k] ?? ''} onChange={(e) => set(k, e.target.value)}>
+          <option value="">Any</option>
+          {options.map((o) => (
+            <option key={o.value} value={o.value}>
+              {o.label}
+            </option>
+          ))}
+        </select>
+      </label>
+    );
+  const clear = () => {
+    const next: View = { ...view };
+    for (const k of FILTER_KEYS) delete next[k];
+    onChange(next);
+  };
   return (
     <div className="filter-bar">
       <label className="filter search">
@@ -42,17 +48,26 @@ export function FilterBar({
         <input
           type="search"
           placeholder="Title or text…"
-          value={filters.q ?? ''}
+          value={view.q ?? ''}
           onChange={(e) => set('q', e.target.value)}
         />
       </label>
+      {(ref?.teams.length ?? 0) > 1 &&
+        select(
+          'team',
+          'Team',
+          (ref?.teams ?? []).map((t) => ({ value: t.id, label: t.name })),
+        )}
       {showState &&
         select(
           'state',
           'State',
-          (ref?.states ?? []).map((s) => ({ value: s.id, label: ofTeam(s.teamId, s.name) })),
+          (ref?.states ?? [])
+            .filter((s) => !view.team || s.teamId === view.team)
+            .map((s) => ({ value: s.id, label: teamScoped(ref, s.teamId, s.name) })),
         )}
       {select('assignee', 'Assignee', [
+        { value: 'me', label: 'Me' },
         { value: 'none', label: 'Unassigned' },
         ...(ref?.people ?? []).map((p) => ({ value: p.id, label: p.name })),
       ])}
@@ -67,19 +82,19 @@ export function FilterBar({
         PRIORITIES.map((p) => ({ value: String(p.value), label: p.label })),
       )}
       {flag('projects') &&
-        select(
-          'project',
-          'Project',
-          (projects ?? []).map((p) => ({ value: p.id, label: p.name })),
-        )}
+        select('project', 'Project', [
+          { value: 'none', label: 'No project' },
+          ...(projects ?? []).map((p) => ({ value: p.id, label: p.name })),
+        ])}
       {flag('cycles') &&
-        select(
-          'cycle',
-          'Cycle',
-          (cycles ?? []).map((c) => ({ value: c.id, label: ofTeam(c.teamId, cycleName(c)) })),
-        )}
-      {active && (
-        <button type="button" className="btn btn-ghost" onClick={() => onChange({ q: filters.q })}>
+        select('cycle', 'Cycle', [
+          { value: 'none', label: 'No cycle' },
+          ...(cycles ?? [])
+            .filter((c) => !view.team || c.teamId === view.team)
+            .map((c) => ({ value: c.id, label: teamScoped(ref, c.teamId, cycleName(c)) })),
+        ])}
+      {isFiltered(view) && (
+        <button type="button" className="btn btn-ghost" onClick={clear}>
           Clear filters
         </button>
       )}
@@ -87,18 +102,8 @@ export function FilterBar({
   );
 }
 
-/** Filters survive moving between pages in the same tab. */
-export function loadFilters(key: string): IssueFilters {
-  try {
-    return JSON.parse(sessionStorage.getItem(key) ?? '{}') as IssueFilters;
-  } catch {
-    return {};
-  }
-}
-export const saveFilters = (key: string, f: IssueFilters) => sessionStorage.setItem(key, JSON.stringify(f));
-
 /** The filters with the search text settled for a moment, so typing does not fire a query per key. */
-export function useSettledFilters(f: IssueFilters, ms = 250): IssueFilters {
+export function useSettledFilters(f: View, ms = 250): View {
   const [settled, setSettled] = useState(f);
   const key = JSON.stringify(f);
   // biome-ignore lint/correctness/useExhaustiveDependencies: the key stands for the filters

@@ -1,6 +1,6 @@
+import { priorityLabel } from '../lib/issues';
+import type { Label, Person, State } from '../lib/ref';
 // Small visual pieces shared by the list, the board and the issue page.
-import type { Label, Person, State } from '../lib/work';
-import { priorityLabel } from '../lib/work';
 
 export function StateIcon({ state }: { state: State | undefined }) {
   const type = state?.type ?? 'backlog';

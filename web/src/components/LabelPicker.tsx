@@ -1,5 +1,5 @@
+import type { Label } from '../lib/ref';
 // Labels as a group of toggle checkboxes: simple, and fully keyboard-usable.
-import type { Label } from '../lib/work';
 
 export function LabelPicker({
   labels,

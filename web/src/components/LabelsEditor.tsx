@@ -45,7 +45,7 @@ export function LabelsEditor({ teamId, title }: { teamId: string | null; title: 
           ? 'These labels can be put only on this team’s issues.'
           : 'Workspace labels can be put on the issues of every team.'}
       </p>
-      {labels.loading && <Loading label="Loading labels" />}
+      {labels.isLoading && <Loading label="Loading labels" />}
       <ErrorMessage error={labels.error} />
       <ul className="state-list">
         {labels.data?.map((l) => (

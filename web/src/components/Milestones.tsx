@@ -2,9 +2,11 @@
 // reorder, add, delete) and the picker on an issue, which offers only the
 // milestones of the issue's own project. Both read REST, which lists them in
 // the project's order (sortOrder, then oldest first).
+
+import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { api } from '../lib/api';
-import { invalidate, useQuery } from '../lib/cache';
+import { invalidate } from '../lib/query';
 import { Button, ErrorMessage, fieldErrors, Loading, SelectField, TextField } from './ui';
 
 export interface Milestone {
@@ -24,12 +26,15 @@ const STATUS_LABEL: Record<Milestone['status'], string> = {
   unstarted: 'Not started',
 };
 
-const keyOf = (projectId: string) => `milestones:${projectId}`;
+const keyOf = (projectId: string | null) => ['milestones', projectId];
 
 export function useMilestones(projectId: string | null) {
-  return useQuery<Milestone[]>(projectId ? keyOf(projectId) : null, () =>
-    api.get<{ milestones: Milestone[] }>(`/projects/${projectId}/milestones`).then((d) => d.milestones),
-  );
+  return useQuery<Milestone[]>({
+    queryKey: keyOf(projectId),
+    queryFn: () =>
+      api.get<{ milestones: Milestone[] }>(`/projects/${projectId}/milestones`).then((d) => d.milestones),
+    enabled: Boolean(projectId),
+  });
 }
 
 /** A milestone picker for an issue; hidden while the issue has no project. */
@@ -37,15 +42,22 @@ export function MilestonePicker({
   projectId,
   value,
   onChange,
+  disabled,
 }: {
   projectId: string | null;
   value: string | null;
   onChange: (milestoneId: string | null) => void;
+  disabled?: boolean;
 }) {
   const q = useMilestones(projectId);
   if (!projectId) return null;
   return (
-    <SelectField label="Milestone" value={value ?? ''} onChange={(e) => onChange(e.target.value || null)}>
+    <SelectField
+      label="Milestone"
+      value={value ?? ''}
+      disabled={disabled}
+      onChange={(e) => onChange(e.target.value || null)}
+    >
       <option value="">No milestone</option>
       {q.data?.map((m) => (
         <option key={m.id} value={m.id}>
@@ -62,7 +74,7 @@ export function ProjectMilestones({ projectId, projectName }: { projectId: strin
   const [name, setName] = useState('');
   const [targetDate, setTargetDate] = useState('');
   const [state, setState] = useState<{ busy?: boolean; error?: unknown }>({});
-  const refresh = () => invalidate(keyOf(projectId));
+  const refresh = () => invalidate(...keyOf(projectId));
 
   async function run(action: () => Promise<unknown>) {
     setState({ busy: true });
@@ -98,7 +110,7 @@ export function ProjectMilestones({ projectId, projectName }: { projectId: strin
 
   return (
     <section className="milestones" aria-label={`Milestones of ${projectName}`}>
-      {q.loading && <Loading label="Loading milestones" />}
+      {q.isLoading && <Loading label="Loading milestones" />}
       <ErrorMessage error={q.error} />
       {q.data?.length === 0 && <p className="muted small">No milestones yet.</p>}
       {q.data && q.data.length > 0 && (

@@ -2,12 +2,13 @@
 // it, its duplicates and related issues, each linking to the other issue; and
 // a small form to add one (by identifier) or remove one. Reads and writes go
 // through REST, whose list already names each relation as this issue sees it.
+
+import { useQuery } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
 import { ApiError, api } from '../lib/api';
-import { useQuery } from '../lib/cache';
-import { Link } from '../lib/router';
+import { refreshIssues } from '../lib/issues';
 import { useSession } from '../lib/session';
-import { refreshIssueLists } from '../lib/work';
 import { Button, ErrorMessage, SelectField, TextField } from './ui';
 
 type Kind = 'blocks' | 'blocked_by' | 'duplicate' | 'duplicated_by' | 'related' | 'similar';
@@ -30,10 +31,12 @@ const DONE = new Set(['completed', 'canceled']);
 
 export function Relations({ issueId, onChange }: { issueId: string; onChange: () => void }) {
   const { user } = useSession();
-  const key = `issue:${issueId}:relations`;
-  const q = useQuery(key, () =>
-    api.get<{ relations: Listed[] }>(`/issues/${issueId}/relations?limit=250`).then((d) => d.relations),
-  );
+  const key = ['issues', 'relations', issueId];
+  const q = useQuery({
+    queryKey: key,
+    queryFn: () =>
+      api.get<{ relations: Listed[] }>(`/issues/${issueId}/relations?limit=250`).then((d) => d.relations),
+  });
   const [kind, setKind] = useState<Kind>('blocked_by');
   const [other, setOther] = useState('');
   const [state, setState] = useState<{ busy?: boolean; error?: unknown }>({});
@@ -41,7 +44,7 @@ export function Relations({ issueId, onChange }: { issueId: string; onChange: ()
 
   // A relation can move this issue (a duplicate) and change markers in lists: refresh both.
   const changed = () => {
-    refreshIssueLists();
+    refreshIssues();
     onChange();
   };
 

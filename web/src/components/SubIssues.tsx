@@ -1,19 +1,15 @@
 // Sub-issues of an issue: each child with its state, the progress ("2/5
 // done", canceled ones out of scope as in project progress) from REST's
 // childProgress, and a form to add a sub-issue in the parent's team.
-import { type FormEvent, useState } from 'react';
-import { api, gql } from '../lib/api';
-import { invalidate, useQuery } from '../lib/cache';
-import { Link } from '../lib/router';
-import { createIssue } from '../lib/work';
-import { Button, ErrorMessage, TextField } from './ui';
 
-interface Child {
-  id: string;
-  identifier: string;
-  title: string;
-  state: { name: string; type: string };
-}
+import { useQuery } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
+import { type FormEvent, useState } from 'react';
+import { graphql } from '../gql';
+import { api, gql } from '../lib/api';
+import { createIssue } from '../lib/issues';
+import { invalidate } from '../lib/query';
+import { Button, ErrorMessage, TextField } from './ui';
 
 interface ChildProgress {
   total: number;
@@ -21,18 +17,29 @@ interface ChildProgress {
   canceled: number;
 }
 
-const CHILDREN = `query Children($id: String!) { issue(id: $id) {
-  children(first: 250, orderBy: createdAt) { nodes { id identifier title state { name type } } } } }`;
+const CHILDREN = graphql(`query Children($id: String!) { issue(id: $id) {
+  children(first: 250, orderBy: createdAt) { nodes { id identifier title state { name type } } } } }`);
 
-export function SubIssues({ issueId, teamId }: { issueId: string; teamId: string }) {
-  const key = `subissues:${issueId}`;
-  const q = useQuery(key, async () => {
-    const [tree, rest] = await Promise.all([
-      gql<{ issue: { children: { nodes: Child[] } } }>(CHILDREN, { id: issueId }),
-      api.get<{ issue: { childProgress: ChildProgress } }>(`/issues/${issueId}`),
-    ]);
-    // Connections come newest first; a checklist reads oldest first.
-    return { children: [...tree.issue.children.nodes].reverse(), progress: rest.issue.childProgress };
+export function SubIssues({
+  issueId,
+  teamId,
+  readOnly,
+}: {
+  issueId: string;
+  teamId: string;
+  readOnly?: boolean;
+}) {
+  const key = ['issues', 'children', issueId];
+  const q = useQuery({
+    queryKey: key,
+    queryFn: async () => {
+      const [tree, rest] = await Promise.all([
+        gql(CHILDREN, { id: issueId }),
+        api.get<{ issue: { childProgress: ChildProgress } }>(`/issues/${issueId}`),
+      ]);
+      // Connections come newest first; a checklist reads oldest first.
+      return { children: [...tree.issue.children.nodes].reverse(), progress: rest.issue.childProgress };
+    },
   });
   const [title, setTitle] = useState('');
   const [state, setState] = useState<{ busy?: boolean; error?: unknown }>({});
@@ -44,7 +51,7 @@ export function SubIssues({ issueId, teamId }: { issueId: string; teamId: string
       await createIssue({ title: title.trim(), teamId, parentId: issueId });
       setTitle('');
       setState({});
-      invalidate(key);
+      invalidate(...key);
     } catch (error) {
       setState({ error });
     }
@@ -82,12 +89,14 @@ export function SubIssues({ issueId, teamId }: { issueId: string; teamId: string
           ))}
         </ul>
       )}
-      <form onSubmit={add} className="inline-form">
-        <TextField label="New sub-issue" value={title} onChange={(e) => setTitle(e.target.value)} />
-        <Button type="submit" busy={state.busy} disabled={!title.trim()}>
-          Add sub-issue
-        </Button>
-      </form>
+      {!readOnly && (
+        <form onSubmit={add} className="inline-form">
+          <TextField label="New sub-issue" value={title} onChange={(e) => setTitle(e.target.value)} />
+          <Button type="submit" busy={state.busy} disabled={!title.trim()}>
+            Add sub-issue
+          </Button>
+        </form>
+      )}
       <ErrorMessage error={state.error} />
     </section>
   );

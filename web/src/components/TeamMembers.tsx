@@ -44,7 +44,7 @@ export function TeamMembers({ team }: { team: TeamRecord }) {
   return (
     <section className="card" aria-labelledby="team-members-h">
       <h2 id="team-members-h">Members</h2>
-      {members.loading && <Loading label="Loading members" />}
+      {members.isLoading && <Loading label="Loading members" />}
       <ErrorMessage error={members.error} />
       {members.data && (
         <table className="table">

@@ -50,7 +50,7 @@ export function WorkflowEditor({ teamId }: { teamId: string }) {
         start in the first backlog state. A state's type cannot change: add one of the new type and archive
         the old one.
       </p>
-      {states.loading && <Loading label="Loading workflow" />}
+      {states.isLoading && <Loading label="Loading workflow" />}
       <ErrorMessage error={states.error} />
       {STATE_TYPES.map((type) => {
         const group = list.filter((s) => s.type === type).sort((a, b) => a.position - b.position);

@@ -10,6 +10,7 @@ import {
   useRef,
 } from 'react';
 import { ApiError } from '../lib/api';
+import { useSession } from '../lib/session';
 
 export function Button({
   variant = 'secondary',
@@ -164,6 +165,8 @@ export function Dialog({
     if (!d) return;
     const previous = document.activeElement as HTMLElement | null;
     d.showModal();
+    // showModal focuses the first focusable element, the close button; typing belongs in the first field.
+    d.querySelector<HTMLElement>('[data-autofocus], input:not([type=hidden]), textarea, select')?.focus();
     return () => previous?.focus?.();
   }, []);
   return (
@@ -198,7 +201,16 @@ export function copyText(text: string) {
   return navigator.clipboard?.writeText(text).catch(() => undefined);
 }
 
+/** Names the browser tab after the page: "Issues · Acme". */
+export function usePageTitle(title: string | undefined) {
+  const workspace = useSession().config?.workspace.name ?? 'Trackway';
+  useEffect(() => {
+    document.title = title ? `${title} · ${workspace}` : workspace;
+  }, [title, workspace]);
+}
+
 export function PageHeader({ title, children }: { title: string; children?: ReactNode }) {
+  usePageTitle(title);
   return (
     <header className="page-header">
       <h1>{title}</h1>

@@ -1,5 +1,6 @@
 // REST and GraphQL calls with the signed-in user's token. Failures become
 // ApiError with a message fit to show a person, plus per-field messages.
+import type { TypedDocumentString } from '../gql/graphql';
 
 const TOKEN_KEY = 'trackway.token';
 
@@ -65,13 +66,15 @@ interface GqlError {
   extensions?: { type?: string; userPresentableMessage?: string; code?: string };
 }
 
-export async function gql<T>(query: string, variables: Record<string, unknown> = {}): Promise<T> {
+/** Sends a document written with `graphql(...)`; its result and variables are typed by code generation. */
+export async function gql<T, V>(document: TypedDocumentString<T, V>, variables?: V): Promise<T> {
+  const query = document.toString();
   let res: Response;
   try {
     res = await fetch('/graphql', {
       method: 'POST',
       headers: { ...authHeaders(), 'content-type': 'application/json' },
-      body: JSON.stringify({ query, variables }),
+      body: JSON.stringify({ query, variables: variables ?? {} }),
     });
   } catch {
     throw new ApiError('Cannot reach the server. Check your connection and try again.', 0, 'NETWORK');

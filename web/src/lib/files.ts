@@ -2,6 +2,7 @@
 // downloads. The token only ever goes to this server's file route. What may be
 // shown in the page is decided by the server's allow-list, shared with it.
 import { inlineType } from '../../../src/modules/files/inline-types';
+import { graphql } from '../gql';
 import { ApiError, gql, tokenStore } from './api';
 
 export const sameOrigin = (url: string) => {
@@ -14,17 +15,15 @@ export const sameOrigin = (url: string) => {
 
 export async function uploadFile(file: File): Promise<string> {
   const contentType = file.type || 'application/octet-stream';
-  const d = await gql<{
-    fileUpload: {
-      uploadFile: { uploadUrl: string; assetUrl: string; headers: { key: string; value: string }[] };
-    };
-  }>(
-    `mutation Upload($contentType: String!, $filename: String!, $size: Int!) {
+  const d = await gql(
+    graphql(`mutation Upload($contentType: String!, $filename: String!, $size: Int!) {
       fileUpload(contentType: $contentType, filename: $filename, size: $size) {
-        success uploadFile { uploadUrl assetUrl headers { key value } } } }`,
+        success uploadFile { uploadUrl assetUrl headers { key value } } } }`),
     { contentType, filename: file.name, size: file.size },
   );
-  const { uploadUrl, assetUrl, headers } = d.fileUpload.uploadFile;
+  const grant = d.fileUpload.uploadFile;
+  if (!grant) throw new ApiError('The server did not grant the upload.', 500, 'UPLOAD');
+  const { uploadUrl, assetUrl, headers } = grant;
   // Headers.set: the grant may name Content-Type in another case; never send it twice.
   const h = new Headers({ 'content-type': contentType });
   for (const { key, value } of headers) h.set(key, value);
@@ -41,7 +40,9 @@ export async function uploadFile(file: File): Promise<string> {
 export async function attachFile(issueId: string, file: File) {
   const url = await uploadFile(file);
   await gql(
-    `mutation Attach($input: AttachmentCreateInput!) { attachmentCreate(input: $input) { success attachment { id url } } }`,
+    graphql(
+      `mutation Attach($input: AttachmentCreateInput!) { attachmentCreate(input: $input) { success attachment { id url } } }`,
+    ),
     { input: { issueId, title: file.name, url, metadata: { contentType: file.type, size: file.size } } },
   );
 }

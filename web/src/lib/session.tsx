@@ -1,9 +1,10 @@
 // Who is signed in, and the workspace's public configuration (branding, flags).
+
+import { useQuery } from '@tanstack/react-query';
+import { useNavigate } from '@tanstack/react-router';
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useState } from 'react';
-import { api, setUnauthenticatedHandler, tokenStore } from './api';
-import { invalidate, useQuery } from './cache';
-import { navigate } from './router';
-import { clearIssueLists } from './work';
+import { ApiError, api, setUnauthenticatedHandler, tokenStore } from './api';
+import { queryClient } from './query';
 
 export interface User {
   id: string;
@@ -62,38 +63,44 @@ export function accentForeground(hex: string) {
 export function SessionProvider({ children }: { children: ReactNode }) {
   const [user, setUser] = useState<User | null>(null);
   const [checking, setChecking] = useState(Boolean(tokenStore.get()));
-  const config = useQuery<Config>('config', () => api.get<Config>('/config'));
+  const [offline, setOffline] = useState(false);
+  const navigate = useNavigate();
+  const config = useQuery<Config>({ queryKey: ['config'], queryFn: () => api.get<Config>('/config') });
 
-  useEffect(() => {
-    applyAccent(config.data?.workspace.accentColor);
-    if (config.data) document.title = config.data.workspace.name;
-  }, [config.data]);
+  useEffect(() => applyAccent(config.data?.workspace.accentColor), [config.data]);
 
   const signOut = useCallback(() => {
     tokenStore.set(null);
     setUser(null);
-    invalidate('');
-    clearIssueLists();
-    navigate('/login');
+    // Another user may see other issues: nothing cached survives a change of user.
+    queryClient.clear();
+    void navigate({ to: '/login' });
+  }, [navigate]);
+
+  const check = useCallback(() => {
+    if (!tokenStore.get()) return;
+    setChecking(true);
+    setOffline(false);
+    api
+      .get<{ user: User }>('/auth/me')
+      .then((r) => setUser(r.user))
+      // Only the server saying the token is no good ends the session; an unreachable
+      // server (offline, restarting) keeps it, and the app offers to try again.
+      .catch((e) => (e instanceof ApiError && e.status === 401 ? tokenStore.set(null) : setOffline(true)))
+      .finally(() => setChecking(false));
   }, []);
 
   useEffect(() => {
     setUnauthenticatedHandler(signOut);
-    if (!tokenStore.get()) return;
-    api
-      .get<{ user: User }>('/auth/me')
-      .then((r) => setUser(r.user))
-      .catch(() => tokenStore.set(null))
-      .finally(() => setChecking(false));
-  }, [signOut]);
+    check();
+  }, [signOut, check]);
 
   const value: Session = {
     user,
     config: config.data,
     signIn(token, u) {
       tokenStore.set(token);
-      invalidate('');
-      clearIssueLists();
+      queryClient.clear();
       setUser(u);
     },
     signOut,
@@ -101,5 +108,25 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     flag: (key) => config.data?.flags.find((f) => f.key === key)?.enabled ?? false,
   };
   if (checking) return <div className="boot" aria-busy="true" />;
+  if (offline) return <Unreachable onRetry={check} />;
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
+}
+
+function Unreachable({ onRetry }: { onRetry: () => void }) {
+  useEffect(() => {
+    // Comes back by itself once the connection does.
+    window.addEventListener('online', onRetry);
+    return () => window.removeEventListener('online', onRetry);
+  }, [onRetry]);
+  return (
+    <main className="auth">
+      <div className="auth-card" role="alert">
+        <h1 className="auth-title">Cannot reach the server</h1>
+        <p className="muted">You are still signed in. Check your connection, then try again.</p>
+        <button type="button" className="btn btn-primary" onClick={onRetry}>
+          Try again
+        </button>
+      </div>
+    </main>
+  );
 }

@@ -1,8 +1,10 @@
 // Team administration over REST (admins only): teams, members, workflow states
 // and labels. Every change invalidates `ref:` too, so lists and the board pick
 // up renamed states, new keys and labels without a reload.
+
+import { useQuery } from '@tanstack/react-query';
 import { api } from './api';
-import { invalidate, useQuery } from './cache';
+import { invalidate } from './query';
 import type { User } from './session';
 
 export interface TeamRecord {
@@ -50,36 +52,49 @@ export interface LabelRecord {
 
 export const HEX = /^#[0-9a-f]{6}$/i;
 
-export const useTeams = () => useQuery('admin-teams', () => api.get<{ teams: TeamRecord[] }>('/teams'));
+export const useTeams = () =>
+  useQuery({ queryKey: ['team-admin', 'list'], queryFn: () => api.get<{ teams: TeamRecord[] }>('/teams') });
 
 export const useTeam = (id: string) =>
-  useQuery(`admin-team:${id}`, () => api.get<{ team: TeamRecord }>(`/teams/${encodeURIComponent(id)}`));
+  useQuery({
+    queryKey: ['team-admin', 'team', id],
+    queryFn: () => api.get<{ team: TeamRecord }>(`/teams/${encodeURIComponent(id)}`),
+  });
 
 export const useMembers = (teamId: string | undefined) =>
-  useQuery(teamId ? `admin-team-members:${teamId}` : null, () =>
-    api.get<{ members: Membership[] }>(`/teams/${teamId}/members`),
-  );
+  useQuery({
+    queryKey: ['team-admin', 'members', teamId],
+    queryFn: () => api.get<{ members: Membership[] }>(`/teams/${teamId}/members`),
+    enabled: Boolean(teamId),
+  });
 
 export const useStates = (teamId: string | undefined) =>
-  useQuery(teamId ? `admin-team-states:${teamId}` : null, () =>
-    api.get<{ workflowStates: WorkflowState[] }>(`/workflow-states?teamId=${teamId}`),
-  );
+  useQuery({
+    queryKey: ['team-admin', 'states', teamId],
+    queryFn: () => api.get<{ workflowStates: WorkflowState[] }>(`/workflow-states?teamId=${teamId}`),
+    enabled: Boolean(teamId),
+  });
 
 /** Workspace labels (teamId null) or one team's own labels. */
 export const useLabels = (teamId: string | null) =>
-  useQuery(`admin-labels:${teamId ?? 'workspace'}`, async () => {
-    const { labels } = await api.get<{ labels: LabelRecord[] }>(
-      teamId ? `/labels?teamId=${teamId}` : '/labels',
-    );
-    return labels.filter((l) => l.teamId === teamId);
+  useQuery({
+    queryKey: ['team-admin', 'labels', teamId ?? 'workspace'],
+    queryFn: async () => {
+      const { labels } = await api.get<{ labels: LabelRecord[] }>(
+        teamId ? `/labels?teamId=${teamId}` : '/labels',
+      );
+      return labels.filter((l) => l.teamId === teamId);
+    },
   });
 
 export const useUsers = () =>
-  useQuery('admin-team-users', () => api.get<{ users: User[] }>('/users?limit=250'));
+  useQuery({
+    queryKey: ['team-admin', 'users'],
+    queryFn: () => api.get<{ users: User[] }>('/users?limit=250'),
+  });
 
 /** After any team change: the admin pages and the app's reference data. */
 export function refreshTeams() {
-  invalidate('admin-team');
-  invalidate('admin-labels');
-  invalidate('ref:');
+  invalidate('team-admin');
+  invalidate('ref');
 }

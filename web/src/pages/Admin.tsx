@@ -1,4 +1,6 @@
 // Administration: accounts (and who may sign up), feature flags and workspace branding.
+
+import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import {
   Button,
@@ -11,7 +13,7 @@ import {
   TextField,
 } from '../components/ui';
 import { api } from '../lib/api';
-import { invalidate, useQuery } from '../lib/cache';
+import { invalidate } from '../lib/query';
 import { accentForeground, applyAccent, type User, useSession, type Workspace } from '../lib/session';
 import { RegistrationSettings } from './AdminRegistration';
 
@@ -19,7 +21,10 @@ const ROLES = ['admin', 'member', 'guest'] as const;
 
 export function AdminUsers() {
   const { user: me } = useSession();
-  const users = useQuery('admin-users', () => api.get<{ users: User[] }>('/admin/users?limit=250'));
+  const users = useQuery({
+    queryKey: ['admin-users'],
+    queryFn: () => api.get<{ users: User[] }>('/admin/users?limit=250'),
+  });
   const [form, setForm] = useState({ name: '', email: '', password: '', role: 'member' });
   const [createState, setCreateState] = useState<{ busy?: boolean; error?: unknown }>({});
   const [rowError, setRowError] = useState<{ id: string; error: unknown } | null>(null);
@@ -33,7 +38,7 @@ export function AdminUsers() {
       setForm({ name: '', email: '', password: '', role: 'member' });
       setCreateState({});
       invalidate('admin-users');
-      invalidate('ref:');
+      invalidate('ref');
     } catch (error) {
       setCreateState({ error });
     }
@@ -44,7 +49,7 @@ export function AdminUsers() {
     try {
       await fn();
       invalidate('admin-users');
-      invalidate('ref:');
+      invalidate('ref');
     } catch (error) {
       setRowError({ id: u.id, error });
     }
@@ -101,7 +106,7 @@ export function AdminUsers() {
       </section>
       <section className="card" aria-labelledby="users-h">
         <h2 id="users-h">Accounts</h2>
-        {users.loading && <Loading label="Loading users" />}
+        {users.isLoading && <Loading label="Loading users" />}
         <ErrorMessage error={users.error} />
         {users.data && (
           <table className="table">
@@ -187,7 +192,10 @@ interface AdminFlag {
 }
 
 export function AdminFlags() {
-  const flags = useQuery('admin-flags', () => api.get<{ flags: AdminFlag[] }>('/admin/flags'));
+  const flags = useQuery({
+    queryKey: ['admin-flags'],
+    queryFn: () => api.get<{ flags: AdminFlag[] }>('/admin/flags'),
+  });
   const [state, setState] = useState<{ key?: string; error?: unknown }>({});
 
   async function toggle(f: AdminFlag) {
@@ -206,7 +214,7 @@ export function AdminFlags() {
     <div className="page narrow">
       <PageHeader title="Feature flags" />
       <p className="muted">Switch features on or off for everyone in the workspace.</p>
-      {flags.loading && <Loading label="Loading flags" />}
+      {flags.isLoading && <Loading label="Loading flags" />}
       <ErrorMessage error={flags.error} />
       <ul className="flag-list">
         {flags.data?.flags.map((f) => (

@@ -1,9 +1,11 @@
 // Who may create their own account: open or invite-only, and the email domains
 // self-registration is limited to. Shown on the admin Users page.
+
+import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useState } from 'react';
 import { ErrorMessage, fieldErrors, Loading, SaveRow, TextField } from '../components/ui';
 import { api } from '../lib/api';
-import { invalidate, useQuery } from '../lib/cache';
+import { invalidate } from '../lib/query';
 
 interface Registration {
   open: boolean;
@@ -18,9 +20,10 @@ const parseDomains = (text: string) =>
     .filter(Boolean);
 
 export function RegistrationSettings() {
-  const current = useQuery('admin-registration', () =>
-    api.get<{ registration: Registration }>('/admin/registration'),
-  );
+  const current = useQuery({
+    queryKey: ['admin-registration'],
+    queryFn: () => api.get<{ registration: Registration }>('/admin/registration'),
+  });
   const [open, setOpen] = useState(true);
   const [domains, setDomains] = useState('');
   const [state, setState] = useState<{ busy?: boolean; error?: unknown; saved?: boolean }>({});
@@ -49,7 +52,7 @@ export function RegistrationSettings() {
   return (
     <section className="card" aria-labelledby="signup-h">
       <h2 id="signup-h">Sign-up</h2>
-      {current.loading && <Loading label="Loading sign-up settings" />}
+      {current.isLoading && <Loading label="Loading sign-up settings" />}
       <ErrorMessage error={current.error} />
       {loaded && (
         <form onSubmit={save}>

@@ -1,12 +1,13 @@
 // Administration of one team: its settings, archiving, members, workflow
 // states and labels. The id in the address may be an id or a (former) key.
+
+import { Link } from '@tanstack/react-router';
 import { type FormEvent, useEffect, useState } from 'react';
 import { LabelsEditor } from '../components/LabelsEditor';
 import { TeamMembers } from '../components/TeamMembers';
 import { Button, ErrorMessage, fieldErrors, Loading, PageHeader, TextField } from '../components/ui';
 import { WorkflowEditor } from '../components/WorkflowEditor';
 import { ApiError, api } from '../lib/api';
-import { Link } from '../lib/router';
 import { HEX, refreshTeams, type TeamRecord, useTeam } from '../lib/teams';
 
 export function AdminTeam({ id }: { id: string }) {
@@ -18,7 +19,7 @@ export function AdminTeam({ id }: { id: string }) {
         <Link to="/admin/teams">← All teams</Link>
       </p>
       <PageHeader title={team ? `${team.name} (${team.key})` : 'Team'} />
-      {q.loading && <Loading label="Loading team" />}
+      {q.isLoading && <Loading label="Loading team" />}
       <ErrorMessage error={q.error} />
       {team && (
         <>

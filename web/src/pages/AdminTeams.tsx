@@ -1,15 +1,17 @@
 // Administration: the list of teams and a form to create one. Each team opens
 // its own page (AdminTeam.tsx) for settings, members, workflow and labels.
+
+import { Link, useNavigate } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
 import { LabelsEditor } from '../components/LabelsEditor';
 import { Button, ErrorMessage, fieldErrors, Loading, PageHeader, TextField } from '../components/ui';
 import { api } from '../lib/api';
-import { Link, navigate } from '../lib/router';
 import { refreshTeams, type TeamRecord, useTeams } from '../lib/teams';
 
 const EMPTY = { key: '', name: '', description: '', private: false, timezone: 'UTC' };
 
 export function AdminTeams() {
+  const navigate = useNavigate();
   const teams = useTeams();
   const [form, setForm] = useState(EMPTY);
   const [state, setState] = useState<{ busy?: boolean; error?: unknown }>({});
@@ -29,7 +31,7 @@ export function AdminTeams() {
       setForm(EMPTY);
       setState({});
       refreshTeams();
-      navigate(`/admin/teams/${team.id}`);
+      void navigate({ to: `/admin/teams/${team.id}` });
     } catch (error) {
       setState({ error });
     }
@@ -40,7 +42,7 @@ export function AdminTeams() {
       <PageHeader title="Teams" />
       <section className="card" aria-labelledby="teams-h">
         <h2 id="teams-h">All teams</h2>
-        {teams.loading && <Loading label="Loading teams" />}
+        {teams.isLoading && <Loading label="Loading teams" />}
         <ErrorMessage error={teams.error} />
         {teams.data && (
           <table className="table">

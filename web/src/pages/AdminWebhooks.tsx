@@ -1,4 +1,6 @@
 // Webhook endpoints: register (secret shown once), enable/disable, delivery log, redeliver.
+
+import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import {
   Button,
@@ -10,7 +12,7 @@ import {
   TextField,
 } from '../components/ui';
 import { api } from '../lib/api';
-import { invalidate, useQuery } from '../lib/cache';
+import { invalidate } from '../lib/query';
 
 interface Webhook {
   id: string;
@@ -39,9 +41,10 @@ interface Delivery {
 }
 
 export function AdminWebhooks() {
-  const hooks = useQuery('admin-webhooks', () =>
-    api.get<{ webhooks: Webhook[] }>('/admin/webhooks?limit=50'),
-  );
+  const hooks = useQuery({
+    queryKey: ['admin-webhooks'],
+    queryFn: () => api.get<{ webhooks: Webhook[] }>('/admin/webhooks?limit=50'),
+  });
   const [form, setForm] = useState({ url: '', label: '' });
   const [state, setState] = useState<{ busy?: boolean; error?: unknown }>({});
   const [secret, setSecret] = useState<{ secret: string; url: string } | null>(null);
@@ -122,7 +125,7 @@ export function AdminWebhooks() {
       </section>
       <section className="card" aria-labelledby="hooks-h">
         <h2 id="hooks-h">Endpoints</h2>
-        {hooks.loading && <Loading label="Loading endpoints" />}
+        {hooks.isLoading && <Loading label="Loading endpoints" />}
         <ErrorMessage error={hooks.error} />
         {hooks.data?.webhooks.length === 0 && <p className="muted">No endpoints yet.</p>}
         <ul className="hook-list">
@@ -170,12 +173,13 @@ export function AdminWebhooks() {
 }
 
 function Deliveries({ hookId }: { hookId: string }) {
-  const key = `admin-webhooks:deliveries:${hookId}`;
-  const q = useQuery(key, () =>
-    api.get<{ deliveries: Delivery[] }>(`/admin/webhooks/${hookId}/deliveries?limit=20`),
-  );
+  const key = ['admin-webhooks', 'deliveries', hookId];
+  const q = useQuery({
+    queryKey: key,
+    queryFn: () => api.get<{ deliveries: Delivery[] }>(`/admin/webhooks/${hookId}/deliveries?limit=20`),
+  });
   const [error, setError] = useState<{ id: string; error: unknown } | null>(null);
-  if (q.loading) return <Loading label="Loading deliveries" />;
+  if (q.isLoading) return <Loading label="Loading deliveries" />;
   if (q.error) return <ErrorMessage error={q.error} />;
   if (!q.data?.deliveries.length) return <p className="muted">No deliveries yet.</p>;
   return (
@@ -214,7 +218,7 @@ function Deliveries({ hookId }: { hookId: string }) {
                   onClick={async () => {
                     try {
                       await api.post(`/admin/webhooks/${hookId}/deliveries/${d.id}/redeliver`);
-                      q.reload();
+                      void q.refetch();
                     } catch (e) {
                       setError({ id: d.id, error: e });
                     }

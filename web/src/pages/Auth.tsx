@@ -1,11 +1,13 @@
 // Sign-in and registration, branded with the workspace's name, tagline and colour.
+
+import { Link, useNavigate } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
 import { Button, ErrorMessage, fieldErrors, TextField } from '../components/ui';
 import { api } from '../lib/api';
-import { Link, navigate } from '../lib/router';
 import { type User, useSession } from '../lib/session';
 
-export function AuthPage({ mode }: { mode: 'login' | 'register' }) {
+export function AuthPage({ mode, next }: { mode: 'login' | 'register'; next?: string }) {
+  const navigate = useNavigate();
   const { config, signIn } = useSession();
   const [name, setName] = useState('');
   const [email, setEmail] = useState('');
@@ -26,7 +28,7 @@ export function AuthPage({ mode }: { mode: 'login' | 'register' }) {
       const body = mode === 'login' ? { email, password } : { name, email, password };
       const r = await api.post<{ token: string; user: User }>(`/auth/${mode}`, body);
       signIn(r.token, r.user);
-      navigate('/issues', { replace: true });
+      void navigate({ to: next ?? '/issues', replace: true });
     } catch (err) {
       setError(err);
     } finally {

@@ -1,42 +1,41 @@
 // The board: one column per workflow state of a team; dragging a card (or
 // Shift+Arrow on a focused card) moves the issue to that state at once.
-import { type DragEvent, useEffect, useMemo, useState } from 'react';
-import { FilterBar, loadFilters, saveFilters, useSettledFilters } from '../components/Filters';
+
+import { Link } from '@tanstack/react-router';
+import { type DragEvent, useMemo, useState } from 'react';
+import { DisplayOptions } from '../components/DisplayOptions';
+import { FilterBar, useSettledFilters } from '../components/Filters';
 import { Avatar, BlockedMarker, LabelChips, PriorityIcon, StateIcon } from '../components/IssueBits';
 import { ErrorMessage, Loading, PageHeader } from '../components/ui';
 import { VirtualList } from '../components/VirtualList';
-import { Link } from '../lib/router';
-import {
-  type Issue,
-  type IssueFilters,
-  type Ref,
-  type State,
-  updateIssue,
-  useIssueList,
-  useRefData,
-} from '../lib/work';
+import { compare } from '../lib/grouping';
+import { type Issue, toIssueFilter, updateIssue, useIssueList } from '../lib/issues';
+import { type Ref, type State, useRefData } from '../lib/ref';
+import type { ViewProps } from '../router';
 
-export function BoardPage() {
+export function BoardPage({ view, setView }: ViewProps) {
   const ref = useRefData();
-  const [filters, setFilters] = useState<IssueFilters>(() => loadFilters('filters:board'));
-  const [teamId, setTeamId] = useState<string>('');
   const [error, setError] = useState<unknown>(null);
   const [announce, setAnnounce] = useState('');
   const [dragOver, setDragOver] = useState<string | null>(null);
-  const team = ref.data?.teams.find((t) => t.id === teamId) ?? ref.data?.teams[0];
-  const settled = useSettledFilters(filters);
-  const list = useIssueList({ ...settled, state: undefined }, 'updatedAt');
-  useEffect(() => saveFilters('filters:board', filters), [filters]);
+  const team = ref.data?.teams.find((t) => t.id === view.team) ?? ref.data?.teams[0];
+  const settled = useSettledFilters(view);
+  // One team's columns: its issues, whatever their state.
+  const filter = useMemo(
+    () => toIssueFilter({ ...settled, state: undefined, team: team?.id }, ref.data?.viewerId),
+    [settled, team?.id, ref.data?.viewerId],
+  );
+  const order = view.order ?? 'priority';
+  const list = useIssueList(filter, order === 'created' ? 'createdAt' : 'updatedAt', Boolean(team));
 
   const columns = useMemo(() => {
     const map = new Map<string, Issue[]>();
     for (const s of team?.states ?? []) map.set(s.id, []);
     for (const i of list.issues ?? []) map.get(i.stateId)?.push(i);
-    const prio = (p: number) => (p === 0 ? 5 : p);
-    for (const col of map.values())
-      col.sort((a, b) => prio(a.priority) - prio(b.priority) || b.updatedAt.localeCompare(a.updatedAt));
+    const cmp = compare(order);
+    for (const col of map.values()) col.sort(cmp);
     return map;
-  }, [list.issues, team]);
+  }, [list.issues, team, order]);
 
   async function move(issue: Issue, state: State) {
     if (issue.stateId === state.id) return;
@@ -61,10 +60,14 @@ export function BoardPage() {
   return (
     <div className="page fill">
       <PageHeader title="Board">
+        <DisplayOptions view={view} onChange={setView} grouping={false} defaultOrder="priority" />
         {ref.data && ref.data.teams.length > 1 && (
           <label className="filter">
             <span className="filter-label">Team</span>
-            <select value={team?.id ?? ''} onChange={(e) => setTeamId(e.target.value)}>
+            <select
+              value={team?.id ?? ''}
+              onChange={(e) => setView({ ...view, team: e.target.value, state: undefined })}
+            >
               {ref.data.teams.map((t) => (
                 <option key={t.id} value={t.id}>
                   {t.name}
@@ -78,12 +81,16 @@ export function BoardPage() {
           <kbd className="kbd">→</kbd>
         </span>
       </PageHeader>
-      <FilterBar filters={filters} onChange={setFilters} showState={false} />
+      <FilterBar
+        view={{ ...view, team: undefined }}
+        onChange={(v) => setView({ ...v, team: view.team })}
+        showState={false}
+      />
       <ErrorMessage error={error ?? list.error ?? ref.error} />
       <div className="sr-only" aria-live="assertive">
         {announce}
       </div>
-      {(list.loading || ref.loading) && <Loading label="Loading board" />}
+      {(list.isLoading || ref.isLoading) && <Loading label="Loading board" />}
       {ref.data && list.issues && team && (
         <div className="board">
           {team.states.map((state, si) => {

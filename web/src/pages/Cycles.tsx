@@ -1,8 +1,12 @@
 // Cycles per team: current, upcoming and past, each with its progress.
+
+import { useQuery } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
 import { Button, ErrorMessage, Loading, PageHeader, TextField } from '../components/ui';
+import { graphql } from '../gql';
 import { gql } from '../lib/api';
-import { invalidate, useQuery } from '../lib/cache';
+import { invalidate } from '../lib/query';
 import { Progress } from './Projects';
 
 interface Cycle {
@@ -16,25 +20,23 @@ interface Cycle {
   isFuture: boolean;
   isPast: boolean;
 }
-interface TeamCycles {
-  id: string;
-  name: string;
-  cycles: { nodes: Cycle[] };
-}
 
-const day = (d: string) => new Date(d).toLocaleDateString(undefined, { month: 'short', day: 'numeric' });
+export const day = (d: string) =>
+  new Date(d).toLocaleDateString(undefined, { month: 'short', day: 'numeric' });
 
 export function CyclesPage() {
-  const q = useQuery('cycles', () =>
-    gql<{ teams: { nodes: TeamCycles[] } }>(
-      `query { teams(first: 50) { nodes { id name cycles(first: 100) { nodes {
-        id number name startsAt endsAt progress isActive isFuture isPast } } } } }`,
-    ).then((d) => d.teams.nodes),
-  );
+  const q = useQuery({
+    queryKey: ['cycles'],
+    queryFn: () =>
+      gql(
+        graphql(`query CyclesPage { teams(first: 50) { nodes { id name cycles(first: 100) { nodes {
+        id number name startsAt endsAt progress isActive isFuture isPast } } } } }`),
+      ).then((d) => d.teams.nodes),
+  });
   return (
     <div className="page">
       <PageHeader title="Cycles" />
-      {q.loading && <Loading label="Loading cycles" />}
+      {q.isLoading && <Loading label="Loading cycles" />}
       <ErrorMessage error={q.error} />
       {q.data?.map((team) => {
         const all = [...team.cycles.nodes].sort((a, b) => a.startsAt.localeCompare(b.startsAt));
@@ -60,7 +62,9 @@ export function CyclesPage() {
                   <ul className="cycle-list">
                     {cycles.map((c) => (
                       <li key={c.id} className={`cycle${c.isActive ? ' active' : ''}`}>
-                        <strong>{c.name || `Cycle ${c.number}`}</strong>
+                        <Link to="/cycles/$id" params={{ id: c.id }}>
+                          <strong>{c.name || `Cycle ${c.number}`}</strong>
+                        </Link>
                         <span className="muted">
                           {day(c.startsAt)} – {day(c.endsAt)}
                         </span>
@@ -102,7 +106,9 @@ function NewCycle({
     setState({ busy: true });
     try {
       await gql(
-        'mutation C($input: CycleCreateInput!) { cycleCreate(input: $input) { success cycle { id } } }',
+        graphql(
+          `mutation CreateCycle($input: CycleCreateInput!) { cycleCreate(input: $input) { success cycle { id } } }`,
+        ),
         {
           input: {
             teamId,
@@ -115,7 +121,7 @@ function NewCycle({
       setForm({ ...form, name: '' });
       setState({});
       invalidate('cycles');
-      invalidate('ref:cycles');
+      invalidate('ref', 'cycles');
     } catch (error) {
       setState({ error });
     }

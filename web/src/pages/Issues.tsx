@@ -1,7 +1,11 @@
-// The issue list: grouped by workflow state, filtered, searched and sorted,
-// virtualised so thousands of rows stay smooth. j/k or arrows move, Enter opens.
-import { useDeferredValue, useEffect, useMemo, useState } from 'react';
-import { FilterBar, loadFilters, saveFilters, useSettledFilters } from '../components/Filters';
+// An issue list: filtered, grouped, ordered and showing the properties its
+// view (in the address) asks for; virtualised so thousands of rows stay
+// smooth. j/k or arrows move, Enter opens. The Issues and My issues pages are
+// this list; project and cycle pages show it narrowed to themselves.
+import { Link, useNavigate } from '@tanstack/react-router';
+import { type ReactNode, useDeferredValue, useEffect, useMemo, useState } from 'react';
+import { DisplayOptions } from '../components/DisplayOptions';
+import { FilterBar, useSettledFilters } from '../components/Filters';
 import {
   Avatar,
   BlockedMarker,
@@ -12,56 +16,65 @@ import {
 } from '../components/IssueBits';
 import { ErrorMessage, Loading, PageHeader } from '../components/ui';
 import { VirtualList } from '../components/VirtualList';
+import { type Group, groupIssues } from '../lib/grouping';
+import { type Issue, toIssueFilter, useIssueList } from '../lib/issues';
 import { typing } from '../lib/keys';
-import { Link, navigate } from '../lib/router';
-import { type Issue, type IssueFilters, type Ref, type State, useIssueList, useRefData } from '../lib/work';
+import { type Ref, useCycles, useProjects, useRefData } from '../lib/ref';
+import { useSession } from '../lib/session';
+import { type FilterKey, isFiltered, type Property, shownProperties, type View } from '../lib/view';
+import type { ViewProps } from '../router';
 
-type Sort = 'updated' | 'created' | 'priority' | 'title' | 'due';
-type Row =
-  | { kind: 'group'; state: State; count: number; collapsed: boolean; teamKey: string | undefined }
-  | { kind: 'issue'; issue: Issue };
+type Row = { kind: 'group'; group: Group; collapsed: boolean } | { kind: 'issue'; issue: Issue };
 
-const SORTS: { value: Sort; label: string }[] = [
-  { value: 'updated', label: 'Last updated' },
-  { value: 'created', label: 'Created' },
-  { value: 'priority', label: 'Priority' },
-  { value: 'title', label: 'Title' },
-  { value: 'due', label: 'Due date' },
-];
-
-function compare(sort: Sort) {
-  const prio = (p: number) => (p === 0 ? 5 : p);
-  switch (sort) {
-    case 'priority':
-      return (a: Issue, b: Issue) =>
-        prio(a.priority) - prio(b.priority) || b.updatedAt.localeCompare(a.updatedAt);
-    case 'title':
-      return (a: Issue, b: Issue) => a.title.localeCompare(b.title);
-    case 'due':
-      return (a: Issue, b: Issue) => (a.dueDate ?? '9999').localeCompare(b.dueDate ?? '9999');
-    case 'created':
-      return (a: Issue, b: Issue) => b.createdAt.localeCompare(a.createdAt);
-    default:
-      return (a: Issue, b: Issue) => b.updatedAt.localeCompare(a.updatedAt);
-  }
+export function IssuesPage({ mine = false, ...props }: ViewProps & { mine?: boolean }) {
+  return (
+    <IssueList
+      {...props}
+      title={mine ? 'My issues' : 'Issues'}
+      fixed={mine ? { assignee: 'me' } : {}}
+      empty={mine ? 'No issues are assigned to you.' : undefined}
+    />
+  );
 }
 
-export function IssuesPage() {
-  const [filters, setFilters] = useState<IssueFilters>(() => loadFilters('filters:list'));
-  const [sort, setSort] = useState<Sort>(() => (sessionStorage.getItem('sort:list') as Sort) || 'updated');
+/**
+ * The list of the issues a view selects. `fixed` narrows it for good (a
+ * project's page, My issues): those filters neither show nor clear.
+ */
+export function IssueList({
+  view: urlView,
+  setView,
+  title,
+  fixed,
+  empty,
+  heading = true,
+  children,
+}: ViewProps & { title: string; fixed: View; empty?: string; heading?: boolean; children?: ReactNode }) {
+  const { flag } = useSession();
+  const ref = useRefData();
+  const view: View = { ...urlView, ...fixed };
+  const settled = useDeferredValue(useSettledFilters(view));
+  const order = view.order ?? 'updated';
+  const by = view.group ?? 'state';
+  const filter = useMemo(() => toIssueFilter(settled, ref.data?.viewerId), [settled, ref.data?.viewerId]);
+  const list = useIssueList(filter, order === 'created' ? 'createdAt' : 'updatedAt', Boolean(ref.data));
+  const shown = shownProperties(view);
+  const projects = useProjects(flag('projects') && (by === 'project' || shown.has('project'))).data;
+  const projectName = useMemo(() => new Map(projects?.map((p) => [p.id, p.name])), [projects]);
+  const cycles = useCycles(flag('cycles') && by === 'cycle').data;
   const [collapsed, setCollapsed] = useState<Set<string>>(new Set());
   const [focus, setFocus] = useState(-1);
-  const deferred = useDeferredValue(useSettledFilters(filters));
-  const ref = useRefData();
-  const list = useIssueList(deferred, sort === 'created' ? 'createdAt' : 'updatedAt');
 
-  useEffect(() => saveFilters('filters:list', filters), [filters]);
-  useEffect(() => sessionStorage.setItem('sort:list', sort), [sort]);
-
-  const rows = useMemo(
-    () => (list.issues && ref.data ? buildRows(list.issues, ref.data, sort, collapsed) : []),
-    [list.issues, ref.data, sort, collapsed],
-  );
+  const rows = useMemo(() => {
+    if (!list.issues || !ref.data) return [];
+    const out: Row[] = [];
+    for (const group of groupIssues(list.issues, by, order, ref.data, { projects, cycles })) {
+      const isCollapsed = collapsed.has(group.key);
+      if (by !== 'none') out.push({ kind: 'group', group, collapsed: isCollapsed });
+      if (!isCollapsed) for (const issue of group.issues) out.push({ kind: 'issue', issue });
+    }
+    return out;
+  }, [list.issues, ref.data, by, order, collapsed, projects, cycles]);
 
   // j/k and arrows move between rows from anywhere on the page (not while typing).
   useEffect(() => {
@@ -84,42 +97,36 @@ export function IssuesPage() {
   }, [focus]);
 
   const total = list.issues?.length ?? 0;
+  const toggle = (key: string) => {
+    const next = new Set(collapsed);
+    if (next.has(key)) next.delete(key);
+    else next.add(key);
+    setCollapsed(next);
+  };
   return (
     <div className="page fill">
-      <PageHeader title="Issues">
+      {heading && <PageHeader title={title} />}
+      {children}
+      <div className="list-bar">
         <span className="muted" aria-live="polite">
           {list.issues ? `${total}${list.done ? '' : '+'} ${total === 1 ? 'issue' : 'issues'}` : ''}
         </span>
-        <label className="filter">
-          <span className="filter-label">Sort</span>
-          <select value={sort} onChange={(e) => setSort(e.target.value as Sort)}>
-            {SORTS.map((s) => (
-              <option key={s.value} value={s.value}>
-                {s.label}
-              </option>
-            ))}
-          </select>
-        </label>
-      </PageHeader>
-      <FilterBar filters={filters} onChange={setFilters} />
+        <DisplayOptions view={view} onChange={setView} />
+      </div>
+      <FilterBar view={urlView} hide={Object.keys(fixed) as FilterKey[]} onChange={setView} />
       <ErrorMessage error={list.error ?? ref.error} />
-      {(list.loading || ref.loading) && <Loading label="Loading issues" />}
+      {(list.isLoading || ref.isLoading) && <Loading label="Loading issues" />}
       {list.issues && total === 0 && (
-        <div className="empty-state">
-          <p>No issues match.</p>
-          <p className="muted">
-            Press <kbd className="kbd">C</kbd> to create one.
-          </p>
-        </div>
+        <EmptyList text={empty} filtered={isFiltered(urlView) || Boolean(urlView.q)} />
       )}
       {ref.data && total > 0 && (
         <VirtualList
-          label="Issues"
+          label={title}
           className="issue-list"
           items={rows}
           rowHeight={38}
           scrollTo={focus}
-          itemKey={(r) => (r.kind === 'group' ? `g-${r.state.id}` : r.issue.id)}
+          itemKey={(r) => (r.kind === 'group' ? `g-${r.group.key}` : `${r.issue.id}`)}
           render={(r, index) =>
             r.kind === 'group' ? (
               <button
@@ -127,24 +134,23 @@ export function IssuesPage() {
                 className="group-row"
                 data-row={index}
                 aria-expanded={!r.collapsed}
-                onClick={() => {
-                  const next = new Set(collapsed);
-                  if (next.has(r.state.id)) next.delete(r.state.id);
-                  else next.add(r.state.id);
-                  setCollapsed(next);
-                }}
+                onClick={() => toggle(r.group.key)}
               >
                 <span className="caret" aria-hidden="true">
                   {r.collapsed ? '▸' : '▾'}
                 </span>
-                <StateIcon state={r.state} />
-                <span className="group-name">
-                  {r.teamKey ? `${r.teamKey} · ${r.state.name}` : r.state.name}
-                </span>
-                <span className="muted">{r.count}</span>
+                {r.group.state && <StateIcon state={r.group.state} />}
+                <span className="group-name">{r.group.label}</span>
+                <span className="muted">{r.group.issues.length}</span>
               </button>
             ) : (
-              <IssueRow issue={r.issue} refData={ref.data!} index={index} />
+              <IssueRow
+                issue={r.issue}
+                refData={ref.data!}
+                index={index}
+                shown={shown}
+                project={r.issue.projectId ? projectName.get(r.issue.projectId) : undefined}
+              />
             )
           }
         />
@@ -153,55 +159,53 @@ export function IssuesPage() {
   );
 }
 
-function buildRows(issues: Issue[], ref: Ref, sort: Sort, collapsed: Set<string>): Row[] {
-  const byState = new Map<string, Issue[]>();
-  for (const i of issues) {
-    const list = byState.get(i.stateId);
-    if (list) list.push(i);
-    else byState.set(i.stateId, [i]);
-  }
-  const rows: Row[] = [];
-  const cmp = compare(sort);
-  // Every team has its own "Backlog": name the team once the list spans several.
-  const several = new Set(issues.map((i) => i.teamId)).size > 1;
-  const keyOf = new Map(ref.teams.map((t) => [t.id, t.key]));
-  for (const state of ref.states) {
-    const group = byState.get(state.id);
-    if (!group?.length) continue;
-    const isCollapsed = collapsed.has(state.id);
-    rows.push({
-      kind: 'group',
-      state,
-      count: group.length,
-      collapsed: isCollapsed,
-      teamKey: several ? keyOf.get(state.teamId) : undefined,
-    });
-    if (!isCollapsed) for (const issue of group.sort(cmp)) rows.push({ kind: 'issue', issue });
-  }
-  return rows;
+function EmptyList({ filtered, text }: { filtered: boolean; text?: string }) {
+  return (
+    <div className="empty-state">
+      <p>{filtered ? 'No issues match.' : (text ?? 'No issues yet.')}</p>
+      <p className="muted">
+        Press <kbd className="kbd">C</kbd> to create one.
+      </p>
+    </div>
+  );
 }
 
-function IssueRow({ issue, refData, index }: { issue: Issue; refData: Ref; index: number }) {
+function IssueRow({
+  issue,
+  refData,
+  index,
+  shown,
+  project,
+}: {
+  issue: Issue;
+  refData: Ref;
+  index: number;
+  shown: Set<Property>;
+  project: string | undefined;
+}) {
+  const navigate = useNavigate();
   const labels = refData.labels.filter((l) => issue.labelIds.includes(l.id));
-  const person = refData.people.find((p) => p.id === issue.assigneeId);
+  const person = issue.assigneeId ? refData.personById.get(issue.assigneeId) : undefined;
   return (
     <Link
-      to={`/issue/${issue.identifier}`}
+      to="/issue/$id"
+      params={{ id: issue.identifier }}
       className="issue-row"
       data-row={index}
       onKeyDown={(e) => {
-        if (e.key === 'Enter') navigate(`/issue/${issue.identifier}`);
+        if (e.key === 'Enter') void navigate({ to: '/issue/$id', params: { id: issue.identifier } });
       }}
     >
-      <PriorityIcon priority={issue.priority} />
-      <span className="ident">{issue.identifier}</span>
-      <StateIcon state={refData.stateById.get(issue.stateId)} />
+      {shown.has('priority') && <PriorityIcon priority={issue.priority} />}
+      {shown.has('id') && <span className="ident">{issue.identifier}</span>}
+      {shown.has('state') && <StateIcon state={refData.stateById.get(issue.stateId)} />}
       <span className="title">{issue.title}</span>
       {issue.blocked && <BlockedMarker />}
-      <LabelChips labels={labels} />
-      {issue.dueDate && <span className="due">{shortDate(issue.dueDate)}</span>}
-      <span className="created muted">{shortDate(issue.createdAt)}</span>
-      <Avatar person={person} />
+      {shown.has('labels') && <LabelChips labels={labels} />}
+      {shown.has('project') && project && <span className="chip muted">{project}</span>}
+      {shown.has('due') && issue.dueDate && <span className="due">{shortDate(issue.dueDate)}</span>}
+      {shown.has('created') && <span className="created muted">{shortDate(issue.createdAt)}</span>}
+      {shown.has('assignee') && <Avatar person={person} />}
     </Link>
   );
 }

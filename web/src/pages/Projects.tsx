@@ -1,11 +1,15 @@
 // Projects with status, health, lead, target date and progress; each opens
 // to show its milestones (components/Milestones.tsx).
+
+import { useQuery } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
 import { type FormEvent, Fragment, useState } from 'react';
 import { ProjectMilestones } from '../components/Milestones';
 import { Button, ErrorMessage, fieldErrors, Loading, PageHeader, TextField } from '../components/ui';
+import { graphql } from '../gql';
 import { api, gql } from '../lib/api';
-import { invalidate, useQuery } from '../lib/cache';
-import { type Person, useRefData } from '../lib/work';
+import { invalidate } from '../lib/query';
+import { type Person, useRefData } from '../lib/ref';
 
 interface Project {
   id: string;
@@ -17,14 +21,22 @@ interface Project {
   lead: { id: string; name: string } | null;
 }
 
-const HEALTH: Record<string, string> = { onTrack: 'On track', atRisk: 'At risk', offTrack: 'Off track' };
+export const HEALTH: Record<string, string> = {
+  onTrack: 'On track',
+  atRisk: 'At risk',
+  offTrack: 'Off track',
+};
 
 export function ProjectsPage() {
-  const q = useQuery('projects', () =>
-    gql<{ projects: { nodes: Project[] } }>(
-      'query { projects(first: 250) { nodes { id name state health progress targetDate lead { id name } } } }',
-    ).then((d) => d.projects.nodes),
-  );
+  const q = useQuery({
+    queryKey: ['projects'],
+    queryFn: () =>
+      gql(
+        graphql(
+          `query ProjectsPage { projects(first: 250) { nodes { id name state health progress targetDate lead { id name } } } }`,
+        ),
+      ).then((d) => d.projects.nodes),
+  });
   const ref = useRefData();
   const [name, setName] = useState('');
   const [state, setState] = useState<{ busy?: boolean; error?: unknown }>({});
@@ -34,7 +46,9 @@ export function ProjectsPage() {
     setState({ busy: true });
     try {
       await gql(
-        'mutation P($input: ProjectCreateInput!) { projectCreate(input: $input) { success project { id } } }',
+        graphql(
+          `mutation CreateProject($input: ProjectCreateInput!) { projectCreate(input: $input) { success project { id } } }`,
+        ),
         {
           input: { name, teamIds: ref.data?.teams.slice(0, 1).map((t) => t.id) ?? [] },
         },
@@ -42,7 +56,7 @@ export function ProjectsPage() {
       setName('');
       setState({});
       invalidate('projects');
-      invalidate('ref:projects');
+      invalidate('ref', 'projects');
     } catch (error) {
       setState({ error });
     }
@@ -63,7 +77,7 @@ export function ProjectsPage() {
         </Button>
       </form>
       <ErrorMessage error={state.error} />
-      {q.loading && <Loading label="Loading projects" />}
+      {q.isLoading && <Loading label="Loading projects" />}
       <ErrorMessage error={q.error} />
       {q.data?.length === 0 && <p className="muted">No projects yet.</p>}
       {q.data && q.data.length > 0 && (
@@ -100,7 +114,7 @@ export function Progress({ value }: { value: number }) {
   );
 }
 
-const STATUSES = ['backlog', 'planned', 'started', 'paused', 'completed', 'canceled'];
+export const STATUSES = ['backlog', 'planned', 'started', 'paused', 'completed', 'canceled'];
 
 /** One project, its properties editable in place (REST PATCH: it also takes health). */
 function ProjectRow({ p, people }: { p: Project; people: Person[] }) {
@@ -119,7 +133,9 @@ function ProjectRow({ p, people }: { p: Project; people: Person[] }) {
     <Fragment>
       <tr>
         <td>
-          <strong>{p.name}</strong>
+          <Link to="/projects/$id" params={{ id: p.id }}>
+            <strong>{p.name}</strong>
+          </Link>
           <ErrorMessage error={error} />
         </td>
         <td>

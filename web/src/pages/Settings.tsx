@@ -1,4 +1,6 @@
 // Personal settings: account details, password, personal API keys.
+
+import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import {
   Button,
@@ -11,7 +13,7 @@ import {
   TextField,
 } from '../components/ui';
 import { api, tokenStore } from '../lib/api';
-import { invalidate, useQuery } from '../lib/cache';
+import { invalidate } from '../lib/query';
 import { type User, useSession } from '../lib/session';
 
 export function AccountSettings() {
@@ -116,7 +118,10 @@ interface ApiKey {
 }
 
 export function ApiKeys() {
-  const keys = useQuery('api-keys', () => api.get<{ apiKeys: ApiKey[] }>('/api-keys'));
+  const keys = useQuery({
+    queryKey: ['api-keys'],
+    queryFn: () => api.get<{ apiKeys: ApiKey[] }>('/api-keys'),
+  });
   const [label, setLabel] = useState('');
   const [created, setCreated] = useState<{ key: string; label: string } | null>(null);
   const [state, setState] = useState<{ busy?: boolean; error?: unknown }>({});
@@ -197,7 +202,7 @@ export function ApiKeys() {
       </section>
       <section className="card" aria-labelledby="keys-h">
         <h2 id="keys-h">Your keys</h2>
-        {keys.loading && <Loading label="Loading keys" />}
+        {keys.isLoading && <Loading label="Loading keys" />}
         <ErrorMessage error={keys.error} />
         {keys.data && keys.data.apiKeys.length === 0 && <p className="muted">No keys yet.</p>}
         {keys.data && keys.data.apiKeys.length > 0 && (

@@ -1,65 +1,14 @@
-// Routes and the signed-in shell: sidebar, global shortcuts, dialogs.
+// The signed-in frame: sidebar, global shortcuts, dialogs; the page goes in `children`.
+
+import { Link } from '@tanstack/react-router';
 import { type ReactNode, useEffect, useState } from 'react';
-import { CommandMenu } from './components/CommandMenu';
-import { CreateIssueDialog } from './components/CreateIssue';
-import { Kbd } from './components/ui';
-import { typing } from './lib/keys';
-import { Link, match, Redirect, useLocation } from './lib/router';
-import { useSession } from './lib/session';
-import { AdminBranding, AdminFlags, AdminUsers } from './pages/Admin';
-import { AdminTeam } from './pages/AdminTeam';
-import { AdminLabels, AdminTeams } from './pages/AdminTeams';
-import { AdminWebhooks } from './pages/AdminWebhooks';
-import { AuthPage } from './pages/Auth';
-import { BoardPage } from './pages/Board';
-import { CyclesPage } from './pages/Cycles';
-import { IssuePage } from './pages/Issue';
-import { IssuesPage } from './pages/Issues';
-import { ProjectsPage } from './pages/Projects';
-import { AccountSettings, ApiKeys } from './pages/Settings';
+import { typing } from '../lib/keys';
+import { useSession } from '../lib/session';
+import { CommandMenu } from './CommandMenu';
+import { CreateIssueDialog } from './CreateIssue';
+import { Kbd } from './ui';
 
-export function App() {
-  const { user } = useSession();
-  const { path } = useLocation();
-  if (path === '/login' || path === '/register') {
-    if (user) return <Redirect to="/issues" />;
-    return <AuthPage mode={path === '/login' ? 'login' : 'register'} />;
-  }
-  if (!user) return <Redirect to="/login" />;
-  return <Shell path={path} />;
-}
-
-function route(path: string, flag: (k: string) => boolean, isAdmin: boolean): ReactNode {
-  if (path === '/' || path === '') return <Redirect to="/issues" />;
-  if (path === '/issues') return <IssuesPage />;
-  if (path === '/board') return <BoardPage />;
-  const issue = match('/issue/:id', path);
-  if (issue) return <IssuePage id={issue.id!} />;
-  if (path === '/projects' && flag('projects')) return <ProjectsPage />;
-  if (path === '/cycles' && flag('cycles')) return <CyclesPage />;
-  if (path === '/settings/account') return <AccountSettings />;
-  if (path === '/settings/api-keys') return <ApiKeys />;
-  if (isAdmin) {
-    if (path === '/admin/users') return <AdminUsers />;
-    if (path === '/admin/flags') return <AdminFlags />;
-    if (path === '/admin/branding') return <AdminBranding />;
-    if (path === '/admin/webhooks') return <AdminWebhooks />;
-    if (path === '/admin/teams') return <AdminTeams />;
-    if (path === '/admin/labels') return <AdminLabels />;
-    const team = match('/admin/teams/:id', path);
-    if (team) return <AdminTeam key={team.id} id={team.id!} />;
-  }
-  return (
-    <div className="page">
-      <h1>Not found</h1>
-      <p className="muted">
-        Nothing here. <Link to="/issues">Go to issues</Link>
-      </p>
-    </div>
-  );
-}
-
-function Shell({ path }: { path: string }) {
+export function Shell({ path, children }: { path: string; children: ReactNode }) {
   const { user, config, flag, signOut } = useSession();
   const [creating, setCreating] = useState(false);
   const [commandOpen, setCommandOpen] = useState(false);
@@ -144,7 +93,7 @@ function Shell({ path }: { path: string }) {
         </div>
       </aside>
       <main id="main" className="main" tabIndex={-1}>
-        {route(path, flag, isAdmin)}
+        {children}
       </main>
       {creating && <CreateIssueDialog onClose={() => setCreating(false)} />}
       {commandOpen && (

@@ -1,0 +1,174 @@
+// An issue's attachments: upload by picker, drag-and-drop or paste; images
+// preview in place, other files download with the signed-in user's token.
+import { type ClipboardEvent, type DragEvent, useEffect, useRef, useState } from 'react';
+import { attachFile, downloadFile, imageUrl, isServerFile } from '../lib/files';
+import { safeHref } from '../lib/markdown';
+import { Button, Dialog, ErrorMessage } from './ui';
+
+export interface Attachment {
+  id: string;
+  title: string;
+  url: string;
+  createdAt: string;
+  metadata: Record<string, unknown> | null;
+}
+
+export function Attachments({
+  issueId,
+  items,
+  onChange,
+  readOnly,
+}: {
+  issueId: string;
+  items: Attachment[];
+  onChange: () => void;
+  readOnly?: boolean;
+}) {
+  const [state, setState] = useState<{ busy?: string; error?: unknown }>({});
+  const [over, setOver] = useState(false);
+  const input = useRef<HTMLInputElement>(null);
+
+  async function upload(files: File[]) {
+    for (const f of files) {
+      setState({ busy: f.name });
+      try {
+        await attachFile(issueId, f);
+      } catch (error) {
+        setState({ error });
+        onChange();
+        return;
+      }
+    }
+    setState({});
+    onChange();
+  }
+
+  useEffect(() => {
+    const onPaste = (e: Event) => {
+      const files = [...((e as unknown as ClipboardEvent).clipboardData?.files ?? [])];
+      if (files.length) {
+        e.preventDefault();
+        void upload(files);
+      }
+    };
+    window.addEventListener('paste', onPaste);
+    return () => window.removeEventListener('paste', onPaste);
+  });
+
+  return (
+    <section className="attachments" aria-labelledby="att-h">
+      <h2 id="att-h">Attachments</h2>
+      {!readOnly && (
+        // biome-ignore lint/a11y/noStaticElementInteractions: dropping is a mouse shortcut; the file picker is the keyboard path
+        <div
+          className={`dropzone${over ? ' over' : ''}`}
+          onDragOver={(e: DragEvent) => {
+            if (e.dataTransfer.types.includes('Files')) {
+              e.preventDefault();
+              setOver(true);
+            }
+          }}
+          onDragLeave={() => setOver(false)}
+          onDrop={(e: DragEvent) => {
+            e.preventDefault();
+            setOver(false);
+            void upload([...e.dataTransfer.files]);
+          }}
+        >
+          <span className="muted">Drop files here, paste, or</span>
+          <label className="btn btn-secondary" htmlFor="file-input">
+            Choose files
+          </label>
+          <input
+            id="file-input"
+            ref={input}
+            type="file"
+            multiple
+            className="sr-only"
+            aria-label="Attach files"
+            onChange={(e) => {
+              void upload([...(e.target.files ?? [])]);
+              e.target.value = '';
+            }}
+          />
+          {state.busy && (
+            <span className="loading" role="status">
+              <span className="spinner" aria-hidden="true" /> Uploading {state.busy}…
+            </span>
+          )}
+        </div>
+      )}
+      <ErrorMessage error={state.error} />
+      {items.length > 0 && (
+        <ul className="att-list">
+          {items.map((a) => (
+            <AttachmentItem key={a.id} a={a} />
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+function AttachmentItem({ a }: { a: Attachment }) {
+  // Only files on this server are fetched (with the token); other URLs are plain links.
+  const onServer = isServerFile(a.url);
+  const link = onServer ? null : safeHref(a.url);
+  // The hint (declared type or name) only decides whether to fetch a preview;
+  // whether anything is shown is decided by the type the server reports.
+  const hint = String(a.metadata?.contentType ?? '');
+  const looksLikeImage = hint.startsWith('image/') || /\.(png|jpe?g|gif|webp|avif)$/i.test(a.title);
+  const [src, setSrc] = useState<string | null>(null);
+  const [viewing, setViewing] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  useEffect(() => {
+    if (onServer && looksLikeImage) imageUrl(a.url).then(setSrc, setError);
+  }, [a.url, onServer, looksLikeImage]);
+
+  // Images on the allow-list open in the page; everything else is downloaded,
+  // never opened in a tab (a blob: page would run in the app's origin).
+  async function open() {
+    try {
+      const shown = await imageUrl(a.url);
+      if (shown) setViewing(shown);
+      else await downloadFile(a.url, a.title);
+    } catch (e) {
+      setError(e);
+    }
+  }
+
+  return (
+    <li className="att">
+      {src && <img src={src} alt={a.title} className="att-preview" />}
+      {onServer && looksLikeImage && !src && !error && (
+        <span className="att-preview placeholder" aria-hidden="true" />
+      )}
+      {onServer ? (
+        <button type="button" className="link-btn" onClick={() => void open()}>
+          {a.title}
+        </button>
+      ) : link ? (
+        <a className="link-btn" href={link} target="_blank" rel="noopener noreferrer nofollow">
+          {a.title}
+        </a>
+      ) : (
+        <span>{a.title}</span>
+      )}
+      <span className="muted small">{new Date(a.createdAt).toLocaleDateString()}</span>
+      <ErrorMessage error={error} />
+      {viewing && (
+        <Dialog title={a.title} onClose={() => setViewing(null)} wide>
+          <div className="dialog-body">
+            <img src={viewing} alt={a.title} className="att-full" />
+          </div>
+          <div className="dialog-foot">
+            <span />
+            <Button variant="secondary" onClick={() => void downloadFile(a.url, a.title).catch(setError)}>
+              Download
+            </Button>
+          </div>
+        </Dialog>
+      )}
+    </li>
+  );
+}

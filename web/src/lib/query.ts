@@ -1,0 +1,19 @@
+// The one query cache (TanStack Query) every screen reads through: data already
+// loaded shows at once and refreshes in the background; mutations invalidate
+// by key prefix or patch the cache optimistically and roll back on failure.
+import { QueryClient, type QueryKey } from '@tanstack/react-query';
+import { ApiError } from './api';
+
+export const queryClient = new QueryClient({
+  defaultOptions: {
+    queries: {
+      staleTime: 30_000,
+      // A refusal will be refused again; only a lost connection is worth retrying.
+      retry: (count, error) => error instanceof ApiError && error.code === 'NETWORK' && count < 3,
+    },
+    mutations: { retry: false },
+  },
+});
+
+/** Marks every query under `key` stale; the ones on screen refetch at once. */
+export const invalidate = (...key: QueryKey) => queryClient.invalidateQueries({ queryKey: key });

@@ -1,0 +1,122 @@
+// Reference data every screen labels issues with: teams and their workflow
+// states, people, labels, projects and cycles. Loaded once, kept fresh by the
+// query cache, and invalidated by the admin screens that change them.
+import { useQuery } from '@tanstack/react-query';
+import { graphql } from '../gql';
+import { gql } from './api';
+
+export interface State {
+  id: string;
+  name: string;
+  type: string;
+  color: string;
+  position: number;
+  teamId: string;
+}
+export interface Team {
+  id: string;
+  key: string;
+  name: string;
+  states: State[];
+}
+export interface Person {
+  id: string;
+  name: string;
+  email: string;
+}
+export interface Label {
+  id: string;
+  name: string;
+  color: string;
+}
+export interface ProjectRef {
+  id: string;
+  name: string;
+}
+export interface CycleRef {
+  id: string;
+  number: number;
+  name: string | null;
+  teamId: string;
+  isActive: boolean;
+  isFuture: boolean;
+}
+
+export interface Ref {
+  teams: Team[];
+  states: State[];
+  stateById: Map<string, State>;
+  teamById: Map<string, Team>;
+  people: Person[];
+  personById: Map<string, Person>;
+  labels: Label[];
+  viewerId: string;
+}
+
+export const STATE_TYPES = ['triage', 'backlog', 'unstarted', 'started', 'completed', 'canceled'];
+export const sortStates = (s: State[]) =>
+  [...s].sort((a, b) => STATE_TYPES.indexOf(a.type) - STATE_TYPES.indexOf(b.type) || a.position - b.position);
+
+const RefQuery = graphql(`
+  query Ref {
+    viewer { id }
+    teams(first: 50) { nodes { id key name states(first: 100) { nodes { id name type color position } } } }
+    users(first: 250) { nodes { id name email } }
+    issueLabels(first: 250) { nodes { id name color } }
+  }
+`);
+
+async function loadRef(): Promise<Ref> {
+  const d = await gql(RefQuery);
+  const teams = d.teams.nodes.map((t) => ({
+    id: t.id,
+    key: t.key,
+    name: t.name,
+    states: sortStates(t.states.nodes.map((s) => ({ ...s, teamId: t.id }))),
+  }));
+  const states = teams.flatMap((t) => t.states);
+  const people = [...d.users.nodes].sort((a, b) => a.name.localeCompare(b.name));
+  return {
+    teams,
+    states,
+    stateById: new Map(states.map((s) => [s.id, s])),
+    teamById: new Map(teams.map((t) => [t.id, t])),
+    people,
+    personById: new Map(people.map((p) => [p.id, p])),
+    labels: [...d.issueLabels.nodes].sort((a, b) => a.name.localeCompare(b.name)),
+    viewerId: d.viewer.id,
+  };
+}
+
+export const useRefData = () => useQuery({ queryKey: ['ref', 'core'], queryFn: loadRef });
+
+const ProjectsQuery = graphql(`
+  query ProjectRefs {
+    projects(first: 250) { nodes { id name } }
+  }
+`);
+export const useProjects = (enabled: boolean) =>
+  useQuery({
+    queryKey: ['ref', 'projects'],
+    queryFn: async (): Promise<ProjectRef[]> => (await gql(ProjectsQuery)).projects.nodes,
+    enabled,
+  });
+
+const CyclesQuery = graphql(`
+  query CycleRefs {
+    cycles(first: 250) { nodes { id number name isActive isFuture team { id } } }
+  }
+`);
+export const useCycles = (enabled: boolean) =>
+  useQuery({
+    queryKey: ['ref', 'cycles'],
+    queryFn: async (): Promise<CycleRef[]> =>
+      (await gql(CyclesQuery)).cycles.nodes.map(({ team, ...c }) => ({ ...c, teamId: team.id })),
+    enabled,
+  });
+
+export const cycleName = (c: CycleRef) => c.name || `Cycle ${c.number}`;
+
+/** "ENG · Backlog" once several teams are in play, so same-named states and cycles can be told apart. */
+export const teamScoped = (ref: Ref | undefined, teamId: string, name: string) =>
+  ref && ref.teams.length > 1 ? `${ref.teamById.get(teamId)?.key ?? '?'} · ${name}` : name;

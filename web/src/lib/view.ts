@@ -1,0 +1,77 @@
+// What an issue list or board shows, all of it in the address: filters,
+// grouping, order and visible properties. Anything unknown in the query
+// string is dropped, so a shared or old link always opens something sensible.
+
+export const GROUPINGS = [
+  'state',
+  'assignee',
+  'project',
+  'priority',
+  'cycle',
+  'team',
+  'label',
+  'none',
+] as const;
+export type Grouping = (typeof GROUPINGS)[number];
+
+export const ORDERS = ['updated', 'created', 'priority', 'title', 'due'] as const;
+export type Order = (typeof ORDERS)[number];
+
+export const PROPERTIES = [
+  'priority',
+  'id',
+  'state',
+  'labels',
+  'project',
+  'due',
+  'created',
+  'assignee',
+] as const;
+export type Property = (typeof PROPERTIES)[number];
+export const DEFAULT_PROPERTIES: readonly Property[] = PROPERTIES;
+
+/** Filter keys, each holding one id (or `me`/`none` for the assignee, a number for the priority). */
+export const FILTER_KEYS = ['team', 'state', 'assignee', 'label', 'priority', 'project', 'cycle'] as const;
+export type FilterKey = (typeof FILTER_KEYS)[number];
+
+export type View = {
+  q?: string;
+  group?: Grouping;
+  order?: Order;
+  /** Comma-separated properties to show; absent means all. */
+  show?: string;
+  /** The saved view this one started from. */
+  view?: string;
+} & { [K in FilterKey]?: string };
+
+const oneOf = <T extends string>(list: readonly T[], v: unknown): T | undefined =>
+  typeof v === 'string' && (list as readonly string[]).includes(v) ? (v as T) : undefined;
+const text = (v: unknown, max = 200): string | undefined =>
+  typeof v === 'string' && v !== '' ? v.slice(0, max) : typeof v === 'number' ? String(v) : undefined;
+
+export function parseView(search: Record<string, unknown>): View {
+  const view: View = {};
+  for (const k of FILTER_KEYS) {
+    const v = text(search[k], 64);
+    if (v) view[k] = v;
+  }
+  const q = text(search['q']);
+  if (q) view.q = q;
+  const group = oneOf(GROUPINGS, search['group']);
+  if (group) view.group = group;
+  const order = oneOf(ORDERS, search['order']);
+  if (order) view.order = order;
+  const show = text(search['show'])
+    ?.split(',')
+    .filter((p) => oneOf(PROPERTIES, p));
+  if (show) view.show = show.join(',');
+  const saved = text(search['view'], 64);
+  if (saved) view.view = saved;
+  return view;
+}
+
+export const shownProperties = (v: View): Set<Property> =>
+  new Set(v.show === undefined ? DEFAULT_PROPERTIES : (v.show.split(',') as Property[]));
+
+/** True when the view narrows the issues (search text aside). */
+export const isFiltered = (v: View) => FILTER_KEYS.some((k) => v[k]);

@@ -1,0 +1,258 @@
+// Every address the app answers, on TanStack Router. Issue lists and the board
+// keep their whole view in the query string (lib/view.ts), so a view is a link.
+import {
+  createRootRoute,
+  createRoute,
+  createRouter,
+  Link,
+  Outlet,
+  redirect,
+  useNavigate,
+  useRouterState,
+} from '@tanstack/react-router';
+import { type ReactNode, useEffect, useState } from 'react';
+import { Shell } from './components/Shell';
+import { PageHeader } from './components/ui';
+import { SessionProvider, useSession } from './lib/session';
+import { parseView, type View } from './lib/view';
+import { AdminBranding, AdminFlags, AdminUsers } from './pages/Admin';
+import { AdminTeam } from './pages/AdminTeam';
+import { AdminLabels, AdminTeams } from './pages/AdminTeams';
+import { AdminWebhooks } from './pages/AdminWebhooks';
+import { AuthPage } from './pages/Auth';
+import { BoardPage } from './pages/Board';
+import { CyclePage } from './pages/Cycle';
+import { CyclesPage } from './pages/Cycles';
+import { IssuePage } from './pages/Issue';
+import { IssuesPage } from './pages/Issues';
+import { ProjectPage } from './pages/Project';
+import { ProjectsPage } from './pages/Projects';
+import { AccountSettings, ApiKeys } from './pages/Settings';
+
+const rootRoute = createRootRoute({
+  component: () => (
+    <SessionProvider>
+      <Outlet />
+    </SessionProvider>
+  ),
+  notFoundComponent: NotFound,
+});
+
+const authSearch = (s: Record<string, unknown>): { next?: string } =>
+  // Only a path on this site: never a link that signs in and then leaves.
+  typeof s['next'] === 'string' && /^\/(?!\/)/.test(s['next']) ? { next: s['next'] } : {};
+
+/**
+ * Replaces the address once, with the target it was first rendered with. While
+ * the navigation is pending the old page stays mounted and already reads the
+ * new location, so a target built from it (`next=<here>`) would change on every
+ * render and redirect again, nesting `next` without end.
+ */
+function Redirect({ to, search }: { to: string; search?: Record<string, string> }) {
+  const navigate = useNavigate();
+  const [target] = useState(() => ({ to, search }));
+  useEffect(() => {
+    void navigate({ ...target, replace: true });
+  }, [navigate, target]);
+  return null;
+}
+
+function PublicOnly({ children, next }: { children: ReactNode; next?: string }) {
+  const { user } = useSession();
+  return user ? <Redirect to={next ?? '/issues'} /> : children;
+}
+
+const loginRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/login',
+  validateSearch: authSearch,
+  component: function Login() {
+    const { next } = loginRoute.useSearch();
+    return (
+      <PublicOnly next={next}>
+        <AuthPage mode="login" next={next} />
+      </PublicOnly>
+    );
+  },
+});
+const registerRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/register',
+  component: () => (
+    <PublicOnly>
+      <AuthPage mode="register" />
+    </PublicOnly>
+  ),
+});
+
+/** The signed-in app: anyone else goes to sign-in, and comes back here after. */
+const appRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  id: 'app',
+  component: function SignedIn() {
+    const { user } = useSession();
+    const href = useRouterState({ select: (s) => s.location.href });
+    const path = useRouterState({ select: (s) => s.location.pathname });
+    if (!user) return <Redirect to="/login" search={{ next: href }} />;
+    return (
+      <Shell path={path}>
+        <Outlet />
+      </Shell>
+    );
+  },
+});
+
+const indexRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/',
+  beforeLoad: () => {
+    throw redirect({ to: '/issues' });
+  },
+});
+
+/** A page whose view lives in the query string: reads it, and writes changes back (replacing history). */
+function viewRoute(path: '/issues' | '/my-issues' | '/board', render: (p: ViewProps) => ReactNode) {
+  const route = createRoute({
+    getParentRoute: () => appRoute,
+    path,
+    validateSearch: parseView,
+    component: function ViewPage() {
+      const view = route.useSearch() as View;
+      const navigate = useNavigate();
+      const setView = (next: View) => void navigate({ to: path, search: parseView(next), replace: true });
+      return render({ view, setView });
+    },
+  });
+  return route;
+}
+export interface ViewProps {
+  view: View;
+  setView: (v: View) => void;
+}
+
+const issuesRoute = viewRoute('/issues', (p) => <IssuesPage {...p} />);
+const myIssuesRoute = viewRoute('/my-issues', (p) => <IssuesPage {...p} mine />);
+const boardRoute = viewRoute('/board', (p) => <BoardPage {...p} />);
+
+// `/issue/ENG-4/<slug>` is the address the API hands out as an issue's `url`; the slug is decoration.
+const issueRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/issue/$id',
+  component: () => <IssuePage id={issueRoute.useParams().id} />,
+});
+const issueSlugRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/issue/$id/$slug',
+  component: () => <IssuePage id={issueSlugRoute.useParams().id} />,
+});
+
+function Flagged({ flag, children }: { flag: string; children: ReactNode }) {
+  return useSession().flag(flag) ? children : <NotFound />;
+}
+const projectsRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/projects',
+  component: () => (
+    <Flagged flag="projects">
+      <ProjectsPage />
+    </Flagged>
+  ),
+});
+/** A project's or cycle's page: its issue list keeps its view in the query string too. */
+function ownerRoute(
+  path: '/projects/$id' | '/cycles/$id',
+  flag: string,
+  Page: (p: ViewProps & { id: string }) => ReactNode,
+) {
+  const route = createRoute({
+    getParentRoute: () => appRoute,
+    path,
+    validateSearch: parseView,
+    component: function OwnerPage() {
+      const { id } = route.useParams() as { id: string };
+      const view = route.useSearch() as View;
+      const navigate = useNavigate();
+      const setView = (next: View) =>
+        void navigate({ to: path, params: { id }, search: parseView(next), replace: true });
+      return (
+        <Flagged flag={flag}>
+          <Page key={id} id={id} view={view} setView={setView} />
+        </Flagged>
+      );
+    },
+  });
+  return route;
+}
+const projectRoute = ownerRoute('/projects/$id', 'projects', ProjectPage);
+const cycleRoute = ownerRoute('/cycles/$id', 'cycles', CyclePage);
+
+const cyclesRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/cycles',
+  component: () => (
+    <Flagged flag="cycles">
+      <CyclesPage />
+    </Flagged>
+  ),
+});
+
+const page = (path: string, component: () => ReactNode) =>
+  createRoute({ getParentRoute: () => appRoute, path, component });
+
+function AdminOnly({ children }: { children: ReactNode }) {
+  return useSession().user?.role === 'admin' ? children : <NotFound />;
+}
+const admin = (path: string, component: () => ReactNode) =>
+  page(path, () => <AdminOnly>{component()}</AdminOnly>);
+
+const adminTeamRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/admin/teams/$id',
+  component: function Team() {
+    const { id } = adminTeamRoute.useParams();
+    return (
+      <AdminOnly>
+        <AdminTeam key={id} id={id} />
+      </AdminOnly>
+    );
+  },
+});
+
+const routeTree = rootRoute.addChildren([
+  loginRoute,
+  registerRoute,
+  appRoute.addChildren([
+    indexRoute,
+    issuesRoute,
+    myIssuesRoute,
+    boardRoute,
+    issueRoute,
+    issueSlugRoute,
+    projectsRoute,
+    projectRoute,
+    cyclesRoute,
+    cycleRoute,
+    page('/settings/account', AccountSettings),
+    page('/settings/api-keys', ApiKeys),
+    admin('/admin/users', AdminUsers),
+    admin('/admin/flags', AdminFlags),
+    admin('/admin/branding', AdminBranding),
+    admin('/admin/webhooks', AdminWebhooks),
+    admin('/admin/teams', AdminTeams),
+    admin('/admin/labels', AdminLabels),
+    adminTeamRoute,
+  ]),
+]);
+
+export const router = createRouter({ routeTree, defaultPreload: 'intent', scrollRestoration: true });
+
+function NotFound() {
+  return (
+    <div className="page">
+      <PageHeader title="Not found" />
+      <p className="muted">
+        Nothing here. <Link to="/issues">Go to issues</Link>
+      </p>
+    </div>
+  );
+}
