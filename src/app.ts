@@ -34,6 +34,7 @@ import type { AppContext } from './platform/context.js';
 import type { Database } from './platform/db/database.js';
 import { migrate } from './platform/db/migrate.js';
 import { installAuth } from './platform/http/auth-hook.js';
+import { installCompression } from './platform/http/compression.js';
 import { frameworkErrors, installErrorHandling } from './platform/http/error-handler.js';
 import { ErrorResponse } from './platform/http/schemas.js';
 import { INJECTED_STYLES_PAGE, installSecurityHeaders } from './platform/http/security-headers.js';
@@ -86,6 +87,7 @@ export async function buildApp(opts: BuildOptions) {
   app.addSchema(ErrorResponse);
   installErrorHandling(app);
   await installSecurityHeaders(app); // before the auth hook, so refusals carry the headers too
+  await installCompression(app);
   installAuth(app, (header) => authenticate(ctx, header));
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
