@@ -17,12 +17,19 @@ export interface UiEnv {
   t: TestApp;
   base: string;
   browser: Browser;
-  /** A fresh browser context (own storage) with a page open on the app. */
-  newPage(): Promise<{ context: BrowserContext; page: Page }>;
+  /** A fresh browser context (own storage) with a page open on the app; desktop size and light scheme unless given. */
+  newPage(opts?: PageOptions): Promise<{ context: BrowserContext; page: Page }>;
   /** Every Content-Security-Policy violation any page reported so far; close() fails if there are any. */
   cspViolations: string[];
   close(): Promise<void>;
 }
+
+export interface PageOptions {
+  viewport?: { width: number; height: number };
+  colorScheme?: 'light' | 'dark';
+}
+/** A phone held upright (the width of most current phones). */
+export const PHONE = { width: 390, height: 844 };
 
 export async function startUi(): Promise<UiEnv> {
   assert.ok(fs.existsSync(CHROMIUM), `Chromium not found at ${CHROMIUM}: apt-get install -y chromium`);
@@ -53,8 +60,13 @@ export async function startUi(): Promise<UiEnv> {
     base,
     browser,
     cspViolations,
-    async newPage() {
-      const context = await browser.newContext({ baseURL: base, viewport: { width: 1280, height: 800 } });
+    async newPage(opts = {}) {
+      const context = await browser.newContext({
+        baseURL: base,
+        viewport: opts.viewport ?? { width: 1280, height: 800 },
+        colorScheme: opts.colorScheme ?? 'light',
+        ...(opts.viewport && opts.viewport.width < 800 ? { isMobile: true, hasTouch: true } : {}),
+      });
       context.setDefaultTimeout(15_000);
       // Chromium reports violations as an event in the page, not on the console.
       await context.addInitScript(CSP_REPORTER);
@@ -96,7 +108,8 @@ export async function signIn(page: Page, email: string, password: string) {
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('navigation', { name: 'Main' }).waitFor();
+  // The signed-in frame's main region: on a phone the navigation waits hidden in the closed drawer.
+  await page.locator('main#main').waitFor();
 }
 
 /** Saves a screenshot under .test-cache/screens when UI_SCREENSHOTS is set. */

@@ -3,8 +3,14 @@ import { RouterProvider } from '@tanstack/react-router';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { queryClient } from './lib/query';
+import { applyTheme } from './lib/theme';
 import { router } from './router';
+import './styles/theme.css';
 import './styles.css';
+import './styles/responsive.css';
+
+// Before the first paint, so a dark-mode user never sees a light flash.
+applyTheme();
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

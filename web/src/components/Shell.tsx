@@ -4,6 +4,7 @@ import { Link } from '@tanstack/react-router';
 import { type ReactNode, useEffect, useState } from 'react';
 import { typing } from '../lib/keys';
 import { useSession } from '../lib/session';
+import { setTheme, useTheme } from '../lib/theme';
 import { CommandMenu } from './CommandMenu';
 import { CreateIssueDialog } from './CreateIssue';
 import { Kbd } from './ui';
@@ -12,6 +13,11 @@ export function Shell({ path, children }: { path: string; children: ReactNode })
   const { user, config, flag, signOut } = useSession();
   const [creating, setCreating] = useState(false);
   const [commandOpen, setCommandOpen] = useState(false);
+  // On a narrow screen the sidebar is a drawer; it closes when the page changes.
+  const [drawer, setDrawer] = useState(false);
+  const { dark } = useTheme();
+  // biome-ignore lint/correctness/useExhaustiveDependencies: closing on every change of page is the point
+  useEffect(() => setDrawer(false), [path]);
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -20,6 +26,7 @@ export function Shell({ path, children }: { path: string; children: ReactNode })
         setCommandOpen((o) => !o);
         return;
       }
+      if (e.key === 'Escape') setDrawer(false);
       if (typing(e) || e.metaKey || e.ctrlKey || e.altKey) return;
       if (document.querySelector('dialog[open]')) return;
       if (e.key === 'c' || e.key === 'C') {
@@ -44,11 +51,35 @@ export function Shell({ path, children }: { path: string; children: ReactNode })
   );
 
   return (
-    <div className="shell">
+    <div className={`shell${drawer ? ' drawer-open' : ''}`}>
       <a className="skip-link" href="#main">
         Skip to content
       </a>
-      <aside className="sidebar" aria-label="Sidebar">
+      <header className="topbar">
+        <button
+          type="button"
+          className="btn btn-ghost"
+          aria-expanded={drawer}
+          aria-controls="sidebar"
+          onClick={() => setDrawer((d) => !d)}
+        >
+          Menu
+        </button>
+        <span className="ws-name">{config?.workspace.name ?? 'Trackway'}</span>
+        <button type="button" className="btn btn-ghost" onClick={() => setCommandOpen(true)}>
+          Search
+        </button>
+      </header>
+      {drawer && (
+        <button
+          type="button"
+          className="drawer-backdrop"
+          aria-label="Close menu"
+          tabIndex={-1}
+          onClick={() => setDrawer(false)}
+        />
+      )}
+      <aside className="sidebar" id="sidebar" aria-label="Sidebar">
         <div className="ws">
           <span className="logo" aria-hidden="true" />
           <span className="ws-name">{config?.workspace.name ?? 'Trackway'}</span>
@@ -87,6 +118,15 @@ export function Shell({ path, children }: { path: string; children: ReactNode })
           <span className="me-name" title={user?.email}>
             {user?.name}
           </span>
+          <button
+            type="button"
+            className="btn btn-ghost icon-btn"
+            aria-label={dark ? 'Use light theme' : 'Use dark theme'}
+            title={dark ? 'Use light theme' : 'Use dark theme'}
+            onClick={() => setTheme(dark ? 'light' : 'dark')}
+          >
+            <span aria-hidden="true">{dark ? '☀' : '☾'}</span>
+          </button>
           <button type="button" className="btn btn-ghost" onClick={signOut}>
             Sign out
           </button>

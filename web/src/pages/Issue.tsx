@@ -62,7 +62,8 @@ function Loaded({ issue, queryKey }: { issue: IssueData; queryKey: string[] }) {
 
   return (
     <div className="issue-page">
-      <div className="issue-main">
+      {/* Head, properties, then the rest: on a narrow screen the properties come right below the description. */}
+      <div className="issue-main issue-head">
         <nav className="crumbs" aria-label="Breadcrumb">
           <Link to="/issues">Issues</Link> <span aria-hidden="true">›</span>{' '}
           {issue.parent && (
@@ -97,6 +98,9 @@ function Loaded({ issue, queryKey }: { issue: IssueData; queryKey: string[] }) {
           onSave={(description) => saver.save('description', { description }, { description })}
         />
         {saver.errorFor('description')}
+      </div>
+      <IssueProperties issue={issue} saver={saver} />
+      <div className="issue-main issue-rest">
         <Relations issueId={issue.id} onChange={reload} />
         <SubIssues issueId={issue.id} teamId={issue.team.id} readOnly={readOnly} />
         {flag('attachments') && (
@@ -129,7 +133,6 @@ function Loaded({ issue, queryKey }: { issue: IssueData; queryKey: string[] }) {
           </div>
         )}
       </div>
-      <IssueProperties issue={issue} saver={saver} />
     </div>
   );
 }

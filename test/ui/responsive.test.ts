@@ -1,0 +1,164 @@
+// Every screen size and both themes: a phone gets a drawer instead of the
+// sidebar and the issue's properties below its description; no page scrolls
+// sideways from 360 px up; the dark theme follows the system until the user
+// picks one; and axe finds no serious accessibility problem on any main page,
+// at desktop and phone sizes, light and dark.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from 'playwright-core';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, PHONE, screenshot, signIn, startUi, type UiEnv } from './browser.js';
+
+let ui: UiEnv;
+before(async () => {
+  ui = await startUi();
+  const token = ui.t.adminToken;
+  for (let i = 0; i < 6; i++)
+    await ui.t.post(
+      '/api/issues',
+      {
+        teamId: 'ENG',
+        title: `Responsive check ${i} with a title long enough to wrap`,
+        description: 'Body **text**',
+        priority: i % 5,
+      },
+      token,
+    );
+  const project = await ui.t.post('/api/projects', { name: 'Phone app', teamIds: [] }, token);
+  assert.ok(project.status === 201 || project.status === 400, JSON.stringify(project.body));
+});
+after(() => ui?.close());
+
+/** Opens a page of the app and waits until nothing on it is loading. */
+async function open(page: Page, path: string) {
+  await page.goto(path);
+  await page.locator('main#main').waitFor();
+  await page.waitForFunction(() => !document.querySelector('.boot, .loading'));
+}
+
+/** The page scrolls sideways: its content is wider than the window. */
+const overflowsSideways = (page: Page) =>
+  page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth + 1);
+
+/** Relative luminance of the page background (0 black .. 1 white). */
+const backgroundLuminance = (page: Page) =>
+  page.evaluate(() => {
+    const [r, g, b] = getComputedStyle(document.body.parentElement!)
+      .backgroundColor.match(/\d+(\.\d+)?/g)!
+      .map(Number);
+    return (0.2126 * r! + 0.7152 * g! + 0.0722 * b!) / 255;
+  });
+
+describe('UI on every screen size', () => {
+  test('on a phone the sidebar is a drawer: Menu opens it, choosing a page closes it', async () => {
+    const { page } = await ui.newPage({ viewport: PHONE });
+    await signIn(page, ADMIN_EMAIL, ADMIN_PASSWORD);
+    const menu = page.getByRole('button', { name: 'Menu', exact: true });
+    await menu.waitFor();
+    assert.equal(await menu.getAttribute('aria-expanded'), 'false');
+    assert.equal(
+      await page.getByRole('navigation', { name: 'Main' }).count(),
+      0,
+      'the closed drawer is hidden',
+    );
+    await menu.click();
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    await nav.waitFor();
+    assert.equal(await menu.getAttribute('aria-expanded'), 'true');
+    await screenshot(page, 'phone-drawer');
+    await nav.getByRole('link', { name: 'Board' }).click();
+    await page.getByRole('heading', { name: 'Board', level: 1 }).waitFor();
+    await nav.waitFor({ state: 'hidden' });
+    assert.equal(await menu.getAttribute('aria-expanded'), 'false');
+    // Escape closes it too.
+    await menu.click();
+    await nav.waitFor();
+    await page.keyboard.press('Escape');
+    await nav.waitFor({ state: 'hidden' });
+  });
+
+  test('on a phone the issue properties come right below the description', async () => {
+    const { page } = await ui.newPage({ viewport: PHONE });
+    await signIn(page, ADMIN_EMAIL, ADMIN_PASSWORD);
+    await page.goto('/issue/ENG-2');
+    const description = page.getByRole('region', { name: 'Description' });
+    const properties = page.getByRole('complementary', { name: 'Properties' });
+    await properties.waitFor();
+    const d = (await description.boundingBox())!;
+    const p = (await properties.boundingBox())!;
+    assert.ok(p.y >= d.y + d.height - 1, 'properties below the description');
+    assert.ok(p.width > PHONE.width * 0.9, 'properties take the whole width');
+    const comments = (await page.getByLabel('Add a comment').boundingBox())!;
+    assert.ok(comments.y > p.y + p.height - 1, 'comments after the properties');
+    await screenshot(page, 'phone-issue');
+  });
+
+  test('no page scrolls sideways at 360 px', async () => {
+    const { page } = await ui.newPage({ viewport: { width: 360, height: 740 } });
+    await signIn(page, ADMIN_EMAIL, ADMIN_PASSWORD);
+    for (const path of [
+      '/issues',
+      '/board',
+      '/issue/ENG-1',
+      '/projects',
+      '/cycles',
+      '/settings/account',
+      '/admin/users',
+    ]) {
+      await open(page, path);
+      assert.equal(await overflowsSideways(page), false, `${path} fits 360 px`);
+    }
+  });
+
+  test('the theme follows the system until picked, and the pick is kept', async () => {
+    const { page } = await ui.newPage({ colorScheme: 'dark' });
+    await signIn(page, ADMIN_EMAIL, ADMIN_PASSWORD);
+    assert.ok((await backgroundLuminance(page)) < 0.2, 'dark system: dark page');
+    await page.getByRole('button', { name: 'Use light theme' }).click();
+    assert.ok((await backgroundLuminance(page)) > 0.9, 'picked light');
+    await page.reload();
+    await page.getByRole('button', { name: 'Use dark theme' }).waitFor();
+    assert.ok((await backgroundLuminance(page)) > 0.9, 'the pick survives a reload');
+    await page.getByRole('button', { name: 'Use dark theme' }).click();
+    assert.ok((await backgroundLuminance(page)) < 0.2, 'picked dark');
+    await screenshot(page, 'dark-issues');
+
+    const light = await ui.newPage({ colorScheme: 'light' });
+    await signIn(light.page, ADMIN_EMAIL, ADMIN_PASSWORD);
+    assert.ok((await backgroundLuminance(light.page)) > 0.9, 'light system: light page');
+  });
+
+  const pages = [
+    '/issues',
+    '/board',
+    '/issue/ENG-1',
+    '/projects',
+    '/cycles',
+    '/settings/account',
+    '/admin/teams',
+  ];
+  for (const [what, opts] of [
+    ['desktop, light', {}],
+    ['desktop, dark', { colorScheme: 'dark' }],
+    ['phone, dark', { viewport: PHONE, colorScheme: 'dark' }],
+  ] as const) {
+    test(`axe finds no serious or critical violation (${what})`, async () => {
+      const { page } = await ui.newPage(opts);
+      await signIn(page, ADMIN_EMAIL, ADMIN_PASSWORD);
+      const found: string[] = [];
+      for (const path of pages) {
+        await open(page, path);
+        const result = await new AxeBuilder({ page }).analyze();
+        for (const v of result.violations)
+          if (v.impact === 'serious' || v.impact === 'critical')
+            found.push(
+              `${path}: ${v.id} (${v.impact}) ${v.nodes
+                .map((n) => n.target.join(' '))
+                .slice(0, 3)
+                .join(', ')}`,
+            );
+      }
+      assert.deepEqual(found, []);
+    });
+  }
+});
