@@ -39,9 +39,7 @@ export async function startUi(): Promise<UiEnv> {
   );
   // The app hands out absolute URLs (uploads, assets) under its public URL, so
   // it must be the address the browser really uses.
-  const port = await freePort();
-  const t = await startTestApp({ publicUrl: `http://127.0.0.1:${port}` });
-  await t.app.listen({ port, host: '127.0.0.1' });
+  const { t, port } = await listeningApp();
   const base = `http://127.0.0.1:${port}`;
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
@@ -91,6 +89,25 @@ const CSP_PREFIX = 'CSP violation:';
 const CSP_REPORTER = `document.addEventListener('securitypolicyviolation', (e) =>
   console.error('${CSP_PREFIX} ' + e.effectiveDirective + ' blocked ' + (e.blockedURI || 'inline') +
     ' at ' + e.sourceFile + ':' + e.lineNumber));`;
+
+/**
+ * The app on a free loopback port whose address it knows as its public URL.
+ * The port is chosen before the app is built, so another process may take it
+ * in between: then the app is closed and another port tried.
+ */
+async function listeningApp(): Promise<{ t: TestApp; port: number }> {
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    const t = await startTestApp({ publicUrl: `http://127.0.0.1:${port}` });
+    try {
+      await t.app.listen({ port, host: '127.0.0.1' });
+      return { t, port };
+    } catch (e) {
+      await t.close();
+      if ((e as NodeJS.ErrnoException).code !== 'EADDRINUSE' || attempt === 5) throw e;
+    }
+  }
+}
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

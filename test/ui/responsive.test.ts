@@ -1,3 +1,5 @@
+/// <reference lib="dom" />
+// (page.evaluate callbacks run in the browser.)
 // Every screen size and both themes: a phone gets a drawer instead of the
 // sidebar and the properties below its description; no page scrolls
 // sideways from 360 px up; the dark theme follows the system until the user
@@ -5,7 +7,7 @@
 // at desktop and phone sizes, light and dark.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import AxeBuilder from '@axe-core/playwright';
+import { AxeBuilder } from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, PHONE, screenshot, signIn, startUi, type UiEnv } from './browser.js';
 

@@ -2,11 +2,12 @@
 
 import { Link } from '@tanstack/react-router';
 import { type ReactNode, useEffect, useState } from 'react';
-import { typing } from '../lib/keys';
+import { useShortcuts } from '../lib/keys';
 import { useSession } from '../lib/session';
 import { setTheme, useTheme } from '../lib/theme';
 import { CommandMenu } from './CommandMenu';
 import { CreateIssueDialog } from './CreateIssue';
+import { ShortcutHelp } from './ShortcutHelp';
 import { Kbd } from './ui';
 
 export function Shell({ path, children }: { path: string; children: ReactNode }) {
@@ -19,20 +20,15 @@ export function Shell({ path, children }: { path: string; children: ReactNode })
   // biome-ignore lint/correctness/useExhaustiveDependencies: closing on every change of page is the point
   useEffect(() => setDrawer(false), [path]);
 
+  const [help, setHelp] = useState(false);
+  useShortcuts({ c: () => setCreating(true), '?': () => setHelp(true) });
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if ((e.metaKey || e.ctrlKey) && e.key.toLowerCase() === 'k') {
         e.preventDefault();
         setCommandOpen((o) => !o);
-        return;
       }
       if (e.key === 'Escape') setDrawer(false);
-      if (typing(e) || e.metaKey || e.ctrlKey || e.altKey) return;
-      if (document.querySelector('dialog[open]')) return;
-      if (e.key === 'c' || e.key === 'C') {
-        e.preventDefault();
-        setCreating(true);
-      }
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
@@ -136,6 +132,7 @@ export function Shell({ path, children }: { path: string; children: ReactNode })
         {children}
       </main>
       {creating && <CreateIssueDialog onClose={() => setCreating(false)} />}
+      {help && <ShortcutHelp onClose={() => setHelp(false)} />}
       {commandOpen && (
         <CommandMenu onClose={() => setCommandOpen(false)} onCreate={() => setCreating(true)} />
       )}

@@ -209,8 +209,8 @@ const UpdateIssue = graphql(`
 
 type Lists = [readonly unknown[], InfiniteData<Page> | undefined][];
 
-/** Applies `patch` to the issue in every cached list; returns what to put back. */
-function patchLists(id: string, patch: Partial<Issue>): Lists {
+/** Applies `patch` to the issues in every cached list; returns what to put back. */
+function patchLists(ids: ReadonlySet<string>, patch: Partial<Issue>): Lists {
   const before = queryClient.getQueriesData<InfiniteData<Page>>({ queryKey: ['issues', 'list'] });
   queryClient.setQueriesData<InfiniteData<Page>>({ queryKey: ['issues', 'list'] }, (data) =>
     data
@@ -218,7 +218,7 @@ function patchLists(id: string, patch: Partial<Issue>): Lists {
           ...data,
           pages: data.pages.map((p) => ({
             ...p,
-            issues: { ...p.issues, nodes: p.issues.nodes.map((n) => (n.id === id ? toNode(n, patch) : n)) },
+            issues: { ...p.issues, nodes: p.issues.nodes.map((n) => (ids.has(n.id) ? toNode(n, patch) : n)) },
           })),
         }
       : data,
@@ -248,9 +248,36 @@ function toNode(n: Node, p: Partial<Issue>): Node {
  */
 export async function updateIssue(id: string, input: IssueUpdateInput, local?: Partial<Issue>) {
   await queryClient.cancelQueries({ queryKey: ['issues', 'list'] });
-  const before = local ? patchLists(id, local) : [];
+  const before = local ? patchLists(new Set([id]), local) : [];
   try {
     await gql(UpdateIssue, { id, input });
+  } catch (e) {
+    for (const [key, data] of before) queryClient.setQueryData(key, data);
+    throw e;
+  } finally {
+    refreshIssues();
+  }
+}
+
+const UpdateIssues = graphql(`
+  mutation UpdateIssues($ids: [UUID!]!, $input: IssueUpdateInput!) {
+    issueBatchUpdate(ids: $ids, input: $input) { success }
+  }
+`);
+/** The server's limit on one batch: each batch is one transaction, all or none. */
+const BATCH = 50;
+
+/**
+ * Applies one change to many issues, shown at once in every list. Batches of 50
+ * go one after another; if the server refuses one, every row is put back and
+ * the lists reloaded, so what shows is what was saved.
+ */
+export async function updateIssues(ids: string[], input: IssueUpdateInput, local?: Partial<Issue>) {
+  await queryClient.cancelQueries({ queryKey: ['issues', 'list'] });
+  const before = local ? patchLists(new Set(ids), local) : [];
+  try {
+    for (let i = 0; i < ids.length; i += BATCH)
+      await gql(UpdateIssues, { ids: ids.slice(i, i + BATCH), input });
   } catch (e) {
     for (const [key, data] of before) queryClient.setQueryData(key, data);
     throw e;

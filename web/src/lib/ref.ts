@@ -22,6 +22,8 @@ export interface Team {
 export interface Person {
   id: string;
   name: string;
+  /** What `@` mentions: the first word of the name, unless changed. */
+  displayName: string;
   email: string;
 }
 export interface Label {
@@ -61,7 +63,7 @@ const RefQuery = graphql(`
   query Ref {
     viewer { id }
     teams(first: 50) { nodes { id key name states(first: 100) { nodes { id name type color position } } } }
-    users(first: 250) { nodes { id name email } }
+    users(first: 250) { nodes { id name displayName email } }
     issueLabels(first: 250) { nodes { id name color } }
   }
 `);

@@ -4,6 +4,7 @@
 // this list; project and cycle pages show it narrowed to themselves.
 import { Link, useNavigate } from '@tanstack/react-router';
 import { type ReactNode, useDeferredValue, useEffect, useMemo, useState } from 'react';
+import { BulkBar } from '../components/BulkBar';
 import { DisplayOptions } from '../components/DisplayOptions';
 import { FilterBar, useSettledFilters } from '../components/Filters';
 import {
@@ -18,7 +19,7 @@ import { ErrorMessage, Loading, PageHeader } from '../components/ui';
 import { VirtualList } from '../components/VirtualList';
 import { type Group, groupIssues } from '../lib/grouping';
 import { type Issue, toIssueFilter, useIssueList } from '../lib/issues';
-import { typing } from '../lib/keys';
+import { useShortcuts } from '../lib/keys';
 import { type Ref, useCycles, useProjects, useRefData } from '../lib/ref';
 import { useSession } from '../lib/session';
 import { type FilterKey, isFiltered, type Property, shownProperties, type View } from '../lib/view';
@@ -76,21 +77,41 @@ export function IssueList({
     return out;
   }, [list.issues, ref.data, by, order, collapsed, projects, cycles]);
 
-  // j/k and arrows move between rows from anywhere on the page (not while typing).
-  useEffect(() => {
-    const onKey = (e: globalThis.KeyboardEvent) => {
-      if (typing(e) || e.metaKey || e.ctrlKey || e.altKey || document.querySelector('dialog[open]')) return;
-      if (e.key === 'ArrowDown' || e.key === 'j') {
-        e.preventDefault();
-        setFocus((f) => Math.min(rows.length - 1, f + 1));
-      } else if (e.key === 'ArrowUp' || e.key === 'k') {
-        e.preventDefault();
-        setFocus((f) => Math.max(0, f - 1));
-      }
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [rows.length]);
+  // Selection for bulk edit: ids, and the row a Shift-click extends from.
+  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  const [anchor, setAnchor] = useState(-1);
+  const select = (index: number, how: 'toggle' | 'range') => {
+    const next = new Set(selected);
+    if (how === 'range' && anchor >= 0) {
+      const [from, to] = anchor < index ? [anchor, index] : [index, anchor];
+      for (const r of rows.slice(from, to + 1)) if (r.kind === 'issue') next.add(r.issue.id);
+    } else {
+      const r = rows[index];
+      if (r?.kind !== 'issue') return;
+      if (next.has(r.issue.id)) next.delete(r.issue.id);
+      else next.add(r.issue.id);
+      setAnchor(index);
+    }
+    setSelected(next);
+  };
+  // A selection never holds issues the list no longer shows (filtered out, deleted).
+  const selectedIssues = useMemo(
+    () => (list.issues ?? []).filter((i) => selected.has(i.id)),
+    [list.issues, selected],
+  );
+
+  // j/k and arrows move between rows from anywhere on the page (not while typing); x selects.
+  const clearSelection = () => setSelected(new Set());
+  const down = () => setFocus((f) => Math.min(rows.length - 1, f + 1));
+  const up = () => setFocus((f) => Math.max(0, f - 1));
+  useShortcuts({
+    j: down,
+    ArrowDown: down,
+    k: up,
+    ArrowUp: up,
+    x: () => focus >= 0 && select(focus, 'toggle'),
+    Escape: clearSelection,
+  });
   useEffect(() => {
     if (focus < 0) return;
     requestAnimationFrame(() => document.querySelector<HTMLElement>(`[data-row="${focus}"]`)?.focus());
@@ -114,6 +135,7 @@ export function IssueList({
         <DisplayOptions view={view} onChange={setView} />
       </div>
       <FilterBar view={urlView} hide={Object.keys(fixed) as FilterKey[]} onChange={setView} />
+      {selectedIssues.length > 0 && <BulkBar selected={selectedIssues} onClear={clearSelection} />}
       <ErrorMessage error={list.error ?? ref.error} />
       {(list.isLoading || ref.isLoading) && <Loading label="Loading issues" />}
       {list.issues && total === 0 && (
@@ -148,6 +170,8 @@ export function IssueList({
                 issue={r.issue}
                 refData={ref.data!}
                 index={index}
+                selected={selected.has(r.issue.id)}
+                onSelect={select}
                 shown={shown}
                 project={r.issue.projectId ? projectName.get(r.issue.projectId) : undefined}
               />
@@ -174,12 +198,16 @@ function IssueRow({
   issue,
   refData,
   index,
+  selected,
+  onSelect,
   shown,
   project,
 }: {
   issue: Issue;
   refData: Ref;
   index: number;
+  selected: boolean;
+  onSelect: (index: number, how: 'toggle' | 'range') => void;
   shown: Set<Property>;
   project: string | undefined;
 }) {
@@ -187,25 +215,41 @@ function IssueRow({
   const labels = refData.labels.filter((l) => issue.labelIds.includes(l.id));
   const person = issue.assigneeId ? refData.personById.get(issue.assigneeId) : undefined;
   return (
-    <Link
-      to="/issue/$id"
-      params={{ id: issue.identifier }}
-      className="issue-row"
-      data-row={index}
-      onKeyDown={(e) => {
-        if (e.key === 'Enter') void navigate({ to: '/issue/$id', params: { id: issue.identifier } });
-      }}
-    >
-      {shown.has('priority') && <PriorityIcon priority={issue.priority} />}
-      {shown.has('id') && <span className="ident">{issue.identifier}</span>}
-      {shown.has('state') && <StateIcon state={refData.stateById.get(issue.stateId)} />}
-      <span className="title">{issue.title}</span>
-      {issue.blocked && <BlockedMarker />}
-      {shown.has('labels') && <LabelChips labels={labels} />}
-      {shown.has('project') && project && <span className="chip muted">{project}</span>}
-      {shown.has('due') && issue.dueDate && <span className="due">{shortDate(issue.dueDate)}</span>}
-      {shown.has('created') && <span className="created muted">{shortDate(issue.createdAt)}</span>}
-      {shown.has('assignee') && <Avatar person={person} />}
-    </Link>
+    <div className={`issue-row-wrap${selected ? ' selected' : ''}`}>
+      <input
+        type="checkbox"
+        className="row-check"
+        aria-label={`Select ${issue.identifier}`}
+        checked={selected}
+        onChange={() => undefined}
+        onClick={(e) => onSelect(index, e.shiftKey ? 'range' : 'toggle')}
+      />
+      <Link
+        to="/issue/$id"
+        params={{ id: issue.identifier }}
+        className="issue-row"
+        data-row={index}
+        onClick={(e) => {
+          // Ctrl/Cmd-click selects, Shift-click selects a range: the list's way of picking many.
+          if (!(e.shiftKey || e.ctrlKey || e.metaKey)) return;
+          e.preventDefault();
+          onSelect(index, e.shiftKey ? 'range' : 'toggle');
+        }}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter') void navigate({ to: '/issue/$id', params: { id: issue.identifier } });
+        }}
+      >
+        {shown.has('priority') && <PriorityIcon priority={issue.priority} />}
+        {shown.has('id') && <span className="ident">{issue.identifier}</span>}
+        {shown.has('state') && <StateIcon state={refData.stateById.get(issue.stateId)} />}
+        <span className="title">{issue.title}</span>
+        {issue.blocked && <BlockedMarker />}
+        {shown.has('labels') && <LabelChips labels={labels} />}
+        {shown.has('project') && project && <span className="chip muted">{project}</span>}
+        {shown.has('due') && issue.dueDate && <span className="due">{shortDate(issue.dueDate)}</span>}
+        {shown.has('created') && <span className="created muted">{shortDate(issue.createdAt)}</span>}
+        {shown.has('assignee') && <Avatar person={person} />}
+      </Link>
+    </div>
   );
 }

@@ -1,0 +1,28 @@
+// `?`: every keyboard shortcut, from the one list the handlers use.
+import { SHORTCUTS } from '../lib/keys';
+import { Dialog, Kbd } from './ui';
+
+export function ShortcutHelp({ onClose }: { onClose: () => void }) {
+  const places = [...new Set(SHORTCUTS.map((s) => s.where))];
+  return (
+    <Dialog title="Keyboard shortcuts" onClose={onClose}>
+      <div className="dialog-body shortcut-help">
+        {places.map((where) => (
+          <section key={where} aria-label={where}>
+            <h3>{where}</h3>
+            <dl>
+              {SHORTCUTS.filter((s) => s.where === where).map((s) => (
+                <div key={s.keys} className="shortcut">
+                  <dt>
+                    <Kbd>{s.keys}</Kbd>
+                  </dt>
+                  <dd>{s.does}</dd>
+                </div>
+              ))}
+            </dl>
+          </section>
+        ))}
+      </div>
+    </Dialog>
+  );
+}
