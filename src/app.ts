@@ -50,7 +50,7 @@ export interface BuildOptions {
   logger?: FastifyServerOptions['logger'];
   /** Sign-in and registration limits, over the defaults (tests lift or lower them). */
   loginLimits?: Partial<LoginLimits>;
-  /** The limiter's clock (tests move it); Date.now by default. */
+  /** The clock of the sign-in limits and the GraphQL budget (tests move it); Date.now by default. */
   clock?: () => number;
 }
 
@@ -147,7 +147,7 @@ export async function buildApp(opts: BuildOptions) {
   webhooksRoutes(app, ctx);
   const webhookWorker = startWebhookWorker(ctx, { database });
   app.addHook('onClose', () => webhookWorker.stop());
-  await graphqlRoutes(app, ctx);
+  await graphqlRoutes(app, ctx, opts.clock);
   await serveWebUi(app, ctx); // last: its catch-all GET must not shadow API routes
 
   return { app, ctx, generatedAdmin: started.generatedAdmin };

@@ -1,5 +1,5 @@
 // Runs one GraphQL request for an authenticated caller: check the budget is
-// not used up, parse, bound the document's shape, validate, coerce variables,
+// not known to be used up, parse, bound the document's shape, validate, coerce variables,
 // measure cost and depth, charge the caller's budget, execute, serialise the
 // answer under its size ceiling.
 //
@@ -153,12 +153,17 @@ export async function runGraphql(
   }
   const ready = prepare(schema, req, log);
   if (ready.refused) {
-    const state = budget?.record(actor.id, ready.charge);
+    let state: BudgetState | undefined;
+    try {
+      state = await budget?.record(actor.id, ready.charge);
+    } catch (err) {
+      return overBudget(err);
+    }
     return { ...ready.refused, cost: ready.charge, ...(state ? { budget: state } : {}) };
   }
   let state: BudgetState | undefined;
   try {
-    state = budget?.charge(actor.id, ready.cost);
+    state = await budget?.charge(actor.id, ready.cost);
   } catch (err) {
     return { ...overBudget(err), cost: ready.cost };
   }

@@ -1,17 +1,21 @@
 // Per-user hourly budgets for GraphQL: a number of requests and a number of
-// complexity points, kept in memory (one process; they reset on restart).
+// complexity points. Kept in the database (table graphql_budget, migration
+// 0015), so that every instance on one PostgreSQL charges one budget: a
+// request costs one upsert that starts a new window when the old one has
+// passed, charges the request when it fits, and returns the totals.
+//
+// The only state kept in process memory is which users have used their budget
+// up, and until when: within a window the totals only grow, so "used up until
+// T" stays true on every instance, and a refused caller's next requests are
+// answered 429 without parsing them or asking the database.
+import { sql } from 'kysely';
+import type { Db } from '../platform/db/database.js';
 import { rateLimited } from '../platform/errors.js';
 
 export interface BudgetLimits {
   requests: number;
   complexity: number;
   windowMs: number;
-}
-
-interface Usage {
-  windowStart: number;
-  requests: number;
-  complexity: number;
 }
 
 export interface BudgetState {
@@ -23,22 +27,90 @@ export interface BudgetState {
   resetAt: number;
 }
 
-export class RateBudget {
-  #usage = new Map<string, Usage>();
-  constructor(readonly limits: BudgetLimits) {}
+interface Usage {
+  window_start: Date;
+  requests: number;
+  complexity: number;
+  charged: boolean;
+}
 
-  #current(userId: string, now: number): Usage {
-    let u = this.#usage.get(userId);
-    if (!u || now - u.windowStart >= this.limits.windowMs) {
-      u = { windowStart: now, requests: 0, complexity: 0 };
-      this.#usage.set(userId, u);
-      if (this.#usage.size > 10_000) this.#sweep(now);
-    }
-    return u;
+// Entries are dropped once their window has reset; this only bounds a sweep.
+const SWEEP_ABOVE = 10_000;
+
+export class RateBudget {
+  /** Users whose budget is used up: the state to answer with, until its resetAt. */
+  readonly #usedUp = new Map<string, BudgetState>();
+
+  constructor(
+    private readonly db: Db,
+    readonly limits: BudgetLimits,
+    private readonly clock: () => number = Date.now,
+  ) {}
+
+  /**
+   * Throws "ratelimited" when this process has seen the caller's budget used
+   * up in the current window: checked before any work on a request is done.
+   * No database round trip; charge() and record() check the shared totals.
+   */
+  check(userId: string): void {
+    const state = this.#usedUp.get(userId);
+    if (!state) return;
+    const now = this.clock();
+    if (now >= state.resetAt) this.#usedUp.delete(userId);
+    else this.#refuse(state, now);
   }
 
-  #sweep(now: number) {
-    for (const [k, u] of this.#usage) if (now - u.windowStart >= this.limits.windowMs) this.#usage.delete(k);
+  /** Charges one request of `cost`; throws "ratelimited" (with the state) when it does not fit. */
+  charge(userId: string, cost: number): Promise<BudgetState> {
+    return this.#spend(userId, cost, true);
+  }
+
+  /**
+   * Charges one request of `cost` unless the budget is already used up: for
+   * requests refused on their own account (too complex, invalid), whose work
+   * is done. The budget may end below zero; the next request then gets a 429.
+   */
+  record(userId: string, cost: number): Promise<BudgetState> {
+    return this.#spend(userId, cost, false);
+  }
+
+  async #spend(userId: string, cost: number, mustFit: boolean): Promise<BudgetState> {
+    const now = this.clock();
+    const { requests: maxRequests, complexity: maxComplexity, windowMs } = this.limits;
+    // A request that does not fit an empty budget is refused even in a new window.
+    const fresh = mustFit && cost > maxComplexity ? 0 : 1;
+    const nowAt = new Date(now);
+    const expired = new Date(now - windowMs);
+    // One statement, atomic per row: concurrent requests on any instance queue
+    // on the row's lock and each sees the totals the one before it left.
+    const { rows } = await sql<Usage>`
+      insert into graphql_budget as b (user_id, window_start, requests, complexity, charged)
+      values (${userId}::uuid, ${nowAt}::timestamptz, ${fresh}, ${fresh * cost}::float8, ${fresh === 1})
+      on conflict (user_id) do update set (window_start, requests, complexity, charged) = (
+        select w.start, w.requests + c.n, w.complexity + c.n * ${cost}::float8, c.n = 1
+        from (
+          select
+            case when b.window_start <= ${expired}::timestamptz then ${nowAt}::timestamptz else b.window_start end as start,
+            case when b.window_start <= ${expired}::timestamptz then 0 else b.requests end as requests,
+            case when b.window_start <= ${expired}::timestamptz then 0 else b.complexity end as complexity
+        ) w
+        cross join lateral (
+          select case when w.requests < ${maxRequests}
+            and w.complexity < ${maxComplexity}::float8
+            and (not ${mustFit}::boolean or w.complexity + ${cost}::float8 <= ${maxComplexity}::float8)
+            then 1 else 0 end as n
+        ) c
+      )
+      returning window_start, requests, complexity, charged
+    `.execute(this.db);
+    const usage = rows[0]!;
+    const state = this.#state(usage);
+    if (usage.requests >= maxRequests || usage.complexity >= maxComplexity) {
+      if (this.#usedUp.size >= SWEEP_ABOVE) this.#sweep(now);
+      this.#usedUp.set(userId, state);
+    }
+    if (!usage.charged) this.#refuse(state, now);
+    return state;
   }
 
   #state(u: Usage): BudgetState {
@@ -47,41 +119,18 @@ export class RateBudget {
       requestsRemaining: Math.max(0, this.limits.requests - u.requests),
       complexityLimit: this.limits.complexity,
       complexityRemaining: Math.max(0, Math.floor(this.limits.complexity - u.complexity)),
-      resetAt: u.windowStart + this.limits.windowMs,
+      resetAt: u.window_start.getTime() + this.limits.windowMs,
     };
   }
 
-  #refuse(u: Usage, now: number): never {
-    const state = this.#state(u);
+  #sweep(now: number) {
+    for (const [k, s] of this.#usedUp) if (now >= s.resetAt) this.#usedUp.delete(k);
+  }
+
+  #refuse(state: BudgetState, now: number): never {
     const wait = Math.max(1, Math.ceil((state.resetAt - now) / 1000));
     throw Object.assign(rateLimited(`GraphQL budget used up for this hour; try again in ${wait} s`, wait), {
       budget: state,
     });
-  }
-
-  /** Throws "ratelimited" when nothing is left: checked before any work on a request is done. */
-  check(userId: string, now = Date.now()): void {
-    const u = this.#current(userId, now);
-    if (u.requests >= this.limits.requests || u.complexity >= this.limits.complexity) this.#refuse(u, now);
-  }
-
-  /** Charges one request of `cost`; throws "ratelimited" (with the state) when over budget. */
-  charge(userId: string, cost: number, now = Date.now()): BudgetState {
-    const u = this.#current(userId, now);
-    if (u.requests + 1 > this.limits.requests || u.complexity + cost > this.limits.complexity)
-      this.#refuse(u, now);
-    return this.record(userId, cost, now);
-  }
-
-  /**
-   * Charges one request of `cost` without refusing: for requests already
-   * refused on their own account (too complex, invalid), whose work is done.
-   * The budget may end below zero; the next request then gets a 429.
-   */
-  record(userId: string, cost: number, now = Date.now()): BudgetState {
-    const u = this.#current(userId, now);
-    u.requests += 1;
-    u.complexity += cost;
-    return this.#state(u);
   }
 }

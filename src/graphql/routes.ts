@@ -39,13 +39,17 @@ function bodyErrors(err: FastifyError, request: FastifyRequest, reply: FastifyRe
   return reply.status(appError.status).send({ errors: [formatAppError(appError)] });
 }
 
-export async function graphqlRoutes(app: Http, ctx: AppContext): Promise<void> {
+export async function graphqlRoutes(app: Http, ctx: AppContext, clock?: () => number): Promise<void> {
   const schema = graphqlSchema();
-  const budget = new RateBudget({
-    requests: ctx.config.graphqlRequestsPerHour,
-    complexity: ctx.config.graphqlComplexityPerHour,
-    windowMs: 60 * 60_000,
-  });
+  const budget = new RateBudget(
+    ctx.db,
+    {
+      requests: ctx.config.graphqlRequestsPerHour,
+      complexity: ctx.config.graphqlComplexityPerHour,
+      windowMs: 60 * 60_000,
+    },
+    clock,
+  );
 
   // GraphiQL is built with the web UI (web/graphiql.html); read per request so
   // a rebuild while the server runs is picked up, as the UI's index.html is.

@@ -32,6 +32,14 @@ export interface AuthThrottleTable {
   expires_at: Timestamp;
 }
 
+export interface GraphqlBudgetTable {
+  user_id: string;
+  window_start: Timestamp;
+  requests: number;
+  complexity: number;
+  charged: boolean;
+}
+
 export interface FeatureFlagsTable {
   key: string;
   label: string;
@@ -358,6 +366,7 @@ export interface DB {
   settings: SettingsTable;
   workspace: WorkspaceTable;
   auth_throttle: AuthThrottleTable;
+  graphql_budget: GraphqlBudgetTable;
   feature_flags: FeatureFlagsTable;
   users: UsersTable;
   api_keys: ApiKeysTable;

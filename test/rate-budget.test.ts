@@ -1,0 +1,122 @@
+// Per-user hourly GraphQL budgets, kept in the database: requests and
+// complexity points, one budget per user whichever instance charges it. On
+// PostgreSQL the second "instance" has its own connection pool, so the
+// concurrent charges really race; on PGlite they share the one connection.
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, before, test } from 'node:test';
+import { RateBudget } from '../src/graphql/rate-budget.js';
+import { type Database, openDatabase } from '../src/platform/db/database.js';
+import { AppError } from '../src/platform/errors.js';
+import { freshDatabase, type TestDatabase } from './support/database.js';
+
+let database: TestDatabase;
+let other: Database | undefined;
+/** The database handle of a second instance: its own pool on PostgreSQL. */
+let otherDb: Database['db'];
+
+before(async () => {
+  database = await freshDatabase();
+  other = database.url ? await openDatabase({ databaseUrl: database.url }) : undefined;
+  otherDb = other?.db ?? database.db;
+});
+after(async () => {
+  await other?.close();
+  await database.close();
+});
+
+const over = (e: unknown) => e instanceof AppError && e.status === 429 && /budget used up/.test(e.message);
+
+test('charges requests and complexity, refuses over budget as 429, resets after the window', async () => {
+  let now = 0;
+  const budget = new RateBudget(database.db, { requests: 3, complexity: 100, windowMs: 1000 }, () => now);
+  const [u1, u2] = [randomUUID(), randomUUID()];
+  const s1 = await budget.charge(u1, 40);
+  assert.deepEqual([s1.requestsRemaining, s1.complexityRemaining, s1.resetAt], [2, 60, 1000]);
+  now = 10;
+  await budget.charge(u1, 40);
+  now = 20;
+  await assert.rejects(
+    () => budget.charge(u1, 40),
+    (e: unknown) => e instanceof AppError && e.status === 429 && e.retryAfter === 1,
+  );
+  assert.equal((await budget.charge(u2, 40)).complexityRemaining, 60, 'budgets are per user');
+  now = 30;
+  assert.equal((await budget.charge(u1, 1)).requestsRemaining, 0, 'the refused charge cost nothing');
+  now = 40;
+  await assert.rejects(() => budget.charge(u1, 1), over);
+  assert.throws(() => budget.check(u1), over, 'used up: refused without asking the database');
+  now = 1000;
+  budget.check(u1);
+  assert.equal((await budget.charge(u1, 1)).requestsRemaining, 2, 'a new window starts afresh');
+});
+
+test('record charges a refused request without refusing it; once used up, both refuse', async () => {
+  let now = 5000;
+  const budget = new RateBudget(
+    database.db,
+    { requests: 100, complexity: 25_000, windowMs: 1000 },
+    () => now,
+  );
+  const u = randomUUID();
+  assert.equal((await budget.record(u, 10_000)).complexityRemaining, 15_000);
+  assert.equal((await budget.record(u, 10_000)).complexityRemaining, 5_000);
+  budget.check(u);
+  const state = await budget.record(u, 10_000);
+  assert.deepEqual([state.complexityRemaining, state.requestsRemaining], [0, 97]);
+  assert.throws(() => budget.check(u), over);
+  await assert.rejects(() => budget.record(u, 0), over);
+  await assert.rejects(() => budget.charge(u, 0.1), over);
+  now = 6000;
+  budget.check(u);
+});
+
+test('a charge that does not fit is refused but a smaller one still fits', async () => {
+  const budget = new RateBudget(database.db, { requests: 10, complexity: 100, windowMs: 60_000 });
+  const u = randomUUID();
+  await assert.rejects(() => budget.charge(u, 101), over, 'too big even for a fresh budget');
+  assert.equal((await budget.charge(u, 90)).complexityRemaining, 10);
+  await assert.rejects(() => budget.charge(u, 11), over);
+  budget.check(u);
+  const s = await budget.charge(u, 10);
+  assert.deepEqual([s.requestsRemaining, s.complexityRemaining], [8, 0]);
+});
+
+test('two instances share one budget: 60 concurrent charges against 20 requests, exactly 20 pass', async () => {
+  const limits = { requests: 20, complexity: 1_000_000, windowMs: 60_000 };
+  const a = new RateBudget(database.db, limits);
+  const b = new RateBudget(otherDb, limits);
+  const u = randomUUID();
+  const results = await Promise.allSettled(
+    Array.from({ length: 60 }, (_, i) => (i % 2 ? a : b).charge(u, 5)),
+  );
+  const passed = results.filter((r) => r.status === 'fulfilled');
+  const refused = results.filter((r) => r.status === 'rejected' && over(r.reason));
+  assert.equal(passed.length, 20);
+  assert.equal(refused.length, 40);
+  // Each charge saw the totals the one before it left: every remaining count once.
+  assert.deepEqual(
+    passed.map((r) => r.value.requestsRemaining).sort((x, y) => x - y),
+    Array.from({ length: 20 }, (_, i) => i),
+  );
+  // The instance that never saw a refusal still refuses, from the shared totals.
+  const c = new RateBudget(otherDb, limits);
+  c.check(u);
+  await assert.rejects(() => c.record(u, 0), over);
+  assert.throws(() => c.check(u), over);
+});
+
+test('a window reset on one instance is seen by the other', async () => {
+  let now = 100_000;
+  const limits = { requests: 2, complexity: 1000, windowMs: 1000 };
+  const a = new RateBudget(database.db, limits, () => now);
+  const b = new RateBudget(otherDb, limits, () => now);
+  const u = randomUUID();
+  await a.charge(u, 1);
+  assert.equal((await b.charge(u, 1)).requestsRemaining, 0);
+  await assert.rejects(() => a.charge(u, 1), over);
+  now = 101_000;
+  const s = await a.charge(u, 1);
+  assert.deepEqual([s.requestsRemaining, s.resetAt], [1, 102_000]);
+  assert.equal((await b.charge(u, 1)).requestsRemaining, 0, 'same window on both');
+});
