@@ -20,6 +20,7 @@ import { filesRoutes } from './modules/files/rest.js';
 import { flagRoutes } from './modules/flags/rest.js';
 import { issuesRoutes } from './modules/issues/rest.js';
 import { milestonesRoutes } from './modules/milestones/rest.js';
+import { progressRoutes } from './modules/projects/progress-rest.js';
 import { projectsRoutes } from './modules/projects/rest.js';
 import { relationsRoutes } from './modules/relations/rest.js';
 import { teamsRoutes } from './modules/teams/rest.js';
@@ -139,6 +140,7 @@ export async function buildApp(opts: BuildOptions) {
   issuesRoutes(app, ctx);
   commentsRoutes(app, ctx);
   projectsRoutes(app, ctx);
+  progressRoutes(app, ctx);
   milestonesRoutes(app, ctx);
   cyclesRoutes(app, ctx);
   filesRoutes(app, ctx);

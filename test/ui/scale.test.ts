@@ -26,6 +26,15 @@ before(async () => {
 });
 after(() => ui?.close());
 
+/** Notes when the first issue row appears and every long task (over 50 ms) the page runs. */
+const PERF_PROBE = `
+  window.__longTasks = [];
+  new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__longTasks.push({ start: e.startTime, duration: e.duration }); })
+    .observe({ type: 'longtask', buffered: true });
+  new MutationObserver((_, o) => {
+    if (document.querySelector('.issue-row')) { window.__firstRow = performance.now(); o.disconnect(); }
+  }).observe(document, { childList: true, subtree: true });`;
+
 const rowsInPage = (selector: string) => `document.querySelectorAll(${JSON.stringify(selector)}).length`;
 
 describe('UI: 5,000 issues', () => {
@@ -47,6 +56,34 @@ describe('UI: 5,000 issues', () => {
     });
     const after = (await page.evaluate(rowsInPage('.issue-row'))) as number;
     assert.ok(after < 120, `rendered ${after} rows after scrolling`);
+  });
+
+  test('figures for docs/ui.md: first rows, whole list, and long tasks while scrolling', async () => {
+    // Measured, not asserted: speed targets belong to benchmarks (docs/ui.md has the figures).
+    const { context, page } = await ui.newPage();
+    await signIn(page, ADMIN_EMAIL, ADMIN_PASSWORD);
+    await context.addInitScript(PERF_PROBE);
+    await page.goto('/issues');
+    await page.getByText(`${COUNT} issues`, { exact: true }).waitFor({ timeout: 60_000 });
+    const loaded = (await page.evaluate('performance.now()')) as number;
+    const firstRow = (await page.evaluate('window.__firstRow')) as number;
+    assert.ok(firstRow > 0 && firstRow <= loaded, 'the first row was seen before the whole list was in');
+    // Scroll the whole list, one screen per frame, and collect the long tasks meanwhile.
+    const scroll = (await page.evaluate(`new Promise((done) => {
+      const list = document.querySelector('.issue-list');
+      const from = performance.now();
+      const step = () => {
+        list.scrollTop += list.clientHeight;
+        if (list.scrollTop + list.clientHeight < list.scrollHeight - 2) requestAnimationFrame(step);
+        else setTimeout(() => done({ ms: performance.now() - from, tasks: window.__longTasks.filter((t) => t.start >= from).map((t) => t.duration) }), 200);
+      };
+      requestAnimationFrame(step);
+    })`)) as { ms: number; tasks: number[] };
+    const longest = Math.max(0, ...scroll.tasks);
+    console.log(
+      `# ${COUNT} issues: first rows at ${Math.round(firstRow)} ms, whole list at ${Math.round(loaded)} ms after navigation; ` +
+        `scrolling the list end to end took ${Math.round(scroll.ms)} ms with ${scroll.tasks.length} long tasks (longest ${Math.round(longest)} ms)`,
+    );
   });
 
   test('the board shows the counts per column with only visible cards in the page', async () => {

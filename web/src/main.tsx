@@ -7,6 +7,7 @@ import { applyTheme } from './lib/theme';
 import { router } from './router';
 import './styles/theme.css';
 import './styles.css';
+import './styles/charts.css';
 import './styles/responsive.css';
 
 // Before the first paint, so a dark-mode user never sees a light flash.

@@ -125,7 +125,8 @@ export function IssueList({
     setCollapsed(next);
   };
   return (
-    <div className="page fill">
+    // Inside a project's or cycle's page the list is a section of that page, not a page of its own.
+    <div className={heading ? 'page fill' : 'fill embedded-list'}>
       {heading && <PageHeader title={title} />}
       {children}
       <div className="list-bar">
