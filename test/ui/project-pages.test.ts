@@ -37,7 +37,8 @@ describe('UI: project and cycle pages', () => {
       teamIds: [eng.id],
       startDate: isoDay(-2),
     });
-    const states = (await ui.t.get('/api/workflow-states?teamId=ENG', ui.t.adminToken)).body.workflowStates as {
+    const states = (await ui.t.get('/api/workflow-states?teamId=ENG', ui.t.adminToken)).body
+      .workflowStates as {
       id: string;
       type: string;
     }[];
