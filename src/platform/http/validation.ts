@@ -32,6 +32,51 @@ export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, http
   return ajv.compile(schema as object) as ReturnType<FastifySchemaCompiler<unknown>>;
 };
 
+const FORMAT_WORDS: Record<string, string> = {
+  email: 'email address',
+  uri: 'URL',
+  'date-time': 'date and time (ISO 8601)',
+  date: 'date (YYYY-MM-DD)',
+  uuid: 'id',
+};
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** What a person reads next to a field: Ajv's own messages are written for programmers. */
+function plainWords(e: ErrorObject): string {
+  const p = e.params as Record<string, unknown>;
+  switch (e.keyword) {
+    case 'minLength':
+      return p['limit'] === 1
+        ? 'must not be empty'
+        : `must be at least ${plural(Number(p['limit']), 'character')}`;
+    case 'maxLength':
+      return `must be at most ${plural(Number(p['limit']), 'character')}`;
+    case 'minItems':
+      return `must have at least ${plural(Number(p['limit']), 'item')}`;
+    case 'maxItems':
+      return `must have at most ${plural(Number(p['limit']), 'item')}`;
+    case 'minimum':
+      return `must be at least ${p['limit']}`;
+    case 'maximum':
+      return `must be at most ${p['limit']}`;
+    case 'exclusiveMinimum':
+      return `must be more than ${p['limit']}`;
+    case 'exclusiveMaximum':
+      return `must be less than ${p['limit']}`;
+    case 'type':
+      return `must be ${p['type'] === 'integer' ? 'a whole number' : `a ${String(p['type']).replace(/,/g, ' or ')}`}`;
+    case 'enum':
+      return `must be one of ${(p['allowedValues'] as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
+    case 'const':
+      return `must be ${JSON.stringify(p['allowedValue'])}`;
+    // A pattern is an implementation detail; `\S` is the one most fields use.
+    case 'pattern':
+      return p['pattern'] === '\\S' ? 'must not be blank' : 'is not in the expected form';
+    default:
+      return e.message ?? 'is invalid';
+  }
+}
+
 function describe(e: ErrorObject): FieldError {
   const base = e.instancePath || '';
   switch (e.keyword) {
@@ -46,9 +91,12 @@ function describe(e: ErrorObject): FieldError {
         message: 'is not a known field',
       };
     case 'format':
-      return { field: base || '/', message: `must be a valid ${(e.params as { format: string }).format}` };
+      return {
+        field: base || '/',
+        message: `must be a valid ${FORMAT_WORDS[(e.params as { format: string }).format] ?? (e.params as { format: string }).format}`,
+      };
     default:
-      return { field: base || '/', message: e.message ?? 'is invalid' };
+      return { field: base || '/', message: plainWords(e) };
   }
 }
 
