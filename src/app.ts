@@ -24,6 +24,8 @@ import { projectsRoutes } from './modules/projects/rest.js';
 import { relationsRoutes } from './modules/relations/rest.js';
 import { teamsRoutes } from './modules/teams/rest.js';
 import { serveWebUi } from './modules/ui/serve.js';
+import { StreamHub } from './modules/stream/hub.js';
+import { streamRoutes } from './modules/stream/rest.js';
 import { userRoutes } from './modules/users/rest.js';
 import { webhooksRoutes } from './modules/webhooks/rest.js';
 import { startWebhookWorker } from './modules/webhooks/worker.js';
@@ -145,6 +147,10 @@ export async function buildApp(opts: BuildOptions) {
   webhooksRoutes(app, ctx);
   const webhookWorker = startWebhookWorker(ctx, { database });
   app.addHook('onClose', () => webhookWorker.stop());
+  const streams = new StreamHub(ctx, database);
+  streamRoutes(app, ctx, streams);
+  // preClose: open streams would otherwise keep the server's close waiting.
+  app.addHook('preClose', () => streams.close());
   await graphqlRoutes(app, ctx);
   await serveWebUi(app, ctx); // last: its catch-all GET must not shadow API routes
 
