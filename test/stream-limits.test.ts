@@ -47,7 +47,8 @@ const maxId = async () =>
   );
 
 before(async () => {
-  t = await startTestApp({ streamDrainTimeoutMs: 300, streamHeartbeatMs: 1000 });
+  // Heartbeats (the safety poll) 10 s apart: whatever arrives sooner came through a notification.
+  t = await startTestApp({ streamDrainTimeoutMs: 300, streamHeartbeatMs: 10_000 });
   base = await t.listen();
   eng = (await t.get('/api/teams/ENG', t.adminToken)).body.team;
 });
@@ -69,7 +70,7 @@ describe('holes in the id sequence', () => {
       /rolled back/,
     );
     const issue = await createIssue('After a rollback');
-    const e = await c.next((x) => x.data?.id === issue.id, 5000);
+    const e = await c.next((x) => x.data?.id === issue.id, 1000);
     assert.ok(e.data.syncId > hole);
     assert.ok(!synced(c).includes(hole));
   });
@@ -111,6 +112,39 @@ describe('holes in the id sequence', () => {
     const ids = synced(s);
     assert.ok(ids.includes(held), `the late event ${held} was sent`);
     assert.ok(ids.indexOf(held) < ids.indexOf(e.data.syncId), 'in id order');
+  });
+
+  test('a long transaction that writes no event holds nothing up', async (c) => {
+    if (t.ctx.dbKind === 'pglite') {
+      c.skip('needs concurrent transactions (PostgreSQL)');
+      return;
+    }
+    const s = await stream();
+    await ready(s);
+    let release!: () => void;
+    const gate = new Promise<void>((r) => {
+      release = r;
+    });
+    let begun!: () => void;
+    const open = new Promise<void>((r) => {
+      begun = r;
+    });
+    // A transaction id of its own, like any writer elsewhere (it would hold back a snapshot-xmin horizon).
+    const idle = t.ctx.db.transaction().execute(async (trx) => {
+      await sql`select pg_current_xact_id()`.execute(trx);
+      begun();
+      await gate;
+    });
+    await open;
+    try {
+      const first = await createIssue('Beside a long transaction');
+      const second = await createIssue('And another');
+      await s.next((x) => x.data?.id === first.id, 1000);
+      await s.next((x) => x.data?.id === second.id, 1000);
+    } finally {
+      release();
+      await idle;
+    }
   });
 });
 

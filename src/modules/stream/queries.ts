@@ -1,5 +1,5 @@
 // The change stream's only SQL: pages of events in id order, the head, and
-// the transaction horizon (PostgreSQL snapshots, the same on PGlite) that
+// which transactions are writing events (pg_locks, the same on PGlite): what
 // tells a hole left by a transaction still open from one left by a rollback.
 import { sql } from 'kysely';
 import type { Db } from '../../platform/db/database.js';
@@ -38,25 +38,25 @@ export async function eventsAfter(db: Db, after: number, limit: number): Promise
   return rows.map((r) => ({ ...r, id: Number(r.id) }));
 }
 
-export interface Horizon {
-  /** Every transaction with an id below this has ended. */
-  xmin: bigint;
-  /** Every transaction with an id at or above this had not started. */
-  xmax: bigint;
+/**
+ * The transactions that are writing events now: every insert into
+ * webhook_events holds the table's RowExclusiveLock from before it takes its
+ * id until the transaction ends, so these are exactly the ones that may still
+ * add an id below one already committed. Unrelated transactions (and other
+ * databases of the cluster) do not count.
+ */
+export async function eventWriters(db: Db): Promise<Set<string>> {
+  const { rows } = await sql<{ vxid: string }>`
+    select virtualtransaction as vxid from pg_locks
+    where locktype = 'relation' and mode = 'RowExclusiveLock'
+      and relation = 'webhook_events'::regclass
+      and database = (select oid from pg_database where datname = current_database())`.execute(db);
+  return new Set(rows.map((r) => r.vxid));
 }
 
-export async function horizon(db: Db): Promise<Horizon> {
-  const { rows } = await sql<{ xmin: string; xmax: string }>`
-    select pg_snapshot_xmin(pg_current_snapshot())::text as xmin,
-           pg_snapshot_xmax(pg_current_snapshot())::text as xmax`.execute(db);
-  const row = rows[0]!;
-  return { xmin: BigInt(row.xmin), xmax: BigInt(row.xmax) };
-}
-
-/** The newest event id and, from the same snapshot, the transactions that may still add older ones. */
-export async function head(db: Db): Promise<{ id: number; xmax: bigint }> {
-  const { rows } = await sql<{ id: number | string; xmax: string }>`
-    select coalesce(max(id), 0) as id, pg_snapshot_xmax(pg_current_snapshot())::text as xmax
-    from webhook_events`.execute(db);
-  return { id: Number(rows[0]!.id), xmax: BigInt(rows[0]!.xmax) };
+export async function headId(db: Db): Promise<number> {
+  const { rows } = await sql<{
+    id: number | string;
+  }>`select coalesce(max(id), 0) as id from webhook_events`.execute(db);
+  return Number(rows[0]!.id);
 }

@@ -10,7 +10,7 @@ import { authenticate } from '../auth/service.js';
 import { findLiveUserById } from '../users/queries.js';
 import { EventCursor, settledHead } from './cursor.js';
 import type { StreamHub } from './hub.js';
-import { head } from './queries.js';
+import { headId } from './queries.js';
 import { PAGE_SIZE, runStream } from './session.js';
 import { actorOfUser, issueTicket, readTicket } from './ticket.js';
 
@@ -87,7 +87,7 @@ export function streamRoutes(app: Http, ctx: AppContext, hub: StreamHub): void {
         start = await settledHead(ctx.db, HEAD_SETTLE_MS, 50);
       } else {
         start = Number(requested);
-        const newest = (await head(ctx.db)).id;
+        const newest = await headId(ctx.db);
         if (start > newest) {
           // Ahead of this database (restored from a backup?): the client must reload.
           start = newest;
