@@ -77,6 +77,8 @@ describe('delivery', () => {
     const c = await stream();
     assert.equal(c.status, 200);
     assert.match(String(c.headers['content-type']), /^text\/event-stream/);
+    assert.equal(c.headers['x-content-type-options'], 'nosniff', 'the security headers of every answer');
+    assert.ok(c.headers['x-request-id']);
     const start = (await ready(c)).data.syncId;
     assert.equal(start, Math.max(0, ...(await eventIds(0))));
     const issue = await createIssue(eng.id, 'Streamed');
