@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { startTestApp, type TestApp } from './support/harness.js';
+import { BAD_BODIES, probe } from './support/route-probes.js';
 import { openSse, type SseClient } from './support/sse.js';
 
 let t: TestApp;
@@ -203,6 +204,12 @@ describe('who gets what (docs/security.md)', () => {
     const issue = await createIssue(eng.id, 'By ticket');
     await c.next((e) => e.data?.id === issue.id);
     assert.equal((await t.post('/api/stream/tickets', {}, undefined)).status, 401);
+    // As test/route-roles.test.ts probes the write routes guests may use: refused, nothing issued.
+    const guest = await t.userWithRole('guest');
+    for (const body of BAD_BODIES) {
+      const bad = await probe(t, 'POST', '/api/stream/tickets', body, guest.token);
+      assert.ok([400, 403, 404].includes(bad.status), `${body.what}: ${bad.status}`);
+    }
     const tampered = `${res.body.ticket.slice(0, -2)}xx`;
     assert.equal((await stream(`/api/stream?ticket=${encodeURIComponent(tampered)}`, null)).status, 401);
   });

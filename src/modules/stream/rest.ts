@@ -25,6 +25,7 @@ export function streamRoutes(app: Http, ctx: AppContext, hub: StreamHub): void {
       schema: {
         tags: ['stream'],
         summary: 'A short-lived ticket to open the change stream where headers cannot be set (EventSource)',
+        querystring: Type.Object({}, { additionalProperties: false }),
         body: Type.Object({}, { additionalProperties: false }),
         response: {
           201: Type.Object({ ticket: Type.String(), expiresAt: Timestamp }),
