@@ -75,6 +75,27 @@ describe('holes in the id sequence', () => {
     assert.ok(!synced(c).includes(hole));
   });
 
+  test('many old rollback holes cost no poll each: the holes of a page settle together', async () => {
+    const from = await maxId();
+    const kept: number[] = [];
+    for (let i = 0; i < 60; i++) {
+      await t.ctx.db
+        .transaction()
+        .execute(async (trx) => {
+          await labelEvent(trx);
+          throw new Error('rolled back');
+        })
+        .catch(() => {});
+      kept.push(await t.ctx.db.transaction().execute((trx) => labelEvent(trx)));
+    }
+    const started = Date.now();
+    const c = await stream({ 'last-event-id': String(from) });
+    await c.next((e) => e.data?.syncId === kept[kept.length - 1], 10_000);
+    assert.deepEqual(synced(c), kept);
+    // 60 holes at one 50 ms poll each would be 3 s.
+    assert.ok(Date.now() - started < 2000, `${Date.now() - started} ms`);
+  });
+
   test('an event whose transaction commits after a later one is still sent, in id order', async (c) => {
     if (t.ctx.dbKind === 'pglite') {
       // PGlite is one connection: an open transaction holds every other

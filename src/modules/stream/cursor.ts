@@ -10,6 +10,9 @@
 import type { Db } from '../../platform/db/database.js';
 import { eventsAfter, eventWriters, headId, type StreamEventRow } from './queries.js';
 
+/** Rounds of read-and-settle one call may take. */
+const MAX_ROUNDS = 10;
+
 const overlaps = (a: Set<string>, b: Set<string>) => [...a].some((x) => b.has(x));
 
 export class EventCursor {
@@ -32,29 +35,35 @@ export class EventCursor {
 
   /** The next events after `position`, in order, up to the first hole that may still fill. */
   async next(): Promise<StreamEventRow[]> {
-    if (this.#hold) {
-      // Looked at before reading: a writer that ended before this read has its row in it.
-      if (!overlaps(this.#hold.writers, await eventWriters(this.db))) {
-        this.#settledBelow = Math.max(this.#settledBelow, this.#hold.below);
-        this.#hold = null;
-      }
-    }
-    const rows = await eventsAfter(this.db, this.position, this.pageSize);
-    const out: StreamEventRow[] = [];
-    let expected = this.position + 1;
-    for (const row of rows) {
-      if (row.id !== expected && row.id - 1 > this.#settledBelow) {
-        // Looked at after reading, so it covers every writer open during the read.
-        if (!this.#hold || this.#hold.below < row.id) {
-          this.#hold = { below: rows[rows.length - 1]!.id, writers: await eventWriters(this.db) };
+    // Bounded, so one call never runs long: each round settles at least one page's holes.
+    for (let round = 0; round < MAX_ROUNDS; round++) {
+      if (this.#hold) {
+        // Looked at before reading: a writer that ended before this read has its row in it.
+        if (!overlaps(this.#hold.writers, await eventWriters(this.db))) {
+          this.#settledBelow = Math.max(this.#settledBelow, this.#hold.below);
+          this.#hold = null;
         }
-        break;
       }
-      out.push(row);
-      expected = row.id + 1;
+      const rows = await eventsAfter(this.db, this.position, this.pageSize);
+      const out: StreamEventRow[] = [];
+      let expected = this.position + 1;
+      for (const row of rows) {
+        if (row.id !== expected && row.id - 1 > this.#settledBelow) {
+          // Looked at after reading, so it covers every writer open during the read.
+          if (!this.#hold || this.#hold.below < row.id) {
+            this.#hold = { below: rows[rows.length - 1]!.id, writers: await eventWriters(this.db) };
+          }
+          break;
+        }
+        out.push(row);
+        expected = row.id + 1;
+      }
+      if (out.length > 0) this.position = out[out.length - 1]!.id;
+      // Nobody was writing: the hole is a rollback, settled at the next look, so
+      // read again now rather than after a poll (old holes pass at read speed).
+      if (out.length > 0 || !this.#hold || this.#hold.writers.size > 0) return out;
     }
-    if (out.length > 0) this.position = out[out.length - 1]!.id;
-    return out;
+    return [];
   }
 }
 

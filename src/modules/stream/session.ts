@@ -154,7 +154,8 @@ export async function runStream(ctx: AppContext, hub: StreamHub, res: ServerResp
           finish('resume', { reason: 'slow', after: cursor.position }, END_GRACE_MS.slow);
           break;
         }
-        if (rows.length === PAGE_SIZE) continue;
+        // A full page, or one cut at a hole that may already be settled: read on at once.
+        if (rows.length === PAGE_SIZE || cursor.waiting) continue;
       }
       if (!woken) await wait(cursor.waiting ? GAP_POLL_MS : streamHeartbeatMs);
     }
