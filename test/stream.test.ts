@@ -193,6 +193,42 @@ describe('who gets what (docs/security.md)', () => {
     assert.ok(!c.raw().includes(secret.id));
   });
 
+  test('a relation needs both issues visible; a project any of its teams', async () => {
+    const prv = (await t.post('/api/teams', { name: 'Closed', key: 'CLO', private: true }, t.adminToken)).body
+      .team;
+    const inside = await createIssue(prv.id, 'Private end');
+    const outside = await createIssue(eng.id, 'Public end');
+    const other = await createIssue(eng.id, 'Other public end');
+    const member = await t.userWithRole('member');
+    const c = await stream('/api/stream', member.token);
+    await ready(c);
+    const hidden = await t.post(
+      `/api/issues/${outside.id}/relations`,
+      { type: 'blocks', relatedIssueId: inside.id },
+      t.adminToken,
+    );
+    assert.equal(hidden.status, 201, JSON.stringify(hidden.body));
+    const privateProject = (
+      await t.post('/api/projects', { name: 'Closed work', teamIds: [prv.id] }, t.adminToken)
+    ).body.project;
+    const sharedProject = (
+      await t.post('/api/projects', { name: 'Shared', teamIds: [prv.id, eng.id] }, t.adminToken)
+    ).body.project;
+    const shown = await t.post(
+      `/api/issues/${outside.id}/relations`,
+      { type: 'related', relatedIssueId: other.id },
+      t.adminToken,
+    );
+    const e = await c.next((x) => x.event === 'relation.create');
+    assert.equal(e.data.id, shown.body.relation.id);
+    assert.deepEqual([e.data.issueId, e.data.relatedIssueId], [outside.id, other.id]);
+    const p = await c.next((x) => x.event === 'project.create');
+    assert.equal(p.data.id, sharedProject.id);
+    assert.deepEqual(p.data.teamIds, [eng.id], 'only the teams the reader sees');
+    for (const secret of [hidden.body.relation.id, privateProject.id, inside.id, prv.id])
+      assert.ok(!c.raw().includes(secret), secret);
+  });
+
   test('a ticket from POST /api/stream/tickets opens the stream without a header', async () => {
     const member = await t.userWithRole('member');
     const res = await t.post('/api/stream/tickets', {}, member.token);
