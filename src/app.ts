@@ -148,6 +148,7 @@ export async function buildApp(opts: BuildOptions) {
   const webhookWorker = startWebhookWorker(ctx, { database });
   app.addHook('onClose', () => webhookWorker.stop());
   const streams = new StreamHub(ctx, database);
+  app.decorate('changeStreams', streams);
   streamRoutes(app, ctx, streams);
   // preClose: open streams would otherwise keep the server's close waiting.
   app.addHook('preClose', () => streams.close());

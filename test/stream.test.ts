@@ -49,6 +49,9 @@ describe('refusals come first, as JSON', () => {
     assert.equal(none.body.error.code, 'UNAUTHENTICATED');
     const bad = await stream('/api/stream', 'not-a-token');
     assert.equal(bad.status, 401);
+    // Before validation, as everywhere: an anonymous caller learns nothing about the parameters.
+    const both = await stream('/api/stream?after=abc&zzz=1', null);
+    assert.equal(both.status, 401);
   });
 
   test('a bad position: 400 for ?after and for Last-Event-ID', async () => {

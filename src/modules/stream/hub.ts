@@ -7,6 +7,13 @@ import type { Database } from '../../platform/db/database.js';
 import { listenForNotifications } from '../../platform/db/notifications.js';
 import { CHANGE_NOTIFY_CHANNEL } from '../../platform/outbox.js';
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** This process's change streams (their count, for operations and tests). */
+    changeStreams: StreamHub;
+  }
+}
+
 export interface StreamHandle {
   wake(): void;
   /** Ends the stream, telling the client to resume elsewhere; resolves when it is closed. */

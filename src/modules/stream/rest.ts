@@ -1,5 +1,6 @@
 // REST: the change stream (Server-Sent Events) and its tickets. docs/live.md
 // has the protocol and the reasons behind it.
+import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Actor, AppContext } from '../../platform/context.js';
 import { badRequest, unauthenticated } from '../../platform/errors.js';
@@ -15,8 +16,24 @@ import { PAGE_SIZE, runStream } from './session.js';
 import { actorOfUser, issueTicket, readTicket } from './ticket.js';
 
 const SYNC_ID = '^[0-9]{1,15}$';
-/** How long a stream opened without a position waits for transactions open at its start. */
+/** How long a stream opened without a position waits for the transactions writing events at its start. */
 const HEAD_SETTLE_MS = 5_000;
+
+/** How each stream request re-checks its caller, set by the route's onRequest hook. */
+const authenticated = new WeakMap<FastifyRequest, () => Promise<Actor>>();
+
+/** The caller's credential as a check to repeat: the Authorization header, else a ticket. */
+function credentialOf(ctx: AppContext, header: string | undefined, ticket: unknown): () => Promise<Actor> {
+  if (header !== undefined || typeof ticket !== 'string') return () => authenticate(ctx, header);
+  const claims = readTicket(ctx, ticket);
+  return async () => {
+    const user = claims && (await findLiveUserById(ctx.db, claims.userId));
+    if (!claims || user?.status !== 'active' || user.session_epoch !== claims.epoch) {
+      throw unauthenticated('Invalid or expired stream ticket');
+    }
+    return actorOfUser(user);
+  };
+}
 
 export function streamRoutes(app: Http, ctx: AppContext, hub: StreamHub): void {
   app.post(
@@ -43,8 +60,18 @@ export function streamRoutes(app: Http, ctx: AppContext, hub: StreamHub): void {
   app.get(
     '/api/stream',
     {
-      // Authenticates itself: a bearer header, or a ticket in the query (docs/live.md).
+      // Authenticates itself, before validation like every route: a bearer
+      // header, or a ticket in the query (docs/live.md).
       config: { auth: 'none' },
+      onRequest: async (req) => {
+        const reauth = credentialOf(
+          ctx,
+          req.headers.authorization,
+          (req.query as { ticket?: unknown }).ticket,
+        );
+        await reauth(); // before anything else: 401 as JSON
+        authenticated.set(req, reauth);
+      },
       schema: {
         hide: true, // a stream, not a JSON answer: described in docs/live.md
         querystring: Type.Object(
@@ -57,23 +84,8 @@ export function streamRoutes(app: Http, ctx: AppContext, hub: StreamHub): void {
       },
     },
     async (req, reply) => {
-      const header = req.headers.authorization;
-      const { after, ticket } = req.query;
-      let reauth: () => Promise<Actor>;
-      if (header !== undefined || ticket === undefined) {
-        reauth = () => authenticate(ctx, header);
-      } else {
-        const claims = readTicket(ctx, ticket);
-        if (!claims) throw unauthenticated('Invalid or expired stream ticket');
-        reauth = async () => {
-          const user = await findLiveUserById(ctx.db, claims.userId);
-          if (user?.status !== 'active' || user.session_epoch !== claims.epoch) {
-            throw unauthenticated('Invalid or expired stream ticket');
-          }
-          return actorOfUser(user);
-        };
-      }
-      await reauth(); // before anything else: 401 as JSON
+      const reauth = authenticated.get(req)!;
+      const { after } = req.query;
       const lastEventId = req.headers['last-event-id'];
       if (
         lastEventId !== undefined &&
