@@ -23,6 +23,8 @@ import { milestonesRoutes } from './modules/milestones/rest.js';
 import { progressRoutes } from './modules/projects/progress-rest.js';
 import { projectsRoutes } from './modules/projects/rest.js';
 import { relationsRoutes } from './modules/relations/rest.js';
+import { StreamHub } from './modules/stream/hub.js';
+import { streamRoutes } from './modules/stream/rest.js';
 import { teamsRoutes } from './modules/teams/rest.js';
 import { serveWebUi } from './modules/ui/serve.js';
 import { userRoutes } from './modules/users/rest.js';
@@ -149,6 +151,11 @@ export async function buildApp(opts: BuildOptions) {
   webhooksRoutes(app, ctx);
   const webhookWorker = startWebhookWorker(ctx, { database });
   app.addHook('onClose', () => webhookWorker.stop());
+  const streams = new StreamHub(ctx, database);
+  app.decorate('changeStreams', streams);
+  streamRoutes(app, ctx, streams);
+  // preClose: open streams would otherwise keep the server's close waiting.
+  app.addHook('preClose', () => streams.close());
   await graphqlRoutes(app, ctx, opts.clock);
   await serveWebUi(app, ctx); // last: its catch-all GET must not shadow API routes
 

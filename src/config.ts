@@ -20,6 +20,10 @@ export interface Config {
   graphqlRequestsPerHour: number;
   graphqlComplexityPerHour: number;
   logLevel: LogLevel;
+  /** Change streams (docs/live.md): heartbeat interval, and the bounds on a slow client. */
+  streamHeartbeatMs: number;
+  streamDrainTimeoutMs: number;
+  streamMaxBufferBytes: number;
   /**
    * Which reverse proxies' X-Forwarded-For to believe for the client address
    * (Fastify's trustProxy): false, true (any), a hop count, or addresses/CIDRs.
@@ -132,6 +136,9 @@ export function loadConfig(env: Env = process.env): Config {
     graphqlRequestsPerHour: int(env, 'GRAPHQL_REQUESTS_PER_HOUR', 5_000, 1, 1_000_000_000),
     graphqlComplexityPerHour: int(env, 'GRAPHQL_COMPLEXITY_PER_HOUR', 3_000_000, 1, 1_000_000_000_000),
     logLevel,
+    streamHeartbeatMs: int(env, 'STREAM_HEARTBEAT_MS', 15_000, 10, 3_600_000),
+    streamDrainTimeoutMs: int(env, 'STREAM_DRAIN_TIMEOUT_MS', 30_000, 10, 3_600_000),
+    streamMaxBufferBytes: int(env, 'STREAM_MAX_BUFFER_BYTES', 1_048_576, 1024, 1_073_741_824),
     trustProxy: trustProxy(env),
   };
 }

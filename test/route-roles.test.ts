@@ -25,6 +25,7 @@ const GUEST_WRITES: Record<string, string> = {
   'POST /api/issues/:id/comments': 'guests comment',
   'PATCH /api/comments/:id': 'their own comments (comments/policy.ts checks the author)',
   'DELETE /api/comments/:id': 'their own comments (comments/policy.ts checks the author)',
+  'POST /api/stream/tickets': 'a ticket to read their own change stream',
   'POST /graphql': 'each mutation checks its policy (guests get FORBIDDEN there)',
 };
 

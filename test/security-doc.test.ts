@@ -12,6 +12,8 @@ import { MAX_ALIASES, MAX_TOKENS } from '../src/graphql/document-limits.js';
 import { REFUSAL_CHARGE } from '../src/graphql/execute.js';
 import { MAX_RESPONSE_BYTES } from '../src/graphql/response-size.js';
 import { MAX_FILE_BYTES } from '../src/modules/files/service.js';
+import { PAGE_SIZE as STREAM_PAGE } from '../src/modules/stream/session.js';
+import { TICKET_LIFETIME_SECONDS } from '../src/modules/stream/ticket.js';
 import { Password } from '../src/modules/users/inputs.js';
 import { DEFAULT_LOGIN_LIMITS as L } from '../src/platform/auth/login-limiter.js';
 import { MIN_PASSWORD_LENGTH, PASSWORD_HASH } from '../src/platform/auth/passwords.js';
@@ -86,6 +88,13 @@ describe('docs/security.md states the limits the code enforces', () => {
       `charged ${n(REFUSAL_CHARGE)} points`,
     ],
     'List pages': [`${MAX_PAGE} records`],
+    'Change stream': [
+      `${STREAM_PAGE} at a time`,
+      `within ${seconds(defaults.streamDrainTimeoutMs)} s`,
+      `more than ${mib(defaults.streamMaxBufferBytes)}`,
+      `every ${seconds(defaults.streamHeartbeatMs)} s`,
+    ],
+    'Stream ticket': [`${TICKET_LIFETIME_SECONDS} s`],
   };
 
   test('every row of the table is checked here, and every check has its row', () => {

@@ -122,3 +122,28 @@ export const visibility = {
 /** An entity's rule over `table`, as the argument of a query builder's `.where()`. */
 export const visibleIn = (rule: Visibility, table: string, access: TeamAccess) => (): Expression<SqlBool> =>
   rule(table, access) as Expression<SqlBool>;
+
+/**
+ * Whether the caller may see a change event, from the scope recorded with it
+ * (platform/outbox.ts): 'teams' needs every listed team (one for most records,
+ * both issues' teams for a relation), 'project' follows the project rule above
+ * over the teams it was linked to, 'workspace' is everyone's. An event without
+ * a scope (written before migration 0013, or whose team was unknown) is the
+ * admins' only.
+ */
+export function canSeeEvent(
+  access: TeamAccess,
+  event: { scope: 'teams' | 'project' | 'workspace' | null; teamIds: readonly string[] },
+): boolean {
+  if (access.all) return true;
+  switch (event.scope) {
+    case 'workspace':
+      return true;
+    case 'teams':
+      return event.teamIds.length > 0 && event.teamIds.every((id) => access.teamIds.has(id));
+    case 'project':
+      return event.teamIds.length === 0 ? !access.guest : event.teamIds.some((id) => access.teamIds.has(id));
+    default:
+      return false;
+  }
+}

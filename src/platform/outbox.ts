@@ -5,6 +5,8 @@
 import { sql } from 'kysely';
 import type { Actor } from './context.js';
 import type { Db } from './db/database.js';
+import type { EventScopeKind } from './db/tables.js';
+import { isUuid } from './ids.js';
 
 export type EventType =
   | 'issue'
@@ -37,12 +39,64 @@ export interface ChangeEvent {
 
 /** recordEvent notifies this channel; the delivery worker LISTENs on it (delivered at commit). */
 export const WEBHOOK_NOTIFY_CHANNEL = 'trackway_webhooks';
+/** Notified by every recordEvent (at commit); change streams LISTEN on it (modules/stream). */
+export const CHANGE_NOTIFY_CHANNEL = 'trackway_changes';
 
 function teamOf(event: ChangeEvent): string | null {
   if (event.teamId !== undefined) return event.teamId;
   const data = event.data as { teamId?: unknown; team?: { id?: unknown } | null };
   const id = data.teamId ?? data.team?.id;
   return typeof id === 'string' ? id : null;
+}
+
+interface EventScope {
+  scope: EventScopeKind;
+  teamIds: string[];
+}
+
+const uuids = (...values: unknown[]) => values.filter((v): v is string => typeof v === 'string' && isUuid(v));
+
+/**
+ * Who may see the event, fixed when it is written (the record may be gone or
+ * moved by the time a stream reads it); access.ts canSeeEvent reads it.
+ */
+async function scopeOf(trx: Db, event: ChangeEvent): Promise<EventScope> {
+  const data = event.data as Record<string, unknown>;
+  const team = teamOf(event);
+  const teamsOfIssues = async (ids: string[]) =>
+    ids.length === 0
+      ? []
+      : (await trx.selectFrom('issues').select('team_id').where('id', 'in', ids).execute()).map(
+          (r) => r.team_id,
+        );
+  switch (event.type) {
+    case 'label':
+      return team ? { scope: 'teams', teamIds: uuids(team) } : { scope: 'workspace', teamIds: [] };
+    case 'comment':
+    case 'attachment':
+      return { scope: 'teams', teamIds: team ? uuids(team) : await teamsOfIssues(uuids(data['issueId'])) };
+    case 'relation': {
+      const ends = uuids(data['issueId'], data['relatedIssueId']);
+      // Both ends must be visible; an end that is gone leaves the event to admins.
+      const teams = await teamsOfIssues(ends);
+      return { scope: 'teams', teamIds: teams.length === ends.length ? [...new Set(teams)] : [] };
+    }
+    case 'project':
+      return { scope: 'project', teamIds: uuids(...((data['teamIds'] as unknown[] | undefined) ?? [])) };
+    case 'projectMilestone': {
+      const [projectId] = uuids(data['projectId']);
+      const rows = projectId
+        ? await trx
+            .selectFrom('project_teams')
+            .select('team_id')
+            .where('project_id', '=', projectId)
+            .execute()
+        : [];
+      return { scope: 'project', teamIds: rows.map((r) => r.team_id) };
+    }
+    default:
+      return { scope: 'teams', teamIds: uuids(team) };
+  }
 }
 
 /** Records a change event; returns its id, which doubles as the sync id. */
@@ -57,9 +111,17 @@ export async function recordEvent(trx: Db, event: ChangeEvent): Promise<number> 
       ? { id: event.actor.id, name: event.actor.name, email: event.actor.email, type: 'user' }
       : null,
   };
+  const { scope, teamIds } = await scopeOf(trx, event);
   const row = await trx
     .insertInto('webhook_events')
-    .values({ type: event.type, action: event.action, payload: JSON.stringify(payload) })
+    .values({
+      type: event.type,
+      action: event.action,
+      payload: JSON.stringify(payload),
+      scope,
+      // An array literal of checked uuids: the same on both drivers.
+      team_ids: sql<string[]>`cast(${`{${teamIds.join(',')}}`} as uuid[])`,
+    })
     .returning(['id', 'created_at'])
     .executeTakeFirstOrThrow();
   // Fan out to every enabled endpoint that wants this kind (all kinds when empty)
@@ -79,9 +141,14 @@ export async function recordEvent(trx: Db, event: ChangeEvent): Promise<number> 
         .where(sql<boolean>`(team_id is null or ${team}::text is null or team_id::text = ${team}::text)`),
     )
     .executeTakeFirst();
-  // Wakes delivery workers when (and only if) this transaction commits.
+  // Wakes delivery workers and change streams when (and only if) this
+  // transaction commits; PostgreSQL folds repeats within one transaction.
   if (Number(fanout.numInsertedOrUpdatedRows ?? 0) > 0) {
-    await sql`select pg_notify(${WEBHOOK_NOTIFY_CHANNEL}, '')`.execute(trx);
+    await sql`select pg_notify(${WEBHOOK_NOTIFY_CHANNEL}, ''), pg_notify(${CHANGE_NOTIFY_CHANNEL}, '')`.execute(
+      trx,
+    );
+  } else {
+    await sql`select pg_notify(${CHANGE_NOTIFY_CHANNEL}, '')`.execute(trx);
   }
   return row.id;
 }

@@ -7,9 +7,8 @@
 // local kicks when an attempt finishes, and a cheap poll as the safety net.
 import { createHmac } from 'node:crypto';
 import type { PGlite } from '@electric-sql/pglite';
-import { sql } from 'kysely';
-import pg from 'pg';
 import type { AppContext } from '../../platform/context.js';
+import { listenForNotifications } from '../../platform/db/notifications.js';
 import { keepAliveAgents, type PostOutcome, postJson } from '../../platform/net/outbound-post.js';
 import { WEBHOOK_NOTIFY_CHANNEL } from '../../platform/outbox.js';
 import * as q from './queries.js';
@@ -173,7 +172,14 @@ export function startWebhookWorker(ctx: AppContext, opts: WorkerOptions = {}): W
     }
   }
 
-  const stopListening = listen(ctx, opts, kick, () => stopping);
+  const db = opts.database;
+  const stopListening = listenForNotifications(
+    ctx.db,
+    db && { ...db, url: db.kind === 'postgres' ? (db.url ?? ctx.config.databaseUrl) : undefined },
+    WEBHOOK_NOTIFY_CHANNEL,
+    kick,
+    () => stopping,
+  );
   const looping = loop();
 
   const worker: WebhookWorker = {
@@ -193,56 +199,4 @@ export function startWebhookWorker(ctx: AppContext, opts: WorkerOptions = {}): W
   };
   running.set(ctx, worker);
   return worker;
-}
-
-/** Subscribes to commit-time notifications; returns the unsubscribe. Failure only costs latency. */
-function listen(
-  ctx: AppContext,
-  opts: WorkerOptions,
-  kick: () => void,
-  stopped: () => boolean,
-): () => Promise<void> {
-  const db = opts.database;
-  if (db?.pglite) {
-    const off = db.pglite.onNotification((channel) => {
-      if (channel === WEBHOOK_NOTIFY_CHANNEL) kick();
-    });
-    // Through the pool, so it queues behind any open transaction on the one connection.
-    sql
-      .raw(`listen ${WEBHOOK_NOTIFY_CHANNEL}`)
-      .execute(ctx.db)
-      .catch(() => {});
-    return async () => off();
-  }
-  const url = db?.kind === 'postgres' ? (db.url ?? ctx.config.databaseUrl) : undefined;
-  if (!url) return async () => {};
-
-  let client: pg.Client | null = null;
-  let retry: NodeJS.Timeout | null = null;
-  const connect = () => {
-    if (stopped()) return;
-    const c = new pg.Client({ connectionString: url });
-    client = c;
-    let lost = false;
-    const reconnect = () => {
-      if (lost || stopped()) return;
-      lost = true;
-      c.end().catch(() => {});
-      retry = setTimeout(connect, 1000);
-      retry.unref();
-    };
-    c.on('notification', (m) => {
-      if (m.channel === WEBHOOK_NOTIFY_CHANNEL) kick();
-    });
-    c.on('error', reconnect);
-    c.on('end', reconnect);
-    c.connect()
-      .then(() => c.query(`listen ${WEBHOOK_NOTIFY_CHANNEL}`))
-      .then(kick, reconnect);
-  };
-  connect();
-  return async () => {
-    if (retry) clearTimeout(retry);
-    await (client as pg.Client | null)?.end().catch(() => {});
-  };
 }

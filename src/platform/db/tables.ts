@@ -333,7 +333,12 @@ export interface WebhookEventsTable {
   action: string;
   payload: ColumnType<Record<string, unknown>, string, string>;
   created_at: Timestamp;
+  /** Who may see it (migration 0013, platform/access.ts canSeeEvent); null on older events: admins only. */
+  scope: EventScopeKind | null;
+  team_ids: ColumnType<string[], string[] | undefined, string[]>;
 }
+
+export type EventScopeKind = 'teams' | 'project' | 'workspace';
 
 export type DeliveryStatus = 'pending' | 'delivering' | 'succeeded' | 'failed';
 

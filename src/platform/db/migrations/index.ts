@@ -10,6 +10,7 @@ import * as m0009 from './0009_team_keys.js';
 import * as m0010 from './0010_attachment_files.js';
 import * as m0011 from './0011_issue_relations.js';
 import * as m0012 from './0012_project_milestones.js';
+import * as m0013 from './0013_event_scope.js';
 import * as m0015 from './0015_graphql_budget.js';
 
 export interface Migration {
@@ -30,5 +31,6 @@ export const migrations: Migration[] = [
   { version: 10, ...m0010 },
   { version: 11, ...m0011 },
   { version: 12, ...m0012 },
+  { version: 13, ...m0013 },
   { version: 15, ...m0015 },
 ];

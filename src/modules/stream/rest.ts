@@ -1,0 +1,119 @@
+// REST: the change stream (Server-Sent Events) and its tickets. docs/live.md
+// has the protocol and the reasons behind it.
+import type { FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import type { Actor, AppContext } from '../../platform/context.js';
+import { badRequest, unauthenticated } from '../../platform/errors.js';
+import { actorOf } from '../../platform/http/auth-hook.js';
+import { errors, Timestamp } from '../../platform/http/schemas.js';
+import type { Http } from '../../platform/http/types.js';
+import { authenticate } from '../auth/service.js';
+import { findLiveUserById } from '../users/queries.js';
+import { EventCursor, settledHead } from './cursor.js';
+import type { StreamHub } from './hub.js';
+import { headId } from './queries.js';
+import { PAGE_SIZE, runStream } from './session.js';
+import { actorOfUser, issueTicket, readTicket } from './ticket.js';
+
+const SYNC_ID = '^[0-9]{1,15}$';
+/** How long a stream opened without a position waits for the transactions writing events at its start. */
+const HEAD_SETTLE_MS = 5_000;
+
+/** How each stream request re-checks its caller, set by the route's onRequest hook. */
+const authenticated = new WeakMap<FastifyRequest, () => Promise<Actor>>();
+
+/** The caller's credential as a check to repeat: the Authorization header, else a ticket. */
+function credentialOf(ctx: AppContext, header: string | undefined, ticket: unknown): () => Promise<Actor> {
+  if (header !== undefined || typeof ticket !== 'string') return () => authenticate(ctx, header);
+  const claims = readTicket(ctx, ticket);
+  return async () => {
+    const user = claims && (await findLiveUserById(ctx.db, claims.userId));
+    if (!claims || user?.status !== 'active' || user.session_epoch !== claims.epoch) {
+      throw unauthenticated('Invalid or expired stream ticket');
+    }
+    return actorOfUser(user);
+  };
+}
+
+export function streamRoutes(app: Http, ctx: AppContext, hub: StreamHub): void {
+  app.post(
+    '/api/stream/tickets',
+    {
+      schema: {
+        tags: ['stream'],
+        summary: 'A short-lived ticket to open the change stream where headers cannot be set (EventSource)',
+        querystring: Type.Object({}, { additionalProperties: false }),
+        body: Type.Object({}, { additionalProperties: false }),
+        response: {
+          201: Type.Object({ ticket: Type.String(), expiresAt: Timestamp }),
+          ...errors(400, 401),
+        },
+      },
+    },
+    async (req, reply) => {
+      const user = await findLiveUserById(ctx.db, actorOf(req).id);
+      if (!user) throw unauthenticated();
+      return reply.status(201).send(issueTicket(ctx, { userId: user.id, epoch: user.session_epoch }));
+    },
+  );
+
+  app.get(
+    '/api/stream',
+    {
+      // Authenticates itself, before validation like every route: a bearer
+      // header, or a ticket in the query (docs/live.md).
+      config: { auth: 'none' },
+      onRequest: async (req) => {
+        const reauth = credentialOf(
+          ctx,
+          req.headers.authorization,
+          (req.query as { ticket?: unknown }).ticket,
+        );
+        await reauth(); // before anything else: 401 as JSON
+        authenticated.set(req, reauth);
+      },
+      schema: {
+        hide: true, // a stream, not a JSON answer: described in docs/live.md
+        querystring: Type.Object(
+          {
+            after: Type.Optional(Type.String({ pattern: SYNC_ID })),
+            ticket: Type.Optional(Type.String({ maxLength: 200 })),
+          },
+          { additionalProperties: false },
+        ),
+      },
+    },
+    async (req, reply) => {
+      const reauth = authenticated.get(req)!;
+      const { after } = req.query;
+      const lastEventId = req.headers['last-event-id'];
+      if (
+        lastEventId !== undefined &&
+        (typeof lastEventId !== 'string' || !new RegExp(SYNC_ID).test(lastEventId))
+      )
+        throw badRequest('Last-Event-ID must be a sync id (a whole number)');
+
+      const requested = lastEventId ?? after;
+      let start: number;
+      let reset = false;
+      if (requested === undefined) {
+        start = await settledHead(ctx.db, HEAD_SETTLE_MS, 50);
+      } else {
+        start = Number(requested);
+        const newest = await headId(ctx.db);
+        if (start > newest) {
+          // Ahead of this database (restored from a backup?): the client must reload.
+          start = newest;
+          reset = true;
+        }
+      }
+      reply.hijack();
+      void runStream(ctx, hub, reply.raw, {
+        cursor: new EventCursor(ctx.db, start, PAGE_SIZE),
+        reauth,
+        reset,
+        requestId: req.id,
+      }).catch((err) => ctx.log.error({ err, reqId: req.id }, 'change stream failed'));
+    },
+  );
+}
