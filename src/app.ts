@@ -28,6 +28,7 @@ import { streamRoutes } from './modules/stream/rest.js';
 import { teamsRoutes } from './modules/teams/rest.js';
 import { serveWebUi } from './modules/ui/serve.js';
 import { userRoutes } from './modules/users/rest.js';
+import { viewsRoutes } from './modules/views/rest.js';
 import { webhooksRoutes } from './modules/webhooks/rest.js';
 import { startWebhookWorker } from './modules/webhooks/worker.js';
 import { workspaceRoutes } from './modules/workspace/rest.js';
@@ -144,6 +145,7 @@ export async function buildApp(opts: BuildOptions) {
   projectsRoutes(app, ctx);
   progressRoutes(app, ctx);
   milestonesRoutes(app, ctx);
+  viewsRoutes(app, ctx);
   cyclesRoutes(app, ctx);
   filesRoutes(app, ctx);
   attachmentsRoutes(app, ctx);

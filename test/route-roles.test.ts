@@ -26,6 +26,9 @@ const GUEST_WRITES: Record<string, string> = {
   'PATCH /api/comments/:id': 'their own comments (comments/policy.ts checks the author)',
   'DELETE /api/comments/:id': 'their own comments (comments/policy.ts checks the author)',
   'POST /api/stream/tickets': 'a ticket to read their own change stream',
+  'POST /api/views': 'their own personal views (sharing is refused: views/policy.ts)',
+  'PATCH /api/views/:id': 'their own personal views (views/policy.ts checks the owner)',
+  'DELETE /api/views/:id': 'their own personal views (views/policy.ts checks the owner)',
   'POST /graphql': 'each mutation checks its policy (guests get FORBIDDEN there)',
 };
 

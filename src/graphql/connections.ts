@@ -5,6 +5,7 @@ import { type RawBuilder, sql } from 'kysely';
 import {
   type AttachmentRow,
   type CommentRow,
+  type CustomViewRow,
   type CycleRow,
   ISSUE_COLUMNS,
   type IssueRelationRow,
@@ -20,6 +21,7 @@ import {
 import {
   attachmentEntity,
   commentEntity,
+  customViewEntity,
   cycleEntity,
   historyEntity,
   issueEntity,
@@ -50,6 +52,7 @@ import {
   stateNode,
   teamNode,
   userNode,
+  viewNode,
   webhookOut,
 } from './nodes.js';
 
@@ -97,6 +100,12 @@ export const lists = {
     entity: projectMilestoneEntity,
     archivable: false,
     node: (r: MilestoneRow) => milestoneNode(r),
+  },
+  customViews: {
+    table: 'custom_views',
+    entity: customViewEntity,
+    archivable: true,
+    node: (r: CustomViewRow) => viewNode(r),
   },
   cycles: {
     table: 'cycles',

@@ -11,6 +11,7 @@ import type { Db } from '../platform/db/database.js';
 import {
   type AttachmentRow,
   type CommentRow,
+  type CustomViewRow,
   type CycleRow,
   ISSUE_COLUMNS,
   type IssueRelationRow,
@@ -41,7 +42,8 @@ type Table =
   | 'comments'
   | 'attachments'
   | 'issue_relations'
-  | 'project_milestones';
+  | 'project_milestones'
+  | 'custom_views';
 
 const VISIBLE: Record<Table, Visibility> = {
   users: visibility.user,
@@ -55,6 +57,7 @@ const VISIBLE: Record<Table, Visibility> = {
   attachments: visibility.attachment,
   issue_relations: visibility.issueRelation,
   project_milestones: visibility.projectMilestone,
+  custom_views: visibility.customView,
 };
 
 const ISSUE_SELECT = sql.raw(ISSUE_COLUMNS.map((c) => `t.${c}`).join(', '));
@@ -98,6 +101,21 @@ export function createLoaders(db: Db, access: () => Promise<TeamAccess>) {
     attachment: byId<AttachmentRow>(db, 'attachments', access),
     issueRelation: byId<IssueRelationRow>(db, 'issue_relations', access),
     projectMilestone: byId<MilestoneRow>(db, 'project_milestones', access),
+    customView: byId<CustomViewRow>(db, 'custom_views', access),
+    /**
+     * Users by id whoever may see them: a saved view names its owner and
+     * creator to everyone it is shared with (CustomView.owner is non-null),
+     * even a guest who would not otherwise see that user.
+     */
+    viewPeople: new DataLoader<string, UserRow | null>(async (ids) => {
+      const rows = await db
+        .selectFrom('users')
+        .selectAll()
+        .where('id', 'in', [...ids])
+        .execute();
+      const map = new Map(rows.map((r) => [r.id, r]));
+      return ids.map((id) => map.get(id) ?? null);
+    }),
     /** Progress and status of every milestone of a project (status depends on the siblings). */
     projectMilestoneStates: new DataLoader<string, Map<string, MilestoneState>>(async (projectIds) => {
       const states = await milestoneStates(db, projectIds, await access(), new Date());

@@ -8,6 +8,7 @@ import { issueUrl, PRIORITY_LABELS, slugify } from '../modules/issues/present.js
 import {
   type AttachmentRow,
   type CommentRow,
+  type CustomViewRow,
   type CycleRow,
   type IssueRelationRow,
   type IssueRow,
@@ -279,6 +280,9 @@ export const projectNode = (r: ProjectRow, publicUrl: string) => new ProjectNode
  * resolver (resolvers/milestones.ts), progress and status need its siblings.
  */
 export const milestoneNode = (r: MilestoneRow) => ({ id: r.id, row: r });
+
+/** A saved view, like a milestone: its fields have explicit resolvers (resolvers/views.ts). */
+export const viewNode = (r: CustomViewRow) => ({ id: r.id, row: r });
 
 class CycleNode extends RowNode<CycleRow> {
   constructor(

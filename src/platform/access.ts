@@ -69,6 +69,13 @@ function projectRule(a: string, access: TeamAccess): Sql {
   return sql`(${linked} or not exists (select 1 from project_teams ${pt} where ${ref(`v_${a}`, 'project_id')} = ${ref(a, 'id')}))`;
 }
 
+function customViewRule(a: string, access: TeamAccess): Sql {
+  const mine = sql`${ref(a, 'owner_id')} = ${access.userId}::uuid`;
+  if (access.all) return sql`(${mine} or ${ref(a, 'shared')})`;
+  const workspace = access.guest ? FALSE : sql`${ref(a, 'team_id')} is null`;
+  return sql`(${mine} or (${ref(a, 'shared')} and (${workspace} or ${byTeamColumn(a, access)})))`;
+}
+
 /** A condition over rows under `alias`; true for the rows the caller may see. */
 export type Visibility = (alias: string, access: TeamAccess) => Sql;
 
@@ -115,6 +122,13 @@ export const visibility = {
     const at = sql.raw(`v_${a}`);
     return sql`(${ref(a, 'uploader_id')} = ${access.userId}::uuid or exists (select 1 from attachments ${at} where ${ref(`v_${a}`, 'file_id')} = ${ref(a, 'id')} and ${byIssue(`v_${a}`, access)}))`;
   },
+  /**
+   * A saved view: a personal one is its owner's alone (admins included); a
+   * shared one is seen with its team, and one without a team is the
+   * workspace's, not a guest's (as projects). Unlike the other rules this one
+   * binds admins too, so lists apply it whatever the access (customViewRule).
+   */
+  customView: (a, access) => customViewRule(a, access),
   /** Webhooks are admin-only by role; no team rule applies. */
   webhook: () => TRUE,
 } satisfies Record<string, Visibility>;

@@ -22,6 +22,7 @@ export type Kind =
   | 'label'
   | 'project'
   | 'milestone'
+  | 'view'
   | 'file'
   | 'user';
 
@@ -125,6 +126,17 @@ export async function buildWorld(t: TestApp): Promise<World> {
       )
     ).id;
   }
+  // Saved views: one shared with each team, one with the workspace, and
+  // personal ones (an admin's own is still nobody else's).
+  for (const key of ['PRV', 'VLT', 'ENG', 'PUB']) {
+    const body = { name: `${MARKERS[key]} view`, shared: true, teamId: key };
+    ids[`${key}view`] = (await post('/api/views', body, 'view')).id;
+  }
+  ids['workspaceView'] = (await post('/api/views', { name: 'Workspace view', shared: true }, 'view')).id;
+  ids['adminView'] = (await post('/api/views', { name: 'Admin own view' }, 'view')).id;
+  ids['insiderView'] = (
+    await post('/api/views', { name: 'Insider own view' }, 'view', users.insider.token)
+  ).id;
   ids['sharedProject'] = (
     await post('/api/projects', { name: 'Shared plan', teamIds: ['ENG', 'PRV'] }, 'project')
   ).id;
@@ -275,6 +287,11 @@ async function oracle(t: TestApp, userIds: Record<Role, string>, names: Record<s
     (x) => [x.slug_id],
   );
   add('milestone', milestones, (x) => `"${x.name}"`);
+  add(
+    'view',
+    await rows('select id, name, shared, owner_id, team_id from custom_views'),
+    (x) => `"${x.name}"`,
+  );
   add('attachment', attachments, (x) => `"${x.title}" on ${ident.get(x.issue_id)}`);
   add('comment', await rows('select id, issue_id from comments'), (x) => `on ${ident.get(x.issue_id)}`);
   add(
@@ -319,6 +336,9 @@ async function oracle(t: TestApp, userIds: Record<Role, string>, names: Record<s
       project: (x) => (x.teams.length ? x.teams.some(seesTeam) : kind !== 'guest'),
       // With its project.
       milestone: (x) => rule.project(projects.find((p) => p.id === x.project_id)),
+      // Its owner's; shared: with its team, or (no team) every member and admin.
+      view: (x) =>
+        x.owner_id === me || (x.shared && (x.team_id === null ? kind !== 'guest' : seesTeam(x.team_id))),
       file: (x) =>
         kind === 'admin' ||
         x.uploader_id === me ||

@@ -17,7 +17,8 @@ type ByIdLoader =
   | 'comment'
   | 'attachment'
   | 'issueRelation'
-  | 'projectMilestone';
+  | 'projectMilestone'
+  | 'customView';
 
 /**
  * A to-one relation: reads the key from the source row and loads it (batched;

@@ -5,6 +5,7 @@ import { mutationResolvers } from './mutations.js';
 import { readResolvers } from './reads.js';
 import { relationResolvers } from './relations.js';
 import { teamResolvers } from './teams.js';
+import { viewResolvers } from './views.js';
 
 export const allResolvers: ResolverMap[] = [
   readResolvers,
@@ -12,4 +13,5 @@ export const allResolvers: ResolverMap[] = [
   teamResolvers,
   relationResolvers,
   milestoneResolvers,
+  viewResolvers,
 ];

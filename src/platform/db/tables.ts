@@ -189,6 +189,25 @@ export interface ProjectMilestonesTable {
   updated_at: Timestamp;
 }
 
+export interface CustomViewsTable {
+  id: Generated<string>;
+  slug_id: string;
+  name: string;
+  description: string | null;
+  icon: string | null;
+  color: string | null;
+  /** An IssueFilter; written as JSON text, read back parsed. */
+  filter_data: ColumnType<Record<string, unknown>, string, string>;
+  display: ColumnType<Record<string, unknown>, string, string>;
+  shared: boolean;
+  owner_id: string;
+  creator_id: string;
+  team_id: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  archived_at: NullableTimestamp;
+}
+
 export interface CyclesTable {
   id: Generated<string>;
   team_id: string;
@@ -384,6 +403,7 @@ export interface DB {
   project_members: ProjectMembersTable;
   project_teams: ProjectTeamsTable;
   project_milestones: ProjectMilestonesTable;
+  custom_views: CustomViewsTable;
   cycles: CyclesTable;
   issues: IssuesTable;
   issue_identifiers: IssueIdentifiersTable;
@@ -409,6 +429,7 @@ export type LabelRow = Selectable<LabelsTable>;
 export type ProjectRow = Selectable<ProjectsTable>;
 export type CycleRow = Selectable<CyclesTable>;
 export type MilestoneRow = Selectable<ProjectMilestonesTable>;
+export type CustomViewRow = Selectable<CustomViewsTable>;
 /** An issue as the application reads it: every column but the search tsvector. */
 export type IssueRow = Omit<Selectable<IssuesTable>, 'search'>;
 

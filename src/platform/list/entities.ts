@@ -324,6 +324,23 @@ export const attachmentEntity: EntitySpec = {
   },
 };
 
+/** Saved views (GraphQL customViews' CustomViewFilter, REST GET /api/views). */
+export const customViewEntity: EntitySpec = {
+  name: 'CustomView',
+  visible: visibility.customView,
+  bindsAdmins: true,
+  fields: {
+    ...stamps,
+    name: col('name', 'string'),
+    shared: col('shared', 'boolean'),
+    // Every view we hold lists issues.
+    modelName: constant('string', 'Issue'),
+    hasFacet: constant('boolean', false),
+    creator: belongsTo(() => userEntity, 'users', 'creator_id'),
+    team: belongsTo(() => teamEntity, 'teams', 'team_id'),
+  },
+};
+
 export const webhookEntity: EntitySpec = {
   name: 'Webhook',
   visible: visibility.webhook,

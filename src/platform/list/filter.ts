@@ -55,6 +55,8 @@ export interface EntitySpec {
   fields: Record<string, FieldSpec>;
   /** Which rows the caller may see (platform/access.ts); absent: every row. */
   visible?: Visibility;
+  /** The rule binds admins too (personal saved views), so lists apply it even with full access. */
+  bindsAdmins?: boolean;
 }
 
 export interface FilterContext {

@@ -25,7 +25,8 @@ export interface ListScope {
 
 /** The WHERE conditions of a list over alias `t`. */
 export function listWhere(q: ListScope): Sql[] {
-  const visible = q.entity.visible && !q.access.all ? [q.entity.visible('t', q.access)] : [];
+  const applies = q.entity.visible && (!q.access.all || q.entity.bindsAdmins);
+  const visible = applies ? [q.entity.visible!('t', q.access)] : [];
   const ctx = { now: q.now, actorId: q.actorId, access: q.access };
   const filter = q.filter ? [compileFilter(q.entity, 't', q.filter, ctx, q.filterPath)] : [];
   return [...visible, ...(q.scope ?? []), ...filter];

@@ -12,6 +12,7 @@ import * as m0011 from './0011_issue_relations.js';
 import * as m0012 from './0012_project_milestones.js';
 import * as m0013 from './0013_event_scope.js';
 import * as m0015 from './0015_graphql_budget.js';
+import * as m0016 from './0016_custom_views.js';
 
 export interface Migration {
   version: number;
@@ -33,4 +34,5 @@ export const migrations: Migration[] = [
   { version: 12, ...m0012 },
   { version: 13, ...m0013 },
   { version: 15, ...m0015 },
+  { version: 16, ...m0016 },
 ];
