@@ -1,6 +1,6 @@
 // In-place editors for an issue's title and description: Enter or leaving the
 // field saves, Escape puts the old text back.
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Markdown } from '../lib/markdown';
 import { Button, TextArea } from './ui';
 
@@ -13,7 +13,11 @@ interface EditorProps {
 
 export function TitleEditor({ value, onSave, readOnly }: EditorProps) {
   const [draft, setDraft] = useState(value);
-  useEffect(() => setDraft(value), [value]);
+  const input = useRef<HTMLInputElement>(null);
+  // A change from elsewhere (live updates) shows at once, unless the field is being edited here.
+  useEffect(() => {
+    if (document.activeElement !== input.current) setDraft(value);
+  }, [value]);
   const commit = () => {
     const v = draft.trim();
     if (v && v !== value) void onSave(v);
@@ -27,6 +31,7 @@ export function TitleEditor({ value, onSave, readOnly }: EditorProps) {
       </label>
       <input
         id="issue-title"
+        ref={input}
         className="title-input"
         value={draft}
         onChange={(e) => setDraft(e.target.value)}

@@ -3,6 +3,7 @@
 import { Link } from '@tanstack/react-router';
 import { type ReactNode, useEffect, useState } from 'react';
 import { useShortcuts } from '../lib/keys';
+import { useLiveUpdates } from '../lib/live';
 import { useSession } from '../lib/session';
 import { setTheme, useTheme } from '../lib/theme';
 import { CommandMenu } from './CommandMenu';
@@ -21,6 +22,8 @@ export function Shell({ path, children }: { path: string; children: ReactNode })
   useEffect(() => setDrawer(false), [path]);
 
   const [help, setHelp] = useState(false);
+  // Everyone's changes, as they happen, for as long as someone is signed in here.
+  useLiveUpdates(Boolean(user));
   useShortcuts({ c: () => setCreating(true), '?': () => setHelp(true) });
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {

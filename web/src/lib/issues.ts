@@ -226,6 +226,40 @@ function patchLists(ids: ReadonlySet<string>, patch: Partial<Issue>): Lists {
   return before;
 }
 
+const IssueNodes = graphql(`
+  query IssueNodes($ids: [ID!]!) {
+    issues(first: 250, filter: { id: { in: $ids } }) {
+      nodes {
+        id identifier title priority estimate dueDate createdAt updatedAt
+        state { id } team { id } assignee { id } project { id } cycle { id }
+        labels(first: 20) { nodes { id } }
+      }
+    }
+  }
+`);
+
+/**
+ * Reads these issues again and puts them in place in every cached list (a
+ * change made elsewhere). False when one of them is out of the caller's sight
+ * now: then only a fresh list can say where things stand.
+ */
+export async function refreshListed(ids: string[]): Promise<boolean> {
+  const nodes = (await gql(IssueNodes, { ids })).issues.nodes;
+  const fresh = new Map(nodes.map((n) => [n.id, n]));
+  queryClient.setQueriesData<InfiniteData<Page>>({ queryKey: ['issues', 'list'] }, (data) =>
+    data
+      ? {
+          ...data,
+          pages: data.pages.map((p) => ({
+            ...p,
+            issues: { ...p.issues, nodes: p.issues.nodes.map((n) => fresh.get(n.id) ?? n) },
+          })),
+        }
+      : data,
+  );
+  return nodes.length === ids.length;
+}
+
 const ref = (v: string | null | undefined) => (v ? { id: v } : null);
 function toNode(n: Node, p: Partial<Issue>): Node {
   return {

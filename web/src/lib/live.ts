@@ -1,0 +1,127 @@
+// Live updates: the server's change stream (GET /api/stream, docs/live.md)
+// applied to the query cache, so what one person changes shows in everyone
+// else's lists, board and pages without a reload. Events name what changed;
+// the cache refetches it, so the server's visibility rules apply as for any read.
+import { useEffect } from 'react';
+import { api } from './api';
+import { refreshListed } from './issues';
+import { invalidate, queryClient } from './query';
+
+interface Change {
+  syncId: number;
+  type: string;
+  action: 'create' | 'update' | 'remove';
+  id: string;
+  identifier?: string;
+  issueId?: string;
+}
+
+const TYPES = ['issue', 'comment', 'project', 'projectMilestone', 'cycle', 'label', 'attachment', 'relation'];
+const ACTIONS = ['create', 'update', 'remove'];
+/** Changes that arrive together (a bulk edit, an import) are applied together. */
+const BATCH_MS = 100;
+
+/** Keeps one stream open while `enabled` (signed in); reconnects with a fresh ticket from the last id seen. */
+export function useLiveUpdates(enabled: boolean) {
+  useEffect(() => {
+    if (!enabled) return;
+    const live = new LiveStream();
+    live.open();
+    return () => live.close();
+  }, [enabled]);
+}
+
+class LiveStream {
+  #source: EventSource | null = null;
+  #last: number | null = null;
+  #closed = false;
+  #retry = 1000;
+  #timer: ReturnType<typeof setTimeout> | null = null;
+  #pending: Change[] = [];
+
+  async open() {
+    if (this.#closed) return;
+    try {
+      // EventSource cannot send the token; a ticket opens this one stream for a minute (docs/live.md).
+      const { ticket } = await api.post<{ ticket: string }>('/stream/tickets', {});
+      if (this.#closed) return;
+      const after = this.#last === null ? '' : `&after=${this.#last}`;
+      const source = new EventSource(`/api/stream?ticket=${encodeURIComponent(ticket)}${after}`);
+      this.#source = source;
+      source.addEventListener('ready', (e) => this.#ready(e as MessageEvent));
+      for (const t of TYPES)
+        for (const a of ACTIONS) source.addEventListener(`${t}.${a}`, (e) => this.#change(e as MessageEvent));
+      source.addEventListener('resume', () => this.#reopen(0));
+      source.addEventListener('unauthorized', () => this.close());
+      source.onopen = () => {
+        this.#retry = 1000;
+      };
+      // The browser retries a dropped connection by itself; a refused one (an old ticket) ends it.
+      source.onerror = () => {
+        if (source.readyState === EventSource.CLOSED) this.#reopen(this.#retry);
+      };
+    } catch {
+      this.#reopen(this.#retry);
+    }
+  }
+
+  close() {
+    this.#closed = true;
+    this.#source?.close();
+    if (this.#timer) clearTimeout(this.#timer);
+  }
+
+  #reopen(delay: number) {
+    this.#source?.close();
+    this.#source = null;
+    this.#retry = Math.min(this.#retry * 2, 30_000);
+    setTimeout(() => void this.open(), delay);
+  }
+
+  #ready(e: MessageEvent) {
+    const { syncId, reset } = JSON.parse(e.data) as { syncId: number; reset: boolean };
+    // A reset (a database restored from a backup) means the changes missed cannot be listed.
+    if (reset) void queryClient.invalidateQueries();
+    this.#last = syncId;
+  }
+
+  #change(e: MessageEvent) {
+    const change = JSON.parse(e.data) as Change;
+    this.#last = change.syncId;
+    this.#pending.push(change);
+    this.#timer ??= setTimeout(() => {
+      this.#timer = null;
+      const batch = this.#pending;
+      this.#pending = [];
+      void apply(batch);
+    }, BATCH_MS);
+  }
+}
+
+async function apply(changes: Change[]) {
+  const touched = new Set(changes.map((c) => c.type));
+  const updated = changes.filter((c) => c.type === 'issue' && c.action === 'update').map((c) => c.id);
+  const listsChanged = changes.some((c) => c.type === 'issue' && c.action !== 'update');
+  if (touched.has('issue')) {
+    void invalidate('issues', 'detail');
+    void invalidate('issues', 'history');
+    void invalidate('issues', 'children');
+  }
+  // An edit is patched into the lists in place; an issue created, removed or gone out of sight re-reads them.
+  if (
+    listsChanged ||
+    (updated.length > 0 && !(await refreshListed([...new Set(updated)]).catch(() => false)))
+  )
+    void invalidate('issues', 'list');
+  if (touched.has('comment') || touched.has('attachment')) void invalidate('issues', 'detail');
+  if (touched.has('relation')) {
+    void invalidate('issues', 'relations');
+    void invalidate('issues', 'blocked');
+  }
+  if (touched.has('issue') || touched.has('project') || touched.has('projectMilestone'))
+    void invalidate('projects');
+  if (touched.has('issue') || touched.has('cycle')) void invalidate('cycles');
+  if (touched.has('project')) void invalidate('ref', 'projects');
+  if (touched.has('cycle')) void invalidate('ref', 'cycles');
+  if (touched.has('label')) void invalidate('ref', 'core');
+}
