@@ -19,7 +19,7 @@ before(async () => {
 after(() => ui?.close());
 
 /** Waits for `what` in the page and reports how long the change took to get there. */
-async function arrives(page: Page, what: ReturnType<Page['getByText']>, since: number, label: string) {
+async function arrives(what: ReturnType<Page['getByText']>, since: number, label: string) {
   await what.waitFor({ timeout: 10_000 });
   console.log(`# live: ${label} shown in the other browser ${Date.now() - since} ms after the change`);
 }
@@ -35,7 +35,7 @@ describe('UI: live updates between two browsers', () => {
     await dialog.getByLabel('Title').fill('Seen live by Bob');
     let since = Date.now();
     await dialog.getByRole('button', { name: 'Create issue' }).click();
-    await arrives(bob, bob.getByRole('link', { name: /Seen live by Bob/ }), since, 'a new issue in the list');
+    await arrives(bob.getByRole('link', { name: /Seen live by Bob/ }), since, 'a new issue in the list');
     await alice.waitForURL(/\/issue\/ENG-\d+/);
     const identifier = /\/issue\/(ENG-\d+)/.exec(alice.url())![1]!;
 
@@ -44,7 +44,7 @@ describe('UI: live updates between two browsers', () => {
     await title.fill('Renamed while Bob watches');
     since = Date.now();
     await title.press('Enter');
-    await arrives(bob, bob.getByRole('link', { name: /Renamed while Bob watches/ }), since, 'a renamed row');
+    await arrives(bob.getByRole('link', { name: /Renamed while Bob watches/ }), since, 'a renamed row');
     assert.equal(await bob.getByRole('link', { name: /Seen live by Bob/ }).count(), 0);
 
     // Bob opens it; Alice's comment and priority change appear on his page.
@@ -57,7 +57,7 @@ describe('UI: live updates between two browsers', () => {
       ui.t.adminToken,
     );
     assert.equal(res.status, 201, JSON.stringify(res.body));
-    await arrives(bob, bob.getByText('Comment from Alice'), since, 'a comment on the issue page');
+    await arrives(bob.getByText('Comment from Alice'), since, 'a comment on the issue page');
     since = Date.now();
     assert.equal(
       (await ui.t.patch(`/api/issues/${identifier}`, { priority: 1 }, ui.t.adminToken)).status,
@@ -93,7 +93,6 @@ describe('UI: live updates between two browsers', () => {
     const since = Date.now();
     await ui.t.patch(`/api/issues/${created.body.issue.id}`, { stateId: todo.id }, ui.t.adminToken);
     await arrives(
-      bob,
       bob.getByRole('region', { name: 'Todo' }).getByRole('link', { name: /Card on the move/ }),
       since,
       'a card in its new column',
