@@ -274,6 +274,13 @@ export interface FilesTable {
   created_at: Timestamp;
 }
 
+/** Stored bytes under FILE_STORAGE=postgres (migration 0014). */
+export interface FileChunksTable {
+  storage_key: string;
+  chunk_index: number;
+  data: Uint8Array;
+}
+
 export interface AttachmentsTable {
   id: Generated<string>;
   issue_id: string;
@@ -378,6 +385,7 @@ export interface DB {
   issue_history: IssueHistoryTable;
   comments: CommentsTable;
   files: FilesTable;
+  file_chunks: FileChunksTable;
   attachments: AttachmentsTable;
   issue_relations: IssueRelationsTable;
   webhooks: WebhooksTable;

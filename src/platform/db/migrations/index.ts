@@ -10,6 +10,7 @@ import * as m0009 from './0009_team_keys.js';
 import * as m0010 from './0010_attachment_files.js';
 import * as m0011 from './0011_issue_relations.js';
 import * as m0012 from './0012_project_milestones.js';
+import * as m0014 from './0014_file_chunks.js';
 
 export interface Migration {
   version: number;
@@ -29,4 +30,5 @@ export const migrations: Migration[] = [
   { version: 10, ...m0010 },
   { version: 11, ...m0011 },
   { version: 12, ...m0012 },
+  { version: 14, ...m0014 },
 ];
