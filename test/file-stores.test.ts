@@ -4,7 +4,7 @@
 // files, keep nothing of a refused or interrupted write, and report missing keys.
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
-import { Readable } from 'node:stream';
+import { PassThrough, Readable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
 import type { FileStorage } from '../src/config.js';
 import { type FileStore, fileStoreFor, StoredFileMissing, TooLarge } from '../src/platform/storage/index.js';
@@ -151,3 +151,52 @@ for (const kind of ['local', 'postgres', 's3'] as FileStorage[]) {
     });
   });
 }
+
+describe('postgres file store: uploads in progress', () => {
+  let database: TestDatabase;
+  let store: FileStore;
+  const chunkKeys = async () =>
+    (await database.db.selectFrom('file_chunks').select(['storage_key', 'pending_since']).execute()).map(
+      (r) => `${r.storage_key}${r.pending_since ? ' (pending)' : ''}`,
+    );
+
+  before(async () => {
+    database = await freshDatabase();
+    store = fileStoreFor({ db: database.db, config: testConfig({ fileStorage: 'postgres' }) });
+  });
+  after(() => database.close());
+
+  test('an upload still arriving is invisible and holds no connection; it appears whole at the end', async () => {
+    const body = new PassThrough();
+    const put = store.put('arriving', body, { maxBytes: MiB });
+    body.write(Buffer.alloc(CHUNK_BYTES + 10, 1));
+    while (!(await chunkKeys()).some((k) => k.endsWith('(pending)')))
+      await new Promise((r) => setTimeout(r, 10));
+    // The query above ran while the upload was open: on PGlite (one connection) that
+    // shows the upload does not hold it between chunks.
+    await assert.rejects(store.get('arriving'), StoredFileMissing);
+    body.end(Buffer.alloc(5, 2));
+    assert.deepEqual(await put, { size: CHUNK_BYTES + 15 });
+    assert.equal((await collect(await store.get('arriving'))).length, CHUNK_BYTES + 15);
+    assert.deepEqual(await chunkKeys(), ['arriving', 'arriving']);
+  });
+
+  test('chunks a crash left pending for over a day are swept by the next put', async () => {
+    await database.db
+      .insertInto('file_chunks')
+      .values([
+        {
+          storage_key: 'old/1',
+          chunk_index: 0,
+          data: Buffer.from('x'),
+          pending_since: new Date(Date.now() - 2 * 86_400_000),
+        },
+        { storage_key: 'recent/1', chunk_index: 0, data: Buffer.from('y'), pending_since: new Date() },
+      ])
+      .execute();
+    await store.put('next', Readable.from([Buffer.from('z')]), { maxBytes: 1 });
+    const keys = await chunkKeys();
+    assert.ok(!keys.includes('old/1 (pending)'));
+    assert.ok(keys.includes('recent/1 (pending)'), 'an upload that may still be arriving is kept');
+  });
+});

@@ -279,6 +279,8 @@ export interface FileChunksTable {
   storage_key: string;
   chunk_index: number;
   data: Uint8Array;
+  /** Set while the upload is arriving (under a key of its own); null once published. */
+  pending_since: Date | null;
 }
 
 export interface AttachmentsTable {

@@ -1,28 +1,42 @@
 // FileStore in the database (FILE_STORAGE=postgres): no extra service, and a
 // database backup holds the files with the rows that point at them. Bytes go
-// in as chunks of at most 256 KiB, inserted as the body arrives, all in one
-// transaction: a refused, oversized or interrupted upload rolls back whole and
-// a reader never sees part of a file. Reads fetch one chunk per query, on
-// demand, so neither side ever holds a whole file in memory.
+// in as chunks of at most 256 KiB, each inserted as the body arrives under a
+// key of the upload's own, marked pending; one short transaction then
+// publishes them under the real key. So a connection is held only for one
+// statement at a time, never while a slow client sends (on PGlite, the only
+// connection would otherwise stall every request); a refused, oversized or
+// interrupted upload deletes its chunks, and a crash leaves only pending
+// chunks that no read sees and the next put sweeps. Reads fetch one chunk per
+// query, on demand, so neither side ever holds a whole file in memory.
+import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
+import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
 import { type FileStore, type PutOptions, StoredFileMissing, TooLarge } from './file-store.js';
 
 /** Bytes per row; the table's check constraint holds the same number. */
 export const CHUNK_BYTES = 256 * 1024;
+/** Pending chunks older than this belong to uploads that died with their process. */
+const ABANDONED_AFTER = '1 day';
 
 export class PostgresStore implements FileStore {
   constructor(private readonly db: Db) {}
 
   async put(key: string, body: Readable, opts: PutOptions): Promise<{ size: number }> {
+    await this.db
+      .deleteFrom('file_chunks')
+      .where('pending_since', '<', sql<Date>`now() - ${ABANDONED_AFTER}::interval`)
+      .execute();
+    // '/' never occurs in a key we make, so this key cannot meet a real one.
+    const staging = `${key}/${randomBytes(8).toString('hex')}`;
     let size = 0;
-    // The transaction keeps a connection for as long as the client takes to
-    // send the body (on PGlite, the only one): docs/files.md says so.
-    await this.db.transaction().execute(async (trx) => {
-      await trx.deleteFrom('file_chunks').where('storage_key', '=', key).execute();
+    try {
       let index = 0;
       const insert = (data: Buffer) =>
-        trx.insertInto('file_chunks').values({ storage_key: key, chunk_index: index++, data }).execute();
+        this.db
+          .insertInto('file_chunks')
+          .values({ storage_key: staging, chunk_index: index++, data, pending_since: new Date() })
+          .execute();
       let pending: Buffer[] = [];
       let pendingBytes = 0;
       // An iterator that leaves `body` alive when we stop early: for an HTTP
@@ -43,8 +57,24 @@ export class PostgresStore implements FileStore {
       }
       // An empty file still has its (empty) first chunk, so that it exists.
       if (pendingBytes > 0 || index === 0) await insert(Buffer.concat(pending, pendingBytes));
-    });
-    return { size };
+      await this.db.transaction().execute(async (trx) => {
+        await trx.deleteFrom('file_chunks').where('storage_key', '=', key).execute();
+        await trx
+          .updateTable('file_chunks')
+          .set({ storage_key: key, pending_since: null })
+          .where('storage_key', '=', staging)
+          .execute();
+      });
+      return { size };
+    } catch (err) {
+      // If the database itself failed, the next put's sweep removes these.
+      await this.db
+        .deleteFrom('file_chunks')
+        .where('storage_key', '=', staging)
+        .execute()
+        .catch(() => {});
+      throw err;
+    }
   }
 
   private async chunk(key: string, index: number): Promise<Buffer | undefined> {
