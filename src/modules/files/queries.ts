@@ -33,6 +33,16 @@ export function markComplete(db: Db, id: string, storageKey: string): Promise<Fi
     .executeTakeFirst();
 }
 
+/** Deletes two-step grants that were never completed (they have no stored bytes). */
+export async function deleteStalePending(db: Db, olderThan: Date): Promise<number> {
+  const r = await db
+    .deleteFrom('files')
+    .where('status', '=', 'pending')
+    .where('created_at', '<', olderThan)
+    .executeTakeFirst();
+  return Number(r.numDeletedRows);
+}
+
 /** Two-step grants never completed, oldest first (a partial index covers it, migration 0003). */
 export function stalePending(db: Db, olderThan: Date, limit = 100): Promise<FileRow[]> {
   return db
