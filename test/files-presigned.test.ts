@@ -4,6 +4,7 @@
 // confirmed there (by a download, POST /api/uploads/:id/complete, or the sweep).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { apiKeyFor, sdk } from './graphql-helpers.js';
 import { type TestStorage, testStorage } from './support/file-storage.js';
 import { startTestApp, type TestApp } from './support/harness.js';
 
@@ -123,5 +124,28 @@ describe('presigned direct uploads', () => {
     assert.equal(await status(uploaded.id), 'complete');
     assert.equal(await status(abandoned.id), undefined);
     assert.equal((await t.get(local(uploaded.assetUrl), member.token)).body, 'hello');
+  });
+
+  test('@linear/sdk: fileUpload, PUT with only the returned headers, attachmentCreate, download', async () => {
+    const base = await t.listen();
+    const client = sdk(base, await apiKeyFor(t, member.token));
+    const teamId = (await client.teams()).nodes[0]?.id as string;
+    const issue = await (await client.createIssue({ teamId, title: 'Direct upload' })).issue;
+    const bytes = Buffer.from('straight to the bucket');
+    const up = await client.fileUpload('text/plain', 'direct.txt', bytes.length);
+    const file = up.uploadFile;
+    assert.ok(file && issue);
+    assert.ok(file.uploadUrl.startsWith(storage.config.s3?.endpoint as string));
+    // What the third-party client documentation does: its headers, no credentials of ours.
+    const headers: Record<string, string> = {};
+    for (const h of file.headers) headers[h.key] = h.value;
+    const put = await fetch(file.uploadUrl, { method: 'PUT', headers, body: bytes });
+    assert.equal(put.status, 200, await put.text());
+    await client.createAttachment({ issueId: issue.id, title: 'direct.txt', url: file.assetUrl });
+    const dl = await fetch(file.assetUrl.replace(t.config.publicUrl, base), {
+      headers: { authorization: `Bearer ${t.adminToken}` },
+    });
+    assert.equal(dl.status, 200);
+    assert.equal(await dl.text(), 'straight to the bucket');
   });
 });
