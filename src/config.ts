@@ -29,6 +29,25 @@ export interface Config {
    * (Fastify's trustProxy): false, true (any), a hop count, or addresses/CIDRs.
    */
   trustProxy: boolean | number | string[];
+  /** Where uploaded bytes live (docs/files.md, "Storage drivers"). */
+  fileStorage: FileStorage;
+  /** Set when fileStorage is 's3'. */
+  s3: S3Settings | undefined;
+}
+
+export type FileStorage = 'local' | 'postgres' | 's3';
+const FILE_STORAGES: readonly FileStorage[] = ['local', 'postgres', 's3'];
+
+export interface S3Settings {
+  bucket: string;
+  region: string;
+  /** Unset: AWS itself; set for other S3-compatible services. */
+  endpoint: string | undefined;
+  forcePathStyle: boolean;
+  /** Unset: the SDK's default credential chain (environment, instance role, ...). */
+  credentials: { accessKeyId: string; secretAccessKey: string } | undefined;
+  /** Two-step uploads PUT straight to the bucket through a presigned URL. */
+  presignedUploads: boolean;
 }
 
 export class ConfigError extends Error {
@@ -99,6 +118,32 @@ function trustProxy(env: Env): boolean | number | string[] {
   return entries;
 }
 
+function s3Settings(env: Env): S3Settings {
+  const bucket = str(env, 'S3_BUCKET');
+  if (!bucket) throw new ConfigError('S3_BUCKET must be set when FILE_STORAGE is s3');
+  // Bucket naming rules of S3 itself; other services accept a subset.
+  if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket)) {
+    throw new ConfigError(`S3_BUCKET is not a valid bucket name, got "${bucket}"`);
+  }
+  const endpoint = str(env, 'S3_ENDPOINT');
+  if (endpoint) url('S3_ENDPOINT', endpoint, ['http:', 'https:']);
+  const region = str(env, 'S3_REGION') ?? 'us-east-1';
+  if (!/^[a-z0-9-]+$/.test(region)) throw new ConfigError(`S3_REGION is not a region name, got "${region}"`);
+  const accessKeyId = str(env, 'S3_ACCESS_KEY_ID');
+  const secretAccessKey = str(env, 'S3_SECRET_ACCESS_KEY');
+  if (Boolean(accessKeyId) !== Boolean(secretAccessKey)) {
+    throw new ConfigError('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together, or neither');
+  }
+  return {
+    bucket,
+    region,
+    endpoint,
+    forcePathStyle: bool(env, 'S3_FORCE_PATH_STYLE', false),
+    credentials: accessKeyId && secretAccessKey ? { accessKeyId, secretAccessKey } : undefined,
+    presignedUploads: bool(env, 'S3_PRESIGNED_UPLOADS', false),
+  };
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const port = int(env, 'PORT', 3000, 0, 65535);
   const host = str(env, 'HOST') ?? '0.0.0.0';
@@ -122,6 +167,11 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
   }
 
+  const fileStorage = (str(env, 'FILE_STORAGE') ?? 'local').toLowerCase() as FileStorage;
+  if (!FILE_STORAGES.includes(fileStorage)) {
+    throw new ConfigError(`FILE_STORAGE must be one of ${FILE_STORAGES.join(', ')}, got "${fileStorage}"`);
+  }
+
   return {
     port,
     host,
@@ -140,5 +190,7 @@ export function loadConfig(env: Env = process.env): Config {
     streamDrainTimeoutMs: int(env, 'STREAM_DRAIN_TIMEOUT_MS', 30_000, 10, 3_600_000),
     streamMaxBufferBytes: int(env, 'STREAM_MAX_BUFFER_BYTES', 1_048_576, 1024, 1_073_741_824),
     trustProxy: trustProxy(env),
+    fileStorage,
+    s3: fileStorage === 's3' ? s3Settings(env) : undefined,
   };
 }

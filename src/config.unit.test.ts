@@ -23,6 +23,8 @@ describe('loadConfig defaults', () => {
     assert.equal(c.graphqlComplexityPerHour, 3_000_000);
     assert.equal(c.logLevel, 'info');
     assert.equal(c.trustProxy, false);
+    assert.equal(c.fileStorage, 'local');
+    assert.equal(c.s3, undefined);
   });
 
   test('blank values count as unset', () => {
@@ -113,6 +115,38 @@ describe('loadConfig parses each variable', () => {
     assert.deepEqual(trust('10.0.0.1'), ['10.0.0.1']);
     assert.deepEqual(trust(' 10.0.0.0/8, fd00::/8 ,loopback'), ['10.0.0.0/8', 'fd00::/8', 'loopback']);
   });
+
+  test('FILE_STORAGE and the S3 settings', () => {
+    assert.equal(loadConfig({ FILE_STORAGE: 'Postgres' }).fileStorage, 'postgres');
+    // S3 settings are read only for the s3 driver.
+    assert.equal(loadConfig({ FILE_STORAGE: 'local', S3_BUCKET: '!' }).s3, undefined);
+    assert.deepEqual(loadConfig({ FILE_STORAGE: 's3', S3_BUCKET: 'files' }).s3, {
+      bucket: 'files',
+      region: 'us-east-1',
+      endpoint: undefined,
+      forcePathStyle: false,
+      credentials: undefined,
+      presignedUploads: false,
+    });
+    const c = loadConfig({
+      FILE_STORAGE: 's3',
+      S3_BUCKET: 'my.files-1',
+      S3_REGION: 'eu-west-3',
+      S3_ENDPOINT: 'http://127.0.0.1:9000',
+      S3_FORCE_PATH_STYLE: 'yes',
+      S3_ACCESS_KEY_ID: 'id',
+      S3_SECRET_ACCESS_KEY: 'secret',
+      S3_PRESIGNED_UPLOADS: 'true',
+    });
+    assert.deepEqual(c.s3, {
+      bucket: 'my.files-1',
+      region: 'eu-west-3',
+      endpoint: 'http://127.0.0.1:9000',
+      forcePathStyle: true,
+      credentials: { accessKeyId: 'id', secretAccessKey: 'secret' },
+      presignedUploads: true,
+    });
+  });
 });
 
 describe('loadConfig refuses bad values, naming the variable', () => {
@@ -136,9 +170,16 @@ describe('loadConfig refuses bad values, naming the variable', () => {
     ['TRUST_PROXY', { TRUST_PROXY: '10.0.0.0/33' }],
     ['TRUST_PROXY', { TRUST_PROXY: '10.0.0.1,nginx' }],
     ['TRUST_PROXY', { TRUST_PROXY: '101' }],
+    ['FILE_STORAGE', { FILE_STORAGE: 'ftp' }],
+    ['S3_BUCKET', { FILE_STORAGE: 's3' }],
+    ['S3_BUCKET', { FILE_STORAGE: 's3', S3_BUCKET: 'No_Such' }],
+    ['S3_ENDPOINT', { FILE_STORAGE: 's3', S3_BUCKET: 'files', S3_ENDPOINT: 'minio:9000' }],
+    ['S3_REGION', { FILE_STORAGE: 's3', S3_BUCKET: 'files', S3_REGION: 'EU West' }],
+    ['S3_FORCE_PATH_STYLE', { FILE_STORAGE: 's3', S3_BUCKET: 'files', S3_FORCE_PATH_STYLE: 'maybe' }],
+    ['S3_SECRET_ACCESS_KEY', { FILE_STORAGE: 's3', S3_BUCKET: 'files', S3_ACCESS_KEY_ID: 'id' }],
   ];
   for (const [name, env] of bad) {
-    test(`${name}=${Object.values(env)[0]}`, () => {
+    test(`${name}=${env[name] ?? '(unset)'} (${JSON.stringify(env)})`, () => {
       assert.throws(
         () => loadConfig(env),
         (err: unknown) => err instanceof ConfigError && err.message.includes(name),

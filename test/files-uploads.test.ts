@@ -2,31 +2,30 @@
 // fileUpload), then PUT the bytes to the signed uploadUrl.
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
-import fs from 'node:fs/promises';
 import http from 'node:http';
-import os from 'node:os';
-import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { setFlag } from './projects.fixtures.js';
+import { type TestStorage, testStorage } from './support/file-storage.js';
 import { startTestApp, type TestApp } from './support/harness.js';
 
 const MAX = 26_214_400;
 let t: TestApp;
-let dataDir: string;
+let storage: TestStorage;
 let member: { token: string; user: any };
 let other: { token: string; user: any };
 let guest: { token: string; user: any };
 
 before(async () => {
-  dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'trackway-uploads-'));
-  t = await startTestApp({ dataDir });
+  // TEST_FILE_STORAGE picks the store (local by default): test/support/file-storage.ts.
+  storage = await testStorage();
+  t = await startTestApp(storage.config);
   member = await t.register('Two Step');
   other = await t.register('Someone Else');
   guest = await t.userWithRole('guest', { teams: ['ENG'] });
 });
 after(async () => {
   await t.close();
-  await fs.rm(dataDir, { recursive: true, force: true });
+  await storage.close();
 });
 
 async function grant(body: Record<string, unknown> = {}, token = member.token) {
@@ -44,14 +43,7 @@ function put(url: string, payload: string | Buffer, headers: Record<string, stri
   return t.request('PUT', local(url), { payload, headers, token });
 }
 
-async function storedFiles(): Promise<string[]> {
-  const root = path.join(dataDir, 'files');
-  const out: string[] = [];
-  for (const dir of await fs.readdir(root).catch(() => [])) {
-    for (const f of await fs.readdir(path.join(root, dir))) out.push(f);
-  }
-  return out;
-}
+const storedFiles = () => storage.keys(t.ctx);
 
 describe('POST /api/uploads (grant)', () => {
   test('returns uploadUrl on our server, assetUrl and the headers to send', async () => {

@@ -1,40 +1,32 @@
 import assert from 'node:assert/strict';
-import fs from 'node:fs/promises';
 import http from 'node:http';
-import os from 'node:os';
-import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { setFlag } from './projects.fixtures.js';
+import { type TestStorage, testStorage } from './support/file-storage.js';
 import { startTestApp, type TestApp } from './support/harness.js';
 
 const MAX = 26_214_400;
 let t: TestApp;
-let dataDir: string;
+let storage: TestStorage;
 let member: { token: string; user: any };
 let guest: { token: string; user: any };
 
 before(async () => {
-  dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'trackway-files-'));
-  t = await startTestApp({ dataDir });
+  // TEST_FILE_STORAGE picks the store (local by default): test/support/file-storage.ts.
+  storage = await testStorage();
+  t = await startTestApp(storage.config);
   member = await t.register('Uploader');
   guest = await t.userWithRole('guest', { teams: ['ENG'] });
 });
 after(async () => {
   await t.close();
-  await fs.rm(dataDir, { recursive: true, force: true });
+  await storage.close();
 });
 
 const upload = (payload: string | Buffer, headers: Record<string, string> = {}, token = member.token) =>
   t.request('POST', '/api/files', { payload, headers, token });
 
-async function storedFiles(): Promise<string[]> {
-  const root = path.join(dataDir, 'files');
-  const out: string[] = [];
-  for (const dir of await fs.readdir(root).catch(() => [])) {
-    for (const f of await fs.readdir(path.join(root, dir))) out.push(f);
-  }
-  return out;
-}
+const storedFiles = () => storage.keys(t.ctx);
 
 const fileRows = async () =>
   Number(

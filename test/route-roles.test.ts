@@ -52,6 +52,7 @@ const KNOWN_MEMBER_ROUTES = [
   'DELETE /api/cycles/:id',
   'POST /api/uploads',
   'PUT /api/uploads/:id',
+  'POST /api/uploads/:id/complete',
   'POST /api/files',
   'POST /api/issues/:id/attachments',
   'PATCH /api/attachments/:id',
@@ -166,6 +167,7 @@ describe('feature flags come after the role', () => {
       body: { contentType: 'text/plain', filename: 'a.txt', size: 1 },
     },
     'PUT /api/uploads/:id': { flag: 'attachments', raw: true, query: '?expires=1&signature=x' },
+    'POST /api/uploads/:id/complete': { flag: 'attachments' },
     'POST /api/files': { flag: 'attachments', raw: true },
     'POST /api/issues/:id/attachments': {
       flag: 'attachments',

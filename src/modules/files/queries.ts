@@ -42,3 +42,25 @@ export async function deleteStalePending(db: Db, olderThan: Date): Promise<numbe
     .executeTakeFirst();
   return Number(r.numDeletedRows);
 }
+
+/** Two-step grants never completed, oldest first (a partial index covers it, migration 0003). */
+export function stalePending(db: Db, olderThan: Date, limit = 100): Promise<FileRow[]> {
+  return db
+    .selectFrom('files')
+    .selectAll()
+    .where('status', '=', 'pending')
+    .where('created_at', '<', olderThan)
+    .orderBy('created_at')
+    .limit(limit)
+    .execute();
+}
+
+/** Deletes a grant if it is still pending; the number of rows deleted. */
+export async function deletePending(db: Db, id: string): Promise<number> {
+  const r = await db
+    .deleteFrom('files')
+    .where('id', '=', id)
+    .where('status', '=', 'pending')
+    .executeTakeFirst();
+  return Number(r.numDeletedRows);
+}

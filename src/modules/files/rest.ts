@@ -17,6 +17,7 @@ import { UPLOAD_FILES } from './policy.js';
 import { FileSchema, presentFile } from './present.js';
 import {
   completeUpload,
+  confirmUpload,
   createUploadGrant,
   declaredLength,
   MAX_FILE_BYTES,
@@ -148,6 +149,25 @@ export function filesRoutes(app: Http, ctx: AppContext): void {
         },
       });
     },
+  );
+
+  app.post(
+    '/api/uploads/:id/complete',
+    {
+      config: { auth: UPLOAD_FILES },
+      schema: {
+        tags: ['files'],
+        summary: 'Confirm a two-step upload: the file once its bytes have arrived (400 while they have not)',
+        description:
+          'Needed only with S3_PRESIGNED_UPLOADS, where the bytes go straight to the bucket; a download ' +
+          'of the assetUrl confirms the upload too. Answers the same file again once complete.',
+        params: IdParams,
+        response: { 200: FileEnvelope, ...errors(400, 401, 403, 404) },
+      },
+    },
+    async (req) => ({
+      file: presentFile(await confirmUpload(ctx, actorOf(req), req.params.id), ctx.config.publicUrl),
+    }),
   );
 
   app.get(

@@ -7,7 +7,7 @@ import type { Readable } from 'node:stream';
 import type { Actor, AppContext } from '../../platform/context.js';
 import type { FileRow } from '../../platform/db/tables.js';
 import { AppError, badRequest, conflict, forbidden, invalidField, notFound } from '../../platform/errors.js';
-import { fileStoreFor, StoredFileMissing, TooLarge } from '../../platform/storage/index.js';
+import { fileStoreFor, S3Store, StoredFileMissing, TooLarge } from '../../platform/storage/index.js';
 import { isUuid } from '../projects/refs.js';
 import { teamAccess } from '../teams/access.js';
 import { normalizeContentType, sanitizeFilename } from './names.js';
@@ -101,7 +101,8 @@ export async function openFile(
   id: string,
 ): Promise<{ file: FileRow; stream: Readable }> {
   await assertCanReadFiles(ctx.db);
-  const file = isUuid(id) ? await q.findVisibleFile(ctx.db, id, await teamAccess(ctx.db, actor)) : undefined;
+  let file = isUuid(id) ? await q.findVisibleFile(ctx.db, id, await teamAccess(ctx.db, actor)) : undefined;
+  if (file?.status === 'pending') file = await confirmDirectUpload(ctx, file);
   if (file?.status !== 'complete') throw notFound('File');
   try {
     return { file, stream: await fileStoreFor(ctx).get(file.storage_key) };
@@ -150,23 +151,26 @@ export async function createUploadGrant(
     throw invalidField('size', `must be at most ${MAX_FILE_BYTES} bytes (25 MB)`);
   const contentType = contentTypeOrThrow(input.contentType, 'contentType');
   const filename = sanitizeFilename(input.filename);
-  // Sweep grants that expired long ago; an expired URL can never complete them.
-  await q.deleteStalePending(ctx.db, new Date(Date.now() - STALE_GRANT_MS));
+  await sweepStaleGrants(ctx);
   const id = randomUUID();
+  const store = directStore(ctx);
   const file = await q.insertFile(ctx.db, {
     id,
     uploader_id: actor.id,
     filename,
     content_type: contentType,
     size: input.size,
-    storage_key: id,
+    // A direct upload's key is fixed now, since the signed URL names it.
+    storage_key: store ? directKey(id) : id,
     status: 'pending',
   });
   const expires = Math.floor(Date.now() / 1000) + UPLOAD_URL_TTL_SECONDS;
-  const signature = sign(ctx, file, expires);
   const base = ctx.config.publicUrl;
+  const uploadUrl = store
+    ? await store.presignPut(file.storage_key, { contentType, size: input.size }, UPLOAD_URL_TTL_SECONDS)
+    : `${base}/api/uploads/${id}?expires=${expires}&signature=${sign(ctx, file, expires)}`;
   return {
-    uploadUrl: `${base}/api/uploads/${id}?expires=${expires}&signature=${signature}`,
+    uploadUrl,
     assetUrl: fileUrl(base, id),
     headers: [
       { key: 'Content-Type', value: contentType },
@@ -236,4 +240,71 @@ export async function completeUpload(ctx: AppContext, actor: Actor, put: SignedP
     throw conflict('This upload is already complete');
   }
   return done;
+}
+
+// ---- Direct uploads to S3 (S3_PRESIGNED_UPLOADS) ----------------------------
+// The grant hands out a presigned PUT into the bucket (type and length signed),
+// so the bytes never pass through this server. Nothing tells us when that PUT
+// happens, so a pending row is confirmed when it is next needed: downloaded,
+// explicitly completed (POST /api/uploads/:id/complete), or swept as stale.
+
+const DIRECT_KEY = /^[0-9a-f-]{36}-d[0-9a-f]{8}$/;
+const directKey = (id: string) => `${id}-d${randomUUID().slice(0, 8)}`;
+
+function directStore(ctx: AppContext): S3Store | undefined {
+  const store = fileStoreFor(ctx);
+  return ctx.config.s3?.presignedUploads && store instanceof S3Store ? store : undefined;
+}
+
+/**
+ * Completes a pending direct upload whose bytes are in the bucket with the
+ * declared size and type; the row as it now is, or unchanged when they are not.
+ */
+async function confirmDirectUpload(ctx: AppContext, file: FileRow): Promise<FileRow> {
+  const store = fileStoreFor(ctx);
+  if (file.status !== 'pending' || !DIRECT_KEY.test(file.storage_key) || !(store instanceof S3Store)) {
+    return file;
+  }
+  const head = await store.stat(file.storage_key);
+  if (!head) return file;
+  if (head.size !== Number(file.size) || normalizeContentType(head.contentType) !== file.content_type) {
+    // The signature binds both, so only a service that ignores it lets this
+    // through; drop the bytes so the grant can be used again correctly.
+    await store.delete(file.storage_key);
+    return file;
+  }
+  // A concurrent confirmation may have won: either way the row is complete.
+  return (
+    (await q.markComplete(ctx.db, file.id, file.storage_key)) ?? (await q.findFile(ctx.db, file.id)) ?? file
+  );
+}
+
+/** Deletes grants that expired long ago, completing direct uploads that did arrive. */
+async function sweepStaleGrants(ctx: AppContext): Promise<void> {
+  const olderThan = new Date(Date.now() - STALE_GRANT_MS);
+  const store = fileStoreFor(ctx);
+  // Only a bucket can hold bytes of a pending grant; elsewhere one statement does.
+  if (!(store instanceof S3Store)) return void (await q.deleteStalePending(ctx.db, olderThan));
+  for (const file of await q.stalePending(ctx.db, olderThan)) {
+    try {
+      if ((await confirmDirectUpload(ctx, file)).status === 'complete') continue;
+      if ((await q.deletePending(ctx.db, file.id)) > 0 && file.storage_key !== file.id) {
+        await store.delete(file.storage_key);
+      }
+    } catch (err) {
+      // The bucket being unreachable must not stop new grants; the next sweep retries.
+      ctx.log.warn({ err, fileId: file.id }, 'sweeping a stale upload grant failed');
+      return;
+    }
+  }
+}
+
+/** POST /api/uploads/:id/complete: the file once its bytes have arrived. */
+export async function confirmUpload(ctx: AppContext, actor: Actor, id: string): Promise<FileRow> {
+  await assertCanUpload(ctx.db, actor);
+  const found = isUuid(id) ? await q.findFile(ctx.db, id) : undefined;
+  if (!found || found.uploader_id !== actor.id) throw notFound('Upload');
+  const file = await confirmDirectUpload(ctx, found);
+  if (file.status !== 'complete') throw badRequest('The file has not been uploaded yet');
+  return file;
 }

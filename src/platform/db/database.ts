@@ -82,5 +82,10 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     },
   });
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: new PGlitePool(pglite) }) });
-  return { db, kind: 'pglite', pglite, close: () => db.destroy() };
+  const close = async () => {
+    await db.destroy();
+    // Kysely ends a pool only if it ever connected; an unused PGlite would stay open.
+    if (!pglite.closed) await pglite.close();
+  };
+  return { db, kind: 'pglite', pglite, close };
 }

@@ -301,6 +301,15 @@ export interface FilesTable {
   created_at: Timestamp;
 }
 
+/** Stored bytes under FILE_STORAGE=postgres (migration 0014). */
+export interface FileChunksTable {
+  storage_key: string;
+  chunk_index: number;
+  data: Uint8Array;
+  /** Set while the upload is arriving (under a key of its own); null once published. */
+  pending_since: Date | null;
+}
+
 export interface AttachmentsTable {
   id: Generated<string>;
   issue_id: string;
@@ -412,6 +421,7 @@ export interface DB {
   issue_history: IssueHistoryTable;
   comments: CommentsTable;
   files: FilesTable;
+  file_chunks: FileChunksTable;
   attachments: AttachmentsTable;
   issue_relations: IssueRelationsTable;
   webhooks: WebhooksTable;

@@ -11,6 +11,7 @@ import * as m0010 from './0010_attachment_files.js';
 import * as m0011 from './0011_issue_relations.js';
 import * as m0012 from './0012_project_milestones.js';
 import * as m0013 from './0013_event_scope.js';
+import * as m0014 from './0014_file_chunks.js';
 import * as m0015 from './0015_graphql_budget.js';
 import * as m0016 from './0016_custom_views.js';
 
@@ -33,6 +34,7 @@ export const migrations: Migration[] = [
   { version: 11, ...m0011 },
   { version: 12, ...m0012 },
   { version: 13, ...m0013 },
+  { version: 14, ...m0014 },
   { version: 15, ...m0015 },
   { version: 16, ...m0016 },
 ];
