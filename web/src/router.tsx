@@ -27,6 +27,7 @@ import { IssuePage } from './pages/Issue';
 import { IssuesPage } from './pages/Issues';
 import { ProjectPage } from './pages/Project';
 import { ProjectsPage } from './pages/Projects';
+import { SavedViewPage } from './pages/SavedView';
 import { AccountSettings, ApiKeys } from './pages/Settings';
 
 const rootRoute = createRootRoute({
@@ -160,8 +161,8 @@ const projectsRoute = createRoute({
 });
 /** A project's or cycle's page: its issue list keeps its view in the query string too. */
 function ownerRoute(
-  path: '/projects/$id' | '/cycles/$id',
-  flag: string,
+  path: '/projects/$id' | '/cycles/$id' | '/views/$id',
+  flag: string | null,
   Page: (p: ViewProps & { id: string }) => ReactNode,
 ) {
   const route = createRoute({
@@ -174,16 +175,14 @@ function ownerRoute(
       const navigate = useNavigate();
       const setView = (next: View) =>
         void navigate({ to: path, params: { id }, search: parseView(next), replace: true });
-      return (
-        <Flagged flag={flag}>
-          <Page key={id} id={id} view={view} setView={setView} />
-        </Flagged>
-      );
+      const page = <Page key={id} id={id} view={view} setView={setView} />;
+      return flag ? <Flagged flag={flag}>{page}</Flagged> : page;
     },
   });
   return route;
 }
 const projectRoute = ownerRoute('/projects/$id', 'projects', ProjectPage);
+const savedViewRoute = ownerRoute('/views/$id', null, SavedViewPage);
 const cycleRoute = ownerRoute('/cycles/$id', 'cycles', CyclePage);
 
 const cyclesRoute = createRoute({
@@ -232,6 +231,7 @@ const routeTree = rootRoute.addChildren([
     projectRoute,
     cyclesRoute,
     cycleRoute,
+    savedViewRoute,
     page('/settings/account', AccountSettings),
     page('/settings/api-keys', ApiKeys),
     admin('/admin/users', AdminUsers),

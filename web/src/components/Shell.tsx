@@ -6,6 +6,7 @@ import { useShortcuts } from '../lib/keys';
 import { useLiveUpdates } from '../lib/live';
 import { useSession } from '../lib/session';
 import { setTheme, useTheme } from '../lib/theme';
+import { useSavedViews } from '../lib/views';
 import { CommandMenu } from './CommandMenu';
 import { CreateIssueDialog } from './CreateIssue';
 import { ShortcutHelp } from './ShortcutHelp';
@@ -18,6 +19,7 @@ export function Shell({ path, children }: { path: string; children: ReactNode })
   // On a narrow screen the sidebar is a drawer; it closes when the page changes.
   const [drawer, setDrawer] = useState(false);
   const { dark } = useTheme();
+  const views = useSavedViews().data ?? [];
   // biome-ignore lint/correctness/useExhaustiveDependencies: closing on every change of page is the point
   useEffect(() => setDrawer(false), [path]);
 
@@ -92,9 +94,23 @@ export function Shell({ path, children }: { path: string; children: ReactNode })
         <nav aria-label="Main">
           <div className="nav-group">Workspace</div>
           {nav('/issues', 'Issues')}
+          {nav('/my-issues', 'My issues')}
           {nav('/board', 'Board')}
           {flag('projects') && nav('/projects', 'Projects')}
           {flag('cycles') && nav('/cycles', 'Cycles')}
+          {views.length > 0 && <div className="nav-group">Views</div>}
+          {views.map((v) => (
+            <Link
+              key={v.id}
+              to="/views/$id"
+              params={{ id: v.id }}
+              className={`nav-item${path === `/views/${v.id}` ? ' active' : ''}`}
+              aria-current={path === `/views/${v.id}` ? 'page' : undefined}
+            >
+              <span className="nav-label">{v.name}</span>
+              {v.shared && <span className="muted small">shared</span>}
+            </Link>
+          ))}
           <div className="nav-group">Settings</div>
           {nav('/settings/account', 'Account')}
           {nav('/settings/api-keys', 'API keys')}

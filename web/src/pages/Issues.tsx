@@ -15,8 +15,10 @@ import {
   StateIcon,
   shortDate,
 } from '../components/IssueBits';
+import { SaveViewButton } from '../components/SaveView';
 import { ErrorMessage, Loading, PageHeader } from '../components/ui';
 import { VirtualList } from '../components/VirtualList';
+import type { IssueFilter } from '../gql/graphql';
 import { type Group, groupIssues } from '../lib/grouping';
 import { type Issue, toIssueFilter, useIssueList } from '../lib/issues';
 import { useShortcuts } from '../lib/keys';
@@ -50,14 +52,29 @@ export function IssueList({
   empty,
   heading = true,
   children,
-}: ViewProps & { title: string; fixed: View; empty?: string; heading?: boolean; children?: ReactNode }) {
+  baseFilter,
+  actions,
+}: ViewProps & {
+  title: string;
+  fixed: View;
+  empty?: string;
+  heading?: boolean;
+  children?: ReactNode;
+  /** A filter the view's own filters narrow further (a saved view's). */
+  baseFilter?: IssueFilter;
+  /** Beside Display; without it, "Save view". */
+  actions?: ReactNode;
+}) {
   const { flag } = useSession();
   const ref = useRefData();
   const view: View = { ...urlView, ...fixed };
   const settled = useDeferredValue(useSettledFilters(view));
   const order = view.order ?? 'updated';
   const by = view.group ?? 'state';
-  const filter = useMemo(() => toIssueFilter(settled, ref.data?.viewerId), [settled, ref.data?.viewerId]);
+  const filter = useMemo(() => {
+    const own = toIssueFilter(settled, ref.data?.viewerId);
+    return baseFilter ? { and: [baseFilter, own] } : own;
+  }, [settled, ref.data?.viewerId, baseFilter]);
   const list = useIssueList(filter, order === 'created' ? 'createdAt' : 'updatedAt', Boolean(ref.data));
   const shown = shownProperties(view);
   const projects = useProjects(flag('projects') && (by === 'project' || shown.has('project'))).data;
@@ -133,7 +150,10 @@ export function IssueList({
         <span className="muted" aria-live="polite">
           {list.issues ? `${total}${list.done ? '' : '+'} ${total === 1 ? 'issue' : 'issues'}` : ''}
         </span>
-        <DisplayOptions view={view} onChange={setView} />
+        <span className="row">
+          {actions ?? <SaveViewButton view={view} filter={filter} />}
+          <DisplayOptions view={view} onChange={setView} />
+        </span>
       </div>
       <FilterBar view={urlView} hide={Object.keys(fixed) as FilterKey[]} onChange={setView} />
       {selectedIssues.length > 0 && <BulkBar selected={selectedIssues} onClear={clearSelection} />}

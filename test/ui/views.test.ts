@@ -1,0 +1,89 @@
+// Saved views: a list's filters and display saved under a name, personal or
+// shared; shared ones appear in everyone's sidebar and open as saved.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { Page } from 'playwright-core';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, screenshot, signIn, startUi, type UiEnv } from './browser.js';
+
+let ui: UiEnv;
+let admin: Page;
+let member: Page;
+before(async () => {
+  ui = await startUi();
+  for (const [title, priority] of [
+    ['Fire in the server room', 1],
+    ['Another fire', 1],
+    ['Tidy the wiki', 4],
+  ] as const)
+    assert.equal(
+      (await ui.t.post('/api/issues', { teamId: 'ENG', title, priority }, ui.t.adminToken)).status,
+      201,
+    );
+  const m = await ui.t.userWithRole('member');
+  ({ page: admin } = await ui.newPage());
+  ({ page: member } = await ui.newPage());
+  await signIn(admin, ADMIN_EMAIL, ADMIN_PASSWORD);
+  await signIn(member, m.email, 'password-123');
+});
+after(() => ui?.close());
+
+const sidebarView = (page: Page, name: string) =>
+  page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: new RegExp(`^${name}`) });
+
+describe('UI: saved views', () => {
+  test('saving a filtered, grouped list as a shared view; it opens as saved for another member', async () => {
+    await admin.goto('/issues?priority=1&group=none');
+    await admin.getByRole('link', { name: /Fire in the server room/ }).waitFor();
+    await admin.getByRole('button', { name: 'Save view' }).click();
+    const dialog = admin.getByRole('dialog', { name: 'Save view' });
+    await dialog.getByLabel('Name').fill('Fires');
+    await dialog.getByLabel(/Share with the workspace/).check();
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await admin.getByRole('heading', { name: 'Fires', level: 1 }).waitFor();
+    assert.match(new URL(admin.url()).pathname, /^\/views\/[0-9a-f-]{36}$/);
+    await admin.getByRole('link', { name: /Another fire/ }).waitFor();
+    assert.equal(await admin.getByRole('link', { name: /Tidy the wiki/ }).count(), 0);
+    await sidebarView(admin, 'Fires').waitFor();
+    await screenshot(admin, 'saved-view');
+
+    const stored = (await ui.t.get('/api/views', ui.t.adminToken)).body.views as {
+      name: string;
+      shared: boolean;
+      filterData: unknown;
+      display: unknown;
+    }[];
+    const fires = stored.find((v) => v.name === 'Fires')!;
+    assert.equal(fires.shared, true);
+    assert.deepEqual(fires.filterData, { priority: { eq: 1 } });
+    assert.deepEqual(fires.display, { group: 'none' });
+
+    // The member's sidebar has it (after a reload: views are not live); it opens with the saved filter.
+    await member.goto('/issues');
+    await sidebarView(member, 'Fires').click();
+    await member.getByRole('heading', { name: 'Fires', level: 1 }).waitFor();
+    await member.getByRole('link', { name: /Fire in the server room/ }).waitFor();
+    assert.equal(await member.getByRole('link', { name: /Tidy the wiki/ }).count(), 0);
+    assert.equal(
+      await member.getByRole('button', { name: 'Delete view' }).count(),
+      0,
+      'not the member’s to delete',
+    );
+  });
+
+  test('a personal view stays its owner’s; the owner deletes it', async () => {
+    await member.goto('/issues?priority=4');
+    await member.getByRole('link', { name: /Tidy the wiki/ }).waitFor();
+    await member.getByRole('button', { name: 'Save view' }).click();
+    const dialog = member.getByRole('dialog', { name: 'Save view' });
+    await dialog.getByLabel('Name').fill('Chores');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await member.getByRole('heading', { name: 'Chores', level: 1 }).waitFor();
+    await admin.goto('/issues');
+    await sidebarView(admin, 'Fires').waitFor();
+    assert.equal(await sidebarView(admin, 'Chores').count(), 0, 'a personal view is nobody else’s');
+    await member.getByRole('button', { name: 'Delete view' }).click();
+    await member.waitForURL('**/issues');
+    await sidebarView(member, 'Fires').waitFor();
+    assert.equal(await sidebarView(member, 'Chores').count(), 0);
+  });
+});
