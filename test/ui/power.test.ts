@@ -123,6 +123,27 @@ describe('UI: keyboard, bulk edit and rich text', () => {
     await bar.waitFor({ state: 'detached' });
   });
 
+  test('a guest is offered nothing a guest cannot do', async () => {
+    const guest = await ui.t.userWithRole('guest', { teams: ['ENG'] });
+    const { page: g } = await ui.newPage();
+    await signIn(g, guest.email, 'password-123');
+    await g.goto('/issues');
+    await g.getByRole('link', { name: new RegExp(ids[0]!) }).waitFor();
+    assert.equal(await g.getByRole('button', { name: /New issue/ }).count(), 0);
+    assert.equal(await g.getByRole('checkbox', { name: /^Select / }).count(), 0);
+    await g.keyboard.press('c');
+    await g.waitForTimeout(200);
+    assert.equal(await g.getByRole('dialog', { name: 'New issue' }).count(), 0, 'C opens nothing');
+    await g.goto('/board');
+    const card = g.getByRole('link', { name: new RegExp(ids[0]!) });
+    await card.waitFor();
+    assert.equal(await card.getAttribute('draggable'), 'false');
+    await g.goto(`/issue/${ids[0]}`);
+    const properties = g.getByRole('complementary', { name: 'Properties' });
+    await properties.waitFor();
+    assert.equal(await properties.getByRole('combobox', { name: 'State' }).isDisabled(), true);
+  });
+
   test('Markdown tables, issue references and mentions render as such', async () => {
     const body = [
       `Blocked on ${ids[1]} and not on XYZ-1; ask @admin or @nobody.`,

@@ -26,7 +26,9 @@ export function Shell({ path, children }: { path: string; children: ReactNode })
   const [help, setHelp] = useState(false);
   // Everyone's changes, as they happen, for as long as someone is signed in here.
   useLiveUpdates(Boolean(user));
-  useShortcuts({ c: () => setCreating(true), '?': () => setHelp(true) });
+  // Guests read and comment: nothing offers them what they cannot do.
+  const guest = user?.role === 'guest';
+  useShortcuts({ c: () => !guest && setCreating(true), '?': () => setHelp(true) });
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if ((e.metaKey || e.ctrlKey) && e.key.toLowerCase() === 'k') {
@@ -85,9 +87,11 @@ export function Shell({ path, children }: { path: string; children: ReactNode })
           <span className="logo" aria-hidden="true" />
           <span className="ws-name">{config?.workspace.name ?? 'Trackway'}</span>
         </div>
-        <button type="button" className="btn btn-primary new-issue" onClick={() => setCreating(true)}>
-          New issue <Kbd>C</Kbd>
-        </button>
+        {!guest && (
+          <button type="button" className="btn btn-primary new-issue" onClick={() => setCreating(true)}>
+            New issue <Kbd>C</Kbd>
+          </button>
+        )}
         <button type="button" className="search-btn" onClick={() => setCommandOpen(true)}>
           Search or jump to… <Kbd>Ctrl K</Kbd>
         </button>

@@ -11,6 +11,7 @@ import { VirtualList } from '../components/VirtualList';
 import { compare } from '../lib/grouping';
 import { type Issue, toIssueFilter, updateIssue, useIssueList } from '../lib/issues';
 import { type Ref, type State, useRefData } from '../lib/ref';
+import { useSession } from '../lib/session';
 import type { ViewProps } from '../router';
 
 export function BoardPage({ view, setView }: ViewProps) {
@@ -18,6 +19,7 @@ export function BoardPage({ view, setView }: ViewProps) {
   const [error, setError] = useState<unknown>(null);
   const [announce, setAnnounce] = useState('');
   const [dragOver, setDragOver] = useState<string | null>(null);
+  const readOnly = useSession().user?.role === 'guest';
   const team = ref.data?.teams.find((t) => t.id === view.team) ?? ref.data?.teams[0];
   const settled = useSettledFilters(view);
   // One team's columns: its issues, whatever their state.
@@ -126,6 +128,7 @@ export function BoardPage({ view, setView }: ViewProps) {
                     <Card
                       issue={issue}
                       refData={ref.data!}
+                      movable={!readOnly}
                       onMove={(dir) => {
                         const next = team.states[si + dir];
                         if (next) void move(issue, next);
@@ -142,21 +145,32 @@ export function BoardPage({ view, setView }: ViewProps) {
   );
 }
 
-function Card({ issue, refData, onMove }: { issue: Issue; refData: Ref; onMove: (dir: -1 | 1) => void }) {
+function Card({
+  issue,
+  refData,
+  movable,
+  onMove,
+}: {
+  issue: Issue;
+  refData: Ref;
+  /** Guests read the board: their cards neither drag nor move by keyboard. */
+  movable: boolean;
+  onMove: (dir: -1 | 1) => void;
+}) {
   const labels = refData.labels.filter((l) => issue.labelIds.includes(l.id));
   const person = refData.people.find((p) => p.id === issue.assigneeId);
   return (
     <Link
       to={`/issue/${issue.identifier}`}
       className="card-issue"
-      draggable
+      draggable={movable}
       aria-label={`${issue.identifier} ${issue.title}${issue.blocked ? ', blocked' : ''}`}
       onDragStart={(e) => {
         e.dataTransfer.setData('text/x-issue-id', issue.id);
         e.dataTransfer.effectAllowed = 'move';
       }}
       onKeyDown={(e) => {
-        if (e.shiftKey && (e.key === 'ArrowRight' || e.key === 'ArrowLeft')) {
+        if (movable && e.shiftKey && (e.key === 'ArrowRight' || e.key === 'ArrowLeft')) {
           e.preventDefault();
           onMove(e.key === 'ArrowRight' ? 1 : -1);
         }

@@ -65,7 +65,8 @@ export function IssueList({
   /** Beside Display; without it, "Save view". */
   actions?: ReactNode;
 }) {
-  const { flag } = useSession();
+  const { flag, user } = useSession();
+  const guest = user?.role === 'guest';
   const ref = useRefData();
   const view: View = { ...urlView, ...fixed };
   const settled = useDeferredValue(useSettledFilters(view));
@@ -126,7 +127,7 @@ export function IssueList({
     ArrowDown: down,
     k: up,
     ArrowUp: up,
-    x: () => focus >= 0 && select(focus, 'toggle'),
+    x: () => !guest && focus >= 0 && select(focus, 'toggle'),
     Escape: clearSelection,
   });
   useEffect(() => {
@@ -192,7 +193,7 @@ export function IssueList({
                 refData={ref.data!}
                 index={index}
                 selected={selected.has(r.issue.id)}
-                onSelect={select}
+                onSelect={guest ? undefined : select}
                 shown={shown}
                 project={r.issue.projectId ? projectName.get(r.issue.projectId) : undefined}
               />
@@ -228,7 +229,8 @@ function IssueRow({
   refData: Ref;
   index: number;
   selected: boolean;
-  onSelect: (index: number, how: 'toggle' | 'range') => void;
+  /** Absent for guests, who cannot edit: no boxes, and a click always opens. */
+  onSelect: ((index: number, how: 'toggle' | 'range') => void) | undefined;
   shown: Set<Property>;
   project: string | undefined;
 }) {
@@ -237,14 +239,16 @@ function IssueRow({
   const person = issue.assigneeId ? refData.personById.get(issue.assigneeId) : undefined;
   return (
     <div className={`issue-row-wrap${selected ? ' selected' : ''}`}>
-      <input
-        type="checkbox"
-        className="row-check"
-        aria-label={`Select ${issue.identifier}`}
-        checked={selected}
-        onChange={() => undefined}
-        onClick={(e) => onSelect(index, e.shiftKey ? 'range' : 'toggle')}
-      />
+      {onSelect && (
+        <input
+          type="checkbox"
+          className="row-check"
+          aria-label={`Select ${issue.identifier}`}
+          checked={selected}
+          onChange={() => undefined}
+          onClick={(e) => onSelect(index, e.shiftKey ? 'range' : 'toggle')}
+        />
+      )}
       <Link
         to="/issue/$id"
         params={{ id: issue.identifier }}
@@ -252,7 +256,7 @@ function IssueRow({
         data-row={index}
         onClick={(e) => {
           // Ctrl/Cmd-click selects, Shift-click selects a range: the list's way of picking many.
-          if (!(e.shiftKey || e.ctrlKey || e.metaKey)) return;
+          if (!onSelect || !(e.shiftKey || e.ctrlKey || e.metaKey)) return;
           e.preventDefault();
           onSelect(index, e.shiftKey ? 'range' : 'toggle');
         }}
