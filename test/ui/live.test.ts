@@ -29,8 +29,11 @@ describe('UI: live updates between two browsers', () => {
     await bob.goto('/issues');
     await bob.locator('main#main').waitFor();
     await bob.waitForFunction(() => !(globalThis as any).document.querySelector('.boot, .loading'));
-    // Alice creates it through her UI.
-    await alice.getByRole('button', { name: /New issue/ }).click();
+    // The workspace is empty: both see where to start; Alice starts there.
+    await bob.getByRole('heading', { name: /^Welcome to / }).waitFor();
+    await alice.getByRole('link', { name: 'Invite your teammates' }).waitFor();
+    assert.equal(await bob.getByRole('link', { name: 'Invite your teammates' }).count(), 0, 'admins only');
+    await alice.getByRole('button', { name: 'Create your first issue' }).click();
     const dialog = alice.getByRole('dialog', { name: 'New issue' });
     await dialog.getByLabel('Title').fill('Seen live by Bob');
     let since = Date.now();

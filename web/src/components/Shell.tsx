@@ -2,7 +2,7 @@
 
 import { Link } from '@tanstack/react-router';
 import { type ReactNode, useEffect, useState } from 'react';
-import { useShortcuts } from '../lib/keys';
+import { NEW_ISSUE_EVENT, useShortcuts } from '../lib/keys';
 import { useLiveUpdates } from '../lib/live';
 import { useSession } from '../lib/session';
 import { setTheme, useTheme } from '../lib/theme';
@@ -37,8 +37,13 @@ export function Shell({ path, children }: { path: string; children: ReactNode })
       }
       if (e.key === 'Escape') setDrawer(false);
     };
+    const onNewIssue = () => setCreating(true);
     window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
+    window.addEventListener(NEW_ISSUE_EVENT, onNewIssue);
+    return () => {
+      window.removeEventListener('keydown', onKey);
+      window.removeEventListener(NEW_ISSUE_EVENT, onNewIssue);
+    };
   }, []);
 
   const isAdmin = user?.role === 'admin';

@@ -42,3 +42,7 @@ export function useShortcuts(handlers: Record<string, () => void>) {
     return () => window.removeEventListener('keydown', onKey);
   }, []);
 }
+
+/** Opens the New issue dialog from anywhere in the app (the frame listens; see Shell). */
+export const NEW_ISSUE_EVENT = 'trackway:new-issue';
+export const openNewIssue = () => window.dispatchEvent(new Event(NEW_ISSUE_EVENT));

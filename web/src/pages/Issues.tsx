@@ -7,6 +7,7 @@ import { type ReactNode, useDeferredValue, useEffect, useMemo, useState } from '
 import { BulkBar } from '../components/BulkBar';
 import { DisplayOptions } from '../components/DisplayOptions';
 import { FilterBar, useSettledFilters } from '../components/Filters';
+import { GettingStarted } from '../components/GettingStarted';
 import {
   Avatar,
   BlockedMarker,
@@ -161,7 +162,14 @@ export function IssueList({
       <ErrorMessage error={list.error ?? ref.error} />
       {(list.isLoading || ref.isLoading) && <Loading label="Loading issues" />}
       {list.issues && total === 0 && (
-        <EmptyList text={empty} filtered={isFiltered(urlView) || Boolean(urlView.q)} />
+        <EmptyList
+          text={empty}
+          filtered={isFiltered(urlView) || Boolean(urlView.q)}
+          // The plain Issues page of a workspace with nothing in it yet: say what to do first.
+          first={
+            heading && Object.keys(fixed).length === 0 && !baseFilter && !isFiltered(urlView) && !urlView.q
+          }
+        />
       )}
       {ref.data && total > 0 && (
         <VirtualList
@@ -205,7 +213,8 @@ export function IssueList({
   );
 }
 
-function EmptyList({ filtered, text }: { filtered: boolean; text?: string }) {
+function EmptyList({ filtered, text, first }: { filtered: boolean; text?: string; first: boolean }) {
+  if (first) return <GettingStarted />;
   return (
     <div className="empty-state">
       <p>{filtered ? 'No issues match.' : (text ?? 'No issues yet.')}</p>
