@@ -3,7 +3,7 @@
 // smooth. j/k or arrows move, Enter opens. The Issues and My issues pages are
 // this list; project and cycle pages show it narrowed to themselves.
 import { Link, useNavigate } from '@tanstack/react-router';
-import { type ReactNode, useDeferredValue, useEffect, useMemo, useState } from 'react';
+import { memo, type ReactNode, useDeferredValue, useEffect, useMemo, useState } from 'react';
 import { BulkBar } from '../components/BulkBar';
 import { DisplayOptions } from '../components/DisplayOptions';
 import { FilterBar, useSettledFilters } from '../components/Filters';
@@ -225,7 +225,8 @@ function EmptyList({ filtered, text, first }: { filtered: boolean; text?: string
   );
 }
 
-function IssueRow({
+/** Memoised: while a list scrolls, rows that stay in view are not rendered again. */
+const IssueRow = memo(function IssueRow({
   issue,
   refData,
   index,
@@ -286,4 +287,4 @@ function IssueRow({
       </Link>
     </div>
   );
-}
+});
