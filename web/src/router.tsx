@@ -6,7 +6,9 @@ import {
   createRouter,
   Link,
   Outlet,
+  parseSearchWith,
   redirect,
+  stringifySearchWith,
   useNavigate,
   useRouterState,
 } from '@tanstack/react-router';
@@ -244,7 +246,15 @@ const routeTree = rootRoute.addChildren([
   ]),
 ]);
 
-export const router = createRouter({ routeTree, defaultPreload: 'intent', scrollRestoration: true });
+export const router = createRouter({
+  routeTree,
+  defaultPreload: 'intent',
+  scrollRestoration: true,
+  // Every search value we keep is a plain string (ids, words, `1` for a priority): the
+  // default JSON encoding would write `priority=%221%22` into links people share.
+  parseSearch: parseSearchWith((v) => v),
+  stringifySearch: stringifySearchWith((v) => String(v)),
+});
 
 function NotFound() {
   return (
