@@ -209,20 +209,22 @@ const UpdateIssue = graphql(`
 
 type Lists = [readonly unknown[], InfiniteData<Page> | undefined][];
 
-/** Applies `patch` to the issues in every cached list; returns what to put back. */
-function patchLists(ids: ReadonlySet<string>, patch: Partial<Issue>): Lists {
-  const before = queryClient.getQueriesData<InfiniteData<Page>>({ queryKey: ['issues', 'list'] });
+/** Replaces rows in every cached list (and board): `next` returns the row to keep. */
+function mapListedNodes(next: (n: Node) => Node) {
   queryClient.setQueriesData<InfiniteData<Page>>({ queryKey: ['issues', 'list'] }, (data) =>
     data
       ? {
           ...data,
-          pages: data.pages.map((p) => ({
-            ...p,
-            issues: { ...p.issues, nodes: p.issues.nodes.map((n) => (ids.has(n.id) ? toNode(n, patch) : n)) },
-          })),
+          pages: data.pages.map((p) => ({ ...p, issues: { ...p.issues, nodes: p.issues.nodes.map(next) } })),
         }
       : data,
   );
+}
+
+/** Applies `patch` to the issues in every cached list; returns what to put back. */
+function patchLists(ids: ReadonlySet<string>, patch: Partial<Issue>): Lists {
+  const before = queryClient.getQueriesData<InfiniteData<Page>>({ queryKey: ['issues', 'list'] });
+  mapListedNodes((n) => (ids.has(n.id) ? toNode(n, patch) : n));
   return before;
 }
 
@@ -246,17 +248,7 @@ const IssueNodes = graphql(`
 export async function refreshListed(ids: string[]): Promise<boolean> {
   const nodes = (await gql(IssueNodes, { ids })).issues.nodes;
   const fresh = new Map(nodes.map((n) => [n.id, n]));
-  queryClient.setQueriesData<InfiniteData<Page>>({ queryKey: ['issues', 'list'] }, (data) =>
-    data
-      ? {
-          ...data,
-          pages: data.pages.map((p) => ({
-            ...p,
-            issues: { ...p.issues, nodes: p.issues.nodes.map((n) => fresh.get(n.id) ?? n) },
-          })),
-        }
-      : data,
-  );
+  mapListedNodes((n) => fresh.get(n.id) ?? n);
   return nodes.length === ids.length;
 }
 
