@@ -248,7 +248,9 @@ const routeTree = rootRoute.addChildren([
 
 export const router = createRouter({
   routeTree,
-  defaultPreload: 'intent',
+  // No preloading on hover: routes have no loaders and no code of their own to fetch, and a
+  // list scrolled under a resting pointer would otherwise start a preload per row it passes.
+  defaultPreload: false,
   scrollRestoration: true,
   // Every search value we keep is a plain string (ids, words, `1` for a priority): the
   // default JSON encoding would write `priority=%221%22` into links people share.
