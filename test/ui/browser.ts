@@ -3,7 +3,7 @@
 // browser or build fails the tests (it never skips them).
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import net from 'node:net';
+import type net from 'node:net';
 import path from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { WEB_DIST } from '../../src/modules/ui/serve.js';
@@ -91,33 +91,17 @@ const CSP_REPORTER = `document.addEventListener('securitypolicyviolation', (e) =
     ' at ' + e.sourceFile + ':' + e.lineNumber));`;
 
 /**
- * The app on a free loopback port whose address it knows as its public URL.
- * The port is chosen before the app is built, so another process may take it
- * in between: then the app is closed and another port tried.
+ * The app on a loopback port the system picks, told its own address as its
+ * public URL once it listens (it reads the URL per request). Choosing a free port
+ * first and binding it later raced with other processes taking it.
  */
 async function listeningApp(): Promise<{ t: TestApp; port: number }> {
-  for (let attempt = 1; ; attempt++) {
-    const port = await freePort();
-    const t = await startTestApp({ publicUrl: `http://127.0.0.1:${port}` });
-    try {
-      await t.app.listen({ port, host: '127.0.0.1' });
-      return { t, port };
-    } catch (e) {
-      await t.close();
-      if ((e as NodeJS.ErrnoException).code !== 'EADDRINUSE' || attempt === 5) throw e;
-    }
-  }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
+  const t = await startTestApp({ publicUrl: 'http://127.0.0.1' });
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = t.app.server.address() as net.AddressInfo;
+  (t.config as { publicUrl: string }).publicUrl = `http://127.0.0.1:${port}`;
+  assert.equal(t.ctx.config.publicUrl, t.config.publicUrl, 'the app reads the same configuration');
+  return { t, port };
 }
 
 export async function signIn(page: Page, email: string, password: string) {
