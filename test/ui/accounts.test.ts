@@ -55,7 +55,11 @@ describe('UI: accounts and administration', () => {
     await page.getByLabel('Password').fill('password-123');
     await page.getByRole('button', { name: 'Create account' }).click();
     await page.getByRole('navigation', { name: 'Main' }).waitFor();
-    assert.equal(await page.getByRole('link', { name: 'Users' }).count(), 0, 'members see no admin section');
+    assert.equal(
+      await page.getByRole('link', { name: 'Users', exact: true }).count(),
+      0,
+      'members see no admin section',
+    );
   });
 
   test('a member renames themselves under Account settings', async () => {
@@ -69,7 +73,7 @@ describe('UI: accounts and administration', () => {
     const { token } = (await reg.json()) as { token: string };
     const { page } = await ui.newPage();
     await signIn(page, email, 'password-123');
-    await page.getByRole('link', { name: 'Account' }).click();
+    await page.getByRole('link', { name: 'Account', exact: true }).click();
     await page.getByLabel('Name').fill('Katherine Johnson');
     await page.getByRole('button', { name: 'Save name' }).click();
     await page.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
@@ -80,7 +84,7 @@ describe('UI: accounts and administration', () => {
   test('creating an API key shows it once; it works; revoking it stops it', async () => {
     const { page } = await ui.newPage();
     await signIn(page, ADMIN_EMAIL, ADMIN_PASSWORD);
-    await page.getByRole('link', { name: 'API keys' }).click();
+    await page.getByRole('link', { name: 'API keys', exact: true }).click();
     await page.getByLabel('Key label').fill('e2e script');
     await page.getByRole('button', { name: 'Create key' }).click();
     const region = page.getByRole('region', { name: 'New API key' });
@@ -101,7 +105,7 @@ describe('UI: accounts and administration', () => {
   test('a branding change shows on the sign-in page', async () => {
     const { page } = await ui.newPage();
     await signIn(page, ADMIN_EMAIL, ADMIN_PASSWORD);
-    await page.getByRole('link', { name: 'Branding' }).click();
+    await page.getByRole('link', { name: 'Branding', exact: true }).click();
     await page.getByLabel('Workspace name').fill('Acme Tracker');
     await page.getByLabel('Tagline').fill('Ship calmly');
     await page.getByLabel('Accent colour', { exact: true }).fill('#d9480f');
@@ -126,7 +130,7 @@ describe('UI: accounts and administration', () => {
   test('the last-admin refusal is shown as a readable message', async () => {
     const { page } = await ui.newPage();
     await signIn(page, ADMIN_EMAIL, ADMIN_PASSWORD);
-    await page.getByRole('link', { name: 'Users' }).click();
+    await page.getByRole('link', { name: 'Users', exact: true }).click();
     const admins = await ui.t.get('/api/admin/users?limit=250', ui.t.adminToken);
     const activeAdmins = admins.body.users.filter(
       (u: { role: string; status: string }) => u.role === 'admin' && u.status === 'active',
@@ -143,11 +147,11 @@ describe('UI: accounts and administration', () => {
     const member = await ui.t.register('Flag Watcher');
     const memberView = await ui.newPage();
     await signIn(memberView.page, member.email, member.password);
-    await memberView.page.getByRole('link', { name: 'Cycles' }).waitFor();
+    await memberView.page.getByRole('link', { name: 'Cycles', exact: true }).waitFor();
 
     const { page } = await ui.newPage();
     await signIn(page, ADMIN_EMAIL, ADMIN_PASSWORD);
-    await page.getByRole('link', { name: 'Feature flags' }).click();
+    await page.getByRole('link', { name: 'Feature flags', exact: true }).click();
     const toggle = page.getByRole('switch', { name: 'Cycles' });
     assert.equal(await toggle.isChecked(), true);
     await screenshot(page, 'flags');
@@ -162,8 +166,8 @@ describe('UI: accounts and administration', () => {
 
     await memberView.page.reload();
     await memberView.page.getByRole('navigation', { name: 'Main' }).waitFor();
-    await memberView.page.getByRole('link', { name: 'Issues' }).waitFor();
-    assert.equal(await memberView.page.getByRole('link', { name: 'Cycles' }).count(), 0);
+    await memberView.page.getByRole('link', { name: 'Issues', exact: true }).waitFor();
+    assert.equal(await memberView.page.getByRole('link', { name: 'Cycles', exact: true }).count(), 0);
     await memberView.page.goto('/cycles');
     await memberView.page.getByRole('heading', { name: 'Not found' }).waitFor();
 

@@ -33,7 +33,7 @@ after(async () => {
 
 describe('UI: more administration', () => {
   test('an admin registers a webhook, sees the secret once, sees deliveries and redelivers', async () => {
-    await page.getByRole('link', { name: 'Webhooks' }).click();
+    await page.getByRole('link', { name: 'Webhooks', exact: true }).click();
     await page.getByLabel('Endpoint URL').fill(receiverUrl);
     await page.getByLabel('Endpoint label').fill('Receiver');
     await page.getByRole('button', { name: 'Add endpoint' }).click();
@@ -69,7 +69,7 @@ describe('UI: more administration', () => {
   });
 
   test('an admin creates a user with a role, suspends and reactivates, then deletes them', async () => {
-    await page.getByRole('link', { name: 'Users' }).click();
+    await page.getByRole('link', { name: 'Users', exact: true }).click();
     const email = `ui-user-${Date.now()}@example.com`;
     await page.getByLabel('Name', { exact: true }).fill('Linus Member');
     await page.getByLabel('Email').fill(email);
@@ -92,7 +92,7 @@ describe('UI: more administration', () => {
   test('projects and cycles pages list what the API holds', async () => {
     const project = await ui.t.post('/api/projects', { name: 'Checkout revamp' }, ui.t.adminToken);
     assert.equal(project.status, 201, JSON.stringify(project.body));
-    await page.getByRole('link', { name: 'Projects' }).click();
+    await page.getByRole('link', { name: 'Projects', exact: true }).click();
     await page.getByRole('cell', { name: 'Checkout revamp' }).waitFor();
     await page.getByLabel('New project name').fill('Mobile app');
     await page.getByRole('button', { name: 'Create project' }).click();
@@ -121,7 +121,7 @@ describe('UI: more administration', () => {
       ui.t.adminToken,
     );
     assert.equal(cycle.status, 201, JSON.stringify(cycle.body));
-    await page.getByRole('link', { name: 'Cycles' }).click();
+    await page.getByRole('link', { name: 'Cycles', exact: true }).click();
     await page.getByRole('heading', { name: 'Current' }).waitFor();
     await page.getByLabel('Cycle name (optional)').fill('Hardening');
     await page.getByRole('button', { name: 'Add cycle' }).click();

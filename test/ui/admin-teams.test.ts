@@ -43,7 +43,7 @@ const team = async () => (await ui.t.get(`/api/teams/${teamId}`, ui.t.adminToken
 
 describe('UI: teams administration', () => {
   test('an admin creates a team, re-keys it and makes it private; the old identifier still opens the issue', async () => {
-    await page.getByRole('link', { name: 'Teams' }).click();
+    await page.getByRole('link', { name: 'Teams', exact: true }).click();
     await page.getByLabel('Team key').fill('uit');
     await page.getByLabel('Team name').fill('UI Team');
     await page.getByRole('button', { name: 'Create team' }).click();
@@ -190,7 +190,7 @@ describe('UI: teams administration', () => {
     const other = await ui.t.post('/api/issues', { title: 'In the first team' }, ui.t.adminToken);
     assert.equal(other.status, 201, JSON.stringify(other.body));
     assert.notEqual(other.body.issue.teamId, teamId);
-    await page.getByRole('link', { name: 'Issues' }).click();
+    await page.getByRole('link', { name: 'Issues', exact: true }).click();
     await page.getByRole('button', { name: /^UIX · Backlog/ }).waitFor();
     // The state filter says which team each state belongs to.
     assert.ok((await page.locator('option', { hasText: 'UIX · Backlog' }).count()) > 0);
@@ -215,7 +215,7 @@ describe('UI: teams administration', () => {
       false,
     );
 
-    await page.getByRole('link', { name: 'Labels' }).click();
+    await page.getByRole('link', { name: 'Labels', exact: true }).click();
     await page.getByLabel('New workspace label name').fill('ws-wide');
     await page.getByRole('button', { name: 'Create workspace label' }).click();
     await page.getByLabel('Name of label ws-wide').fill('ws-everywhere');
@@ -248,8 +248,8 @@ describe('UI: teams administration', () => {
     const member = await ui.t.userWithRole('member');
     const { page: mine } = await ui.newPage();
     await signIn(mine, member.email, 'password-123');
-    assert.equal(await mine.getByRole('link', { name: 'Teams' }).count(), 0);
-    assert.equal(await mine.getByRole('link', { name: 'Labels' }).count(), 0);
+    assert.equal(await mine.getByRole('link', { name: 'Teams', exact: true }).count(), 0);
+    assert.equal(await mine.getByRole('link', { name: 'Labels', exact: true }).count(), 0);
     await mine.goto('/admin/teams');
     await mine.getByRole('heading', { name: 'Not found' }).waitFor();
     assert.equal(await mine.getByRole('button', { name: 'Create team' }).count(), 0);

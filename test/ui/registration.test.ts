@@ -19,7 +19,7 @@ const settings = async () => (await ui.t.get('/api/admin/registration', ui.t.adm
 
 describe('UI: who may sign up', () => {
   test('an admin closes sign-up: the sign-in page loses its link and /register says it is closed', async () => {
-    await admin.getByRole('link', { name: 'Users' }).click();
+    await admin.getByRole('link', { name: 'Users', exact: true }).click();
     const open = admin.getByRole('switch', { name: 'Anyone can create an account' });
     assert.equal(await open.isChecked(), true, 'open by default');
     await open.click();

@@ -68,7 +68,7 @@ describe('UI on every screen size', () => {
     await nav.waitFor();
     assert.equal(await menu.getAttribute('aria-expanded'), 'true');
     await screenshot(page, 'phone-drawer');
-    await nav.getByRole('link', { name: 'Board' }).click();
+    await nav.getByRole('link', { name: 'Board', exact: true }).click();
     await page.getByRole('heading', { name: 'Board', level: 1 }).waitFor();
     await nav.waitFor({ state: 'hidden' });
     assert.equal(await menu.getAttribute('aria-expanded'), 'false');

@@ -12,15 +12,11 @@ import {
   useNavigate,
   useRouterState,
 } from '@tanstack/react-router';
-import { type ReactNode, useEffect, useState } from 'react';
+import { type ComponentType, lazy, type ReactNode, Suspense, useEffect, useState } from 'react';
 import { Shell } from './components/Shell';
-import { PageHeader } from './components/ui';
+import { Loading, PageHeader } from './components/ui';
 import { SessionProvider, useSession } from './lib/session';
 import { parseView, type View } from './lib/view';
-import { AdminBranding, AdminFlags, AdminUsers } from './pages/Admin';
-import { AdminTeam } from './pages/AdminTeam';
-import { AdminLabels, AdminTeams } from './pages/AdminTeams';
-import { AdminWebhooks } from './pages/AdminWebhooks';
 import { AuthPage } from './pages/Auth';
 import { BoardPage } from './pages/Board';
 import { CyclePage } from './pages/Cycle';
@@ -200,11 +196,30 @@ const cyclesRoute = createRoute({
 const page = (path: string, component: () => ReactNode) =>
   createRoute({ getParentRoute: () => appRoute, path, component });
 
+// Administration is code of its own, loaded when an admin first opens it: the
+// first screen everyone else loads stays smaller.
+const adminPage = <K extends string>(
+  load: () => Promise<Record<K, ComponentType<{ id?: string }>>>,
+  name: K,
+) => lazy(() => load().then((m) => ({ default: m[name] })));
+const AdminUsers = adminPage(() => import('./pages/Admin'), 'AdminUsers');
+const AdminFlags = adminPage(() => import('./pages/Admin'), 'AdminFlags');
+const AdminBranding = adminPage(() => import('./pages/Admin'), 'AdminBranding');
+const AdminWebhooks = adminPage(() => import('./pages/AdminWebhooks'), 'AdminWebhooks');
+const AdminTeams = adminPage(() => import('./pages/AdminTeams'), 'AdminTeams');
+const AdminLabels = adminPage(() => import('./pages/AdminTeams'), 'AdminLabels');
+const AdminTeam = lazy(() => import('./pages/AdminTeam').then((m) => ({ default: m.AdminTeam })));
+
 function AdminOnly({ children }: { children: ReactNode }) {
-  return useSession().user?.role === 'admin' ? children : <NotFound />;
+  if (useSession().user?.role !== 'admin') return <NotFound />;
+  return <Suspense fallback={<Loading label="Loading" />}>{children}</Suspense>;
 }
-const admin = (path: string, component: () => ReactNode) =>
-  page(path, () => <AdminOnly>{component()}</AdminOnly>);
+const admin = (path: string, Page: ComponentType) =>
+  page(path, () => (
+    <AdminOnly>
+      <Page />
+    </AdminOnly>
+  ));
 
 const adminTeamRoute = createRoute({
   getParentRoute: () => appRoute,
