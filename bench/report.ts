@@ -173,16 +173,18 @@ export function markdown(report: Report): string {
     }`,
     `- Wall time: ${run.wallSeconds} s`,
     '',
-    markdownTable(run),
-    '',
-    'our/floor: time per request of the server over the database answering the same SQL directly (floor q/s / our req/s). our/peer: peer req/s / our req/s (below 1: we are faster).',
-    '',
+    // BENCH_ONLY may have left no HTTP scenario: then no table and no targets.
+    ...(run.scenarios.length
+      ? [
+          markdownTable(run),
+          '',
+          'our/floor: time per request of the server over the database answering the same SQL directly (floor q/s / our req/s). our/peer: peer req/s / our req/s (below 1: we are faster).',
+          '',
+        ]
+      : []),
     ...webhookLines(run),
     ...fanoutLines(run),
-    '## Targets',
-    '',
-    ...targets(run).map((t) => `- ${t}`),
-    '',
+    ...(run.scenarios.length ? ['## Targets', '', ...targets(run).map((t) => `- ${t}`), ''] : []),
     ...run.scenarios.filter((s) => s.detail).map((s) => `- ${s.id}: ${s.status}: ${s.detail}`),
     ...(run.peer?.detail ? [`- peer: ${run.peer.detail}`] : []),
     ...(run.failure ? ['', '## Run failure', '', '```', run.failure, '```'] : []),
@@ -213,7 +215,7 @@ function fanoutLines(run: DbRun): string[] {
     '|---|---:|---:|---:|---:|---:|',
     `| ms | ${f.latencyMs.p50} | ${f.latencyMs.p95} | ${f.latencyMs.p99} | ${f.latencyMs.max} | ${f.lastArrivalMs.p50} / ${f.lastArrivalMs.p99} |`,
     '',
-    `Delivered ${f.delivered} of ${f.expected}, missed ${f.missed}, unexpected ${f.unexpected}, sync id mismatches ${f.syncIdMismatches}, streams ended early ${f.streamsEnded}${f.error ? ` (ERROR: ${f.error})` : ''}. Server RSS ${f.rssMb.beforeStreams} MB before the streams, ${f.rssMb.afterStreams} MB with them open (${f.kbPerStream} KB per stream), peak ${f.rssMb.peakDuringLoad} MB during the load, ${f.rssMb.afterLoad} MB after. Server CPU during the load: ${f.cpu ? `${f.cpu.seconds} s (${f.cpu.coreShare} of a core)` : '-'}; database transactions per change: ${f.dbTransactionsPerChange ?? '-'}.`,
+    `Delivered ${f.delivered} of ${f.expected}, missed ${f.missed}, unexpected ${f.unexpected}, sync id mismatches ${f.syncIdMismatches}, streams ended early ${f.streamsEnded}${f.error ? ` (ERROR: ${f.error})` : ''}. Server RSS ${f.rssMb.beforeStreams} MB before the streams, ${f.rssMb.afterStreams} MB with them open (${f.kbPerStream} KB per stream), peak ${f.rssMb.peakDuringLoad} MB during the load, ${f.rssMb.afterLoad} MB after. Server CPU during the load: ${f.cpu ? `${f.cpu.seconds} s (${f.cpu.coreShare} of a core)` : '-'}; database transactions per change: ${f.dbTransactionsPerChange ?? '-'}. Scenario wall time ${f.wallSeconds ?? '-'} s.`,
     '',
   ];
 }
