@@ -3,6 +3,7 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import type { FanoutOutcome } from './fanout.js';
 import type { Measure } from './floor.js';
 import type { HttpMeasure } from './load.js';
 import type { Rss } from './processes.js';
@@ -38,6 +39,7 @@ export interface DbRun {
     rss?: Rss;
   };
   webhooks?: WebhooksBenchResult | { error: string } | { timedOut: string };
+  fanout?: FanoutOutcome;
   failure?: string;
   wallSeconds: number;
 }
@@ -171,15 +173,18 @@ export function markdown(report: Report): string {
     }`,
     `- Wall time: ${run.wallSeconds} s`,
     '',
-    markdownTable(run),
-    '',
-    'our/floor: time per request of the server over the database answering the same SQL directly (floor q/s / our req/s). our/peer: peer req/s / our req/s (below 1: we are faster).',
-    '',
+    // BENCH_ONLY may have left no HTTP scenario: then no table and no targets.
+    ...(run.scenarios.length
+      ? [
+          markdownTable(run),
+          '',
+          'our/floor: time per request of the server over the database answering the same SQL directly (floor q/s / our req/s). our/peer: peer req/s / our req/s (below 1: we are faster).',
+          '',
+        ]
+      : []),
     ...webhookLines(run),
-    '## Targets',
-    '',
-    ...targets(run).map((t) => `- ${t}`),
-    '',
+    ...fanoutLines(run),
+    ...(run.scenarios.length ? ['## Targets', '', ...targets(run).map((t) => `- ${t}`), ''] : []),
     ...run.scenarios.filter((s) => s.detail).map((s) => `- ${s.id}: ${s.status}: ${s.detail}`),
     ...(run.peer?.detail ? [`- peer: ${run.peer.detail}`] : []),
     ...(run.failure ? ['', '## Run failure', '', '```', run.failure, '```'] : []),
@@ -194,6 +199,23 @@ function webhookLines(run: DbRun): string[] {
   if ('timedOut' in w) return [`Webhook delivery: ${w.timedOut}`, ''];
   return [
     `Webhook delivery (bench/webhooks.ts): ${w.changes} issue changes committed in ${w.produceMs} ms, all delivered ${w.totalMs} ms after the first (drain ${w.drainMs} ms after the last commit), ${w.deliveriesPerSecond} deliveries/s, commit-to-arrival p50 ${w.latencyP50Ms} ms, p99 ${w.latencyP99Ms} ms.`,
+    '',
+  ];
+}
+
+function fanoutLines(run: DbRun): string[] {
+  const f = run.fanout;
+  if (!f) return [];
+  if (!('changes' in f)) return [`Fan-out: ERROR ${f.error}`, ''];
+  const s = f.settings;
+  return [
+    `Fan-out (bench/fanout.ts): ${s.streams} streams of ${f.users.admins} admins, ${f.users.members} members, ${f.users.guests} guests (${f.users.inPrivateTeam} in a private team); ${f.changes} issue updates through REST at ${f.achievedPerSecond}/s (target ${s.changesPerSecond}/s for ${s.seconds} s, ${s.writers} in flight at most).`,
+    '',
+    '| REST answer to arrival, every (change, stream) | p50 | p95 | p99 | max | last stream p50 / p99 |',
+    '|---|---:|---:|---:|---:|---:|',
+    `| ms | ${f.latencyMs.p50} | ${f.latencyMs.p95} | ${f.latencyMs.p99} | ${f.latencyMs.max} | ${f.lastArrivalMs.p50} / ${f.lastArrivalMs.p99} |`,
+    '',
+    `Delivered ${f.delivered} of ${f.expected}, missed ${f.missed}, unexpected ${f.unexpected}, sync id mismatches ${f.syncIdMismatches}, streams ended early ${f.streamsEnded}${f.error ? ` (ERROR: ${f.error})` : ''}. Server RSS ${f.rssMb.beforeStreams} MB before the streams, ${f.rssMb.afterStreams} MB with them open (${f.kbPerStream} KB per stream), peak ${f.rssMb.peakDuringLoad} MB during the load, ${f.rssMb.afterLoad} MB after. Server CPU during the load: ${f.cpu ? `${f.cpu.seconds} s (${f.cpu.coreShare} of a core)` : '-'}; database transactions per change: ${f.dbTransactionsPerChange ?? '-'}. Scenario wall time ${f.wallSeconds ?? '-'} s.`,
     '',
   ];
 }

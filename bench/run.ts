@@ -5,7 +5,8 @@
 //
 // Environment: BENCH_SCALE=full|small (default full), DATABASE_URL (adds the
 // PostgreSQL run; the bench creates and drops its own database on that server),
-// BENCH_DB=pglite|postgres|both, BENCH_SECONDS (per scenario), BENCH_CONCURRENCY.
+// BENCH_DB=pglite|postgres|both, BENCH_SECONDS (per scenario), BENCH_CONCURRENCY,
+// BENCH_ONLY (comma-separated scenario ids, `fanout`, `webhooks`: run only those).
 // Exits non-zero only when a scenario whose endpoint exists answers wrongly.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -16,6 +17,7 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import { loadConfig } from '../src/config.js';
 import { openDatabase } from '../src/platform/db/database.js';
+import { type FanoutOutcome, fanoutScenario } from './fanout.js';
 import { type FloorRunner, type Measure, poolFloor, sequentialFloor } from './floor.js';
 import { type HttpMeasure, load, probe, REQUEST_TIMEOUT_S } from './load.js';
 import { type Child, freePort, type Rss, startChild } from './processes.js';
@@ -29,6 +31,8 @@ const ADMIN_EMAIL = 'admin@bench.test';
 const ADMIN_PASSWORD = 'bench-admin-password';
 
 const log = (msg: string) => process.stdout.write(`${msg}\n`);
+const only = process.env['BENCH_ONLY']?.split(',').map((x) => x.trim());
+const wanted = (id: string) => !only || only.includes(id);
 
 function num(name: string, fallback: number): number {
   const raw = process.env[name];
@@ -181,12 +185,13 @@ async function benchDatabase(target: Target, s: Settings): Promise<DbRun> {
   if (pgDb) env['DATABASE_URL'] = pgDb.url;
   else delete env['DATABASE_URL'];
 
-  const list = scenarios(root);
+  const list = scenarios(root).filter((sc) => wanted(sc.id));
   const results: ScenarioResult[] = [];
   let server: Child | undefined;
   let serverRss: Rss | undefined;
   let peer: DbRun['peer'];
   let webhooks: DbRun['webhooks'];
+  let fanout: FanoutOutcome | undefined;
   let seedReport: SeedReport;
   let dbVersion = '';
   let failure: string | undefined;
@@ -208,7 +213,7 @@ async function benchDatabase(target: Target, s: Settings): Promise<DbRun> {
       const runner =
         database.kind === 'pglite' ? sequentialFloor(database.pglite!) : poolFloor(pgDb!.url, s.concurrency);
       try {
-        floors = await runFloors(runner, list, fixtures, s);
+        floors = list.length ? await runFloors(runner, list, fixtures, s) : new Map();
       } finally {
         await runner.close();
       }
@@ -294,15 +299,25 @@ async function benchDatabase(target: Target, s: Settings): Promise<DbRun> {
         rssMb: rss.lastMb,
       });
     }
+    if (wanted('fanout')) {
+      fanout = await fanoutScenario({
+        server,
+        adminToken: token,
+        adminEmail: ADMIN_EMAIL,
+        small: s.scale.name === 'small',
+        databaseUrl: pgDb?.url,
+        log,
+      });
+    }
     serverRss = await server.stop();
     server = undefined;
 
     // 3. The peer, on PostgreSQL: PostGraphile answering the nested question.
-    if (pgDb) peer = await runPeer(pgDb.url, fixtures, s);
+    if (pgDb && list.some((sc) => sc.id === 'graphql-nested')) peer = await runPeer(pgDb.url, fixtures, s);
 
     // 4. Webhook delivery (its own scratch database; the webhooks helper's benchmark).
     // Full mode only (or BENCH_WEBHOOKS=1): it is slow on a busy machine.
-    if (s.webhooks) webhooks = await webhookDelivery(target, s);
+    if (s.webhooks && wanted('webhooks')) webhooks = await webhookDelivery(target, s);
   } catch (err) {
     failure = err instanceof Error ? (err.stack ?? err.message) : String(err);
     log(`run failed: ${failure}`);
@@ -325,6 +340,7 @@ async function benchDatabase(target: Target, s: Settings): Promise<DbRun> {
     serverMode: serverEntry().mode,
     ...(peer ? { peer } : {}),
     ...(webhooks ? { webhooks } : {}),
+    ...(fanout ? { fanout } : {}),
     ...(failure ? { failure } : {}),
     wallSeconds: Math.round((Date.now() - started) / 100) / 10,
   };
@@ -458,8 +474,10 @@ async function main() {
     log(`results: ${files.map((f) => path.relative(root, f)).join(', ')}`);
     const errored = run.scenarios.filter((r) => r.status === 'error');
     const webhooksFailed = Boolean(run.webhooks && 'error' in run.webhooks);
-    if (run.failure || errored.length > 0 || webhooksFailed) {
+    const fanoutFailed = run.fanout?.error;
+    if (run.failure || errored.length > 0 || webhooksFailed || fanoutFailed) {
       failed = true;
+      if (fanoutFailed) log(`ERROR ${run.kind} fanout: ${fanoutFailed}`);
       if (webhooksFailed) log(`ERROR ${run.kind} webhooks: ${(run.webhooks as { error: string }).error}`);
       for (const r of errored) log(`ERROR ${run.kind} ${r.id}: ${r.detail}`);
     }
