@@ -187,7 +187,8 @@ describe('notification digests', () => {
     assert.equal(mail.subject, '[Trackway] 3 updates');
     for (const issue of issues)
       assert.ok(mail.text?.includes(`http://trackway.test/issue/${issue.identifier}`), issue.identifier);
-    assert.ok(mail.text?.indexOf('Update 1')! < mail.text?.indexOf('Update 3')!, 'in order');
+    const text = mail.text ?? '';
+    assert.ok(text.indexOf('Update 1') < text.indexOf('Update 3'), 'in order');
     const header = rawHeader(mail, 'List-Unsubscribe');
     const m = /<(http:\/\/trackway\.test\/api\/mail\/unsubscribe\?token=[^>]+)>/.exec(header ?? '');
     assert.ok(m, `List-Unsubscribe: ${header}`);
@@ -255,7 +256,7 @@ describe('notification digests', () => {
     assert.match(r[0]?.last_error ?? '', /may still see/);
   });
 
-  test('the actor is not mailed about their own change; a bad unsubscribe token is a 400', async () => {
+  test('the actor is not mailed about their own change; bad tokens and bodies are 400s', async () => {
     const member = await t.userWithRole('member');
     const issue = await newIssue('Own');
     const own = await t.ctx.db.transaction().execute((trx) =>

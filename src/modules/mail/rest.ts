@@ -84,23 +84,12 @@ export function mailRoutes(app: Http, ctx: AppContext): void {
       schema: {
         tags: ['mail'],
         summary: 'Change your own preferences: turn notification email on or off',
-        body: Type.Object(
-          { emailNotifications: Type.Optional(Type.Boolean()) },
-          { additionalProperties: false },
-        ),
+        body: Type.Object({ emailNotifications: Type.Boolean() }, { additionalProperties: false }),
         response: { 200: Preferences, ...errors(400, 401) },
       },
     },
     async (req) => {
       const id = actorOf(req).id;
-      if (req.body.emailNotifications === undefined) {
-        const row = await ctx.db
-          .selectFrom('users')
-          .select('email_notifications')
-          .where('id', '=', id)
-          .executeTakeFirstOrThrow();
-        return { preferences: { emailNotifications: row.email_notifications } };
-      }
       return setEmailNotifications(ctx, id, req.body.emailNotifications);
     },
   );
