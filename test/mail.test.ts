@@ -196,6 +196,11 @@ describe('notification digests', () => {
 
     // One click, as a mail client makes it (RFC 8058): a form POST, no credentials.
     const url = new URL(m[1]!);
+    // Opening the link in a browser shows a button and changes nothing.
+    const page = await t.get(`${url.pathname}${url.search}`);
+    assert.equal(page.status, 200);
+    assert.match(String(page.headers['content-type']), /^text\/html/);
+    assert.match(page.body, /<form method="post">/);
     const before = (await t.get('/api/me/preferences', member.token)).body;
     assert.deepEqual(before, { preferences: { emailNotifications: true } });
     const click = await t.request('POST', `${url.pathname}${url.search}`, {

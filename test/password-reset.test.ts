@@ -186,7 +186,7 @@ describe('without SMTP', () => {
   test('the config says so and a request is refused with a clear code', async () => {
     assert.equal((await plain.get('/api/config')).body.passwordReset, false);
     const res = await plain.post('/api/auth/password-reset', { email: 'admin@example.com' });
-    assert.equal(res.status, 503);
+    assert.equal(res.status, 404);
     assert.equal(res.body.error.code, 'PASSWORD_RESET_UNAVAILABLE');
     const rows = await plain.ctx.db.selectFrom('password_reset_tokens').select('id').execute();
     assert.equal(rows.length, 0);

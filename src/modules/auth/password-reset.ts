@@ -21,8 +21,10 @@ export const RESET_TOKEN_LENGTH = 43;
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
 export const passwordResetUnavailable = () =>
+  // 404, not 503: nothing temporary is wrong, the server has no such service
+  // (and a 5xx always means a bug here: docs/API.md).
   new AppError(
-    503,
+    404,
     'PASSWORD_RESET_UNAVAILABLE',
     'Password reset by email is not available: this server has no SMTP configured; ask an admin to set your password',
   );

@@ -120,12 +120,12 @@ export function authRoutes(app: Http, ctx: AppContext): void {
       config: { auth: 'public' },
       schema: {
         tags: ['auth'],
-        summary: 'Ask for a password-reset email; 202 whether or not the account exists (503 without SMTP)',
+        summary: 'Ask for a password-reset email; 202 whether or not the account exists (404 without SMTP)',
         body: Type.Object(
           { email: Type.String({ minLength: 1, maxLength: 320 }) },
           { additionalProperties: false },
         ),
-        response: { 202: Type.Object({ ok: Type.Literal(true) }), ...errors(400, 429, 503) },
+        response: { 202: Type.Object({ ok: Type.Literal(true) }), ...errors(400, 404, 429) },
       },
     },
     async (req, reply) => {

@@ -18,6 +18,16 @@ const Token = Type.Object(
   { additionalProperties: false },
 );
 
+const invalidToken = () =>
+  new AppError(400, 'INVALID_UNSUBSCRIBE_TOKEN', 'This unsubscribe link is not valid');
+
+// The form posts to the page's own URL (token included): nothing to escape.
+const UNSUBSCRIBE_PAGE = `<!doctype html><html lang="en"><meta charset="utf-8">
+<meta name="viewport" content="width=device-width,initial-scale=1"><title>Unsubscribe</title>
+<body><p>Stop notification emails from Trackway?</p>
+<form method="post"><button type="submit">Unsubscribe</button></form>
+<p>You can turn them back on in Trackway at any time.</p></body></html>`;
+
 async function setEmailNotifications(ctx: AppContext, userId: string, on: boolean) {
   const row = await ctx.db
     .updateTable('users')
@@ -58,6 +68,25 @@ export function mailRoutes(app: Http, ctx: AppContext): void {
       },
     );
   });
+
+  // A person clicking the link in the message text gets a page with a button
+  // that POSTs (above): a GET changes nothing, so link scanners unsubscribe no one.
+  app.get(
+    '/api/mail/unsubscribe',
+    {
+      config: { auth: 'public' },
+      schema: {
+        tags: ['mail'],
+        summary: 'A page with one button that unsubscribes (the POST above)',
+        querystring: Token,
+        response: { 200: Type.String(), ...errors(400) },
+      },
+    },
+    async (req, reply) => {
+      if (!verifyUnsubscribeToken(ctx, (req.query as { token: string }).token)) throw invalidToken();
+      return reply.type('text/html; charset=utf-8').send(UNSUBSCRIBE_PAGE);
+    },
+  );
 
   app.get(
     '/api/me/preferences',
