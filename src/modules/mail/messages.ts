@@ -48,7 +48,9 @@ export async function buildMessage(
   return {
     ...base,
     to: digest.to,
-    subject: n === 1 ? `[Trackway] ${digest.lines[0]!.text}` : `[Trackway] ${n} updates`,
+    // One line of text, whatever the caller's text held.
+    subject:
+      n === 1 ? `[Trackway] ${digest.lines[0]!.text.replace(/\s+/g, ' ').trim()}` : `[Trackway] ${n} updates`,
     // RFC 8058 one-click: the mail client POSTs "List-Unsubscribe=One-Click" to the URL.
     list: { unsubscribe: { url: unsubscribe, comment: 'Unsubscribe' } },
     headers: { ...base.headers, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
