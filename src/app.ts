@@ -19,6 +19,8 @@ import { cyclesRoutes } from './modules/cycles/rest.js';
 import { filesRoutes } from './modules/files/rest.js';
 import { flagRoutes } from './modules/flags/rest.js';
 import { issuesRoutes } from './modules/issues/rest.js';
+import { mailRoutes } from './modules/mail/rest.js';
+import { type MailWorkerOptions, startMailWorker } from './modules/mail/worker.js';
 import { milestonesRoutes } from './modules/milestones/rest.js';
 import { progressRoutes } from './modules/projects/progress-rest.js';
 import { projectsRoutes } from './modules/projects/rest.js';
@@ -56,6 +58,8 @@ export interface BuildOptions {
   loginLimits?: Partial<LoginLimits>;
   /** The clock of the sign-in limits and the GraphQL budget (tests move it); Date.now by default. */
   clock?: () => number;
+  /** Options of the mail worker, which runs when SMTP is configured; false: none (tests start their own). */
+  mailWorker?: MailWorkerOptions | false;
 }
 
 export async function buildApp(opts: BuildOptions) {
@@ -153,6 +157,11 @@ export async function buildApp(opts: BuildOptions) {
   webhooksRoutes(app, ctx);
   const webhookWorker = startWebhookWorker(ctx, { database });
   app.addHook('onClose', () => webhookWorker.stop());
+  mailRoutes(app, ctx);
+  if (config.mail && opts.mailWorker !== false) {
+    const mailWorker = startMailWorker(ctx, opts.mailWorker);
+    app.addHook('onClose', () => mailWorker.stop());
+  }
   const streams = new StreamHub(ctx, database);
   app.decorate('changeStreams', streams);
   streamRoutes(app, ctx, streams);

@@ -33,6 +33,19 @@ export interface Config {
   fileStorage: FileStorage;
   /** Set when fileStorage is 's3'. */
   s3: S3Settings | undefined;
+  /** Outgoing email (docs/email.md); unset when SMTP_URL is not set. */
+  mail: MailSettings | undefined;
+}
+
+export interface MailSettings {
+  /** smtp:// or smtps:// URL, credentials included; handed to nodemailer as is. */
+  smtpUrl: string;
+  /** The From address of every message. */
+  from: string;
+  /** How long a user's first notification waits for others to join its digest. */
+  batchWindowMs: number;
+  /** Delay before the first retry of a refused or failed send; later ones double. */
+  retryBaseMs: number;
 }
 
 export type FileStorage = 'local' | 'postgres' | 's3';
@@ -144,6 +157,29 @@ function s3Settings(env: Env): S3Settings {
   };
 }
 
+function mailSettings(env: Env): MailSettings | undefined {
+  const smtpUrl = str(env, 'SMTP_URL');
+  const from = str(env, 'MAIL_FROM');
+  if (!smtpUrl) {
+    if (from) throw new ConfigError('MAIL_FROM is set but SMTP_URL is not; set both, or neither');
+    return undefined;
+  }
+  url('SMTP_URL', smtpUrl, ['smtp:', 'smtps:']);
+  if (!new URL(smtpUrl).hostname) throw new ConfigError('SMTP_URL must name a host');
+  if (!from) throw new ConfigError('MAIL_FROM must be set when SMTP_URL is set');
+  // A bare address or "Name <address>"; no line breaks (header injection).
+  const address = /<([^<>]+)>\s*$/.exec(from)?.[1] ?? from;
+  if (!EMAIL.test(address) || /[\r\n]/.test(from)) {
+    throw new ConfigError(`MAIL_FROM must be an email address or "Name <address>", got "${from}"`);
+  }
+  return {
+    smtpUrl,
+    from,
+    batchWindowMs: int(env, 'MAIL_BATCH_WINDOW_MS', 120_000, 0, 86_400_000),
+    retryBaseMs: int(env, 'MAIL_RETRY_BASE_MS', 60_000, 1, 86_400_000),
+  };
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const port = int(env, 'PORT', 3000, 0, 65535);
   const host = str(env, 'HOST') ?? '0.0.0.0';
@@ -192,5 +228,6 @@ export function loadConfig(env: Env = process.env): Config {
     trustProxy: trustProxy(env),
     fileStorage,
     s3: fileStorage === 's3' ? s3Settings(env) : undefined,
+    mail: mailSettings(env),
   };
 }

@@ -25,6 +25,7 @@ describe('loadConfig defaults', () => {
     assert.equal(c.trustProxy, false);
     assert.equal(c.fileStorage, 'local');
     assert.equal(c.s3, undefined);
+    assert.equal(c.mail, undefined);
   });
 
   test('blank values count as unset', () => {
@@ -147,6 +148,28 @@ describe('loadConfig parses each variable', () => {
       presignedUploads: true,
     });
   });
+
+  test('SMTP_URL, MAIL_FROM and the mail timings', () => {
+    assert.deepEqual(
+      loadConfig({ SMTP_URL: 'smtp://mail.example.com:587', MAIL_FROM: 'tw@example.com' }).mail,
+      {
+        smtpUrl: 'smtp://mail.example.com:587',
+        from: 'tw@example.com',
+        batchWindowMs: 120_000,
+        retryBaseMs: 60_000,
+      },
+    );
+    const c = loadConfig({
+      SMTP_URL: 'smtps://user:p%40ss@mail.example.com',
+      MAIL_FROM: 'Trackway <tw@example.com>',
+      MAIL_BATCH_WINDOW_MS: '0',
+      MAIL_RETRY_BASE_MS: '500',
+    });
+    assert.equal(c.mail?.smtpUrl, 'smtps://user:p%40ss@mail.example.com');
+    assert.equal(c.mail?.from, 'Trackway <tw@example.com>');
+    assert.equal(c.mail?.batchWindowMs, 0);
+    assert.equal(c.mail?.retryBaseMs, 500);
+  });
 });
 
 describe('loadConfig refuses bad values, naming the variable', () => {
@@ -177,6 +200,16 @@ describe('loadConfig refuses bad values, naming the variable', () => {
     ['S3_REGION', { FILE_STORAGE: 's3', S3_BUCKET: 'files', S3_REGION: 'EU West' }],
     ['S3_FORCE_PATH_STYLE', { FILE_STORAGE: 's3', S3_BUCKET: 'files', S3_FORCE_PATH_STYLE: 'maybe' }],
     ['S3_SECRET_ACCESS_KEY', { FILE_STORAGE: 's3', S3_BUCKET: 'files', S3_ACCESS_KEY_ID: 'id' }],
+    ['SMTP_URL', { SMTP_URL: 'http://mail.example.com', MAIL_FROM: 'a@b.c' }],
+    ['SMTP_URL', { SMTP_URL: 'not a url', MAIL_FROM: 'a@b.c' }],
+    ['MAIL_FROM', { SMTP_URL: 'smtp://mail.example.com' }],
+    ['MAIL_FROM', { SMTP_URL: 'smtp://mail.example.com', MAIL_FROM: 'nobody' }],
+    ['MAIL_FROM', { MAIL_FROM: 'a@b.c' }],
+    [
+      'MAIL_BATCH_WINDOW_MS',
+      { SMTP_URL: 'smtp://m.example.com', MAIL_FROM: 'a@b.c', MAIL_BATCH_WINDOW_MS: '-1' },
+    ],
+    ['MAIL_RETRY_BASE_MS', { SMTP_URL: 'smtp://m.example.com', MAIL_FROM: 'a@b.c', MAIL_RETRY_BASE_MS: '0' }],
   ];
   for (const [name, env] of bad) {
     test(`${name}=${env[name] ?? '(unset)'} (${JSON.stringify(env)})`, () => {

@@ -11,6 +11,7 @@ import { MAX_COMPLEXITY, MAX_DEPTH, MAX_ROOT_FIELDS } from '../src/graphql/cost.
 import { MAX_ALIASES, MAX_TOKENS } from '../src/graphql/document-limits.js';
 import { REFUSAL_CHARGE } from '../src/graphql/execute.js';
 import { MAX_RESPONSE_BYTES } from '../src/graphql/response-size.js';
+import { RESET_TOKEN_LENGTH, RESET_TOKEN_TTL_MS } from '../src/modules/auth/password-reset.js';
 import { MAX_FILE_BYTES } from '../src/modules/files/service.js';
 import { PAGE_SIZE as STREAM_PAGE } from '../src/modules/stream/session.js';
 import { TICKET_LIFETIME_SECONDS } from '../src/modules/stream/ticket.js';
@@ -68,6 +69,11 @@ describe('docs/security.md states the limits the code enforces', () => {
       `a burst of ${L.registrations.capacity}`,
       `one every ${minutes(L.registrations.windowMs / L.registrations.capacity)} min`,
     ],
+    'Password-reset requests, one email address': [
+      `a burst of ${L.passwordResets.capacity}`,
+      `one every ${minutes(L.passwordResets.windowMs / L.passwordResets.capacity)} min`,
+    ],
+    'Password-reset token': [`${minutes(RESET_TOKEN_TTL_MS)} min`, `${RESET_TOKEN_LENGTH} characters`],
     'Login token': [`${TOKEN_LIFETIME_SECONDS / 86_400} days`],
     Filter: [
       `${FILTER_LIMITS.depth} levels deep`,

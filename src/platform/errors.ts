@@ -25,6 +25,9 @@ export type ErrorCode =
   | 'UNSUPPORTED_MEDIA_TYPE'
   | 'RATE_LIMITED'
   | 'QUERY_TOO_COMPLEX'
+  | 'INVALID_RESET_TOKEN'
+  | 'INVALID_UNSUBSCRIBE_TOKEN'
+  | 'PASSWORD_RESET_UNAVAILABLE'
   | 'INTERNAL';
 
 export class AppError extends Error {

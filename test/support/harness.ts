@@ -62,7 +62,7 @@ export const uniqueEmail = (prefix = 'user') =>
 
 export async function startTestApp(
   overrides: Partial<Config> = {},
-  options: Pick<BuildOptions, 'loginLimits' | 'clock'> = {},
+  options: Pick<BuildOptions, 'loginLimits' | 'clock' | 'mailWorker'> = {},
 ): Promise<TestApp> {
   const config = testConfig(overrides);
   const database = await freshDatabase();
@@ -72,6 +72,7 @@ export async function startTestApp(
     logger: false,
     loginLimits: { ...TEST_LOGIN_LIMITS, ...options.loginLimits },
     ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.mailWorker !== undefined ? { mailWorker: options.mailWorker } : {}),
   });
   const { app, ctx } = built;
   await app.ready();

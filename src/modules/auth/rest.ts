@@ -7,6 +7,7 @@ import type { Http } from '../../platform/http/types.js';
 import { Email, Name, Password } from '../users/inputs.js';
 import { presentUser, UserSchema } from '../users/present.js';
 import { findLiveUserById } from '../users/queries.js';
+import { confirmPasswordReset, RESET_TOKEN_LENGTH, requestPasswordReset } from './password-reset.js';
 import { changePassword, login, register, updateOwnProfile } from './service.js';
 
 const Session = Type.Object({ token: Type.String({ description: 'JWT, valid 7 days' }), user: UserSchema });
@@ -110,6 +111,50 @@ export function authRoutes(app: Http, ctx: AppContext): void {
     async (req) => {
       const { token } = await changePassword(ctx, actorOf(req), req.body);
       return { ok: true as const, token };
+    },
+  );
+
+  app.post(
+    '/api/auth/password-reset',
+    {
+      config: { auth: 'public' },
+      schema: {
+        tags: ['auth'],
+        summary: 'Ask for a password-reset email; 202 whether or not the account exists (404 without SMTP)',
+        body: Type.Object(
+          { email: Type.String({ minLength: 1, maxLength: 320 }) },
+          { additionalProperties: false },
+        ),
+        response: { 202: Type.Object({ ok: Type.Literal(true) }), ...errors(400, 404, 429) },
+      },
+    },
+    async (req, reply) => {
+      await requestPasswordReset(ctx, req.body.email, req.ip);
+      return reply.status(202).send({ ok: true as const });
+    },
+  );
+
+  app.post(
+    '/api/auth/password-reset/confirm',
+    {
+      config: { auth: 'public' },
+      schema: {
+        tags: ['auth'],
+        summary: 'Set a new password with the token of a reset email; every session ends',
+        body: Type.Object(
+          {
+            // Any length up to a bound is accepted here and refused as INVALID_RESET_TOKEN.
+            token: Type.String({ minLength: 1, maxLength: RESET_TOKEN_LENGTH * 4 }),
+            password: Password,
+          },
+          { additionalProperties: false },
+        ),
+        response: { 200: Type.Object({ ok: Type.Literal(true) }), ...errors(400) },
+      },
+    },
+    async (req) => {
+      await confirmPasswordReset(ctx, req.body);
+      return { ok: true as const };
     },
   );
 }

@@ -10,6 +10,7 @@ import * as users from '../users/queries.js';
 import { createAccount } from '../users/service.js';
 import { assertMayRegister } from '../workspace/policy.js';
 import { getWorkspace } from '../workspace/service.js';
+import { invalidateResetTokens } from './password-reset.js';
 
 /**
  * Self-registration: refused when the workspace does not allow it (before any
@@ -65,7 +66,11 @@ export async function changePassword(
     throw new AppError(401, 'INVALID_CREDENTIALS', 'Current password is incorrect');
   }
   const password_hash = await hashPassword(input.newPassword);
-  const updated = await users.updateUser(ctx.db, actor.id, { password_hash, bumpEpoch: true });
+  const updated = await ctx.db.transaction().execute(async (trx) => {
+    // A reset link mailed before the change must not undo it.
+    await invalidateResetTokens(trx, actor.id);
+    return users.updateUser(trx, actor.id, { password_hash, bumpEpoch: true });
+  });
   if (!updated) throw unauthenticated();
   return { token: await ctx.tokens.sign({ userId: updated.id, epoch: updated.session_epoch }) };
 }

@@ -50,6 +50,9 @@ export function workspaceRoutes(app: Http, ctx: AppContext): void {
             flags: Type.Array(
               Type.Object({ key: Type.String(), label: Type.String(), enabled: Type.Boolean() }),
             ),
+            passwordReset: Type.Boolean({
+              description: 'Whether POST /auth/password-reset sends email (SMTP configured)',
+            }),
           }),
         },
       },
@@ -60,6 +63,7 @@ export function workspaceRoutes(app: Http, ctx: AppContext): void {
         workspace: presentWorkspace(workspace),
         registration: { open: workspace.registration_open },
         flags: flags.map((f) => ({ key: f.key, label: f.label, enabled: f.enabled })),
+        passwordReset: Boolean(ctx.config.mail),
       };
     },
   );

@@ -33,6 +33,8 @@ export interface LoginLimits {
   perAddress: { capacity: number; windowMs: number };
   /** Self-registrations from one address. */
   registrations: { capacity: number; windowMs: number };
+  /** Password-reset requests for one email address (each may send a message). */
+  passwordResets: { capacity: number; windowMs: number };
   /** How long a successful sign-in makes its address known for the account. */
   knownAddressMs: number;
 }
@@ -45,6 +47,7 @@ export const DEFAULT_LOGIN_LIMITS: LoginLimits = {
   perAccount: { capacity: 10, windowMs: 15 * MINUTE },
   perAddress: { capacity: 100, windowMs: 15 * MINUTE },
   registrations: { capacity: 10, windowMs: 60 * MINUTE },
+  passwordResets: { capacity: 5, windowMs: 60 * MINUTE },
   knownAddressMs: 30 * DAY,
 };
 
@@ -66,6 +69,7 @@ export class LoginLimiter {
   readonly #account: Bucket;
   readonly #address: Bucket;
   readonly #registrations: Bucket;
+  readonly #resets: Bucket;
   #prunedAt = Number.NEGATIVE_INFINITY;
 
   constructor(
@@ -78,6 +82,7 @@ export class LoginLimiter {
     this.#account = new Bucket(limits.perAccount.capacity, limits.perAccount.windowMs);
     this.#address = new Bucket(limits.perAddress.capacity, limits.perAddress.windowMs);
     this.#registrations = new Bucket(limits.registrations.capacity, limits.registrations.windowMs);
+    this.#resets = new Bucket(limits.passwordResets.capacity, limits.passwordResets.windowMs);
   }
 
   /**
@@ -113,6 +118,19 @@ export class LoginLimiter {
     await this.#prune();
     const check = { scope: 'register-address', key: addressKey(ip), rule: this.#registrations };
     return this.db.transaction().execute((trx) => reserve(trx, [check], this.now));
+  }
+
+  /**
+   * Counts a password-reset request: against the address (the sign-in
+   * bucket: one budget for guessing and for mail bombing) and the email.
+   */
+  async reservePasswordReset(email: string, ip: string): Promise<Reservation> {
+    await this.#prune();
+    const checks: Check[] = [
+      { scope: 'login-address', key: addressKey(ip), rule: this.#address },
+      { scope: 'reset-account', key: email, rule: this.#resets },
+    ];
+    return this.db.transaction().execute((trx) => reserve(trx, checks, this.now));
   }
 
   /** The owner got in: forget the pair's failures, give back the account-wide attempt, remember the address. */

@@ -61,6 +61,8 @@ export interface UsersTable {
   status: Generated<UserStatus>;
   avatar_url: string | null;
   session_epoch: Generated<number>;
+  /** Whether notification digests are emailed (off: the one-click unsubscribe). */
+  email_notifications: Generated<boolean>;
   created_at: Timestamp;
   updated_at: Timestamp;
   deleted_at: NullableTimestamp;
@@ -395,6 +397,46 @@ export interface WebhookAttemptsTable {
   response_body: string | null;
 }
 
+export type MailKind = 'password_reset' | 'notification_digest';
+export type MailStatus = 'pending' | 'sending' | 'sent' | 'failed' | 'dropped';
+
+export interface OutgoingMailTable {
+  id: Generated<string>;
+  kind: MailKind;
+  to_user_id: string | null;
+  to_address: string;
+  payload: Generated<unknown>;
+  dedupe_key: string | null;
+  status: Generated<MailStatus>;
+  attempts: Generated<number>;
+  next_attempt_at: Generated<Date>;
+  lease_until: Date | null;
+  sent_at: Date | null;
+  last_error: string | null;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
+export interface MailNotificationItemsTable {
+  id: Generated<number>;
+  user_id: string;
+  issue_id: string;
+  kind: string;
+  text: string;
+  actor_id: string | null;
+  created_at: Generated<Date>;
+  mail_id: string | null;
+}
+
+export interface PasswordResetTokensTable {
+  id: Generated<string>;
+  user_id: string;
+  token_hash: string;
+  expires_at: Date;
+  used_at: Date | null;
+  created_at: Generated<Date>;
+}
+
 export interface DB {
   settings: SettingsTable;
   workspace: WorkspaceTable;
@@ -428,6 +470,9 @@ export interface DB {
   webhook_events: WebhookEventsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
+  outgoing_mail: OutgoingMailTable;
+  mail_notification_items: MailNotificationItemsTable;
+  password_reset_tokens: PasswordResetTokensTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

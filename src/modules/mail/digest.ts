@@ -1,0 +1,176 @@
+// Notification email: items wait per user (mail_notification_items) and are
+// sent as one digest per user once the oldest has waited MAIL_BATCH_WINDOW_MS.
+// enqueueNotificationMail is the seam for whatever decides who is notified;
+// it runs in that change's transaction. Who may read what is checked again
+// when the digest is sent (buildDigest), not only here.
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { sql } from 'kysely';
+import { canSeeTeam } from '../../platform/access.js';
+import type { AppContext } from '../../platform/context.js';
+import type { Db } from '../../platform/db/database.js';
+import { teamAccess } from '../teams/access.js';
+import { enqueueMail } from './queue.js';
+
+/** Items in one digest; more wait for the next one. */
+export const DIGEST_MAX_ITEMS = 100;
+const TEXT_MAX = 500;
+const KIND_MAX = 64;
+
+export interface NotificationMailItem {
+  userId: string;
+  issueId: string;
+  /** What happened, a short machine word (e.g. 'assigned', 'comment'). */
+  kind: string;
+  /** One line for the reader, e.g. 'Ada assigned you ENG-12'. */
+  text: string;
+  actorId: string | null;
+}
+
+/**
+ * Queues one line of a user's next digest, in the caller's transaction. Does
+ * nothing without SMTP, for the actor themself, or for a user who is not
+ * active or has turned notification email off. Returns whether it queued.
+ */
+export async function enqueueNotificationMail(
+  ctx: Pick<AppContext, 'config'>,
+  trx: Db,
+  item: NotificationMailItem,
+): Promise<boolean> {
+  if (!ctx.config.mail || item.userId === item.actorId) return false;
+  const r = await sql`
+    insert into mail_notification_items (user_id, issue_id, kind, text, actor_id)
+    select u.id, ${item.issueId}::uuid, ${item.kind.slice(0, KIND_MAX)}, ${item.text.slice(0, TEXT_MAX)},
+      ${item.actorId}::uuid
+    from users u
+    where u.id = ${item.userId}::uuid and u.status = 'active' and u.deleted_at is null
+      and u.email_notifications
+  `.execute(trx);
+  return Number(r.numAffectedRows ?? 0) > 0;
+}
+
+/**
+ * Turns waiting items into digests: for each user whose oldest waiting item
+ * is older than the window, one outgoing_mail row carrying all their waiting
+ * items (up to DIGEST_MAX_ITEMS). Items are locked SKIP LOCKED, so two
+ * workers never put one item in two digests. Returns the digests made.
+ */
+export async function composeDigests(db: Db, windowMs: number, users = 50): Promise<number> {
+  const due = await sql<{ user_id: string }>`
+    select user_id from mail_notification_items
+    where mail_id is null
+    group by user_id
+    having min(created_at) <= now() - make_interval(secs => ${windowMs / 1000})
+    limit ${users}
+  `.execute(db);
+  let made = 0;
+  for (const { user_id } of due.rows) {
+    made += await db.transaction().execute(async (trx) => {
+      const items = await sql<{ id: number }>`
+        select id from mail_notification_items
+        where user_id = ${user_id}::uuid and mail_id is null
+        order by id limit ${DIGEST_MAX_ITEMS}
+        for update skip locked
+      `.execute(trx);
+      if (items.rows.length === 0) return 0;
+      const user = await trx.selectFrom('users').select('email').where('id', '=', user_id).executeTakeFirst();
+      const mailId = await enqueueMail(trx, {
+        kind: 'notification_digest',
+        toUserId: user_id,
+        toAddress: user?.email ?? '',
+        payload: {},
+      });
+      await trx
+        .updateTable('mail_notification_items')
+        .set({ mail_id: mailId })
+        .where(
+          'id',
+          'in',
+          items.rows.map((r) => Number(r.id)),
+        )
+        .execute();
+      return 1;
+    });
+  }
+  return made;
+}
+
+export interface DigestLine {
+  identifier: string;
+  title: string;
+  text: string;
+  url: string;
+}
+
+/**
+ * What a digest says, read at send time: null when the user is gone,
+ * suspended or unsubscribed; lines only for issues they still see.
+ */
+export async function buildDigest(
+  ctx: AppContext,
+  mailId: string,
+  userId: string,
+): Promise<{ to: string; lines: DigestLine[] } | { drop: string }> {
+  const user = await ctx.db
+    .selectFrom('users')
+    .selectAll()
+    .where('id', '=', userId)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  if (user?.status !== 'active') return { drop: 'recipient is not an active user' };
+  if (!user.email_notifications) return { drop: 'recipient turned notification email off' };
+  const access = await teamAccess(ctx.db, {
+    id: user.id,
+    role: user.role,
+    name: user.name,
+    email: user.email,
+    via: 'session',
+  });
+  const rows = await ctx.db
+    .selectFrom('mail_notification_items as n')
+    .innerJoin('issues as i', 'i.id', 'n.issue_id')
+    .select(['n.text', 'i.identifier', 'i.title', 'i.team_id'])
+    .where('n.mail_id', '=', mailId)
+    .orderBy('n.id')
+    .execute();
+  const lines = rows
+    .filter((r) => canSeeTeam(access, r.team_id))
+    .map((r) => ({
+      identifier: r.identifier,
+      title: r.title,
+      text: r.text,
+      url: `${ctx.config.publicUrl}/issue/${r.identifier}`,
+    }));
+  if (lines.length === 0) return { drop: 'nothing the recipient may still see' };
+  return { to: user.email, lines };
+}
+
+// Unsubscribe tokens: the user id and an HMAC over it and the purpose. They
+// do not expire (a mail read months later must still unsubscribe) and do no
+// more than turn notification email off.
+const TOKEN_PURPOSE = 'mail-unsubscribe';
+export const UNSUBSCRIBE_TOKEN_MAX = 128;
+
+function mac(ctx: Pick<AppContext, 'deriveKey'>, userId: string): Buffer {
+  return createHmac('sha256', ctx.deriveKey(TOKEN_PURPOSE))
+    .update(`unsubscribe:${userId}`)
+    .digest()
+    .subarray(0, 24);
+}
+
+export function unsubscribeToken(ctx: Pick<AppContext, 'deriveKey'>, userId: string): string {
+  return `${userId}.${mac(ctx, userId).toString('base64url')}`;
+}
+
+/** The user id a token was made for, or null. */
+export function verifyUnsubscribeToken(ctx: Pick<AppContext, 'deriveKey'>, token: string): string | null {
+  if (token.length > UNSUBSCRIBE_TOKEN_MAX) return null;
+  const m = /^([0-9a-f-]{36})\.([A-Za-z0-9_-]{32})$/.exec(token);
+  if (!m) return null;
+  const given = Buffer.from(m[2]!, 'base64url');
+  const expected = mac(ctx, m[1]!);
+  return given.length === expected.length && timingSafeEqual(given, expected) ? m[1]! : null;
+}
+
+export function unsubscribeUrl(ctx: Pick<AppContext, 'deriveKey' | 'config'>, userId: string): string {
+  return `${ctx.config.publicUrl}/api/mail/unsubscribe?token=${unsubscribeToken(ctx, userId)}`;
+}

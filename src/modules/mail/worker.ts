@@ -1,0 +1,134 @@
+// The mail worker: one loop per process that turns waiting notification items
+// into digests, claims due messages (queue.claimDue: SKIP LOCKED + a lease, so
+// any number of processes share one queue) and sends each through nodemailer.
+// A message is marked sent, in its own statement, only after the SMTP server
+// accepted it; a crash in between sends it again after the lease, with the
+// same Message-ID (at least once; docs/email.md). No transaction is held
+// across SMTP (PGlite is a single connection).
+import nodemailer, { type Transporter } from 'nodemailer';
+import type { AppContext } from '../../platform/context.js';
+import { retryDelayMs } from '../webhooks/schedule.js';
+import { composeDigests } from './digest.js';
+import { buildMessage } from './messages.js';
+import { type ClaimedMail, claimDue, settleMail } from './queue.js';
+
+export interface MailWorkerOptions {
+  pollMs?: number;
+  /** How long a claimed message is its sender's; past it another worker may send it. */
+  leaseMs?: number;
+  /** Attempts before a message is given up (status failed). */
+  maxAttempts?: number;
+  concurrency?: number;
+  /** Test seam: runs after the SMTP server accepted, before the send is recorded. */
+  afterAccept?: (job: ClaimedMail) => Promise<void> | void;
+}
+
+export interface MailWorker {
+  kick(): void;
+  stop(): Promise<void>;
+}
+
+const DEFAULTS = { pollMs: 1000, leaseMs: 5 * 60_000, maxAttempts: 12, concurrency: 4 };
+// Well under the lease, so a send in flight never outlives its claim.
+const SMTP_TIMEOUTS = { connectionTimeout: 30_000, greetingTimeout: 30_000, socketTimeout: 60_000 };
+const ERROR_MAX = 1000;
+
+const running = new WeakMap<AppContext, MailWorker>();
+
+/** Wakes the app's mail worker, if one runs (after a message is queued). */
+export function kickMailWorker(ctx: AppContext): void {
+  running.get(ctx)?.kick();
+}
+
+export function startMailWorker(ctx: AppContext, options: MailWorkerOptions = {}): MailWorker {
+  const mail = ctx.config.mail;
+  if (!mail) throw new Error('startMailWorker: SMTP is not configured');
+  const opts = { ...DEFAULTS, ...options };
+  const transport: Transporter = nodemailer.createTransport({ url: mail.smtpUrl, ...SMTP_TIMEOUTS });
+  const inFlight = new Set<Promise<void>>();
+  let stopping = false;
+  let kicked = false;
+  let wake: (() => void) | null = null;
+
+  const kick = () => {
+    kicked = true;
+    wake?.();
+  };
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        wake = null;
+        resolve();
+      }
+      wake = done;
+    });
+
+  async function send(job: ClaimedMail): Promise<void> {
+    const message = await buildMessage(ctx, job);
+    if ('drop' in message) {
+      await settleMail(ctx.db, job, { status: 'dropped', reason: message.drop });
+      return;
+    }
+    try {
+      await transport.sendMail(message);
+    } catch (err) {
+      const error = String((err as Error).message ?? err).slice(0, ERROR_MAX);
+      const outcome =
+        job.attempts >= opts.maxAttempts
+          ? { status: 'failed' as const, error }
+          : { status: 'pending' as const, error, retryInMs: retryDelayMs(mail!.retryBaseMs, job.attempts) };
+      await settleMail(ctx.db, job, outcome);
+      ctx.log.warn({ mailId: job.id, attempt: job.attempts, error }, 'mail: send failed');
+      return;
+    }
+    await opts.afterAccept?.(job);
+    await settleMail(ctx.db, job, { status: 'sent' });
+  }
+
+  async function loop() {
+    while (!stopping) {
+      kicked = false;
+      let claimed: ClaimedMail[] = [];
+      try {
+        await composeDigests(ctx.db, mail!.batchWindowMs);
+        const room = opts.concurrency - inFlight.size;
+        if (room > 0) claimed = await claimDue(ctx.db, room, opts.leaseMs);
+      } catch (err) {
+        if (!stopping) ctx.log.error({ err }, 'mail worker: claiming failed');
+      }
+      for (const job of claimed) {
+        const p: Promise<void> = send(job)
+          .catch((err) => {
+            // The lease runs out and the message is tried again.
+            if (!stopping) ctx.log.error({ err, mailId: job.id }, 'mail worker: sending failed');
+          })
+          .finally(() => {
+            inFlight.delete(p);
+            kick();
+          });
+        inFlight.add(p);
+      }
+      if (stopping) break;
+      if (!kicked) await sleep(opts.pollMs);
+    }
+  }
+  const looping = loop();
+
+  const worker: MailWorker = {
+    kick,
+    async stop() {
+      if (stopping) return looping;
+      stopping = true;
+      wake?.();
+      await looping;
+      const timeout = new Promise<void>((r) => setTimeout(r, 10_000).unref());
+      await Promise.race([Promise.allSettled([...inFlight]), timeout]);
+      transport.close();
+      if (running.get(ctx) === worker) running.delete(ctx);
+    },
+  };
+  running.set(ctx, worker);
+  return worker;
+}
