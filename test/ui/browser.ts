@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import type net from 'node:net';
 import path from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { Config } from '../../src/config.js';
 import { WEB_DIST } from '../../src/modules/ui/serve.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD } from '../support/env.js';
 import { startTestApp, type TestApp } from '../support/harness.js';
@@ -31,7 +32,11 @@ export interface PageOptions {
 /** A phone held upright (the width of most current phones). */
 export const PHONE = { width: 390, height: 844 };
 
-export async function startUi(): Promise<UiEnv> {
+/** The app for browser tests; `overrides` and `options` go to startTestApp (say, a mail server). */
+export async function startUi(
+  overrides: Partial<Config> = {},
+  options: Parameters<typeof startTestApp>[1] = {},
+): Promise<UiEnv> {
   assert.ok(fs.existsSync(CHROMIUM), `Chromium not found at ${CHROMIUM}: apt-get install -y chromium`);
   assert.ok(
     fs.existsSync(path.join(WEB_DIST, 'index.html')),
@@ -39,7 +44,7 @@ export async function startUi(): Promise<UiEnv> {
   );
   // The app hands out absolute URLs (uploads, assets) under its public URL, so
   // it must be the address the browser really uses.
-  const { t, port } = await listeningApp();
+  const { t, port } = await listeningApp(overrides, options);
   const base = `http://127.0.0.1:${port}`;
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
@@ -95,8 +100,11 @@ const CSP_REPORTER = `document.addEventListener('securitypolicyviolation', (e) =
  * public URL once it listens (it reads the URL per request). Choosing a free port
  * first and binding it later raced with other processes taking it.
  */
-async function listeningApp(): Promise<{ t: TestApp; port: number }> {
-  const t = await startTestApp({ publicUrl: 'http://127.0.0.1' });
+async function listeningApp(
+  overrides: Partial<Config>,
+  options: Parameters<typeof startTestApp>[1],
+): Promise<{ t: TestApp; port: number }> {
+  const t = await startTestApp({ ...overrides, publicUrl: 'http://127.0.0.1' }, options);
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = t.app.server.address() as net.AddressInfo;
   (t.config as { publicUrl: string }).publicUrl = `http://127.0.0.1:${port}`;

@@ -23,6 +23,7 @@ import { CyclePage } from './pages/Cycle';
 import { CyclesPage } from './pages/Cycles';
 import { IssuePage } from './pages/Issue';
 import { IssuesPage } from './pages/Issues';
+import { ForgotPasswordPage, ResetPasswordPage } from './pages/PasswordReset';
 import { ProjectPage } from './pages/Project';
 import { ProjectsPage } from './pages/Projects';
 import { SavedViewPage } from './pages/SavedView';
@@ -82,6 +83,27 @@ const registerRoute = createRoute({
       <AuthPage mode="register" />
     </PublicOnly>
   ),
+});
+
+const forgotRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/forgot-password',
+  component: () => (
+    <PublicOnly>
+      <ForgotPasswordPage />
+    </PublicOnly>
+  ),
+});
+// Reached from the emailed link; open to anyone holding it, signed in or not.
+const resetRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/reset-password',
+  validateSearch: (s: Record<string, unknown>): { token: string } => ({
+    token: typeof s['token'] === 'string' ? s['token'].slice(0, 200) : '',
+  }),
+  component: function Reset() {
+    return <ResetPasswordPage token={resetRoute.useSearch().token} />;
+  },
 });
 
 /** The signed-in app: anyone else goes to sign-in, and comes back here after. */
@@ -237,6 +259,8 @@ const adminTeamRoute = createRoute({
 const routeTree = rootRoute.addChildren([
   loginRoute,
   registerRoute,
+  forgotRoute,
+  resetRoute,
   appRoute.addChildren([
     indexRoute,
     issuesRoute,

@@ -22,6 +22,8 @@ export interface Config {
   workspace: Workspace;
   /** Whether self-registration is open (admins can make it invite-only). */
   registration: { open: boolean };
+  /** The server can send password-reset links (SMTP is configured). */
+  passwordReset?: boolean;
   flags: { key: string; label: string; enabled: boolean }[];
 }
 
