@@ -130,14 +130,24 @@ describe('UI on every screen size', () => {
     assert.ok((await backgroundLuminance(light.page)) > 0.9, 'light system: light page');
   });
 
+  // Every page of the app: signed out first, then each signed-in page an admin can open.
+  const signedOut = ['/login', '/register', '/forgot-password'];
   const pages = [
     '/issues',
+    '/my-issues',
     '/board',
     '/issue/ENG-1',
     '/projects',
     '/cycles',
     '/settings/account',
+    '/settings/api-keys',
+    '/admin/users',
     '/admin/teams',
+    '/admin/teams/ENG',
+    '/admin/labels',
+    '/admin/flags',
+    '/admin/branding',
+    '/admin/webhooks',
   ];
   for (const [what, opts] of [
     ['desktop, light', {}],
@@ -146,10 +156,16 @@ describe('UI on every screen size', () => {
   ] as const) {
     test(`axe finds no serious or critical violation (${what})`, async () => {
       const { page } = await ui.newPage(opts);
-      await signIn(page, ADMIN_EMAIL, ADMIN_PASSWORD);
       const found: string[] = [];
-      for (const path of pages) {
-        await open(page, path);
+      for (const path of [...signedOut, 'sign in', ...pages]) {
+        if (path === 'sign in') {
+          await signIn(page, ADMIN_EMAIL, ADMIN_PASSWORD);
+          continue;
+        }
+        if (signedOut.includes(path)) {
+          await page.goto(path);
+          await page.getByRole('heading', { level: 2 }).first().waitFor();
+        } else await open(page, path);
         const result = await new AxeBuilder({ page }).analyze();
         for (const v of result.violations)
           if (v.impact === 'serious' || v.impact === 'critical')
