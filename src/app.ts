@@ -20,6 +20,7 @@ import { filesRoutes } from './modules/files/rest.js';
 import { flagRoutes } from './modules/flags/rest.js';
 import { issuesRoutes } from './modules/issues/rest.js';
 import { milestonesRoutes } from './modules/milestones/rest.js';
+import { notificationsRoutes } from './modules/notifications/rest.js';
 import { progressRoutes } from './modules/projects/progress-rest.js';
 import { projectsRoutes } from './modules/projects/rest.js';
 import { relationsRoutes } from './modules/relations/rest.js';
@@ -146,6 +147,7 @@ export async function buildApp(opts: BuildOptions) {
   progressRoutes(app, ctx);
   milestonesRoutes(app, ctx);
   viewsRoutes(app, ctx);
+  notificationsRoutes(app, ctx);
   cyclesRoutes(app, ctx);
   filesRoutes(app, ctx);
   attachmentsRoutes(app, ctx);
