@@ -227,7 +227,7 @@ export async function createIssue(
     });
     await q.addIdentifier(trx, id, identifier);
     await q.setLabels(trx, id, labelIds);
-    await q.subscribe(trx, id, [actor.id, input.assigneeId ?? null]);
+    await q.subscribe(trx, id, [actor.id]);
     await notify.issueCreated(trx, actor.id, {
       id,
       assigneeId: input.assigneeId ?? null,
@@ -422,7 +422,6 @@ export async function updateIssue(
 
     await q.updateIssueRow(trx, id, changed);
     if (labelsChanged) await q.setLabels(trx, id, labelIds);
-    if (changed['assignee_id']) await q.subscribe(trx, id, [changed['assignee_id'] as string]);
     await notify.issueUpdated(trx, actor.id, id, row, changed, state!.type);
     const after = (await q.loadIssueRecord(trx, id))!;
     await recordChange(trx, ctx, actor, before, after);

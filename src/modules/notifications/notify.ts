@@ -85,14 +85,14 @@ async function subscribers(trx: Db, issueId: string): Promise<string[]> {
   return rows.map((r) => r.user_id);
 }
 
-/** After an issue is created (the creator and assignee are already subscribed). */
+/** After an issue is created (the creator is already subscribed). */
 export async function issueCreated(
   trx: Db,
   actorId: string,
   issue: { id: string; assigneeId: string | null; description: string | null },
 ): Promise<void> {
   const mentioned = await usersNamed(trx, mentionedNames(issue.description));
-  await subscribeVisible(trx, issue.id, mentioned);
+  await subscribeVisible(trx, issue.id, issue.assigneeId ? [issue.assigneeId, ...mentioned] : mentioned);
   const to = new Recipients(actorId);
   to.add('issueAssignedToYou', [issue.assigneeId]);
   to.add('issueMention', mentioned);
@@ -116,7 +116,7 @@ export async function issueUpdated(
     'description' in changed
       ? await usersNamed(trx, newMentions(before.description, changed['description'] as string | null))
       : [];
-  await subscribeVisible(trx, issueId, mentioned);
+  await subscribeVisible(trx, issueId, assignee ? [assignee, ...mentioned] : mentioned);
   const to = new Recipients(actorId);
   to.add('issueAssignedToYou', [assignee]);
   to.add('issueMention', mentioned);

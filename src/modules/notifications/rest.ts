@@ -68,8 +68,13 @@ export function notificationsRoutes(app: Http, ctx: AppContext): void {
     {
       schema: {
         tags: ['notifications'],
-        summary: 'Mark every unread notification in the inbox read',
-        response: { 200: Type.Object({ ok: Type.Literal(true), count: Type.Integer() }), ...errors(401) },
+        summary: 'Mark every unread notification in the inbox read (body: {})',
+        querystring: Type.Object({}, { additionalProperties: false }),
+        body: Type.Object({}, { additionalProperties: false }),
+        response: {
+          200: Type.Object({ ok: Type.Literal(true), count: Type.Integer() }),
+          ...errors(400, 401),
+        },
       },
     },
     async (req) => ({ ok: true as const, count: await s.markAllReadFor(ctx, actorOf(req)) }),
