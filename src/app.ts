@@ -22,6 +22,7 @@ import { issuesRoutes } from './modules/issues/rest.js';
 import { mailRoutes } from './modules/mail/rest.js';
 import { type MailWorkerOptions, startMailWorker } from './modules/mail/worker.js';
 import { milestonesRoutes } from './modules/milestones/rest.js';
+import { notificationsRoutes } from './modules/notifications/rest.js';
 import { progressRoutes } from './modules/projects/progress-rest.js';
 import { projectsRoutes } from './modules/projects/rest.js';
 import { relationsRoutes } from './modules/relations/rest.js';
@@ -150,6 +151,7 @@ export async function buildApp(opts: BuildOptions) {
   progressRoutes(app, ctx);
   milestonesRoutes(app, ctx);
   viewsRoutes(app, ctx);
+  notificationsRoutes(app, ctx);
   cyclesRoutes(app, ctx);
   filesRoutes(app, ctx);
   attachmentsRoutes(app, ctx);

@@ -33,6 +33,10 @@ const GUEST_WRITES: Record<string, string> = {
   'POST /api/views': 'their own personal views (sharing is refused: views/policy.ts)',
   'PATCH /api/views/:id': 'their own personal views (views/policy.ts checks the owner)',
   'DELETE /api/views/:id': 'their own personal views (views/policy.ts checks the owner)',
+  'PATCH /api/notifications/:id': 'their own inbox',
+  'POST /api/notifications/read-all': 'their own inbox',
+  'PUT /api/issues/:id/subscription': 'their own subscription to an issue they see',
+  'DELETE /api/issues/:id/subscription': 'their own subscription to an issue they see',
   'POST /graphql': 'each mutation checks its policy (guests get FORBIDDEN there)',
 };
 

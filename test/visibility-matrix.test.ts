@@ -27,6 +27,7 @@ const SKIP_ROUTES: [RegExp, string][] = [
   [/^\/assets\/\*$/, 'the web UI build (hashed JS and CSS), present once web/dist is built'],
   [/^\/graphql$/, 'GraphiQL page; GraphQL is walked below through POST'],
   [/^\/api\/stream$/, 'the change stream never ends; who gets which event: test/stream.test.ts'],
+  [/^\/api\/notifications\/:id$/, "one person's own rows, not a team's: test/notifications.test.ts"],
 ];
 /** Collection in the path (or the param's own name) → the kind of record a param names. */
 const PARAM_KINDS: Record<string, Kind> = {
@@ -58,8 +59,12 @@ const PARAM_KINDS: Record<string, Kind> = {
 };
 /** Kinds whose REST paths also take another name: identifiers (PRV-1) and team keys. */
 const REST_ALIASES = new Set<Kind>(['issue', 'team']);
-/** Query fields not walked: webhooks are admin-only already. */
-const SKIP_FIELDS: Record<string, string> = { webhook: 'admin-only', webhooks: 'admin-only' };
+/** Query fields not walked: webhooks are admin-only already; the unread count names no record. */
+const SKIP_FIELDS: Record<string, string> = {
+  webhook: 'admin-only',
+  webhooks: 'admin-only',
+  notificationsUnreadCount: "a number about the caller's own inbox: test/graphql-notifications.test.ts",
+};
 /** GraphQL record type → kind, for the by-id root fields. */
 const TYPE_KINDS: Record<string, Kind> = {
   Issue: 'issue',

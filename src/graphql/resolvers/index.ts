@@ -2,6 +2,7 @@
 import type { ResolverMap } from '../build-schema.js';
 import { milestoneResolvers } from './milestones.js';
 import { mutationResolvers } from './mutations.js';
+import { notificationResolvers } from './notifications.js';
 import { readResolvers } from './reads.js';
 import { relationResolvers } from './relations.js';
 import { teamResolvers } from './teams.js';
@@ -14,4 +15,5 @@ export const allResolvers: ResolverMap[] = [
   relationResolvers,
   milestoneResolvers,
   viewResolvers,
+  notificationResolvers,
 ];

@@ -17,6 +17,7 @@ import { invalidField, notFound } from '../../platform/errors.js';
 import { MAX_LIMIT } from '../../platform/http/pagination.js';
 import { recordEvent } from '../../platform/outbox.js';
 import { resolveIssueId, subscribe } from '../issues/queries.js';
+import * as notify from '../notifications/notify.js';
 import { teamAccess } from '../teams/access.js';
 import { assertCanChangeComment } from './policy.js';
 import { presentComment } from './present.js';
@@ -98,6 +99,7 @@ export async function createComment(ctx: AppContext, actor: Actor, input: Commen
       body,
     });
     await subscribe(trx, issueId, [actor.id]);
+    await notify.commentCreated(trx, actor.id, { id, issueId, parentId, body });
     const comment = (await q.findComment(trx, id, access))!;
     await recordEvent(trx, {
       type: 'comment',
@@ -118,6 +120,13 @@ export async function updateComment(ctx: AppContext, actor: Actor, id: string, i
     assertCanChangeComment(actor, before);
     if (before.body === body) return before;
     await q.updateCommentBody(trx, id, body);
+    await notify.commentEdited(
+      trx,
+      actor.id,
+      { id, issueId: before.issue_id, parentId: before.parent_id },
+      before.body,
+      body,
+    );
     const after = (await q.findComment(trx, id, access))!;
     const old = presentComment(before);
     await recordEvent(trx, {

@@ -30,6 +30,7 @@ import { searchQuery } from '../../platform/list/search.js';
 import { recordEvent } from '../../platform/outbox.js';
 import { findLabelsByIds } from '../labels/queries.js';
 import { issueMilestoneChange } from '../milestones/issue-link.js';
+import * as notify from '../notifications/notify.js';
 import { defaultState, findStateById, firstStateOfType, lockStateShared } from '../states/queries.js';
 import { findVisibleTeam, teamAccess } from '../teams/access.js';
 import { isUuid } from '../teams/ids.js';
@@ -226,7 +227,12 @@ export async function createIssue(
     });
     await q.addIdentifier(trx, id, identifier);
     await q.setLabels(trx, id, labelIds);
-    await q.subscribe(trx, id, [actor.id, input.assigneeId ?? null]);
+    await q.subscribe(trx, id, [actor.id]);
+    await notify.issueCreated(trx, actor.id, {
+      id,
+      assigneeId: input.assigneeId ?? null,
+      description: input.description ?? null,
+    });
     const record = (await q.loadIssueRecord(trx, id))!;
     const data = presentIssue(record, ctx.config.publicUrl);
     await recordEvent(trx, {
@@ -416,7 +422,7 @@ export async function updateIssue(
 
     await q.updateIssueRow(trx, id, changed);
     if (labelsChanged) await q.setLabels(trx, id, labelIds);
-    if (changed['assignee_id']) await q.subscribe(trx, id, [changed['assignee_id'] as string]);
+    await notify.issueUpdated(trx, actor.id, id, row, changed, state!.type);
     const after = (await q.loadIssueRecord(trx, id))!;
     await recordChange(trx, ctx, actor, before, after);
     return after;

@@ -210,6 +210,22 @@ export interface CustomViewsTable {
   archived_at: NullableTimestamp;
 }
 
+export interface NotificationsTable {
+  id: Generated<string>;
+  user_id: string;
+  type: string;
+  issue_id: string;
+  comment_id: string | null;
+  parent_comment_id: string | null;
+  actor_id: string | null;
+  issue_status_type: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  read_at: NullableTimestamp;
+  archived_at: NullableTimestamp;
+  snoozed_until_at: NullableTimestamp;
+}
+
 export interface CyclesTable {
   id: Generated<string>;
   team_id: string;
@@ -455,6 +471,7 @@ export interface DB {
   project_teams: ProjectTeamsTable;
   project_milestones: ProjectMilestonesTable;
   custom_views: CustomViewsTable;
+  notifications: NotificationsTable;
   cycles: CyclesTable;
   issues: IssuesTable;
   issue_identifiers: IssueIdentifiersTable;
@@ -485,6 +502,7 @@ export type ProjectRow = Selectable<ProjectsTable>;
 export type CycleRow = Selectable<CyclesTable>;
 export type MilestoneRow = Selectable<ProjectMilestonesTable>;
 export type CustomViewRow = Selectable<CustomViewsTable>;
+export type NotificationRow = Selectable<NotificationsTable>;
 /** An issue as the application reads it: every column but the search tsvector. */
 export type IssueRow = Omit<Selectable<IssuesTable>, 'search'>;
 

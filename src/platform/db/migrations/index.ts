@@ -14,6 +14,7 @@ import * as m0013 from './0013_event_scope.js';
 import * as m0014 from './0014_file_chunks.js';
 import * as m0015 from './0015_graphql_budget.js';
 import * as m0016 from './0016_custom_views.js';
+import * as m0017 from './0017_notifications.js';
 import * as m0018 from './0018_outgoing_mail.js';
 
 export interface Migration {
@@ -38,5 +39,6 @@ export const migrations: Migration[] = [
   { version: 14, ...m0014 },
   { version: 15, ...m0015 },
   { version: 16, ...m0016 },
+  { version: 17, ...m0017 },
   { version: 18, ...m0018 },
 ];

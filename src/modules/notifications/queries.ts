@@ -1,0 +1,133 @@
+// SQL of the inbox. Every read is the caller's own rows whose issue they
+// still see (platform/access.ts visibility.issue over the joined issue), so a
+// notification about an issue moved to a team they left disappears.
+import { type Expression, type SqlBool, sql } from 'kysely';
+import { type TeamAccess, visibility } from '../../platform/access.js';
+import type { Db } from '../../platform/db/database.js';
+import { isUuid } from '../../platform/ids.js';
+
+export interface InboxFilter {
+  /** true: archived only; false or absent: the inbox (unarchived, not snoozed). */
+  archived?: boolean | undefined;
+  /** true: unread only; false: read only. */
+  unread?: boolean | undefined;
+}
+
+const base = (db: Db, access: TeamAccess) =>
+  db
+    .selectFrom('notifications as n')
+    .innerJoin('issues as i', 'i.id', 'n.issue_id')
+    .where('n.user_id', '=', access.userId)
+    .where(visibility.issue('i', access) as Expression<SqlBool>);
+
+/** The rows a list or count sees: archived ones apart; snoozed ones hidden until their time. */
+function filtered(db: Db, access: TeamAccess, f: InboxFilter, now: Date) {
+  let q = base(db, access).where(sql<SqlBool>`(n.archived_at is not null) = ${f.archived === true}`);
+  if (f.archived !== true) {
+    q = q.where((eb) => eb.or([eb('n.snoozed_until_at', 'is', null), eb('n.snoozed_until_at', '<=', now)]));
+  }
+  if (f.unread !== undefined) q = q.where('n.read_at', f.unread ? 'is' : 'is not', null);
+  return q;
+}
+
+const COLUMNS = [
+  'n.id',
+  'n.type',
+  'n.issue_id',
+  'n.comment_id',
+  'n.parent_comment_id',
+  'n.actor_id',
+  'n.issue_status_type',
+  'n.created_at',
+  'n.updated_at',
+  'n.read_at',
+  'n.archived_at',
+  'n.snoozed_until_at',
+  'n.user_id',
+  'i.identifier as issue_identifier',
+  'i.title as issue_title',
+  'i.team_id as issue_team_id',
+] as const;
+
+/** With the issue's identifier and title and the actor's names: one statement for a page. */
+function withDetails<Q extends ReturnType<typeof base>>(q: Q) {
+  return q
+    .leftJoin('users as a', 'a.id', 'n.actor_id')
+    .select([...COLUMNS, 'a.name as actor_name', 'a.display_name as actor_display_name']);
+}
+
+export type NotificationRecord = Awaited<ReturnType<typeof findNotification>> & {};
+
+export function findNotification(db: Db, id: string, access: TeamAccess) {
+  if (!isUuid(id)) return Promise.resolve(undefined);
+  return withDetails(base(db, access).where('n.id', '=', id)).executeTakeFirst();
+}
+
+export async function listNotifications(
+  db: Db,
+  access: TeamAccess,
+  f: InboxFilter,
+  page: { limit: number; offset: number },
+  now: Date,
+) {
+  const [rows, total] = await Promise.all([
+    withDetails(filtered(db, access, f, now))
+      .orderBy('n.created_at', 'desc')
+      .orderBy('n.id', 'desc')
+      .limit(page.limit)
+      .offset(page.offset)
+      .execute(),
+    countNotifications(db, access, f, now),
+  ]);
+  return { rows, total };
+}
+
+export async function countNotifications(db: Db, access: TeamAccess, f: InboxFilter, now: Date) {
+  const row = await filtered(db, access, f, now)
+    .select((e) => e.fn.countAll<string | number>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export interface NotificationPatch {
+  read_at?: Date | null;
+  archived_at?: Date | null;
+  snoozed_until_at?: Date | null;
+}
+
+export async function updateNotification(db: Db, id: string, patch: NotificationPatch): Promise<void> {
+  await db
+    .updateTable('notifications')
+    .set({ ...patch, updated_at: sql<Date>`now()` })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** Marks every unread inbox row the caller sees as read; returns how many. */
+export async function markAllRead(db: Db, access: TeamAccess, now: Date): Promise<number> {
+  const ids = filtered(db, access, { unread: true }, now).select('n.id');
+  const res = await db
+    .updateTable('notifications')
+    .set({ read_at: now, updated_at: now })
+    .where('id', 'in', ids)
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows);
+}
+
+export async function isSubscribed(db: Db, issueId: string, userId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('issue_subscribers')
+    .select('user_id')
+    .where('issue_id', '=', issueId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+export async function unsubscribe(db: Db, issueId: string, userId: string): Promise<void> {
+  await db
+    .deleteFrom('issue_subscribers')
+    .where('issue_id', '=', issueId)
+    .where('user_id', '=', userId)
+    .execute();
+}

@@ -1,0 +1,137 @@
+// REST: the caller's inbox and their subscription to an issue. Every
+// signed-in caller has an inbox, guests included (only their own rows).
+import { Type } from 'typebox';
+import type { AppContext } from '../../platform/context.js';
+import { actorOf } from '../../platform/http/auth-hook.js';
+import { PageInfo, pageOf, pageQuery } from '../../platform/http/pagination.js';
+import { errors, IdParams } from '../../platform/http/schemas.js';
+import type { Http } from '../../platform/http/types.js';
+import { NotificationSchema, presentNotification } from './present.js';
+import * as s from './service.js';
+
+const ListQuery = Type.Object({
+  archived: Type.Optional(Type.Boolean({ description: 'true: the archived ones instead of the inbox' })),
+  unread: Type.Optional(Type.Boolean({ description: 'true: unread only; false: read only' })),
+  ...pageQuery(50),
+});
+const PatchBody = Type.Object(
+  {
+    read: Type.Optional(Type.Boolean()),
+    archived: Type.Optional(Type.Boolean()),
+    snoozedUntilAt: Type.Optional(
+      Type.Union([Type.String({ maxLength: 64 }), Type.Null()], {
+        description: 'ISO 8601 date and time: hidden from the inbox until then; null: now',
+      }),
+    ),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
+const Envelope = Type.Object({ notification: NotificationSchema });
+const Subscription = Type.Object({ issueId: Type.String(), subscribed: Type.Boolean() });
+
+export function notificationsRoutes(app: Http, ctx: AppContext): void {
+  app.get(
+    '/api/notifications',
+    {
+      schema: {
+        tags: ['notifications'],
+        summary: "The caller's notifications, newest first; snoozed ones are hidden until their time",
+        querystring: ListQuery,
+        response: {
+          200: Type.Object({ notifications: Type.Array(NotificationSchema), pageInfo: PageInfo }),
+          ...errors(400, 401),
+        },
+      },
+    },
+    async (req) => {
+      const page = pageOf(req.query);
+      const filter = { archived: req.query.archived, unread: req.query.unread };
+      const { rows, total } = await s.listInbox(ctx, actorOf(req), filter, page);
+      return { notifications: rows.map(presentNotification), pageInfo: { total, ...page } };
+    },
+  );
+
+  app.get(
+    '/api/notifications/unread-count',
+    {
+      schema: {
+        tags: ['notifications'],
+        summary: 'How many notifications in the inbox are unread',
+        response: { 200: Type.Object({ count: Type.Integer() }), ...errors(401) },
+      },
+    },
+    async (req) => ({ count: await s.unreadCount(ctx, actorOf(req)) }),
+  );
+
+  app.post(
+    '/api/notifications/read-all',
+    {
+      schema: {
+        tags: ['notifications'],
+        summary: 'Mark every unread notification in the inbox read (body: {})',
+        querystring: Type.Object({}, { additionalProperties: false }),
+        body: Type.Object({}, { additionalProperties: false }),
+        response: {
+          200: Type.Object({ ok: Type.Literal(true), count: Type.Integer() }),
+          ...errors(400, 401),
+        },
+      },
+    },
+    async (req) => ({ ok: true as const, count: await s.markAllReadFor(ctx, actorOf(req)) }),
+  );
+
+  app.get(
+    '/api/notifications/:id',
+    {
+      schema: {
+        tags: ['notifications'],
+        summary: 'One of the caller’s notifications',
+        params: IdParams,
+        response: { 200: Envelope, ...errors(401, 404) },
+      },
+    },
+    async (req) => ({
+      notification: presentNotification(await s.getNotification(ctx, actorOf(req), req.params.id)),
+    }),
+  );
+
+  app.patch(
+    '/api/notifications/:id',
+    {
+      schema: {
+        tags: ['notifications'],
+        summary: 'Mark read or unread, archive or unarchive, snooze until a time',
+        params: IdParams,
+        body: PatchBody,
+        response: { 200: Envelope, ...errors(400, 401, 404) },
+      },
+    },
+    async (req) => ({
+      notification: presentNotification(
+        await s.updateNotificationFor(ctx, actorOf(req), req.params.id, req.body),
+      ),
+    }),
+  );
+
+  const subscriptionRoute = (method: 'GET' | 'PUT' | 'DELETE', summary: string) =>
+    app.route({
+      method,
+      url: '/api/issues/:id/subscription',
+      schema: {
+        tags: ['notifications'],
+        summary,
+        params: IdParams,
+        response: { 200: Subscription, ...errors(401, 404) },
+      },
+      handler: async (req) => {
+        const { id } = req.params as { id: string };
+        const actor = actorOf(req);
+        return method === 'GET'
+          ? s.subscription(ctx, actor, id)
+          : s.setSubscribed(ctx, actor, id, method === 'PUT');
+      },
+    });
+  subscriptionRoute('GET', 'Whether the caller is subscribed to the issue (id or identifier)');
+  subscriptionRoute('PUT', 'Subscribe the caller to the issue: its comments and state changes notify them');
+  subscriptionRoute('DELETE', 'Unsubscribe the caller from the issue');
+}
