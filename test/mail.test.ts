@@ -11,6 +11,7 @@ import { claimDue, enqueueMail } from '../src/modules/mail/queue.js';
 import { seal } from '../src/modules/mail/sealed.js';
 import { kickMailWorker } from '../src/modules/mail/worker.js';
 import { rawHeader, sleep, startSmtp, type TestSmtp } from './mail-support.js';
+import { ADMIN_EMAIL } from './support/env.js';
 import { startTestApp, type TestApp } from './support/harness.js';
 
 let t: TestApp;
@@ -217,6 +218,27 @@ async function settledFor(userId: string) {
 }
 
 describe('notification digests', () => {
+  test('a notification (assigned, through the REST API) reaches the assignee as a digest line with the issue link', async () => {
+    const member = await t.userWithRole('member');
+    const created = await t.post(
+      '/api/issues',
+      { teamId: 'ENG', title: 'Mailed assignment', assigneeId: member.user.id },
+      t.adminToken,
+    );
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const deadline = Date.now() + 10_000;
+    while (messagesFor(member.email).length < 1) {
+      assert.ok(Date.now() < deadline, 'the digest arrived');
+      await sleep(20);
+    }
+    const mail = messagesFor(member.email)[0]!;
+    assert.equal(mail.subject, '[Trackway] Assigned to you');
+    assert.match(mail.text ?? '', new RegExp(`${created.body.issue.identifier} Mailed assignment`));
+    assert.ok((mail.text ?? '').includes(`/issue/${created.body.issue.identifier}`), 'the issue link');
+    // The admin who assigned it gets nothing about their own change.
+    assert.equal(messagesFor(ADMIN_EMAIL).length, 0);
+  });
+
   test('three items within the window make one mail with three links and a one-click unsubscribe', async () => {
     const member = await t.userWithRole('member');
     const issues = [await newIssue('First'), await newIssue('Second'), await newIssue('Third')];

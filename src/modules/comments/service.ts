@@ -99,7 +99,7 @@ export async function createComment(ctx: AppContext, actor: Actor, input: Commen
       body,
     });
     await subscribe(trx, issueId, [actor.id]);
-    await notify.commentCreated(trx, actor.id, { id, issueId, parentId, body });
+    await notify.commentCreated(ctx, trx, actor.id, { id, issueId, parentId, body });
     const comment = (await q.findComment(trx, id, access))!;
     await recordEvent(trx, {
       type: 'comment',
@@ -120,8 +120,7 @@ export async function updateComment(ctx: AppContext, actor: Actor, id: string, i
     assertCanChangeComment(actor, before);
     if (before.body === body) return before;
     await q.updateCommentBody(trx, id, body);
-    await notify.commentEdited(
-      trx,
+    await notify.commentEdited(ctx, trx,
       actor.id,
       { id, issueId: before.issue_id, parentId: before.parent_id },
       before.body,

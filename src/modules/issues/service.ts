@@ -228,7 +228,7 @@ export async function createIssue(
     await q.addIdentifier(trx, id, identifier);
     await q.setLabels(trx, id, labelIds);
     await q.subscribe(trx, id, [actor.id]);
-    await notify.issueCreated(trx, actor.id, {
+    await notify.issueCreated(ctx, trx, actor.id, {
       id,
       assigneeId: input.assigneeId ?? null,
       description: input.description ?? null,
@@ -422,7 +422,7 @@ export async function updateIssue(
 
     await q.updateIssueRow(trx, id, changed);
     if (labelsChanged) await q.setLabels(trx, id, labelIds);
-    await notify.issueUpdated(trx, actor.id, id, row, changed, state!.type);
+    await notify.issueUpdated(ctx, trx, actor.id, id, row, changed, state!.type);
     const after = (await q.loadIssueRecord(trx, id))!;
     await recordChange(trx, ctx, actor, before, after);
     return after;

@@ -8,8 +8,13 @@
 //   outside it, a member outside a private team), never a deleted user;
 // - an @name shared by several people mentions nobody (no guessing who).
 import { sql } from 'kysely';
+import type { AppContext } from '../../platform/context.js';
 import type { Db } from '../../platform/db/database.js';
+import { enqueueNotificationMail } from '../mail/digest.js';
 import { mentionedNames, newMentions } from './mentions.js';
+
+/** What writing notifications needs of the app: whether mail is configured. */
+type Mailer = Pick<AppContext, 'config'>;
 
 export type NotificationType =
   | 'issueAssignedToYou'
@@ -61,11 +66,24 @@ class Recipients {
   }
 }
 
-/** One statement: a row per recipient who sees the issue now. */
-async function write(trx: Db, change: Change, to: Recipients): Promise<void> {
+/** The line a notification email gives each kind (docs/email.md). */
+const MAIL_LINE: Record<NotificationType, string> = {
+  issueAssignedToYou: 'Assigned to you',
+  issueMention: 'You were mentioned',
+  issueCommentMention: 'You were mentioned in a comment',
+  issueNewComment: 'New comment',
+  issueStatusChanged: 'State changed',
+};
+
+/**
+ * One statement: a row per recipient who sees the issue now; and for each, a line
+ * of their next notification email (which does nothing without SMTP or for
+ * someone who turned it off).
+ */
+async function write(ctx: Mailer, trx: Db, change: Change, to: Recipients): Promise<void> {
   if (to.byUser.size === 0) return;
   const values = [...to.byUser].map(([u, type]) => sql`(${u}::uuid, ${type}::text)`);
-  await sql`insert into notifications
+  const written = await sql<{ user_id: string; type: NotificationType }>`insert into notifications
       (user_id, type, issue_id, comment_id, parent_comment_id, actor_id, issue_status_type)
     select u.id, v.type, i.id, ${change.commentId ?? null}::uuid, ${change.parentCommentId ?? null}::uuid,
       ${change.actorId}::uuid, ${change.issueStatusType ?? null}::text
@@ -73,7 +91,18 @@ async function write(trx: Db, change: Change, to: Recipients): Promise<void> {
     join users u on u.id = v.user_id and u.deleted_at is null
     join issues i on i.id = ${change.issueId}::uuid
     join teams t on t.id = i.team_id
-    where ${userSeesTeam}`.execute(trx);
+    where ${userSeesTeam}
+    returning user_id, type`.execute(trx);
+  for (const row of written.rows) {
+    const reply = row.type === 'issueNewComment' && change.parentCommentId;
+    await enqueueNotificationMail(ctx, trx, {
+      userId: row.user_id,
+      issueId: change.issueId,
+      kind: row.type,
+      text: reply ? 'Reply to your comment' : MAIL_LINE[row.type],
+      actorId: change.actorId,
+    });
+  }
 }
 
 async function subscribers(trx: Db, issueId: string): Promise<string[]> {
@@ -87,6 +116,7 @@ async function subscribers(trx: Db, issueId: string): Promise<string[]> {
 
 /** After an issue is created (the creator is already subscribed). */
 export async function issueCreated(
+  ctx: Mailer,
   trx: Db,
   actorId: string,
   issue: { id: string; assigneeId: string | null; description: string | null },
@@ -96,7 +126,7 @@ export async function issueCreated(
   const to = new Recipients(actorId);
   to.add('issueAssignedToYou', [issue.assigneeId]);
   to.add('issueMention', mentioned);
-  await write(trx, { issueId: issue.id, actorId }, to);
+  await write(ctx, trx, { issueId: issue.id, actorId }, to);
 }
 
 /**
@@ -104,6 +134,7 @@ export async function issueCreated(
  * that changed, `stateType` the type of its state now.
  */
 export async function issueUpdated(
+  ctx: Mailer,
   trx: Db,
   actorId: string,
   issueId: string,
@@ -122,11 +153,12 @@ export async function issueUpdated(
   to.add('issueMention', mentioned);
   const stateChanged = 'state_id' in changed;
   if (stateChanged) to.add('issueStatusChanged', await subscribers(trx, issueId));
-  await write(trx, { issueId, actorId, issueStatusType: stateChanged ? stateType : null }, to);
+  await write(ctx, trx, { issueId, actorId, issueStatusType: stateChanged ? stateType : null }, to);
 }
 
 /** After a comment is created (the commenter is already subscribed). */
 export async function commentCreated(
+  ctx: Mailer,
   trx: Db,
   actorId: string,
   comment: { id: string; issueId: string; parentId: string | null; body: string },
@@ -150,11 +182,12 @@ export async function commentCreated(
     commentId: comment.id,
     parentCommentId: comment.parentId,
   };
-  await write(trx, change, to);
+  await write(ctx, trx, change, to);
 }
 
 /** After a comment's body is edited: only the people it newly mentions. */
 export async function commentEdited(
+  ctx: Mailer,
   trx: Db,
   actorId: string,
   comment: { id: string; issueId: string; parentId: string | null },
@@ -172,5 +205,5 @@ export async function commentEdited(
     commentId: comment.id,
     parentCommentId: comment.parentId,
   };
-  await write(trx, change, to);
+  await write(ctx, trx, change, to);
 }
