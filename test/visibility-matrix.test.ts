@@ -28,7 +28,10 @@ const SKIP_ROUTES: [RegExp, string][] = [
   [/^\/graphql$/, 'GraphiQL page; GraphQL is walked below through POST'],
   [/^\/api\/stream$/, 'the change stream never ends; who gets which event: test/stream.test.ts'],
   [/^\/api\/notifications\/:id$/, "one person's own rows, not a team's: test/notifications.test.ts"],
-  [/^\/api\/mail\/unsubscribe$/, 'a page opened by a signed token from an email, no team data: test/mail.test.ts'],
+  [
+    /^\/api\/mail\/unsubscribe$/,
+    'a page opened by a signed token from an email, no team data: test/mail.test.ts',
+  ],
 ];
 /** Collection in the path (or the param's own name) → the kind of record a param names. */
 const PARAM_KINDS: Record<string, Kind> = {

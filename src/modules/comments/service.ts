@@ -120,7 +120,9 @@ export async function updateComment(ctx: AppContext, actor: Actor, id: string, i
     assertCanChangeComment(actor, before);
     if (before.body === body) return before;
     await q.updateCommentBody(trx, id, body);
-    await notify.commentEdited(ctx, trx,
+    await notify.commentEdited(
+      ctx,
+      trx,
       actor.id,
       { id, issueId: before.issue_id, parentId: before.parent_id },
       before.body,
