@@ -61,6 +61,12 @@ export interface BuildOptions {
   clock?: () => number;
   /** Options of the mail worker, which runs when SMTP is configured; false: none (tests start their own). */
   mailWorker?: MailWorkerOptions | false;
+  /**
+   * Fastify's limit on one plugin's start, in ms (its default 10,000; 0: none). The
+   * browser tests on PostgreSQL, two files at once on two cores, saw a stray timeout
+   * after their suites had passed; they lift it while that is investigated.
+   */
+  pluginTimeoutMs?: number;
 }
 
 export async function buildApp(opts: BuildOptions) {
@@ -71,6 +77,7 @@ export async function buildApp(opts: BuildOptions) {
   const hops = config.trustProxy;
   const app = Fastify({
     logger: opts.logger ?? { level: config.logLevel },
+    pluginTimeout: opts.pluginTimeoutMs ?? 10_000,
     bodyLimit: JSON_BODY_LIMIT,
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
