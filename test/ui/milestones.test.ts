@@ -80,6 +80,8 @@ describe('UI: milestones and sub-issues', () => {
     await page.goto(`/issue/${issue.identifier}`);
     const picker = page.getByLabel('Milestone');
     await picker.waitFor();
+    // The project's milestones arrive after the picker shows: wait for them, then check the list.
+    await picker.locator('option', { hasText: 'Beta' }).waitFor({ state: 'attached' });
     const options = await picker.locator('option').allTextContents();
     assert.deepEqual(options, ['No milestone', 'General availability', 'Beta']);
     await picker.selectOption({ label: 'Beta' });
