@@ -1,8 +1,10 @@
 // Two real server processes (node --import tsx src/server.ts) on one
 // PostgreSQL database, as behind a load balancer, sharing nothing else:
 // the sign-in limit and the GraphQL budget are one for both, 100 concurrent
-// creates split across them get 100 gapless identifiers, and with both
-// delivery workers running each webhook event arrives exactly once per endpoint.
+// creates split across them get 100 gapless identifiers, with both delivery
+// workers running each webhook event arrives exactly once per endpoint, and a
+// file uploaded to one downloads from the other (each has its own DATA_DIR;
+// FILE_STORAGE=postgres keeps the bytes in the shared database).
 // PostgreSQL only: PGlite is embedded in one process and cannot be shared.
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -50,6 +52,7 @@ async function startServer(name: string, databaseUrl: string, dataDir: string): 
     PUBLIC_URL: base,
     DATA_DIR: dataDir,
     DATABASE_URL: databaseUrl,
+    FILE_STORAGE: 'postgres',
     ADMIN_EMAIL,
     ADMIN_PASSWORD,
     WEBHOOK_ALLOW_PRIVATE: 'true',
@@ -112,7 +115,7 @@ const count = (answers: Answer[], status: number) => answers.filter((a) => a.sta
 
 describe('two server processes on one PostgreSQL database', { skip: onPostgres ? false : SKIP }, () => {
   let database: TestDatabase;
-  let dataDir: string;
+  let dataDirs: string[];
   let rx: Receiver;
   let a: Server;
   let b: Server;
@@ -122,11 +125,13 @@ describe('two server processes on one PostgreSQL database', { skip: onPostgres ?
 
   before(async () => {
     database = await freshDatabase();
-    dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'trackway-two-'));
+    dataDirs = await Promise.all(
+      ['a', 'b'].map((n) => fs.mkdtemp(path.join(os.tmpdir(), `trackway-two-${n}-`))),
+    );
     rx = await startReceiver();
     [a, b] = await Promise.all([
-      startServer('A', database.url!, dataDir),
-      startServer('B', database.url!, dataDir),
+      startServer('A', database.url!, dataDirs[0]!),
+      startServer('B', database.url!, dataDirs[1]!),
     ]);
     const login = await call(a, 'POST', '/api/auth/login', {
       body: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD },
@@ -140,7 +145,7 @@ describe('two server processes on one PostgreSQL database', { skip: onPostgres ?
     for (const s of [a, b]) if (s && s.child.exitCode === null) s.child.kill('SIGKILL');
     await rx?.close();
     await database?.close();
-    await fs.rm(dataDir, { recursive: true, force: true });
+    for (const dir of dataDirs ?? []) await fs.rm(dir, { recursive: true, force: true });
   });
 
   test('a token from A works on B: one signing secret, in the database', async () => {
@@ -316,6 +321,33 @@ describe('two server processes on one PostgreSQL database', { skip: onPostgres ?
     t.diagnostic(`requests sent by A: ${bySender(a)}, by B: ${bySender(b)}`);
     assert.equal(bySender(a) + bySender(b), 220);
     assert.ok(bySender(a) > 0 && bySender(b) > 0, 'both workers delivered');
+  });
+
+  test('a file uploaded to A downloads from B, byte for byte', async () => {
+    // Many stored chunks (256 KiB each) and every byte value.
+    const bytes = Buffer.alloc(3 * 1024 * 1024 + 17);
+    for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 31 + (i >> 11)) & 0xff;
+    const up = await fetch(`${a.base}/api/files`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${admin}`,
+        'content-type': 'application/octet-stream',
+        'x-filename': 'two.bin',
+      },
+      body: bytes,
+    });
+    assert.equal(up.status, 201, await up.clone().text());
+    const { file } = (await up.json()) as { file: { id: string } };
+    const down = await fetch(`${b.base}/api/files/${file.id}`, {
+      headers: { authorization: `Bearer ${admin}` },
+    });
+    assert.equal(down.status, 200);
+    assert.ok(Buffer.from(await down.arrayBuffer()).equals(bytes), 'the same bytes');
+    // Neither instance wrote it to its own disk.
+    for (const dir of dataDirs) {
+      const local = await fs.readdir(path.join(dir, 'files')).catch(() => []);
+      assert.deepEqual(local, []);
+    }
   });
 
   test('both shut down cleanly on SIGTERM', async () => {
