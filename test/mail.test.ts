@@ -19,6 +19,8 @@ let smtp: TestSmtp;
 /** Set to make the worker "crash" after the next SMTP accept, before recording it. */
 let crashAfterAccept = false;
 const WINDOW_MS = 400;
+// How long a test waits for the worker: generous, since CI machines may be busy.
+const WAIT_MS = 30_000;
 
 before(async () => {
   smtp = await startSmtp();
@@ -46,7 +48,7 @@ after(async () => {
 const row = (id: string) =>
   t.ctx.db.selectFrom('outgoing_mail').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 
-async function waitForStatus(id: string, status: string, ms = 15_000) {
+async function waitForStatus(id: string, status: string, ms = WAIT_MS) {
   const deadline = Date.now() + ms;
   for (;;) {
     const r = await row(id);
@@ -78,7 +80,7 @@ describe('delivery', () => {
     smtp.refuseWith(451);
     const id = await queueReset(user.email);
     const attempts = async (n: number) => {
-      const deadline = Date.now() + 10_000;
+      const deadline = Date.now() + WAIT_MS;
       while ((await row(id)).attempts < n || (await row(id)).status === 'sending') {
         assert.ok(Date.now() < deadline, `attempt ${n}`);
         await sleep(10);
@@ -132,7 +134,7 @@ describe('delivery', () => {
     const user = await t.register('Crashing');
     crashAfterAccept = true;
     const id = await queueReset(user.email);
-    const deadline = Date.now() + 10_000;
+    const deadline = Date.now() + WAIT_MS;
     while (messagesFor(user.email).length < 1) {
       assert.ok(Date.now() < deadline);
       await sleep(20);
@@ -226,7 +228,7 @@ describe('notification digests', () => {
       t.adminToken,
     );
     assert.equal(created.status, 201, JSON.stringify(created.body));
-    const deadline = Date.now() + 10_000;
+    const deadline = Date.now() + WAIT_MS;
     while (messagesFor(member.email).length < 1) {
       assert.ok(Date.now() < deadline, 'the digest arrived');
       await sleep(20);
@@ -250,7 +252,7 @@ describe('notification digests', () => {
       ),
       true,
     );
-    const deadline = Date.now() + 10_000;
+    const deadline = Date.now() + WAIT_MS;
     while (messagesFor(member.email).length < 1) {
       assert.ok(Date.now() < deadline, 'digest arrived');
       await sleep(20);
@@ -295,7 +297,7 @@ describe('notification digests', () => {
     const on = await t.patch('/api/me/preferences', { emailNotifications: true }, member.token);
     assert.deepEqual(on.body, { preferences: { emailNotifications: true } });
     assert.equal(await notify(member.user.id, [issues[0]!.id], 'Back on'), true);
-    const again = Date.now() + 10_000;
+    const again = Date.now() + WAIT_MS;
     while (messagesFor(member.email).length < 2) {
       assert.ok(Date.now() < again, 'mail resumes');
       await sleep(20);

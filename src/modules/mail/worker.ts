@@ -1,11 +1,13 @@
-// The mail worker: one loop per process that turns waiting notification items
-// into digests, claims due messages (queue.claimDue: SKIP LOCKED + a lease, so
-// any number of processes share one queue) and sends each through nodemailer.
+// The mail worker: one claim loop per process (platform/claim-loop.ts) that
+// turns waiting notification items into digests, claims due messages
+// (queue.claimDue: SKIP LOCKED + a lease, so any number of processes share one
+// queue) and sends each through nodemailer.
 // A message is marked sent, in its own statement, only after the SMTP server
 // accepted it; a crash in between sends it again after the lease, with the
 // same Message-ID (at least once; docs/email.md). No transaction is held
 // across SMTP (PGlite is a single connection).
 import nodemailer, { type Transporter } from 'nodemailer';
+import { startClaimLoop } from '../../platform/claim-loop.js';
 import type { AppContext } from '../../platform/context.js';
 import { retryDelayMs } from '../webhooks/schedule.js';
 import { composeDigests } from './digest.js';
@@ -28,7 +30,13 @@ export interface MailWorker {
   stop(): Promise<void>;
 }
 
-const DEFAULTS = { pollMs: 1000, leaseMs: 5 * 60_000, maxAttempts: 12, concurrency: 4 };
+const DEFAULTS = {
+  pollMs: 1000,
+  leaseMs: 5 * 60_000,
+  maxAttempts: 12,
+  concurrency: 4,
+  stopTimeoutMs: 10_000,
+};
 // Well under the lease, so a send in flight never outlives its claim.
 const SMTP_TIMEOUTS = { connectionTimeout: 30_000, greetingTimeout: 30_000, socketTimeout: 60_000 };
 const ERROR_MAX = 1000;
@@ -41,29 +49,11 @@ export function kickMailWorker(ctx: AppContext): void {
 }
 
 export function startMailWorker(ctx: AppContext, options: MailWorkerOptions = {}): MailWorker {
-  const mail = ctx.config.mail;
-  if (!mail) throw new Error('startMailWorker: SMTP is not configured');
+  const configured = ctx.config.mail;
+  if (!configured) throw new Error('startMailWorker: SMTP is not configured');
+  const mail = configured;
   const opts = { ...DEFAULTS, ...options };
   const transport: Transporter = nodemailer.createTransport({ url: mail.smtpUrl, ...SMTP_TIMEOUTS });
-  const inFlight = new Set<Promise<void>>();
-  let stopping = false;
-  let kicked = false;
-  let wake: (() => void) | null = null;
-
-  const kick = () => {
-    kicked = true;
-    wake?.();
-  };
-  const sleep = (ms: number) =>
-    new Promise<void>((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done() {
-        clearTimeout(timer);
-        wake = null;
-        resolve();
-      }
-      wake = done;
-    });
 
   async function send(job: ClaimedMail): Promise<void> {
     const message = await buildMessage(ctx, job);
@@ -78,7 +68,7 @@ export function startMailWorker(ctx: AppContext, options: MailWorkerOptions = {}
       const outcome =
         job.attempts >= opts.maxAttempts
           ? { status: 'failed' as const, error }
-          : { status: 'pending' as const, error, retryInMs: retryDelayMs(mail!.retryBaseMs, job.attempts) };
+          : { status: 'pending' as const, error, retryInMs: retryDelayMs(mail.retryBaseMs, job.attempts) };
       await settleMail(ctx.db, job, outcome);
       ctx.log.warn({ mailId: job.id, attempt: job.attempts, error }, 'mail: send failed');
       return;
@@ -87,44 +77,21 @@ export function startMailWorker(ctx: AppContext, options: MailWorkerOptions = {}
     await settleMail(ctx.db, job, { status: 'sent' });
   }
 
-  async function loop() {
-    while (!stopping) {
-      kicked = false;
-      let claimed: ClaimedMail[] = [];
-      try {
-        await composeDigests(ctx.db, mail!.batchWindowMs);
-        const room = opts.concurrency - inFlight.size;
-        if (room > 0) claimed = await claimDue(ctx.db, room, opts.leaseMs);
-      } catch (err) {
-        if (!stopping) ctx.log.error({ err }, 'mail worker: claiming failed');
-      }
-      for (const job of claimed) {
-        const p: Promise<void> = send(job)
-          .catch((err) => {
-            // The lease runs out and the message is tried again.
-            if (!stopping) ctx.log.error({ err, mailId: job.id }, 'mail worker: sending failed');
-          })
-          .finally(() => {
-            inFlight.delete(p);
-            kick();
-          });
-        inFlight.add(p);
-      }
-      if (stopping) break;
-      if (!kicked) await sleep(opts.pollMs);
-    }
-  }
-  const looping = loop();
+  const loop = startClaimLoop(ctx, {
+    name: 'mail worker',
+    tuning: () => opts,
+    async claim(room) {
+      // Digests need no sending slot: compose them on every round.
+      await composeDigests(ctx.db, mail.batchWindowMs);
+      return room > 0 ? claimDue(ctx.db, room, opts.leaseMs) : [];
+    },
+    run: send,
+  });
 
   const worker: MailWorker = {
-    kick,
+    kick: () => loop.kick(),
     async stop() {
-      if (stopping) return looping;
-      stopping = true;
-      wake?.();
-      await looping;
-      const timeout = new Promise<void>((r) => setTimeout(r, 10_000).unref());
-      await Promise.race([Promise.allSettled([...inFlight]), timeout]);
+      await loop.stop();
       transport.close();
       if (running.get(ctx) === worker) running.delete(ctx);
     },

@@ -7,6 +7,7 @@
 // local kicks when an attempt finishes, and a cheap poll as the safety net.
 import { createHmac } from 'node:crypto';
 import type { PGlite } from '@electric-sql/pglite';
+import { startClaimLoop } from '../../platform/claim-loop.js';
 import type { AppContext } from '../../platform/context.js';
 import { listenForNotifications } from '../../platform/db/notifications.js';
 import { keepAliveAgents, type PostOutcome, postJson } from '../../platform/net/outbound-post.js';
@@ -58,26 +59,6 @@ export function deliveryBody(job: q.ClaimedDelivery, timestamp: number): string 
 
 export function startWebhookWorker(ctx: AppContext, opts: WorkerOptions = {}): WebhookWorker {
   const agents = keepAliveAgents();
-  const inFlight = new Set<Promise<void>>();
-  let stopping = false;
-  let kicked = false;
-  let wake: (() => void) | null = null;
-
-  const kick = () => {
-    kicked = true;
-    wake?.();
-  };
-
-  const sleep = (ms: number) =>
-    new Promise<void>((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        wake = null;
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      wake = done;
-    });
 
   /** Records the outcome; after a success, returns the endpoint's next due delivery (claimed). */
   async function record(
@@ -94,7 +75,12 @@ export function startWebhookWorker(ctx: AppContext, opts: WorkerOptions = {}): W
       responseBody: out.responseBody,
     };
     if (out.ok) {
-      return q.recordSuccessAndClaimNext(ctx.db, job, attempt, stopping ? null : { leaseMs: tuning.leaseMs });
+      return q.recordSuccessAndClaimNext(
+        ctx.db,
+        job,
+        attempt,
+        loop.stopping ? null : { leaseMs: tuning.leaseMs },
+      );
     }
     const error = out.error ?? 'failed';
     const disabled = await ctx.db.transaction().execute(async (trx) => {
@@ -141,56 +127,26 @@ export function startWebhookWorker(ctx: AppContext, opts: WorkerOptions = {}): W
     }
   }
 
-  async function loop() {
-    while (!stopping) {
-      kicked = false;
-      const tuning = tuningFor(ctx);
-      const room = tuning.concurrency - inFlight.size;
-      let claimed: q.ClaimedDelivery[] = [];
-      if (room > 0) {
-        try {
-          claimed = await q.claimDue(ctx.db, room, tuning.leaseMs);
-        } catch (err) {
-          if (!stopping) ctx.log.error({ err }, 'webhook worker: claiming deliveries failed');
-        }
-      }
-      for (const job of claimed) {
-        const p: Promise<void> = lane(job)
-          .catch((err) => {
-            // The lease runs out and the delivery is tried again: at least once.
-            if (!stopping) ctx.log.error({ err, deliveryId: job.id }, 'webhook worker: recording failed');
-          })
-          .finally(() => {
-            inFlight.delete(p);
-            kick();
-          });
-        inFlight.add(p);
-      }
-      if (stopping) break;
-      if (claimed.length > 0 && claimed.length === room) continue;
-      if (!kicked) await sleep(tuning.pollMs);
-    }
-  }
+  const loop = startClaimLoop(ctx, {
+    name: 'webhook worker',
+    tuning: () => tuningFor(ctx),
+    claim: async (room) => (room > 0 ? q.claimDue(ctx.db, room, tuningFor(ctx).leaseMs) : []),
+    run: lane,
+  });
 
   const db = opts.database;
   const stopListening = listenForNotifications(
     ctx.db,
     db && { ...db, url: db.kind === 'postgres' ? (db.url ?? ctx.config.databaseUrl) : undefined },
     WEBHOOK_NOTIFY_CHANNEL,
-    kick,
-    () => stopping,
+    () => loop.kick(),
+    () => loop.stopping,
   );
-  const looping = loop();
 
   const worker: WebhookWorker = {
-    kick,
+    kick: () => loop.kick(),
     async stop() {
-      if (stopping) return looping;
-      stopping = true;
-      wake?.();
-      await looping;
-      const timeout = new Promise<void>((r) => setTimeout(r, tuningFor(ctx).stopTimeoutMs).unref());
-      await Promise.race([Promise.allSettled([...inFlight]), timeout]);
+      await loop.stop();
       await stopListening();
       agents.http.destroy();
       agents.https.destroy();
