@@ -13,12 +13,12 @@ import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs/promises';
 import http from 'node:http';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
 import { freshDatabase, type TestDatabase } from './support/database.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD } from './support/env.js';
+import { freePort } from './support/server-process.js';
 
 const MAX = 26_214_400;
 const MiB = 1024 * 1024;
@@ -26,15 +26,6 @@ const cleanups: (() => Promise<void>)[] = [];
 after(async () => {
   for (const c of cleanups.reverse()) await c();
 });
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 async function rssOf(pid: number): Promise<number> {
   const status = await fs.readFile(`/proc/${pid}/status`, 'utf8');

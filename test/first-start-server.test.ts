@@ -4,80 +4,29 @@
 // request ids; a restart prints nothing and keeps tokens valid. Always on the
 // embedded database: DATA_DIR is what is under test.
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { type ServerProcess, startServerProcess } from './support/server-process.js';
 
-const root = path.resolve(import.meta.dirname, '..');
-
-// Generous: tsx compiles on the fly and the machine may be busy with other runs.
-// How fast start-up really is gets measured by scripts/measure-startup.mjs.
-const SERVER_START_LIMIT_MS = 180_000;
 const SERVER_TEST_TIMEOUT_MS = 400_000;
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
+type Running = ServerProcess;
 
-interface Running {
-  child: ChildProcess;
-  base: string;
-  output: () => string;
-  exited: Promise<number | null>;
-}
-
-async function startServer(dataDir: string): Promise<Running> {
-  const port = await freePort();
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'info',
-  };
-  for (const k of ['DATABASE_URL', 'ADMIN_EMAIL', 'ADMIN_PASSWORD', 'JWT_SECRET', 'PUBLIC_URL'])
-    delete env[k];
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
-    cwd: root,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
+const startServer = (dataDir: string) =>
+  startServerProcess({
+    readyPath: '/api/config',
+    env: {
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'info',
+      DATABASE_URL: undefined,
+      ADMIN_EMAIL: undefined,
+      ADMIN_PASSWORD: undefined,
+      JWT_SECRET: undefined,
+      PUBLIC_URL: undefined,
+    },
   });
-  let out = '';
-  child.stdout!.on('data', (d) => {
-    out += d;
-  });
-  child.stderr!.on('data', (d) => {
-    out += d;
-  });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const base = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + SERVER_START_LIMIT_MS;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited early:\n${out}`);
-    try {
-      const res = await fetch(`${base}/api/config`);
-      if (res.status === 200) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`server did not answer in time:\n${out}`);
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return { child, base, output: () => out, exited };
-}
 
 async function stop(s: Running): Promise<number | null> {
   s.child.kill('SIGTERM');

@@ -6,65 +6,31 @@
 // database and cannot be shared, so there the file is skipped. Heartbeats (the
 // safety poll) are 10 s apart here, so only a notification delivers within 1 s.
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { startTestApp, type TestApp } from './support/harness.js';
+import { type ServerProcess, startServerProcess } from './support/server-process.js';
 import { openSse, type SseClient } from './support/sse.js';
 
-const root = path.resolve(import.meta.dirname, '..');
 const onPostgres = Boolean(process.env['DATABASE_URL']);
-const START_LIMIT_MS = 180_000;
+type Server = ServerProcess;
 
-interface Server {
-  child: ChildProcess;
-  base: string;
-  output: () => string;
-  exited: Promise<number | null>;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
+const startServer = (databaseUrl: string, dataDir: string) =>
+  startServerProcess({
+    env: {
+      DATA_DIR: dataDir,
+      DATABASE_URL: databaseUrl,
+      LOG_LEVEL: 'warn',
+      STREAM_HEARTBEAT_MS: '10000',
+      ADMIN_EMAIL: undefined,
+      ADMIN_PASSWORD: undefined,
+      JWT_SECRET: undefined,
+      PUBLIC_URL: undefined,
+    },
   });
-}
-
-async function startServer(databaseUrl: string, dataDir: string): Promise<Server> {
-  const port = await freePort();
-  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir };
-  Object.assign(env, { DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', STREAM_HEARTBEAT_MS: '10000' });
-  for (const k of ['ADMIN_EMAIL', 'ADMIN_PASSWORD', 'JWT_SECRET', 'PUBLIC_URL']) delete env[k];
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], { cwd: root, env });
-  let out = '';
-  child.stdout!.on('data', (d) => {
-    out += d;
-  });
-  child.stderr!.on('data', (d) => {
-    out += d;
-  });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const base = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + START_LIMIT_MS;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited early:\n${out}`);
-    if ((await fetch(`${base}/readyz`).catch(() => null))?.status === 200) break;
-    if (Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`server did not answer in time:\n${out}`);
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  return { child, base, output: () => out, exited };
-}
 
 describe('two server processes on one PostgreSQL', {
   skip: !onPostgres && 'PGlite cannot be shared between processes',

@@ -7,84 +7,45 @@
 // FILE_STORAGE=postgres keeps the bytes in the shared database).
 // PostgreSQL only: PGlite is embedded in one process and cannot be shared.
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { freshDatabase, type TestDatabase } from './support/database.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD } from './support/env.js';
+import { freePort, type ServerProcess, startServerProcess } from './support/server-process.js';
 import { type Receiver, signatureValid, sleep, startReceiver } from './webhooks-support.js';
 
-const root = path.resolve(import.meta.dirname, '..');
 const onPostgres = Boolean(process.env['DATABASE_URL']);
 const SKIP =
   'needs PostgreSQL (DATABASE_URL): embedded PGlite lives inside one process, two servers cannot share it';
-// Generous: tsx compiles on the fly and the machine may be busy with other runs.
-const START_LIMIT_MS = 180_000;
 const REQUESTS_PER_HOUR = 10;
 
-interface Server {
-  name: string;
-  base: string;
-  child: ChildProcess;
-  exited: Promise<number | null>;
-  output: () => string;
-}
-
-async function freePort(): Promise<number> {
-  const s = net.createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', () => r()));
-  const port = (s.address() as net.AddressInfo).port;
-  await new Promise((r) => s.close(r));
-  return port;
-}
+type Server = ServerProcess & { name: string };
 
 async function startServer(name: string, databaseUrl: string, dataDir: string): Promise<Server> {
   const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    // Each its own: the webhook User-Agent names it, so deliveries show who sent them.
-    PUBLIC_URL: base,
-    DATA_DIR: dataDir,
-    DATABASE_URL: databaseUrl,
-    FILE_STORAGE: 'postgres',
-    ADMIN_EMAIL,
-    ADMIN_PASSWORD,
-    WEBHOOK_ALLOW_PRIVATE: 'true',
-    WEBHOOK_RETRY_BASE_MS: '100',
-    GRAPHQL_REQUESTS_PER_HOUR: String(REQUESTS_PER_HOUR),
-    // The test plays clients at many addresses through X-Forwarded-For.
-    TRUST_PROXY: 'loopback',
-    LOG_LEVEL: 'error',
-  };
-  delete env['JWT_SECRET'];
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
-    cwd: root,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
+  const server = await startServerProcess({
+    name,
+    port,
+    env: {
+      // Each its own: the webhook User-Agent names it, so deliveries show who sent them.
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      DATA_DIR: dataDir,
+      DATABASE_URL: databaseUrl,
+      FILE_STORAGE: 'postgres',
+      ADMIN_EMAIL,
+      ADMIN_PASSWORD,
+      JWT_SECRET: undefined,
+      WEBHOOK_ALLOW_PRIVATE: 'true',
+      WEBHOOK_RETRY_BASE_MS: '100',
+      GRAPHQL_REQUESTS_PER_HOUR: String(REQUESTS_PER_HOUR),
+      // The test plays clients at many addresses through X-Forwarded-For.
+      TRUST_PROXY: 'loopback',
+      LOG_LEVEL: 'error',
+    },
   });
-  let out = '';
-  child.stdout!.on('data', (d) => (out += d));
-  child.stderr!.on('data', (d) => (out += d));
-  const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
-  const deadline = Date.now() + START_LIMIT_MS;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server ${name} exited during start:\n${out}`);
-    if (Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`server ${name} did not become ready:\n${out}`);
-    }
-    try {
-      if ((await fetch(`${base}/readyz`)).status === 200) break;
-    } catch {}
-    await sleep(100);
-  }
-  return { name, base, child, exited, output: () => out };
+  return { ...server, name };
 }
 
 interface Answer {

@@ -3,15 +3,15 @@
 // delivery is in flight and the receiver has been down; after a restart every
 // event still arrives, in order, each delivery id seen.
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { openDatabase } from '../src/platform/db/database.js';
 import { freshDatabase, type TestDatabase } from './support/database.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, templateSource } from './support/env.js';
+import { freePort, startServerProcess } from './support/server-process.js';
 import { type Receiver, signatureValid, sleep, startReceiver } from './webhooks-support.js';
 
 const onPostgres = Boolean(process.env['DATABASE_URL']);
@@ -52,52 +52,23 @@ after(async () => {
   await fs.rm(dataDir, { recursive: true, force: true });
 });
 
-async function freePort(): Promise<number> {
-  const s = net.createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', () => r()));
-  const port = (s.address() as net.AddressInfo).port;
-  await new Promise((r) => s.close(r));
-  return port;
-}
-
 async function startServer(port: number) {
-  const env: Record<string, string> = {
-    ...(process.env as Record<string, string>),
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    PUBLIC_URL: `http://127.0.0.1:${port}`,
-    DATA_DIR: dataDir,
-    DATABASE_URL: database?.url ?? '',
-    ADMIN_EMAIL,
-    ADMIN_PASSWORD,
-    WEBHOOK_ALLOW_PRIVATE: 'true',
-    WEBHOOK_RETRY_BASE_MS: '200',
-    LOG_LEVEL: 'error',
-  };
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
+  const server = await startServerProcess({
+    port,
+    env: {
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      DATA_DIR: dataDir,
+      DATABASE_URL: database?.url ?? '',
+      ADMIN_EMAIL,
+      ADMIN_PASSWORD,
+      WEBHOOK_ALLOW_PRIVATE: 'true',
+      WEBHOOK_RETRY_BASE_MS: '200',
+      LOG_LEVEL: 'error',
+    },
   });
-  children.add(child);
-  let output = '';
-  child.stdout!.on('data', (d) => (output += d));
-  child.stderr!.on('data', (d) => (output += d));
-  let exited = false;
-  child.on('exit', () => {
-    exited = true;
-    children.delete(child);
-  });
-  const base = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    if (exited) throw new Error(`server exited during start:\n${output}`);
-    if (Date.now() > deadline) throw new Error(`server did not become ready:\n${output}`);
-    try {
-      if ((await fetch(`${base}/readyz`)).status === 200) break;
-    } catch {}
-    await sleep(100);
-  }
-  return { child, base, output: () => output };
+  children.add(server.child);
+  void server.exited.then(() => children.delete(server.child));
+  return server;
 }
 
 async function api(base: string, method: string, url: string, token?: string, body?: unknown) {
