@@ -2,6 +2,7 @@
 // usable wherever a login token is, revocable, private to their owner.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { assertError, ZERO_UUID } from './support/errors.js';
 import { startTestApp, type TestApp } from './support/harness.js';
 
 let t: TestApp;
@@ -9,14 +10,6 @@ before(async () => {
   t = await startTestApp();
 });
 after(() => t.close());
-
-const ZERO_UUID = '00000000-0000-4000-8000-000000000000';
-
-function assertError(res: { status: number; body: any }, status: number, code: string) {
-  assert.equal(res.status, status, JSON.stringify(res.body));
-  assert.equal(res.body.error.status, status);
-  assert.equal(res.body.error.code, code);
-}
 
 describe('POST /api/api-keys', () => {
   test('returns the key once, with its record; GET lists it without the secret', async () => {
