@@ -62,7 +62,7 @@ export const uniqueEmail = (prefix = 'user') =>
 
 export async function startTestApp(
   overrides: Partial<Config> = {},
-  options: Pick<BuildOptions, 'loginLimits' | 'clock' | 'mailWorker' | 'pluginTimeoutMs'> = {},
+  options: Pick<BuildOptions, 'loginLimits' | 'clock' | 'mailWorker'> = {},
 ): Promise<TestApp> {
   const config = testConfig(overrides);
   const database = await freshDatabase();
@@ -73,7 +73,6 @@ export async function startTestApp(
     loginLimits: { ...TEST_LOGIN_LIMITS, ...options.loginLimits },
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.mailWorker !== undefined ? { mailWorker: options.mailWorker } : {}),
-    ...(options.pluginTimeoutMs !== undefined ? { pluginTimeoutMs: options.pluginTimeoutMs } : {}),
   });
   const { app, ctx } = built;
   await app.ready();

@@ -104,10 +104,7 @@ async function listeningApp(
   overrides: Partial<Config>,
   options: Parameters<typeof startTestApp>[1],
 ): Promise<{ t: TestApp; port: number }> {
-  const t = await startTestApp(
-    { ...overrides, publicUrl: 'http://127.0.0.1' },
-    { pluginTimeoutMs: 0, ...options },
-  );
+  const t = await startTestApp({ ...overrides, publicUrl: 'http://127.0.0.1' }, options);
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = t.app.server.address() as net.AddressInfo;
   (t.config as { publicUrl: string }).publicUrl = `http://127.0.0.1:${port}`;
