@@ -1,7 +1,7 @@
 // SQL for issues. Every function takes the connection or transaction it runs in.
 // Related tables owned by other domains (projects, cycles, users) are read here
 // directly, only to check that a referenced row exists.
-import { type Expression, type SqlBool, sql } from 'kysely';
+import { type AliasedRawBuilder, type Expression, type SqlBool, sql } from 'kysely';
 import { type TeamAccess, visibility, visibleIn } from '../../platform/access.js';
 import type { Db } from '../../platform/db/database.js';
 import { type CycleRow, ISSUE_COLUMNS, type IssueRow } from '../../platform/db/tables.js';
@@ -12,7 +12,7 @@ import {
 } from '../../platform/list/column-cursor.js';
 import { type CursorValue, encodeCursor, type SortKey } from '../../platform/list/cursor.js';
 import { pastPosition, positionText } from '../../platform/list/paginate.js';
-import { searchRank } from '../../platform/list/search.js';
+import { rankedMatches, rankedOrder } from '../../platform/list/search.js';
 import { isUuid } from '../teams/ids.js';
 import type { ChildProgress, IssueRecord } from './present.js';
 
@@ -298,6 +298,8 @@ export interface ListQuery {
   after?: CursorValue | ColumnCursor | undefined;
   /** The caller's access; `where` must already hold its rule, this hides out-of-sight references. */
   access: TeamAccess;
+  /** SQL of the number of matches when it need not count them (keptTotal); default: count `where`. */
+  total?: Expression<unknown> | undefined;
 }
 
 const SORT_COLUMN = {
@@ -319,7 +321,7 @@ export function keysetKey(query: Pick<ListQuery, 'sort' | 'search'>): IssueSort 
   return query.search ? undefined : 'createdAt';
 }
 
-/** The ORDER BY of a list: the chosen sort (or search rank), then newest first. */
+/** The ORDER BY of a list: the chosen sort, then newest first (a ranked search orders by rankedOrder). */
 function listOrder(
   query: ListQuery,
 ): [Expression<unknown>, 'asc' | 'desc' | 'asc nulls last' | 'desc nulls last'][] {
@@ -334,7 +336,6 @@ function listOrder(
     ];
   }
   if (query.sort) order.push([sql.ref(SORT_COLUMN[query.sort]), `${query.order} nulls last`]);
-  else if (query.search) order.push([searchRank('issues', query.search), 'desc']);
   order.push([sql.ref('issues.created_at'), 'desc'], [sql.ref('issues.id'), 'desc']);
   return order;
 }
@@ -364,6 +365,8 @@ function cursorOf(
   return encodeColumnCursor({ key, value: row.position, createdAt: row.created_position, id: row.id });
 }
 
+type PageId = { id: string; total: string };
+
 const orderBy = (order: ReturnType<typeof listOrder>) =>
   sql.join(order.map(([expr, dir]) => sql`${expr} ${sql.raw(dir)}`));
 
@@ -376,21 +379,26 @@ export async function listIssuePage(
   db: Db,
   query: ListQuery,
 ): Promise<{ records: IssueRecord[]; total: number; nextCursor: string | null }> {
-  const order = orderBy(listOrder(query));
   const key = keysetKey(query);
   const after = key && query.after ? query.after : undefined;
-  const pageIds = db
-    .selectFrom('issues')
-    .select('issues.id')
-    .where(() => query.where)
-    .$if(after !== undefined, (qb) => qb.where(pastCursor(query, key!, after!) as Expression<SqlBool>))
-    .orderBy(order)
-    // One row more than the page tells whether a next page exists.
-    .limit(key ? query.limit + 1 : query.limit)
-    .offset(query.offset);
+  // Ranked by search: the page and its total come from one scan of the matches.
+  const ranked = !key && query.search ? query.search : null;
+  const order = ranked ? rankedOrder('page') : orderBy(listOrder(query));
+  const page = ranked
+    ? sql<PageId>`(${rankedMatches(query.where, ranked, query.limit, query.offset)})`.as('page')
+    : (db
+        .selectFrom('issues')
+        .select('issues.id')
+        .where(() => query.where)
+        .$if(after !== undefined, (qb) => qb.where(pastCursor(query, key!, after!) as Expression<SqlBool>))
+        .orderBy(order)
+        // One row more than the page tells whether a next page exists.
+        .limit(key ? query.limit + 1 : query.limit)
+        .offset(query.offset)
+        .as('page') as unknown as AliasedRawBuilder<PageId, 'page'>);
   const rows = await selectIssues(db, query.access)
-    .innerJoin(pageIds.as('page'), 'page.id', 'issues.id')
-    .select(sql<string>`(select count(*) from issues where ${query.where})`.as('total'))
+    .innerJoin(page, 'page.id', 'issues.id')
+    .select(ranked ? sql<string>`page.total`.as('total') : sql<string>`${totalOf(query)}`.as('total'))
     .select(key ? positionOf(key).as('position') : sql<null>`null`.as('position'))
     .select(positionText(sql.ref('issues.created_at')).as('created_position'))
     .orderBy(order)
@@ -404,7 +412,7 @@ export async function listIssuePage(
     rows.length > 0
       ? Number(rows[0]!.total)
       : query.offset > 0 || after
-        ? await countIssues(db, query.where)
+        ? Number((await sql<{ n: string }>`select ${totalOf(query)} as n`.execute(db)).rows[0]!.n)
         : 0;
   return {
     records: kept.map(({ total: _, position: __, created_position: ___, ...r }) => toRecord(r)),
@@ -413,11 +421,15 @@ export async function listIssuePage(
   };
 }
 
-export async function countIssues(db: Db, where: Expression<SqlBool>): Promise<number> {
-  const row = await db
-    .selectFrom('issues')
-    .where(() => where)
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+const totalOf = (query: ListQuery) => query.total ?? sql`(select count(*) from issues where ${query.where})`;
+
+/**
+ * The number of the caller's issues (of one team, when given) from the counts
+ * the triggers of migration 0023 keep: a sum over one row per team, where a
+ * count would read every issue. Right only for lists with no other condition.
+ */
+export function keptTotal(access: TeamAccess, teamId: string | undefined, includeArchived: boolean) {
+  const counted = includeArchived ? sql`c.live + c.archived` : sql`c.live`;
+  return sql`(select coalesce(sum(${counted}), 0) from team_issue_counts c
+    where ${visibility.issue('c', access)} ${teamId === undefined ? sql`` : sql`and c.team_id = ${teamId}::uuid`})`;
 }

@@ -638,9 +638,15 @@ export async function listIssues(ctx: AppContext, actor: Actor, opts: ListIssues
     ...(access.all ? [] : [visibility.issue('issues', access)]),
   ];
   const where = sql<SqlBool>`(${sql.join(conditions, sql` and `)})`;
+  // A list of every issue the caller sees, or of one team's, totals from the kept counts.
+  const unfiltered =
+    !search &&
+    !opts.filter &&
+    Object.keys(filters).every((k) => k === 'teamId' && filters.teamId !== undefined);
+  const total = unfiltered ? q.keptTotal(access, filters.teamId, opts.includeArchived ?? false) : undefined;
   const {
     records: issues,
-    total,
+    total: count,
     nextCursor,
   } = await q.listIssuePage(ctx.db, {
     where,
@@ -651,6 +657,7 @@ export async function listIssues(ctx: AppContext, actor: Actor, opts: ListIssues
     offset,
     after,
     access,
+    total,
   });
-  return { issues, total, limit, offset, nextCursor };
+  return { issues, total: count, limit, offset, nextCursor };
 }

@@ -95,6 +95,13 @@ export interface TeamsTable {
   archived_at: NullableTimestamp;
 }
 
+/** Issues per team, kept by triggers (migration 0023): what unfiltered lists total. */
+export interface TeamIssueCountsTable {
+  team_id: string;
+  live: number;
+  archived: number;
+}
+
 /** Every key a team has held, its current one included; never passed to another team. */
 export interface TeamKeysTable {
   key: string;
@@ -267,6 +274,8 @@ export interface IssuesTable {
   archived_at: NullableTimestamp;
   /** Maintained by a trigger; never written by the application. */
   search: Generated<string>;
+  /** The title's part of `search`, kept by the same trigger: ranking reads it (migration 0024). */
+  search_title: Generated<string>;
 }
 
 export interface IssueIdentifiersTable {
@@ -463,6 +472,7 @@ export interface DB {
   api_keys: ApiKeysTable;
   teams: TeamsTable;
   team_keys: TeamKeysTable;
+  team_issue_counts: TeamIssueCountsTable;
   team_memberships: TeamMembershipsTable;
   workflow_states: WorkflowStatesTable;
   labels: LabelsTable;
@@ -503,8 +513,8 @@ export type CycleRow = Selectable<CyclesTable>;
 export type MilestoneRow = Selectable<ProjectMilestonesTable>;
 export type CustomViewRow = Selectable<CustomViewsTable>;
 export type NotificationRow = Selectable<NotificationsTable>;
-/** An issue as the application reads it: every column but the search tsvector. */
-export type IssueRow = Omit<Selectable<IssuesTable>, 'search'>;
+/** An issue as the application reads it: every column but the search tsvectors. */
+export type IssueRow = Omit<Selectable<IssuesTable>, 'search' | 'search_title'>;
 
 /**
  * The columns of IssueRow. Readers list them instead of `*`: the search

@@ -32,9 +32,41 @@ export function searchQuery(term: string): Sql | null {
 export const matchesSearch = (alias: string, query: Expression<unknown>): Sql =>
   sql`${sql.ref(`${alias}.search`)} @@ ${query}`;
 
-/** How well an issue matches, for "best match first". */
-export const searchRank = (alias: string, query: Expression<unknown>): Sql =>
-  sql`ts_rank(${sql.ref(`${alias}.search`)}, ${query})`;
+/**
+ * How many of the best title matches are ranked again by their whole text:
+ * the first two pages of 50. Past them the title decides, then age.
+ */
+export const RERANKED = 100;
+
+/**
+ * The matches of a ranked search (the issues under `where`), best first, as
+ * rows of (id, total, pos, text_rank): pos is the place by the title's rank
+ * (ts_rank over `search_title`, a small vector kept in the row) and then
+ * newest first; the first RERANKED of them also get `text_rank`, ts_rank
+ * over title and description, which orders them (rankedOrder). Ranking every
+ * match by the whole text read each one's TOASTed `search` vector; this reads
+ * RERANKED of them. `total` counts every match in the same scan.
+ */
+export function rankedMatches(
+  where: Expression<unknown>,
+  query: Expression<unknown>,
+  limit: number,
+  offset: number,
+): Sql {
+  return sql`select * from (
+      select m.id, m.total, m.pos, case when m.pos <= ${RERANKED}
+        then (select ts_rank(r.search, ${query}) from issues r where r.id = m.id) end as text_rank
+      from (select issues.id, count(*) over () as total, row_number() over (
+          order by ts_rank(issues.search_title, ${query}) desc, issues.created_at desc, issues.id desc) as pos
+        from issues where ${where}) m) ranked
+    order by ${rankedOrder('ranked')} limit ${limit} offset ${offset}`;
+}
+
+/** The order of rankedMatches' rows under `alias`. */
+export const rankedOrder = (alias: string): Sql => {
+  const pos = sql.ref(`${alias}.pos`);
+  return sql`${pos} <= ${RERANKED} desc, ${sql.ref(`${alias}.text_rank`)} desc nulls last, ${pos}`;
+};
 
 /** SQL true for the issues under `alias` that have a comment matching `query` (searchIssues' includeComments). */
 export const commentsMatchSearch = (alias: string, query: Expression<unknown>): Sql =>
