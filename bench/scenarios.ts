@@ -184,23 +184,36 @@ const COLUMNS = `i.id, i.identifier, i.title, i.description, i.priority, i.estim
   i.created_at, i.updated_at, i.started_at, i.completed_at, i.canceled_at, i.archived_at`;
 const LABEL_IDS = 'array(select il.label_id from issue_labels il where il.issue_id = page.id) as label_ids';
 
-/** A REST page: the rows with their label ids, and the total (of `counted`), in one round trip. */
+/** A REST page: the rows with their label ids, and the total (a count of `where`, or `total`), in one round trip. */
 function restPageSql(
   where: string,
   offset: string,
   order = 'i.created_at desc, i.id desc',
-  counted = where,
+  total = `(select count(*) from issues i where ${where})`,
 ): string {
   return `with page as (
       select ${COLUMNS} from issues i where ${where}
       order by ${order} limit 50 offset ${offset})
-    select page.*, ${LABEL_IDS}, (select count(*) from issues i where ${counted}) as total from page`;
+    select page.*, ${LABEL_IDS}, ${total} as total from page`;
 }
+
+// Every live issue: the sum of the per-team counts the triggers keep (migration 0023).
+const LIVE_TOTAL = '(select sum(live) from team_issue_counts)';
 
 const TWO_FILTERS = 'i.team_id = $1 and i.state_id = $2 and i.archived_at is null';
 // Prefix match on every word, best rank first: what the REST list does with q.
 const FULL_TEXT = "i.search @@ to_tsquery('simple', $1) and i.archived_at is null";
-const RANKED = "ts_rank(i.search, to_tsquery('simple', $1)) desc, i.created_at desc, i.id desc";
+// Ranked as src/platform/list/search.ts ranks: by the title's vector, the first 200 by the whole
+// text, and the total from the same scan of the matches.
+const RANKED_SQL = `with page as (
+    select * from (
+      select m.id, m.total, m.pos, case when m.pos <= 200
+        then (select ts_rank(r.search, to_tsquery('simple', $1)) from issues r where r.id = m.id) end as text_rank
+      from (select i.id, count(*) over () as total, row_number() over (
+          order by ts_rank(i.search_title, to_tsquery('simple', $1)) desc, i.created_at desc, i.id desc) as pos
+        from issues i where ${FULL_TEXT}) m) ranked
+    order by ranked.pos <= 200 desc, ranked.text_rank desc nulls last, ranked.pos limit 50)
+  select ${COLUMNS}, page.total, ${LABEL_IDS} from page join issues i on i.id = page.id`;
 const prefixQuery = (q: string) =>
   q
     .toLowerCase()
@@ -261,7 +274,7 @@ export function scenarios(root: string): Scenario[] {
       request: (f) => ({ method: 'GET', path: `/api/issues?q=${encodeURIComponent(f.search)}&limit=50` }),
       check: restCheck(200, isList),
       floor: (f) => async (s) => {
-        await s.exec(restPageSql(FULL_TEXT, '0', RANKED), [prefixQuery(f.search)]);
+        await s.exec(RANKED_SQL, [prefixQuery(f.search)]);
       },
     },
     {
@@ -271,7 +284,7 @@ export function scenarios(root: string): Scenario[] {
       request: () => ({ method: 'GET', path: '/api/issues?limit=50' }),
       check: restCheck(200, isList),
       floor: () => async (s) => {
-        await s.exec(restPageSql(LIVE, '0'), []);
+        await s.exec(restPageSql(LIVE, '0', undefined, LIVE_TOTAL), []);
       },
     },
     {
@@ -281,7 +294,7 @@ export function scenarios(root: string): Scenario[] {
       request: (f) => ({ method: 'GET', path: `/api/issues?limit=50&offset=${f.deepOffset}` }),
       check: restCheck(200, isList),
       floor: (f) => async (s) => {
-        await s.exec(restPageSql(LIVE, String(f.deepOffset)), []);
+        await s.exec(restPageSql(LIVE, String(f.deepOffset), undefined, LIVE_TOTAL), []);
       },
     },
     {
@@ -295,7 +308,12 @@ export function scenarios(root: string): Scenario[] {
       check: restCheck(200, isList),
       floor: (f) => async (s) => {
         await s.exec(
-          restPageSql(`${LIVE} and (i.created_at, i.id) < ($1::timestamptz, $2::uuid)`, '0', undefined, LIVE),
+          restPageSql(
+            `${LIVE} and (i.created_at, i.id) < ($1::timestamptz, $2::uuid)`,
+            '0',
+            undefined,
+            LIVE_TOTAL,
+          ),
           [f.deepCursor.createdAt, f.deepCursor.id],
         );
       },

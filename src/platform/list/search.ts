@@ -34,9 +34,9 @@ export const matchesSearch = (alias: string, query: Expression<unknown>): Sql =>
 
 /**
  * How many of the best title matches are ranked again by their whole text:
- * the first two pages of 50. Past them the title decides, then age.
+ * the first four pages of 50. Past them the title decides, then age.
  */
-export const RERANKED = 100;
+export const RERANKED = 200;
 
 /**
  * The matches of a ranked search (the issues under `where`), best first, as
