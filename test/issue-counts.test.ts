@@ -2,7 +2,8 @@
 // stay equal to a real count through random sequences of every kind of write:
 // REST and @linear/sdk creates, batches, team moves, archives, restores,
 // deletes, and bulk SQL that bypasses the services (an import). Each caller's
-// `pageInfo.total` is checked against a count of what they may see.
+// `pageInfo.total` (and GraphQL's organization.createdIssueCount) is checked
+// against a count of what they may see.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { LinearClient } from '@linear/sdk';
@@ -93,6 +94,8 @@ async function checkTotals(real: Real, label: string) {
     ['member', member.token, teams.filter((x) => !x.private).map((x) => x.id)],
     ['guest', guest.token, [teams[1]!.id]],
   ];
+  // GraphQL's organization.createdIssueCount sums the same rows (archived issues included).
+  assert.equal((await client.organization).createdIssueCount, sum(all, true), `${label}: createdIssueCount`);
   for (const [who, token, visible] of viewers) {
     assert.equal(await totalFor(token, ''), sum(visible, false), `${label}: ${who}, live`);
     assert.equal(await totalFor(token, '&includeArchived=true'), sum(visible, true), `${label}: ${who}, all`);

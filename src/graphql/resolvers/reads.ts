@@ -2,7 +2,7 @@
 import { sql } from 'kysely';
 import { assertFeature } from '../../modules/flags/service.js';
 import { branchName } from '../../modules/issues/present.js';
-import { resolveIssueId } from '../../modules/issues/queries.js';
+import { keptTotal, resolveIssueId } from '../../modules/issues/queries.js';
 import { projectIdBySlug } from '../../modules/projects/queries.js';
 import { findVisibleTeam } from '../../modules/teams/access.js';
 import { assertAdmin } from '../../modules/users/policy.js';
@@ -91,7 +91,7 @@ function organizationId(g: GqlContext): string {
 
 async function organization(g: GqlContext) {
   const w = await getWorkspace(g.db);
-  // Counted over what the caller sees, with the lists' own conditions.
+  // Counted over what the caller sees: users with the list's own conditions.
   const scope = { access: await g.access(), now: g.now, actorId: g.actor.id };
   const [users, issues] = await Promise.all([
     countList(g.db, {
@@ -101,7 +101,10 @@ async function organization(g: GqlContext) {
       from: sql`users as t`,
       archivable: false,
     }),
-    countList(g.db, { ...scope, entity: L.issues.entity, from: sql`issues as t`, archivable: false }),
+    // Every issue the caller sees, archived ones too: summed from the kept per-team counts.
+    sql<{ n: string }>`select ${keptTotal(scope.access, undefined, true)} as n`
+      .execute(g.db)
+      .then((r) => Number(r.rows[0]!.n)),
   ]);
   return {
     id: organizationId(g),
