@@ -44,15 +44,14 @@ export const notificationNode = (r: NotificationRow) => ({
 
 /**
  * The caller's notifications as a list: the rule of platform/access.ts
- * (their own, issue still visible). Archived rows are left out in the form
- * of the notifications_inbox index, so a page is read off that index.
+ * (their own, issue still visible), paged on notifications_user_created
+ * (migration 0021).
  */
 export const notificationList: ListDef = {
   table: 'notifications',
   entity: notificationEntity,
-  archivable: false,
+  archivable: true,
   columns: sql`t.*, (select i.team_id from issues i where i.id = t.issue_id) as issue_team_id`,
-  scope: (args) => (args.includeArchived ? [] : [sql`(t.archived_at is not null) = false`]),
   node: (r: NotificationRow) => notificationNode(r),
 };
 
