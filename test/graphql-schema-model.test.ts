@@ -105,16 +105,15 @@ describe('a served workspace', () => {
       '/graphql',
       {
         query:
-          '{ notifications { nodes { id } } favorites { nodes { id } } releases { nodes { id } } teams { nodes { id resourceSections { id } } } }',
+          '{ favorites { nodes { id } } releases { nodes { id } } teams { nodes { id resourceSections { id } } } }',
       },
       w.tokens.admin,
     );
     assert.equal(res.body.errors, undefined, JSON.stringify(res.body.errors));
-    assert.deepEqual(res.body.data.notifications.nodes, []);
     assert.deepEqual(res.body.data.favorites.nodes, []);
     assert.deepEqual(res.body.data.releases.nodes, []);
     assert.ok(res.body.data.teams.nodes.length > 0);
-    assert.deepEqual((await client.notifications()).nodes, []);
+    assert.deepEqual((await client.favorites()).nodes, []);
   });
 
   test('an unheld mutation, or a query that must answer a record, is "feature not accessible" naming it', async () => {

@@ -281,9 +281,25 @@ describe(`${CLIENT} through MCP: planning around issues`, () => {
     );
   });
 
-  // Not held here: the lists answer empty, which the tools report as none.
+  // The viewer is assigned an issue by someone else: one notification, read through the tools.
   test('notifications', async () => {
-    assert.deepEqual(await step('notifications', 'linear_getNotifications', {}), []);
+    const member = await t.userWithRole('member', { teams: ['ENG'] });
+    const res = await t.post(
+      '/api/issues',
+      { title: 'Assigned by a teammate', teamId: 'ENG', assigneeId: viewerId },
+      member.token,
+    );
+    assert.equal(res.status, 201, JSON.stringify(res.body));
+    const list = await step('notifications', 'linear_getNotifications', {});
+    assert.equal(list.length, 1, JSON.stringify(list));
+    assert.equal(list[0].type, 'issueAssignedToYou');
+    assert.equal(list[0].title, `${res.body.issue.identifier} Assigned by a teammate`);
+    assert.equal(list[0].url, res.body.issue.url);
+    assert.equal(list[0].actor.id, member.user.id);
+    assert.deepEqual(await step('unread notifications', 'linear_getUnreadNotificationCount', {}), {
+      count: 1,
+    });
+    await step('mark read', 'linear_markNotificationAsRead', { id: list[0].id });
     assert.deepEqual(await step('unread notifications', 'linear_getUnreadNotificationCount', {}), {
       count: 0,
     });

@@ -68,6 +68,7 @@ const SKIP_FIELDS: Record<string, string> = {
   webhook: 'admin-only',
   webhooks: 'admin-only',
   notificationsUnreadCount: "a number about the caller's own inbox: test/graphql-notifications.test.ts",
+  notification: "one person's own rows, not a team's: test/graphql-inbox.test.ts",
 };
 /** GraphQL record type → kind, for the by-id root fields. */
 const TYPE_KINDS: Record<string, Kind> = {

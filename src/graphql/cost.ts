@@ -15,6 +15,7 @@ import {
   type GraphQLNamedType,
   type GraphQLSchema,
   getNamedType,
+  isAbstractType,
   isCompositeType,
   isInterfaceType,
   isListType,
@@ -62,6 +63,8 @@ interface Walk {
   sizes: IntrospectionSizes;
   /** Fragment name → its part; null while it is being walked (a cycle, which validation refuses). */
   memo: Map<string, Part | null>;
+  /** Fragment name → the type it is read as (its type condition), set when it is first walked. */
+  conditions: Map<string, GraphQLNamedType | undefined>;
 }
 
 const sat = (n: number) => Math.min(n, CEILING);
@@ -113,33 +116,56 @@ function fieldCost(field: FieldNode, parent: GraphQLNamedType, w: Walk): { cost:
   return { cost: sat(listSize(parent, def, w) * (scale + inner.flat + inner.perRecord)), depth };
 }
 
+const sum = (a: Part, p: Part): Part => ({
+  flat: sat(a.flat + p.flat),
+  perRecord: sat(a.perRecord + p.perRecord),
+  depth: Math.max(a.depth, p.depth),
+  fields: sat(a.fields + p.fields),
+});
+
+/**
+ * Where the parent is an interface or union, fragments narrowed to different
+ * object types never run for the same record (a notification is an
+ * IssueNotification or a ProjectNotification, not both), so a record costs
+ * what applies to every type plus the dearest type's own fragments.
+ */
 function walk(set: SelectionSetNode, parent: GraphQLNamedType, w: Walk): Part {
   const paged = isPaged(parent);
-  let flat = 0;
-  let perRecord = 0;
-  let depth = 0;
-  let fields = 0;
-  const add = (p: Part) => {
-    flat = sat(flat + p.flat);
-    perRecord = sat(perRecord + p.perRecord);
-    depth = Math.max(depth, p.depth);
-    fields = sat(fields + p.fields);
+  const abstract = isAbstractType(parent);
+  let common = EMPTY;
+  const narrowed = new Map<string, Part>();
+  const add = (p: Part, to?: GraphQLNamedType) => {
+    if (abstract && to && to !== parent && isObjectType(to)) {
+      narrowed.set(to.name, sum(narrowed.get(to.name) ?? EMPTY, p));
+    } else common = sum(common, p);
   };
   for (const sel of set.selections) {
     if (sel.kind === Kind.FIELD) {
-      fields += 1;
-      if (sel.name.value === '__typename') continue;
+      if (sel.name.value === '__typename') {
+        add({ ...EMPTY, fields: 1 });
+        continue;
+      }
       const f = fieldCost(sel, parent, w);
       const perItem = paged && (sel.name.value === 'nodes' || sel.name.value === 'edges');
-      add({ flat: perItem ? 0 : f.cost, perRecord: perItem ? f.cost : 0, depth: f.depth, fields: 0 });
+      add({ flat: perItem ? 0 : f.cost, perRecord: perItem ? f.cost : 0, depth: f.depth, fields: 1 });
     } else if (sel.kind === Kind.INLINE_FRAGMENT) {
-      const t = sel.typeCondition ? w.schema.getType(sel.typeCondition.name.value) : parent;
-      add(walk(sel.selectionSet, t ?? parent, w));
+      const t = (sel.typeCondition ? w.schema.getType(sel.typeCondition.name.value) : parent) ?? parent;
+      add(walk(sel.selectionSet, t, w), t);
     } else {
-      add(fragmentPart(sel.name.value, parent, w));
+      const part = fragmentPart(sel.name.value, parent, w);
+      add(part, w.conditions.get(sel.name.value));
     }
   }
-  return { flat, perRecord, depth, fields };
+  // Depth and width stay whole: every narrowed fragment is still walked and counted.
+  let dearest = EMPTY;
+  let depth = 0;
+  let fields = 0;
+  for (const p of narrowed.values()) {
+    if (p.flat + p.perRecord > dearest.flat + dearest.perRecord) dearest = p;
+    depth = Math.max(depth, p.depth);
+    fields = sat(fields + p.fields);
+  }
+  return sum(common, { flat: dearest.flat, perRecord: dearest.perRecord, depth, fields });
 }
 
 function fragmentPart(name: string, parent: GraphQLNamedType, w: Walk): Part {
@@ -148,7 +174,9 @@ function fragmentPart(name: string, parent: GraphQLNamedType, w: Walk): Part {
   const frag = w.fragments[name];
   if (!frag) return EMPTY; // validation reports unknown fragments
   w.memo.set(name, null);
-  const part = walk(frag.selectionSet, w.schema.getType(frag.typeCondition.name.value) ?? parent, w);
+  const type = w.schema.getType(frag.typeCondition.name.value);
+  w.conditions.set(name, type);
+  const part = walk(frag.selectionSet, type ?? parent, w);
   w.memo.set(name, part);
   return part;
 }
@@ -161,7 +189,14 @@ export function measure(
 ): Measure {
   const root = op.operation === 'mutation' ? schema.getMutationType() : schema.getQueryType();
   if (!root) return { cost: 0, depth: 0, rootFields: 0 };
-  const w: Walk = { schema, fragments, variables, sizes: introspectionSizes(schema), memo: new Map() };
+  const w: Walk = {
+    schema,
+    fragments,
+    variables,
+    sizes: introspectionSizes(schema),
+    memo: new Map(),
+    conditions: new Map(),
+  };
   const r = walk(op.selectionSet, root, w);
   return { cost: Math.round((r.flat + r.perRecord) * 10) / 10, depth: r.depth + 1, rootFields: r.fields };
 }

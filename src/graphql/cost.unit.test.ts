@@ -185,3 +185,23 @@ test('costs saturate: 2,000 levels of doubled spreads are refused with a finite 
   // A page of nothing multiplies to nothing, not NaN.
   assert.equal(cost(doubling(2000, 'Issue', '{ issues(first: 0) { nodes { ...F0 } } }')).cost, 1);
 });
+
+test('fragments narrowed to different types of an interface cost as the dearest one, per record', () => {
+  const issueOnly = cost(
+    `{ notifications(first: 10) { nodes { id ... on IssueNotification { issue { id title } } } } }`,
+  );
+  const both = cost(`{ notifications(first: 10) { nodes { id
+    ... on IssueNotification { issue { id title } }
+    ... on ProjectNotification { project { id } } } } }`);
+  // 1 + 10 × (the node 1, id 0.1, issue 1.2): the cheaper ProjectNotification part adds nothing.
+  assert.equal(issueOnly.cost, 24);
+  assert.equal(both.cost, issueOnly.cost);
+  // A named fragment on a type counts the same way; fields common to all types add up.
+  const named = cost(`{ notifications(first: 10) { nodes { id type ...I ...P } } }
+    fragment I on IssueNotification { issue { id title } }
+    fragment P on ProjectNotification { project { id name url } }`);
+  // 1 + 10 × (the node 1, id and type 0.2, the dearer project part 1.3).
+  assert.equal(named.cost, 26);
+  // Depth still counts every branch.
+  assert.equal(both.depth, issueOnly.depth);
+});

@@ -129,6 +129,12 @@ export const visibility = {
    * binds admins too, so lists apply it whatever the access (customViewRule).
    */
   customView: (a, access) => customViewRule(a, access),
+  /**
+   * A notification is its recipient's alone (admins included) and only while
+   * they still see its issue: rechecked at every read, so leaving a team
+   * hides what it sent. Like customView, it binds admins too.
+   */
+  notification: (a, access) => sql`(${ref(a, 'user_id')} = ${access.userId}::uuid and ${byIssue(a, access)})`,
   /** Webhooks are admin-only by role; no team rule applies. */
   webhook: () => TRUE,
 } satisfies Record<string, Visibility>;

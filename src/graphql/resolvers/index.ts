@@ -2,6 +2,7 @@
 import type { ResolverMap } from '../build-schema.js';
 import { milestoneResolvers } from './milestones.js';
 import { mutationResolvers } from './mutations.js';
+import { issueNotificationResolvers } from './notification-node.js';
 import { notificationResolvers } from './notifications.js';
 import { readResolvers } from './reads.js';
 import { relationResolvers } from './relations.js';
@@ -16,4 +17,5 @@ export const allResolvers: ResolverMap[] = [
   milestoneResolvers,
   viewResolvers,
   notificationResolvers,
+  issueNotificationResolvers,
 ];

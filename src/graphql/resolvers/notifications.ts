@@ -1,14 +1,19 @@
-// Subscriptions and the unread count over GraphQL, through the notifications
-// service (REST's rules). The inbox itself (notifications, notification and
-// its mutations) is not held yet: docs/notifications.md, "Not done yet".
+// The inbox and issue subscriptions over GraphQL, through the notifications
+// service (REST's rules: one's own notifications, issue still visible, read
+// again at every request). The list is the notifications_inbox keyset page
+// under the same rule (platform/access.ts visibility.notification); the
+// IssueNotification fields are in notification-node.ts.
+import { sql } from 'kysely';
 import { getIssue } from '../../modules/issues/service.js';
 import * as inbox from '../../modules/notifications/service.js';
 import type { IssueRow } from '../../platform/db/tables.js';
 import { invalidField } from '../../platform/errors.js';
 import { currentSyncId } from '../../platform/outbox.js';
 import type { ResolverMap } from '../build-schema.js';
+import { type ListArgs, listConnection } from '../connections.js';
 import type { GqlContext } from '../context.js';
 import { issueNode } from '../nodes.js';
+import { type NotificationRow, notificationList, notificationNode } from './notification-node.js';
 
 type SubscribeArgs = { id: string; userId?: string | null; userEmail?: string | null };
 
@@ -29,12 +34,83 @@ async function setSubscribed(g: GqlContext, a: SubscribeArgs, on: boolean) {
   };
 }
 
+const synced = async (g: GqlContext) => ({ success: true, lastSyncId: await currentSyncId(g.db) });
+const node = (r: unknown) => notificationNode(r as NotificationRow);
+
+type UpdateInput = { readAt?: string | null; snoozedUntilAt?: string | null };
+
+/** notificationUpdate's input as the service's: a readAt marks read (at our clock), null unread. */
+const updateOf = (input: UpdateInput): inbox.NotificationUpdate => ({
+  ...(input.readAt !== undefined ? { read: input.readAt !== null } : {}),
+  ...(input.snoozedUntilAt !== undefined ? { snoozedUntilAt: input.snoozedUntilAt } : {}),
+});
+
+async function update(g: GqlContext, id: string, input: inbox.NotificationUpdate) {
+  return node(await inbox.updateNotificationFor(g.app, g.actor, id, input));
+}
+
+type EntityInput = { id?: string | null; issueId?: string | null };
+
+/**
+ * The batch mutations act on one inbox entry: the notifications about the
+ * issue of notification `id`, or about `issueId`. The schema's other
+ * entities (projects, initiatives, ...) send us no notifications.
+ */
+async function batch(g: GqlContext, input: EntityInput, change: inbox.NotificationUpdate) {
+  const target = {
+    notificationId: input.id ?? undefined,
+    issue: input.id == null ? (input.issueId ?? undefined) : undefined,
+  };
+  const rows = await inbox.updateAboutFor(g.app, g.actor, target, change);
+  return { ...(await synced(g)), notifications: rows.map(node) };
+}
+
 export const notificationResolvers: ResolverMap = {
   Query: {
     notificationsUnreadCount: (_s, _a, g) => inbox.unreadCount(g.app, g.actor),
+    notification: async (_s, a: { id: string }, g) => node(await inbox.getNotification(g.app, g.actor, a.id)),
+    notifications: (_s, a: ListArgs, g) => listConnection(g, notificationList, a),
+    /** REST's inbox: unarchived, not snoozed (until its time), optionally unread only. */
+    inboxNotifications: (_s, a: { first?: number; after?: string; unreadOnly?: boolean | null }, g) =>
+      listConnection(g, notificationList, { first: a.first, after: a.after }, [
+        sql`(t.snoozed_until_at is null or t.snoozed_until_at <= ${g.now})`,
+        ...(a.unreadOnly ? [sql`t.read_at is null`] : []),
+      ]),
   },
   Mutation: {
     issueSubscribe: (_s, a: SubscribeArgs, g) => setSubscribed(g, a, true),
     issueUnsubscribe: (_s, a: SubscribeArgs, g) => setSubscribed(g, a, false),
+    notificationUpdate: async (_s, a: { id: string; input: UpdateInput }, g) => ({
+      ...(await synced(g)),
+      notification: await update(g, a.id, updateOf(a.input)),
+    }),
+    notificationArchive: async (_s, a: { id: string }, g) => ({
+      ...(await synced(g)),
+      entity: await update(g, a.id, { archived: true }),
+    }),
+    notificationUnarchive: async (_s, a: { id: string }, g) => ({
+      ...(await synced(g)),
+      entity: await update(g, a.id, { archived: false }),
+    }),
+    /** REST's PATCH: `read` and `snoozedUntilAt` of one notification. */
+    inboxNotificationUpdate: async (
+      _s,
+      a: { id: string; input: { read?: boolean | null; snoozedUntilAt?: string | null } },
+      g,
+    ) => {
+      const { read, snoozedUntilAt } = a.input;
+      const n = await update(g, a.id, {
+        ...(read != null ? { read } : {}),
+        ...(snoozedUntilAt !== undefined ? { snoozedUntilAt } : {}),
+      });
+      return { ...(await synced(g)), notification: n, updatedNotifications: [n] };
+    },
+    notificationMarkReadAll: (_s, a: { input: EntityInput }, g) => batch(g, a.input, { read: true }),
+    notificationMarkUnreadAll: (_s, a: { input: EntityInput }, g) => batch(g, a.input, { read: false }),
+    notificationArchiveAll: (_s, a: { input: EntityInput }, g) => batch(g, a.input, { archived: true }),
+    notificationSnoozeAll: (_s, a: { input: EntityInput; snoozedUntilAt: string }, g) =>
+      batch(g, a.input, { snoozedUntilAt: a.snoozedUntilAt }),
+    notificationUnsnoozeAll: (_s, a: { input: EntityInput }, g) =>
+      batch(g, a.input, { snoozedUntilAt: null }),
   },
 };

@@ -98,7 +98,11 @@ export function heldModel(
         Object.entries(t.fields)
           .filter(
             ([f, e]) =>
-              f === 'success' || f === 'lastSyncId' || f === 'entityId' || object(namedType(fieldType(e))),
+              f === 'success' ||
+              f === 'lastSyncId' ||
+              f === 'entityId' ||
+              object(namedType(fieldType(e))) ||
+              data.interfaces[namedType(fieldType(e))],
           )
           .map(([f]) => f),
       );

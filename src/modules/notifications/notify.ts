@@ -75,6 +75,12 @@ const MAIL_LINE: Record<NotificationType, string> = {
   issueStatusChanged: 'State changed',
 };
 
+/** A notification's line in words: the email digest's, and GraphQL's `subtitle`. */
+export const notificationLine = (type: string, parentCommentId: string | null | undefined): string =>
+  type === 'issueNewComment' && parentCommentId
+    ? 'Reply to your comment'
+    : (MAIL_LINE[type as NotificationType] ?? type);
+
 /**
  * One statement: a row per recipient who sees the issue now; and for each, a line
  * of their next notification email (which does nothing without SMTP or for
@@ -94,12 +100,11 @@ async function write(ctx: Mailer, trx: Db, change: Change, to: Recipients): Prom
     where ${userSeesTeam}
     returning user_id, type`.execute(trx);
   for (const row of written.rows) {
-    const reply = row.type === 'issueNewComment' && change.parentCommentId;
     await enqueueNotificationMail(ctx, trx, {
       userId: row.user_id,
       issueId: change.issueId,
       kind: row.type,
-      text: reply ? 'Reply to your comment' : MAIL_LINE[row.type],
+      text: notificationLine(row.type, change.parentCommentId),
       actorId: change.actorId,
     });
   }

@@ -1,6 +1,7 @@
 // SQL of the inbox. Every read is the caller's own rows whose issue they
-// still see (platform/access.ts visibility.issue over the joined issue), so a
-// notification about an issue moved to a team they left disappears.
+// still see (platform/access.ts visibility.notification, the rule GraphQL's
+// notifications list applies too), so a notification about an issue moved to
+// a team they left disappears.
 import { type Expression, type SqlBool, sql } from 'kysely';
 import { type TeamAccess, visibility } from '../../platform/access.js';
 import type { Db } from '../../platform/db/database.js';
@@ -17,8 +18,7 @@ const base = (db: Db, access: TeamAccess) =>
   db
     .selectFrom('notifications as n')
     .innerJoin('issues as i', 'i.id', 'n.issue_id')
-    .where('n.user_id', '=', access.userId)
-    .where(visibility.issue('i', access) as Expression<SqlBool>);
+    .where(visibility.notification('n', access) as Expression<SqlBool>);
 
 /** The rows a list or count sees: archived ones apart; snoozed ones hidden until their time. */
 function filtered(db: Db, access: TeamAccess, f: InboxFilter, now: Date) {
@@ -112,6 +112,44 @@ export async function markAllRead(db: Db, access: TeamAccess, now: Date): Promis
     .where('id', 'in', ids)
     .executeTakeFirst();
   return Number(res.numUpdatedRows);
+}
+
+/** The caller's notifications about one issue, newest first (notifications_issue). */
+export function notificationsAbout(db: Db, access: TeamAccess, issueId: string) {
+  return withDetails(base(db, access).where('n.issue_id', '=', issueId))
+    .orderBy('n.created_at', 'desc')
+    .orderBy('n.id', 'desc')
+    .execute();
+}
+
+/**
+ * Applies a patch to many rows, touching only those it changes (so their
+ * updated_at stays honest); a row already read or archived keeps its time.
+ */
+export async function updateNotifications(db: Db, ids: string[], patch: NotificationPatch): Promise<void> {
+  if (ids.length === 0) return;
+  const set: Record<string, unknown> = { updated_at: sql<Date>`now()` };
+  const changes: ReturnType<typeof sql<SqlBool>>[] = [];
+  for (const [column, value] of Object.entries(patch) as [keyof NotificationPatch, Date | null][]) {
+    const c = sql.ref(column);
+    if (value === null) {
+      set[column] = null;
+      changes.push(sql<SqlBool>`${c} is not null`);
+    } else if (column === 'snoozed_until_at') {
+      set[column] = value;
+      changes.push(sql<SqlBool>`${c} is distinct from ${value}`);
+    } else {
+      set[column] = sql`coalesce(${c}, ${value})`;
+      changes.push(sql<SqlBool>`${c} is null`);
+    }
+  }
+  if (changes.length === 0) return;
+  await db
+    .updateTable('notifications')
+    .set(set)
+    .where('id', 'in', ids)
+    .where(sql<SqlBool>`(${sql.join(changes, sql` or `)})`)
+    .execute();
 }
 
 export async function isSubscribed(db: Db, issueId: string, userId: string): Promise<boolean> {

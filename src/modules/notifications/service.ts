@@ -6,6 +6,7 @@
 //   listInbox(ctx, actor, filter, page)        -> { rows, total } newest first
 //   getNotification(ctx, actor, id)            -> NotificationRecord
 //   updateNotificationFor(ctx, actor, id, p)   -> NotificationRecord
+//   updateAboutFor(ctx, actor, target, p)      -> NotificationRecord[] (one issue's)
 //   markAllReadFor(ctx, actor)                 -> number marked
 //   unreadCount(ctx, actor)                    -> number
 //   setSubscribed(ctx, actor, issue, on)       -> boolean (subscribed now)
@@ -48,6 +49,15 @@ function snoozeTime(v: unknown): Date | null {
   return d;
 }
 
+function patchOf(input: NotificationUpdate): q.NotificationPatch {
+  const patch: q.NotificationPatch = {};
+  const at = now();
+  if (input.read !== undefined) patch.read_at = input.read ? at : null;
+  if (input.archived !== undefined) patch.archived_at = input.archived ? at : null;
+  if (input.snoozedUntilAt !== undefined) patch.snoozed_until_at = snoozeTime(input.snoozedUntilAt);
+  return patch;
+}
+
 export async function updateNotificationFor(
   ctx: AppContext,
   actor: Actor,
@@ -55,13 +65,45 @@ export async function updateNotificationFor(
   input: NotificationUpdate,
 ) {
   await getNotification(ctx, actor, id); // 404 before any validation
-  const patch: q.NotificationPatch = {};
-  const at = now();
-  if (input.read !== undefined) patch.read_at = input.read ? at : null;
-  if (input.archived !== undefined) patch.archived_at = input.archived ? at : null;
-  if (input.snoozedUntilAt !== undefined) patch.snoozed_until_at = snoozeTime(input.snoozedUntilAt);
+  const patch = patchOf(input);
   if (Object.keys(patch).length > 0) await q.updateNotification(ctx.db, id, patch);
   return getNotification(ctx, actor, id);
+}
+
+/** What a batch action applies to: the issue of one notification, or an issue (id or identifier). */
+export interface NotificationTarget {
+  notificationId?: string | undefined;
+  issue?: string | undefined;
+}
+
+/**
+ * Applies `input` to every one of the caller's notifications about one issue
+ * (the inbox shows them as one entry) and returns them, newest first.
+ */
+export async function updateAboutFor(
+  ctx: AppContext,
+  actor: Actor,
+  target: NotificationTarget,
+  input: NotificationUpdate,
+) {
+  const access = await teamAccess(ctx.db, actor);
+  let issueId: string | undefined;
+  if (target.notificationId !== undefined) {
+    issueId = (await getNotification(ctx, actor, target.notificationId)).issue_id;
+  } else if (target.issue !== undefined) {
+    issueId = await resolveIssueId(ctx.db, target.issue, access);
+    if (!issueId) throw notFound('Issue');
+  } else {
+    throw invalidField('input', 'must name a notification (id) or an issue (issueId)');
+  }
+  const patch = patchOf(input);
+  const rows = await q.notificationsAbout(ctx.db, access, issueId);
+  await q.updateNotifications(
+    ctx.db,
+    rows.map((r) => r.id),
+    patch,
+  );
+  return q.notificationsAbout(ctx.db, access, issueId);
 }
 
 export async function markAllReadFor(ctx: AppContext, actor: Actor): Promise<number> {

@@ -356,3 +356,15 @@ export const historyEntity: EntitySpec = {
   visible: visibility.issueHistory,
   fields: { ...stamps },
 };
+
+/** The caller's notifications (GraphQL NotificationFilter); the rule binds admins: one's own rows only. */
+export const notificationEntity: EntitySpec = {
+  name: 'Notification',
+  visible: visibility.notification,
+  bindsAdmins: true,
+  fields: {
+    ...stamps,
+    type: col('type', 'string'),
+    archivedAt: col('archived_at', 'date'),
+  },
+};
