@@ -37,7 +37,7 @@ export interface ChangeEvent {
    * team receive that team's events and workspace-wide ones.
    */
   teamId?: string | null;
-  /** Makes the event one person's alone (scope 'user'): the recipient of a notification. */
+  /** Makes the event one person's alone (scope 'user'), while they see its team: a notification's recipient. */
   recipientId?: string;
 }
 
@@ -67,8 +67,9 @@ const uuids = (...values: unknown[]) => values.filter((v): v is string => typeof
  */
 async function scopeOf(trx: Db, event: ChangeEvent): Promise<EventScope> {
   const data = event.data as Record<string, unknown>;
-  if (event.recipientId !== undefined) return { scope: 'user', teamIds: [], userId: event.recipientId };
   const team = teamOf(event);
+  if (event.recipientId !== undefined)
+    return { scope: 'user', teamIds: uuids(team), userId: event.recipientId };
   const teamsOfIssues = async (ids: string[]) =>
     ids.length === 0
       ? []

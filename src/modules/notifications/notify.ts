@@ -85,7 +85,12 @@ const MAIL_LINE: Record<NotificationType, string> = {
 async function write(ctx: Mailer, trx: Db, change: Change, to: Recipients): Promise<void> {
   if (to.byUser.size === 0) return;
   const values = [...to.byUser].map(([u, type]) => sql`(${u}::uuid, ${type}::text)`);
-  const written = await sql<{ id: string; user_id: string; type: NotificationType }>`insert into notifications
+  const written = await sql<{
+    id: string;
+    user_id: string;
+    type: NotificationType;
+    team_id: string;
+  }>`insert into notifications
       (user_id, type, issue_id, comment_id, parent_comment_id, actor_id, issue_status_type)
     select u.id, v.type, i.id, ${change.commentId ?? null}::uuid, ${change.parentCommentId ?? null}::uuid,
       ${change.actorId}::uuid, ${change.issueStatusType ?? null}::text
@@ -94,7 +99,9 @@ async function write(ctx: Mailer, trx: Db, change: Change, to: Recipients): Prom
     join issues i on i.id = ${change.issueId}::uuid
     join teams t on t.id = i.team_id
     where ${userSeesTeam}
-    returning id, user_id, type`.execute(trx);
+    returning id, user_id, type, (select i2.team_id from issues i2 where i2.id = notifications.issue_id) as team_id`.execute(
+    trx,
+  );
   for (const row of written.rows) {
     await recordEvent(trx, {
       type: 'notification',
@@ -102,6 +109,7 @@ async function write(ctx: Mailer, trx: Db, change: Change, to: Recipients): Prom
       data: { id: row.id, type: row.type, issueId: change.issueId, userId: row.user_id },
       actor: null,
       recipientId: row.user_id,
+      teamId: row.team_id,
     });
     const reply = row.type === 'issueNewComment' && change.parentCommentId;
     await enqueueNotificationMail(ctx, trx, {

@@ -1,5 +1,6 @@
 // Events for one person: a notification's event (modules/notifications/notify.ts)
-// reaches its recipient's change streams and nobody else's, admins included
+// reaches its recipient's change streams and nobody else's, admins included,
+// while the recipient still sees the teams in `team_ids` (the issue's)
 // (platform/access.ts canSeeEvent). `user_id` names that person; webhooks
 // never get these events (platform/outbox.ts writes no delivery for them).
 export const name = 'user_scoped_events';
