@@ -37,6 +37,22 @@ export interface StreamOptions {
 const sse = (id: number | null, event: string | null, data: unknown) =>
   `${id === null ? '' : `id: ${id}\n`}${event ? `event: ${event}\n` : ''}data: ${JSON.stringify(data)}\n\n`;
 
+/**
+ * An event's SSE message as written. A reader who sees all of the event's
+ * teams gets the same text as every other such reader, so that text is made
+ * once per row (rows from the shared feed are shared by its streams).
+ */
+const sameForAll = new WeakMap<StreamEventRow, string>();
+function message(row: StreamEventRow, access: TeamAccess): string {
+  const shared = row.team_ids.every((id) => canSeeTeam(access, id));
+  let text = shared ? sameForAll.get(row) : undefined;
+  if (text === undefined) {
+    text = sse(row.id, `${row.type}.${row.action}`, presentStreamEvent(row, access));
+    if (shared) sameForAll.set(row, text);
+  }
+  return text;
+}
+
 /** What a client gets of an event: what changed and where, never the record (it refetches what it shows). */
 export function presentStreamEvent(row: StreamEventRow, access: TeamAccess) {
   // The recipient's own: what the inbox needs to update its unread count.
@@ -169,7 +185,7 @@ export async function runStream(ctx: AppContext, hub: StreamHub, res: ServerResp
         for (const row of rows) {
           if (!canSeeEvent(access, { scope: row.scope, teamIds: row.team_ids, userId: row.user_id }))
             continue;
-          chunk += sse(row.id, `${row.type}.${row.action}`, presentStreamEvent(row, access));
+          chunk += message(row, access);
           lastSent = row.id;
         }
         position = rows[rows.length - 1]!.id;
