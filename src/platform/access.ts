@@ -147,14 +147,23 @@ export const visibleIn = (rule: Visibility, table: string, access: TeamAccess) =
  * Whether the caller may see a change event, from the scope recorded with it
  * (platform/outbox.ts): 'teams' needs every listed team (one for most records,
  * both issues' teams for a relation), 'project' follows the project rule above
- * over the teams it was linked to, 'workspace' is everyone's. An event without
- * a scope (written before migration 0013, or whose team was unknown) is the
- * admins' only.
+ * over the teams it was linked to, 'workspace' is everyone's, 'user' is its one
+ * person's alone (a notification: not even an admin sees someone else's),
+ * while they still see its teams (the issue's, as a notification is read). An
+ * event without a scope (written before migration 0013, or whose team was
+ * unknown) is the admins' only.
  */
 export function canSeeEvent(
   access: TeamAccess,
-  event: { scope: 'teams' | 'project' | 'workspace' | null; teamIds: readonly string[] },
+  event: {
+    scope: 'teams' | 'project' | 'workspace' | 'user' | null;
+    teamIds: readonly string[];
+    userId?: string | null;
+  },
 ): boolean {
+  if (event.scope === 'user') {
+    return event.userId === access.userId && event.teamIds.every((id) => canSeeTeam(access, id));
+  }
   if (access.all) return true;
   switch (event.scope) {
     case 'workspace':

@@ -16,7 +16,9 @@ export type EventType =
   | 'cycle'
   | 'label'
   | 'attachment'
-  | 'relation';
+  | 'relation'
+  /** A notification, for its recipient's change streams only (never a webhook). */
+  | 'notification';
 export type EventAction = 'create' | 'update' | 'remove';
 
 export interface ChangeEvent {
@@ -35,6 +37,8 @@ export interface ChangeEvent {
    * team receive that team's events and workspace-wide ones.
    */
   teamId?: string | null;
+  /** Makes the event one person's alone (scope 'user'), while they see its team: a notification's recipient. */
+  recipientId?: string;
 }
 
 /** recordEvent notifies this channel; the delivery worker LISTENs on it (delivered at commit). */
@@ -52,6 +56,7 @@ function teamOf(event: ChangeEvent): string | null {
 interface EventScope {
   scope: EventScopeKind;
   teamIds: string[];
+  userId?: string;
 }
 
 const uuids = (...values: unknown[]) => values.filter((v): v is string => typeof v === 'string' && isUuid(v));
@@ -63,6 +68,8 @@ const uuids = (...values: unknown[]) => values.filter((v): v is string => typeof
 async function scopeOf(trx: Db, event: ChangeEvent): Promise<EventScope> {
   const data = event.data as Record<string, unknown>;
   const team = teamOf(event);
+  if (event.recipientId !== undefined)
+    return { scope: 'user', teamIds: uuids(team), userId: event.recipientId };
   const teamsOfIssues = async (ids: string[]) =>
     ids.length === 0
       ? []
@@ -111,7 +118,7 @@ export async function recordEvent(trx: Db, event: ChangeEvent): Promise<number> 
       ? { id: event.actor.id, name: event.actor.name, email: event.actor.email, type: 'user' }
       : null,
   };
-  const { scope, teamIds } = await scopeOf(trx, event);
+  const { scope, teamIds, userId } = await scopeOf(trx, event);
   const row = await trx
     .insertInto('webhook_events')
     .values({
@@ -121,9 +128,16 @@ export async function recordEvent(trx: Db, event: ChangeEvent): Promise<number> 
       scope,
       // An array literal of checked uuids: the same on both drivers.
       team_ids: sql<string[]>`cast(${`{${teamIds.join(',')}}`} as uuid[])`,
+      user_id: userId ?? null,
     })
     .returning(['id', 'created_at'])
     .executeTakeFirstOrThrow();
+  // One person's event (a notification) is for their streams only: no
+  // webhook gets it, so it has no delivery rows for the worker to find.
+  if (scope === 'user') {
+    await sql`select pg_notify(${CHANGE_NOTIFY_CHANNEL}, '')`.execute(trx);
+    return row.id;
+  }
   // Fan out to every enabled endpoint that wants this kind (all kinds when empty)
   // and this team (endpoints without a team take every team).
   const team = teamOf(event);

@@ -10,6 +10,7 @@
 import { sql } from 'kysely';
 import type { AppContext } from '../../platform/context.js';
 import type { Db } from '../../platform/db/database.js';
+import { recordEvent } from '../../platform/outbox.js';
 import { enqueueNotificationMail } from '../mail/digest.js';
 import { mentionedNames, newMentions } from './mentions.js';
 
@@ -84,12 +85,18 @@ export const notificationLine = (type: string, parentCommentId: string | null | 
 /**
  * One statement: a row per recipient who sees the issue now; and for each, a line
  * of their next notification email (which does nothing without SMTP or for
- * someone who turned it off).
+ * someone who turned it off), and an event for their change streams alone
+ * (docs/live.md, `notification.create`: the inbox's unread count, live).
  */
 async function write(ctx: Mailer, trx: Db, change: Change, to: Recipients): Promise<void> {
   if (to.byUser.size === 0) return;
   const values = [...to.byUser].map(([u, type]) => sql`(${u}::uuid, ${type}::text)`);
-  const written = await sql<{ user_id: string; type: NotificationType }>`insert into notifications
+  const written = await sql<{
+    id: string;
+    user_id: string;
+    type: NotificationType;
+    team_id: string;
+  }>`insert into notifications
       (user_id, type, issue_id, comment_id, parent_comment_id, actor_id, issue_status_type)
     select u.id, v.type, i.id, ${change.commentId ?? null}::uuid, ${change.parentCommentId ?? null}::uuid,
       ${change.actorId}::uuid, ${change.issueStatusType ?? null}::text
@@ -98,8 +105,18 @@ async function write(ctx: Mailer, trx: Db, change: Change, to: Recipients): Prom
     join issues i on i.id = ${change.issueId}::uuid
     join teams t on t.id = i.team_id
     where ${userSeesTeam}
-    returning user_id, type`.execute(trx);
+    returning id, user_id, type, (select i2.team_id from issues i2 where i2.id = notifications.issue_id) as team_id`.execute(
+    trx,
+  );
   for (const row of written.rows) {
+    await recordEvent(trx, {
+      type: 'notification',
+      action: 'create',
+      data: { id: row.id, type: row.type, issueId: change.issueId, userId: row.user_id },
+      actor: null,
+      recipientId: row.user_id,
+      teamId: row.team_id,
+    });
     await enqueueNotificationMail(ctx, trx, {
       userId: row.user_id,
       issueId: change.issueId,

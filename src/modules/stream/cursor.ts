@@ -10,6 +10,8 @@
 import type { Db } from '../../platform/db/database.js';
 import { eventsAfter, eventWriters, headId, type StreamEventRow } from './queries.js';
 
+/** Events read per query: bounds the memory of a stream and the size of a write. */
+export const PAGE_SIZE = 200;
 /** Rounds of read-and-settle one call may take. */
 const MAX_ROUNDS = 10;
 

@@ -12,6 +12,8 @@ export interface StreamEventRow {
   created_at: Date;
   scope: EventScopeKind | null;
   team_ids: string[];
+  /** The one person a 'user' event is for (a notification's recipient). */
+  user_id: string | null;
   /** The record's id and the references a client needs to refetch it (never its content). */
   record_id: string | null;
   issue_id: string | null;
@@ -25,7 +27,7 @@ export interface StreamEventRow {
 /** Up to `limit` events after `after`, oldest first; only the columns a stream sends or filters on. */
 export async function eventsAfter(db: Db, after: number, limit: number): Promise<StreamEventRow[]> {
   const { rows } = await sql<StreamEventRow>`
-    select id, type, action, created_at, scope, to_jsonb(team_ids) as team_ids,
+    select id, type, action, created_at, scope, to_jsonb(team_ids) as team_ids, user_id,
       payload->'data'->>'id' as record_id,
       payload->'data'->>'issueId' as issue_id,
       payload->'data'->>'relatedIssueId' as related_issue_id,

@@ -2,38 +2,25 @@
 // has the protocol and the reasons behind it.
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import type { Actor, AppContext } from '../../platform/context.js';
+import type { AppContext } from '../../platform/context.js';
 import { badRequest, unauthenticated } from '../../platform/errors.js';
 import { actorOf } from '../../platform/http/auth-hook.js';
 import { errors, Timestamp } from '../../platform/http/schemas.js';
 import type { Http } from '../../platform/http/types.js';
-import { authenticate } from '../auth/service.js';
 import { findLiveUserById } from '../users/queries.js';
-import { EventCursor, settledHead } from './cursor.js';
+import { openCredential, type StreamCredential } from './credential.js';
+import { EventCursor, PAGE_SIZE, settledHead } from './cursor.js';
 import type { StreamHub } from './hub.js';
 import { headId } from './queries.js';
-import { PAGE_SIZE, runStream } from './session.js';
-import { actorOfUser, issueTicket, readTicket } from './ticket.js';
+import { runStream } from './session.js';
+import { issueTicket } from './ticket.js';
 
 const SYNC_ID = '^[0-9]{1,15}$';
 /** How long a stream opened without a position waits for the transactions writing events at its start. */
 const HEAD_SETTLE_MS = 5_000;
 
-/** How each stream request re-checks its caller, set by the route's onRequest hook. */
-const authenticated = new WeakMap<FastifyRequest, () => Promise<Actor>>();
-
-/** The caller's credential as a check to repeat: the Authorization header, else a ticket. */
-function credentialOf(ctx: AppContext, header: string | undefined, ticket: unknown): () => Promise<Actor> {
-  if (header !== undefined || typeof ticket !== 'string') return () => authenticate(ctx, header);
-  const claims = readTicket(ctx, ticket);
-  return async () => {
-    const user = claims && (await findLiveUserById(ctx.db, claims.userId));
-    if (!claims || user?.status !== 'active' || user.session_epoch !== claims.epoch) {
-      throw unauthenticated('Invalid or expired stream ticket');
-    }
-    return actorOfUser(user);
-  };
-}
+/** Each stream request's caller, checked by the route's onRequest hook. */
+const authenticated = new WeakMap<FastifyRequest, StreamCredential>();
 
 export function streamRoutes(app: Http, ctx: AppContext, hub: StreamHub): void {
   app.post(
@@ -64,13 +51,13 @@ export function streamRoutes(app: Http, ctx: AppContext, hub: StreamHub): void {
       // header, or a ticket in the query (docs/live.md).
       config: { auth: 'none' },
       onRequest: async (req) => {
-        const reauth = credentialOf(
+        // Before anything else: 401 as JSON.
+        const credential = await openCredential(
           ctx,
           req.headers.authorization,
           (req.query as { ticket?: unknown }).ticket,
         );
-        await reauth(); // before anything else: 401 as JSON
-        authenticated.set(req, reauth);
+        authenticated.set(req, credential);
       },
       schema: {
         hide: true, // a stream, not a JSON answer: described in docs/live.md
@@ -84,7 +71,7 @@ export function streamRoutes(app: Http, ctx: AppContext, hub: StreamHub): void {
       },
     },
     async (req, reply) => {
-      const reauth = authenticated.get(req)!;
+      const credential = authenticated.get(req)!;
       const { after } = req.query;
       const lastEventId = req.headers['last-event-id'];
       if (
@@ -110,7 +97,7 @@ export function streamRoutes(app: Http, ctx: AppContext, hub: StreamHub): void {
       reply.hijack();
       void runStream(ctx, hub, reply.raw, {
         cursor: new EventCursor(ctx.db, start, PAGE_SIZE),
-        reauth,
+        credential,
         reset,
         requestId: req.id,
       }).catch((err) => ctx.log.error({ err, reqId: req.id }, 'change stream failed'));

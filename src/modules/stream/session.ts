@@ -1,31 +1,34 @@
-// One open stream: reads the events table from its cursor (woken by the hub,
-// polled at every heartbeat as the safety net), keeps what the caller may see
-// under their current team access, and writes Server-Sent Events. Memory per
-// stream is one page: it reads no further while the socket is backed up, and a
-// client that does not drain in time is told to resume from its last id and
-// closed (it misses nothing: the table is the source of truth).
+// One open stream: takes the events after its position from the hub's shared
+// feed when the feed holds that position, else reads the table from its own
+// cursor until it gets there (resumed from an old id, or fallen behind); keeps
+// what the caller may see under their current team access, and writes
+// Server-Sent Events. Memory per stream is one page: it takes no more while
+// the socket is backed up, and a client that does not drain in time is told
+// to resume from its last id and closed (it misses nothing: the table is the
+// source of truth).
 import type { ServerResponse } from 'node:http';
 import { canSeeEvent, canSeeTeam, type TeamAccess } from '../../platform/access.js';
-import type { Actor, AppContext } from '../../platform/context.js';
+import type { AppContext } from '../../platform/context.js';
 import { AppError } from '../../platform/errors.js';
 import { teamAccess } from '../teams/access.js';
-import type { EventCursor } from './cursor.js';
-import type { StreamHub } from './hub.js';
+import type { StreamCredential } from './credential.js';
+import { type EventCursor, PAGE_SIZE } from './cursor.js';
+import { grantedAccess } from './grants.js';
+import { GAP_POLL_MS, type StreamHub } from './hub.js';
 import type { StreamEventRow } from './queries.js';
 
-/** Events read per query: bounds the memory of a stream and the size of a write. */
-export const PAGE_SIZE = 200;
-/** How soon to look again while a hole waits for an open transaction (nothing notifies a rollback). */
-const GAP_POLL_MS = 50;
+export { PAGE_SIZE };
+
 /** What EventSource waits before reconnecting. */
 const RETRY_MS = 2000;
 /** How long a closing stream's last bytes may take to reach the client before the socket is dropped. */
 const END_GRACE_MS = { slow: 10_000, shutdown: 1_000 };
 
 export interface StreamOptions {
+  /** Reads the table from the stream's start while the shared feed does not hold its position. */
   cursor: EventCursor;
-  /** The caller again, with their current role; throws (401) once their credential is no longer good. */
-  reauth: () => Promise<Actor>;
+  /** The caller's credential, re-checked for every batch (401 once it is no longer good). */
+  credential: StreamCredential;
   /** True when the requested position was ahead of the table (a restored database): reload everything. */
   reset: boolean;
   requestId: string;
@@ -34,8 +37,28 @@ export interface StreamOptions {
 const sse = (id: number | null, event: string | null, data: unknown) =>
   `${id === null ? '' : `id: ${id}\n`}${event ? `event: ${event}\n` : ''}data: ${JSON.stringify(data)}\n\n`;
 
+/**
+ * An event's SSE message as written. A reader who sees all of the event's
+ * teams gets the same text as every other such reader, so that text is made
+ * once per row (rows from the shared feed are shared by its streams).
+ */
+const sameForAll = new WeakMap<StreamEventRow, string>();
+function message(row: StreamEventRow, access: TeamAccess): string {
+  const shared = row.team_ids.every((id) => canSeeTeam(access, id));
+  let text = shared ? sameForAll.get(row) : undefined;
+  if (text === undefined) {
+    text = sse(row.id, `${row.type}.${row.action}`, presentStreamEvent(row, access));
+    if (shared) sameForAll.set(row, text);
+  }
+  return text;
+}
+
 /** What a client gets of an event: what changed and where, never the record (it refetches what it shows). */
 export function presentStreamEvent(row: StreamEventRow, access: TeamAccess) {
+  // The recipient's own: what the inbox needs to update its unread count.
+  if (row.type === 'notification') {
+    return { syncId: row.id, type: row.type, action: row.action, id: row.record_id, issueId: row.issue_id };
+  }
   const teamIds = row.team_ids.filter((id) => canSeeTeam(access, id));
   return {
     syncId: row.id,
@@ -70,7 +93,9 @@ function drained(res: ServerResponse, ms: number): Promise<boolean> {
 }
 
 export async function runStream(ctx: AppContext, hub: StreamHub, res: ServerResponse, opts: StreamOptions) {
-  const { cursor } = opts;
+  const { cursor, credential } = opts;
+  /** The last id handed out (sent, or passed as not for this caller): the resume point. */
+  let position = cursor.position;
   const { streamHeartbeatMs, streamDrainTimeoutMs, streamMaxBufferBytes } = ctx.config;
   let ended = false;
   let woken = false;
@@ -101,8 +126,29 @@ export async function runStream(ctx: AppContext, hub: StreamHub, res: ServerResp
     if (ended) return;
     ended = true;
     wakeUp?.();
-    res.end(sse(cursor.position, event, data));
+    res.end(sse(position, event, data));
     setTimeout(() => res.destroy(), graceMs).unref();
+  };
+
+  /**
+   * The next events and the access to filter them with: from the shared feed
+   * with the batch's grants (the full credential check only when those do not
+   * vouch for it), or from the table with the full check, as a lone stream would.
+   */
+  const nextBatch = async (): Promise<{ rows: StreamEventRow[]; access?: TeamAccess; waiting: boolean }> => {
+    const shared = hub.take(position);
+    if (shared) {
+      if (shared.rows.length === 0) return { rows: [], waiting: false };
+      const access =
+        (await grantedAccess(shared.grants, credential)) ??
+        (await teamAccess(ctx.db, await credential.check()));
+      return { rows: shared.rows, access, waiting: false };
+    }
+    cursor.position = position;
+    const rows = await cursor.next();
+    if (rows.length === 0) return { rows, waiting: cursor.waiting };
+    // Membership and role as they are now, for every batch.
+    return { rows, access: await teamAccess(ctx.db, await credential.check()), waiting: cursor.waiting };
   };
 
   res.writeHead(200, {
@@ -112,18 +158,17 @@ export async function runStream(ctx: AppContext, hub: StreamHub, res: ServerResp
     'x-accel-buffering': 'no',
     'x-request-id': opts.requestId,
   });
-  res.write(
-    `retry: ${RETRY_MS}\n${sse(cursor.position, 'ready', { syncId: cursor.position, reset: opts.reset })}`,
-  );
+  res.write(`retry: ${RETRY_MS}\n${sse(position, 'ready', { syncId: position, reset: opts.reset })}`);
 
   const heartbeat = setInterval(() => {
     if (!ended) res.write(': heartbeat\n\n');
-    wake(); // and look at the table: the safety net for a lost notification
+    wake(); // a stream reading the table looks again (the hub's own poll covers the feed)
   }, streamHeartbeatMs);
   const unregister = hub.add({
+    userId: credential.actor.id,
     wake,
     async shutdown() {
-      finish('resume', { reason: 'shutdown', after: cursor.position }, END_GRACE_MS.shutdown);
+      finish('resume', { reason: 'shutdown', after: position }, END_GRACE_MS.shutdown);
       await closed;
     },
   });
@@ -131,40 +176,41 @@ export async function runStream(ctx: AppContext, hub: StreamHub, res: ServerResp
   try {
     while (!ended) {
       woken = false;
-      const rows = await cursor.next();
+      const batch = await nextBatch();
       if (ended) break;
-      if (rows.length > 0) {
-        // Membership and role as they are now, for every batch.
-        const access = await teamAccess(ctx.db, await opts.reauth());
+      const { rows, access } = batch;
+      if (access && rows.length > 0) {
         let chunk = '';
         let lastSent = -1;
         for (const row of rows) {
-          if (!canSeeEvent(access, { scope: row.scope, teamIds: row.team_ids })) continue;
-          chunk += sse(row.id, `${row.type}.${row.action}`, presentStreamEvent(row, access));
+          if (!canSeeEvent(access, { scope: row.scope, teamIds: row.team_ids, userId: row.user_id }))
+            continue;
+          chunk += message(row, access);
           lastSent = row.id;
         }
+        position = rows[rows.length - 1]!.id;
         // An id alone moves the client's resume point past events it may not see.
-        if (lastSent !== cursor.position) chunk += `id: ${cursor.position}\n\n`;
+        if (lastSent !== position) chunk += `id: ${position}\n\n`;
         if (ended) break;
         const ok = res.write(chunk);
         if (
           res.writableLength > streamMaxBufferBytes ||
           (!ok && !(await drained(res, streamDrainTimeoutMs)))
         ) {
-          finish('resume', { reason: 'slow', after: cursor.position }, END_GRACE_MS.slow);
+          finish('resume', { reason: 'slow', after: position }, END_GRACE_MS.slow);
           break;
         }
         // A full page, or one cut at a hole that may already be settled: read on at once.
-        if (rows.length === PAGE_SIZE || cursor.waiting) continue;
+        if (rows.length === PAGE_SIZE || batch.waiting) continue;
       }
-      if (!woken) await wait(cursor.waiting ? GAP_POLL_MS : streamHeartbeatMs);
+      if (!woken) await wait(batch.waiting ? GAP_POLL_MS : streamHeartbeatMs);
     }
   } catch (err) {
     if (err instanceof AppError && err.status === 401) {
       finish('unauthorized', { message: err.message }, END_GRACE_MS.shutdown);
     } else {
       if (!ended) ctx.log.error({ err, reqId: opts.requestId }, 'change stream failed');
-      finish('resume', { reason: 'error', after: cursor.position }, END_GRACE_MS.shutdown);
+      finish('resume', { reason: 'error', after: position }, END_GRACE_MS.shutdown);
     }
   } finally {
     clearInterval(heartbeat);

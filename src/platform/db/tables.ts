@@ -391,9 +391,11 @@ export interface WebhookEventsTable {
   /** Who may see it (migration 0013, platform/access.ts canSeeEvent); null on older events: admins only. */
   scope: EventScopeKind | null;
   team_ids: ColumnType<string[], string[] | undefined, string[]>;
+  /** The one person a 'user' event is for (migration 0019); null for every other scope. */
+  user_id: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
-export type EventScopeKind = 'teams' | 'project' | 'workspace';
+export type EventScopeKind = 'teams' | 'project' | 'workspace' | 'user';
 
 export type DeliveryStatus = 'pending' | 'delivering' | 'succeeded' | 'failed';
 

@@ -16,6 +16,7 @@ import * as m0015 from './0015_graphql_budget.js';
 import * as m0016 from './0016_custom_views.js';
 import * as m0017 from './0017_notifications.js';
 import * as m0018 from './0018_outgoing_mail.js';
+import * as m0019 from './0019_user_scoped_events.js';
 import * as m0021 from './0021_notification_keyset.js';
 import * as m0023 from './0023_issue_counts.js';
 import * as m0024 from './0024_issue_title_search.js';
@@ -44,6 +45,7 @@ export const migrations: Migration[] = [
   { version: 16, ...m0016 },
   { version: 17, ...m0017 },
   { version: 18, ...m0018 },
+  { version: 19, ...m0019 },
   { version: 21, ...m0021 },
   { version: 23, ...m0023 },
   { version: 24, ...m0024 },
