@@ -4,7 +4,8 @@ import { type FormEvent, useState } from 'react';
 import { graphql } from '../gql';
 import { gql } from '../lib/api';
 import { Markdown } from '../lib/markdown';
-import { Button, ErrorMessage, TextArea } from './ui';
+import { MentionTextArea } from './MentionTextArea';
+import { Button, ErrorMessage } from './ui';
 
 export interface Comment {
   id: string;
@@ -60,12 +61,12 @@ export function Comments({
         ))}
       </ul>
       <form onSubmit={add} className="comment-form">
-        <TextArea
+        <MentionTextArea
           label="Add a comment"
           value={body}
           rows={3}
-          placeholder="Leave a comment (Markdown)…"
-          onChange={(e) => setBody(e.target.value)}
+          placeholder="Leave a comment (Markdown; @ mentions someone)…"
+          onText={setBody}
           onKeyDown={(e) => {
             if (e.key === 'Enter' && (e.metaKey || e.ctrlKey)) void add(e);
           }}
@@ -149,13 +150,7 @@ function CommentItem({ c, mine, onChange }: { c: Comment; mine: boolean; onChang
             }
           }}
         >
-          <TextArea
-            label="Edit comment"
-            value={draft}
-            rows={3}
-            onChange={(e) => setDraft(e.target.value)}
-            autoFocus
-          />
+          <MentionTextArea label="Edit comment" value={draft} rows={3} onText={setDraft} autoFocus />
           <div className="row">
             <Button type="submit" variant="primary">
               Save comment

@@ -5,6 +5,7 @@
 import { useEffect } from 'react';
 import { api } from './api';
 import { refreshListed } from './issues';
+import { refreshInbox } from './notifications';
 import { invalidate, queryClient } from './query';
 
 interface Change {
@@ -51,6 +52,8 @@ class LiveStream {
       source.addEventListener('ready', (e) => this.#ready(e as MessageEvent));
       for (const t of TYPES)
         for (const a of ACTIONS) source.addEventListener(`${t}.${a}`, (e) => this.#change(e as MessageEvent));
+      // Sent to its recipient only: a notification was written for this user.
+      source.addEventListener('notification.create', (e) => this.#change(e as MessageEvent));
       source.addEventListener('resume', () => this.#reopen(0));
       source.addEventListener('unauthorized', () => this.close());
       source.onopen = () => {
@@ -124,4 +127,7 @@ async function apply(changes: Change[]) {
   if (touched.has('project')) void invalidate('ref', 'projects');
   if (touched.has('cycle')) void invalidate('ref', 'cycles');
   if (touched.has('label')) void invalidate('ref', 'core');
+  // The inbox and its count: at once on a notification of one's own; on issue and comment
+  // changes too, which is how notifications arise (servers without the per-user event).
+  if (touched.has('notification') || touched.has('issue') || touched.has('comment')) refreshInbox();
 }
