@@ -5,6 +5,7 @@ import { graphql } from '../gql';
 import { gql } from '../lib/api';
 import { Markdown } from '../lib/markdown';
 import { MentionTextArea } from './MentionTextArea';
+import { RelativeTime } from './RelativeTime';
 import { Button, ErrorMessage } from './ui';
 
 export interface Comment {
@@ -54,7 +55,7 @@ export function Comments({
 
   return (
     <section className="comments" aria-labelledby="comments-h">
-      <h2 id="comments-h">Activity</h2>
+      <h2 id="comments-h">Comments</h2>
       <ul className="comment-list">
         {sorted.map((c) => (
           <CommentItem key={c.id} c={c} mine={c.user?.id === meId} onChange={onChange} />
@@ -101,7 +102,7 @@ function CommentItem({ c, mine, onChange }: { c: Comment; mine: boolean; onChang
         </span>
         <strong>{author}</strong>
         <span className="muted small">
-          {new Date(c.createdAt).toLocaleString()}
+          <RelativeTime iso={c.createdAt} />
           {c.editedAt ? ' (edited)' : ''}
         </span>
         {mine && !editing && (

@@ -2,7 +2,7 @@
 // the people whose name matches (a combobox with a listbox: arrows move, Enter or
 // Tab inserts `@displayName `, Escape closes). People are those the caller can
 // see (the reference data); the inserted form is the one mentions are read by (lib/mention.ts).
-import { type TextareaHTMLAttributes, useId, useMemo, useRef, useState } from 'react';
+import { type TextareaHTMLAttributes, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { mentionAt, mentionable } from '../lib/mention';
 import { type Person, useRefData } from '../lib/ref';
 
@@ -50,6 +50,11 @@ export function MentionTextArea({ label, value, onText, onKeyDown, ...rest }: Pr
   const [active, setActive] = useState(0);
   const options = useMemo(() => (at && people ? matches(people, at.query) : []), [at, people]);
   const open = options.length > 0;
+  const list = useRef<HTMLDivElement>(null);
+  // A field near the bottom of the screen would hide the list below it.
+  useEffect(() => {
+    if (open) list.current?.scrollIntoView({ block: 'nearest' });
+  }, [open]);
 
   const track = (el: HTMLTextAreaElement) => {
     const found = el.selectionStart === el.selectionEnd ? mentionAt(el.value, el.selectionStart) : null;
@@ -110,7 +115,13 @@ export function MentionTextArea({ label, value, onText, onKeyDown, ...rest }: Pr
         }}
       />
       {open && (
-        <div className="menu mention-list" id={listId} role="listbox" aria-label="People to mention">
+        <div
+          ref={list}
+          className="menu mention-list"
+          id={listId}
+          role="listbox"
+          aria-label="People to mention"
+        >
           {options.map((p, i) => (
             // biome-ignore lint/a11y/useKeyWithClickEvents: the text area handles the keyboard
             <div
