@@ -10,7 +10,7 @@ import { AxeBuilder } from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { mentionedNames } from '../../src/modules/notifications/mentions.js';
 import { MENTION } from '../../web/src/lib/mention.js';
-import { PHONE, screenshot, signIn, startUi, type UiEnv } from './browser.js';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, PHONE, screenshot, signIn, startUi, type UiEnv } from './browser.js';
 
 let ui: UiEnv;
 let bob: { id: string; token: string; email: string };
@@ -177,6 +177,26 @@ describe('UI: the inbox', () => {
     await page.getByRole('button', { name: 'Unsubscribe' }).click();
     await page.getByRole('button', { name: 'Subscribe' }).waitFor();
     assert.equal((await ui.t.get(`/api/issues/${id}/subscription`, bob.token)).body.subscribed, false);
+  });
+
+  test('assigned in another browser, the count rises without a reload', async () => {
+    const made = await ui.t.post('/api/issues', { teamId: 'ENG', title: 'Assigned live' }, ui.t.adminToken);
+    const id = made.body.issue.identifier as string;
+    const page = await bobsPage();
+    const before = await unreadCount(bob.token);
+    await inboxLink(page).waitFor();
+    const { page: admin } = await ui.newPage();
+    await signIn(admin, ADMIN_EMAIL, ADMIN_PASSWORD);
+    await admin.goto(`/issue/${id}`);
+    const assignee = admin.getByLabel('Assignee');
+    await assignee.locator('option', { hasText: 'Bob Builder' }).waitFor({ state: 'attached' });
+    const since = Date.now();
+    await assignee.selectOption({ label: 'Bob Builder' });
+    await inboxLink(page)
+      .filter({ hasText: `${before + 1} unread` })
+      .waitFor({ timeout: 10_000 });
+    console.log(`# inbox: the count rose ${Date.now() - since} ms after the assignment in the other browser`);
+    await admin.close();
   });
 
   test('@ and letters offer people to mention; arrows, Enter or Tab insert, Escape closes', async () => {
