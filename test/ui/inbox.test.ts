@@ -57,6 +57,13 @@ const inboxLink = (page: Page) =>
   page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: /^Inbox/ });
 const rows = (page: Page) => page.getByRole('list', { name: 'Notifications' }).getByRole('listitem');
 
+/** Does `act` and waits for the server's answer to the request it makes (the screen changes before it). */
+async function answered(page: Page, method: string, path: RegExp, act: () => Promise<unknown>) {
+  const response = page.waitForResponse((r) => r.request().method() === method && path.test(r.url()));
+  await act();
+  assert.ok((await response).ok());
+}
+
 async function bobsPage(opts: Parameters<UiEnv['newPage']>[0] = {}) {
   const { page } = await ui.newPage(opts);
   await signIn(page, bob.email, 'password-123');
@@ -82,7 +89,9 @@ describe('UI: the inbox', () => {
     assert.match(texts[3]!, /assigned you[\s\S]*Fix the gate/);
     assert.match(texts[0]!, /just now|minute/);
 
-    await rows(page).first().getByRole('link').click();
+    await answered(page, 'PATCH', /\/api\/notifications\/[^/]+$/, () =>
+      rows(page).first().getByRole('link').click(),
+    );
     await page.waitForURL(new RegExp(`/issue/${issues[3]}$`));
     await page.getByText('can you look at this?').waitFor();
     await inboxLink(page).filter({ hasText: '3 unread' }).waitFor();
@@ -101,11 +110,12 @@ describe('UI: the inbox', () => {
     await page.keyboard.press('j');
     const focused = () => page.evaluate(() => document.activeElement?.textContent ?? '');
     assert.match(await focused(), /Oil the hinge/);
-    await page.keyboard.press('u');
+    const patch = /\/api\/notifications\/[^/]+$/;
+    await answered(page, 'PATCH', patch, () => page.keyboard.press('u'));
     await inboxLink(page).filter({ hasText: '2 unread' }).waitFor();
-    await page.keyboard.press('u');
+    await answered(page, 'PATCH', patch, () => page.keyboard.press('u'));
     await inboxLink(page).filter({ hasText: '3 unread' }).waitFor();
-    await page.keyboard.press('e');
+    await answered(page, 'PATCH', patch, () => page.keyboard.press('e'));
     await page.getByRole('link', { name: /Oil the hinge/ }).waitFor({ state: 'detached' });
     assert.match(await focused(), /Paint the fence/, 'focus stays in the list');
     await inboxLink(page).filter({ hasText: '2 unread' }).waitFor();
@@ -117,7 +127,9 @@ describe('UI: the inbox', () => {
 
     await page.getByRole('button', { name: 'Archived', exact: true }).click();
     await page.waitForURL(/show=archived/);
-    await page.getByRole('button', { name: `Unarchive: ${issues[2]}` }).click();
+    await answered(page, 'PATCH', patch, () =>
+      page.getByRole('button', { name: `Unarchive: ${issues[2]}` }).click(),
+    );
     await page.getByText('Nothing archived.').waitFor();
     await page.getByRole('button', { name: 'All', exact: true }).click();
     await page.getByRole('link', { name: /Oil the hinge/ }).waitFor();
@@ -127,13 +139,15 @@ describe('UI: the inbox', () => {
     const menu = page.getByRole('menu', { name: `Snooze ${issues[0]} until` });
     await menu.getByRole('menuitem', { name: /In 1 hour/ }).waitFor();
     await screenshot(page, 'inbox-snooze');
-    await page.keyboard.press('Enter');
+    await answered(page, 'PATCH', patch, () => page.keyboard.press('Enter'));
     await page.getByRole('link', { name: /Fix the gate/ }).waitFor({ state: 'detached' });
     const snoozed = (await ui.t.get('/api/notifications?limit=50', bob.token)).body.notifications;
     assert.ok(!snoozed.some((n: any) => n.issue.identifier === issues[0]), 'hidden from the inbox');
     assert.equal(await unreadCount(bob.token), 2);
 
-    await page.getByRole('button', { name: 'Mark all read' }).click();
+    await answered(page, 'POST', /\/read-all$/, () =>
+      page.getByRole('button', { name: 'Mark all read' }).click(),
+    );
     await page.getByRole('button', { name: 'Unread', exact: true }).click();
     await page.getByText('No unread notifications. You are all caught up.').waitFor();
     await inboxLink(page).filter({ hasNotText: 'unread' }).waitFor();
@@ -166,7 +180,9 @@ describe('UI: the inbox', () => {
     const id = made.body.issue.identifier as string;
     const page = await bobsPage();
     await page.goto(`/issue/${id}`);
-    await page.getByRole('button', { name: 'Subscribe' }).click();
+    await answered(page, 'PUT', /\/subscription$/, () =>
+      page.getByRole('button', { name: 'Subscribe' }).click(),
+    );
     await page.getByRole('button', { name: 'Unsubscribe' }).waitFor();
     await screenshot(page, 'issue-bell');
     assert.equal((await ui.t.get(`/api/issues/${id}/subscription`, bob.token)).body.subscribed, true);
@@ -174,7 +190,9 @@ describe('UI: the inbox', () => {
     await ui.t.post(`/api/issues/${id}/comments`, { body: 'News for subscribers' }, ui.t.adminToken);
     await inboxLink(page).filter({ hasText: '1 unread' }).waitFor({ timeout: 10_000 });
 
-    await page.getByRole('button', { name: 'Unsubscribe' }).click();
+    await answered(page, 'DELETE', /\/subscription$/, () =>
+      page.getByRole('button', { name: 'Unsubscribe' }).click(),
+    );
     await page.getByRole('button', { name: 'Subscribe' }).waitFor();
     assert.equal((await ui.t.get(`/api/issues/${id}/subscription`, bob.token)).body.subscribed, false);
   });
@@ -260,43 +278,36 @@ describe('UI: the inbox', () => {
   });
 
   test('? lists the inbox keys; axe finds nothing serious in the inbox, light and dark, desktop and phone', async () => {
-    // Something in every filter: a fresh notification for Bob, and one archived.
+    // A fresh unread notification beside the read ones.
     await ui.t.post(
       '/api/issues',
       { teamId: 'ENG', title: 'Axe check', assigneeId: bob.id },
       ui.t.adminToken,
     );
     const found: string[] = [];
-    for (const opts of [
-      {},
-      { colorScheme: 'dark' as const },
-      { viewport: PHONE, colorScheme: 'dark' as const },
-    ]) {
-      const page = await bobsPage(opts);
-      for (const show of ['', '?show=all', '?show=archived']) {
-        await page.goto(`/inbox${show}`);
-        await page.getByRole('heading', { name: 'Inbox' }).waitFor();
-        await page.waitForFunction(() => !document.querySelector('.boot, .loading'));
-        if (show === '?show=all')
-          await screenshot(
-            page,
-            `inbox-${opts.viewport ? 'phone' : 'desktop'}-${opts.colorScheme ?? 'light'}`,
-          );
-        for (const v of (await new AxeBuilder({ page }).analyze()).violations)
-          if (v.impact === 'serious' || v.impact === 'critical')
-            found.push(
-              `${JSON.stringify(opts)} ${show}: ${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
-            );
-      }
-      if (!opts.viewport) {
-        await page.keyboard.press('?');
-        const help = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
-        const inbox = help.getByRole('region', { name: 'Inbox' });
-        await inbox.getByText('Archive (or unarchive)').waitFor();
-        await help.getByRole('region', { name: 'Anywhere' }).getByText('Open the inbox').waitFor();
-        await page.keyboard.press('Escape');
-      }
-    }
+    const check = async (page: Page, what: string, path: string) => {
+      await page.goto(path);
+      await page.getByRole('heading', { name: 'Inbox' }).waitFor();
+      await page.waitForFunction(() => !document.querySelector('.boot, .loading'));
+      if (path.endsWith('all')) await screenshot(page, `inbox-${what}`);
+      for (const v of (await new AxeBuilder({ page }).analyze()).violations)
+        if (v.impact === 'serious' || v.impact === 'critical')
+          found.push(`${what} ${path}: ${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+    };
+    // Rows of both kinds (read and unread), then the empty state; the same in dark, and on a phone.
+    const desktop = await bobsPage();
+    await check(desktop, 'desktop-light', '/inbox?show=all');
+    await check(desktop, 'desktop-light', '/inbox?show=archived');
+    await desktop.emulateMedia({ colorScheme: 'dark' });
+    await check(desktop, 'desktop-dark', '/inbox?show=all');
+    await check(desktop, 'desktop-dark', '/inbox?show=archived');
+    await check(await bobsPage({ viewport: PHONE, colorScheme: 'dark' }), 'phone-dark', '/inbox?show=all');
+
+    await desktop.keyboard.press('?');
+    const help = desktop.getByRole('dialog', { name: 'Keyboard shortcuts' });
+    await help.getByRole('region', { name: 'Inbox' }).getByText('Archive (or unarchive)').waitFor();
+    await help.getByRole('region', { name: 'Anywhere' }).getByText('Open the inbox').waitFor();
+    await desktop.keyboard.press('Escape');
     assert.deepEqual(found, []);
   });
 });

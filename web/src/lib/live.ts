@@ -105,6 +105,10 @@ async function apply(changes: Change[]) {
   const touched = new Set(changes.map((c) => c.type));
   const updated = changes.filter((c) => c.type === 'issue' && c.action === 'update').map((c) => c.id);
   const listsChanged = changes.some((c) => c.type === 'issue' && c.action !== 'update');
+  // The inbox and its count, before the lists' read below: on a notification of one's
+  // own, and on issue and comment changes, which is how notifications arise (for a server
+  // without the per-user event).
+  if (touched.has('notification') || touched.has('issue') || touched.has('comment')) refreshInbox();
   if (touched.has('issue')) {
     void invalidate('issues', 'detail');
     void invalidate('issues', 'history');
@@ -127,7 +131,4 @@ async function apply(changes: Change[]) {
   if (touched.has('project')) void invalidate('ref', 'projects');
   if (touched.has('cycle')) void invalidate('ref', 'cycles');
   if (touched.has('label')) void invalidate('ref', 'core');
-  // The inbox and its count: at once on a notification of one's own; on issue and comment
-  // changes too, which is how notifications arise (servers without the per-user event).
-  if (touched.has('notification') || touched.has('issue') || touched.has('comment')) refreshInbox();
 }

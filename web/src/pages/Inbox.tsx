@@ -66,26 +66,26 @@ export function InboxPage({
   const readAll = useMarkAllRead();
   const navigate = useNavigate();
   const items = inbox.data?.pages.flatMap((p) => p.notifications) ?? [];
-  const [focus, setFocus] = useState(-1);
+  // The row the keys act on: a ref, not state, so keys pressed faster than React renders
+  // each start from the one before (and nothing on screen depends on it but DOM focus).
+  const focus = useRef(-1);
   const [snoozing, setSnoozing] = useState<string | null>(null);
   const change = (n: Notification, c: NotificationChange) => update.mutate({ id: n.id, change: c });
 
-  // Keys move the focus; a row that went away (archived, snoozed) leaves it on its neighbour.
-  const focusRow = (i: number) =>
-    requestAnimationFrame(() => document.querySelector<HTMLElement>(`[data-inbox-row="${i}"]`)?.focus());
-  const move = (by: number) => {
-    const next = Math.max(0, Math.min(items.length - 1, focus + by));
-    setFocus(next);
-    focusRow(next);
+  const focusRow = (i: number) => {
+    focus.current = i;
+    document.querySelector<HTMLElement>(`[data-inbox-row="${i}"]`)?.focus();
   };
+  const move = (by: number) => focusRow(Math.max(0, Math.min(items.length - 1, focus.current + by)));
   // biome-ignore lint/correctness/useExhaustiveDependencies: resetting on a new filter is the point
-  useEffect(() => setFocus(-1), [filter]);
+  useEffect(() => {
+    focus.current = -1;
+  }, [filter]);
+  // A row that went away (archived, snoozed) while it had focus leaves it on its neighbour.
   // biome-ignore lint/correctness/useExhaustiveDependencies: only a change in the rows' number moves focus
   useEffect(() => {
-    if (focus < 0 || document.activeElement !== document.body) return;
-    const i = Math.min(focus, items.length - 1);
-    setFocus(i);
-    focusRow(i);
+    if (focus.current >= 0 && document.activeElement === document.body)
+      focusRow(Math.min(focus.current, items.length - 1));
   }, [items.length]);
 
   const open = (n: Notification) => {
@@ -93,10 +93,13 @@ export function InboxPage({
     void navigate({ to: '/issue/$id', params: { id: n.issue.identifier } });
   };
   const archive = (n: Notification) => change(n, { archived: !n.archivedAt });
-  const focused = items[focus];
+  const focused = () => items[focus.current];
   const next = () => move(1);
   const previous = () => move(-1);
-  const archiveFocused = () => focused && archive(focused);
+  const archiveFocused = () => {
+    const n = focused();
+    if (n) archive(n);
+  };
   useShortcuts({
     j: next,
     ArrowDown: next,
@@ -104,8 +107,14 @@ export function InboxPage({
     ArrowUp: previous,
     e: archiveFocused,
     Backspace: archiveFocused,
-    u: () => focused && change(focused, { read: !focused.readAt }),
-    h: () => focused && !focused.archivedAt && setSnoozing(focused.id),
+    u: () => {
+      const n = focused();
+      if (n) change(n, { read: !n.readAt });
+    },
+    h: () => {
+      const n = focused();
+      if (n && !n.archivedAt) setSnoozing(n.id);
+    },
   });
 
   const unread = items.filter((n) => !n.readAt).length;
@@ -148,7 +157,9 @@ export function InboxPage({
               n={n}
               index={i}
               onOpen={() => open(n)}
-              onFocus={() => setFocus(i)}
+              onFocus={() => {
+                focus.current = i;
+              }}
               onChange={(c) => change(n, c)}
               snoozeOpen={snoozing === n.id}
               setSnoozeOpen={(o) => setSnoozing(o ? n.id : null)}
