@@ -56,12 +56,14 @@ describe('UI on a phone', () => {
     await comment.fill('Seen on my phone too');
     await page.getByRole('button', { name: 'Comment', exact: true }).tap();
     await page.getByRole('region', { name: 'Comments' }).getByText('Seen on my phone too').waitFor();
-    const saved = await ui.t.get(`/api/issues/${identifier}/comments`, ui.t.adminToken);
-    assert.equal(saved.status, 200, JSON.stringify(saved.body));
-    assert.deepEqual(
-      (saved.body.comments as { body: string }[]).map((c) => c.body),
-      ['Seen on my phone too'],
-    );
+    const bodies = async () => {
+      const saved = await ui.t.get(`/api/issues/${identifier}/comments`, ui.t.adminToken);
+      assert.equal(saved.status, 200, JSON.stringify(saved.body));
+      return (saved.body.comments as { body: string }[]).map((c) => c.body);
+    };
+    for (let i = 0; (await bodies()).length === 0 && i < 100; i++)
+      await new Promise((r) => setTimeout(r, 50));
+    assert.deepEqual(await bodies(), ['Seen on my phone too'], `comments of ${identifier} (${page.url()})`);
     await screenshot(page, 'phone-issue');
 
     // The inbox from the drawer: the unread mark on Menu, the count in the drawer.
