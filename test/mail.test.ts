@@ -279,7 +279,7 @@ describe('notification digests', () => {
     assert.match(String(page.headers['content-type']), /^text\/html/);
     assert.match(page.body, /<form method="post">/);
     const before = (await t.get('/api/me/preferences', member.token)).body;
-    assert.deepEqual(before, { preferences: { emailNotifications: true } });
+    assert.deepEqual(before, { preferences: { emailNotifications: true }, emailAvailable: true });
     const click = await t.request('POST', `${url.pathname}${url.search}`, {
       payload: 'List-Unsubscribe=One-Click',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -287,6 +287,7 @@ describe('notification digests', () => {
     assert.equal(click.status, 200, JSON.stringify(click.body));
     assert.deepEqual((await t.get('/api/me/preferences', member.token)).body, {
       preferences: { emailNotifications: false },
+      emailAvailable: true,
     });
     assert.equal(
       await notify(member.user.id, [issues[0]!.id], 'After unsubscribing'),
@@ -295,7 +296,7 @@ describe('notification digests', () => {
     );
 
     const on = await t.patch('/api/me/preferences', { emailNotifications: true }, member.token);
-    assert.deepEqual(on.body, { preferences: { emailNotifications: true } });
+    assert.deepEqual(on.body, { preferences: { emailNotifications: true }, emailAvailable: true });
     assert.equal(await notify(member.user.id, [issues[0]!.id], 'Back on'), true);
     const again = Date.now() + WAIT_MS;
     while (messagesFor(member.email).length < 2) {

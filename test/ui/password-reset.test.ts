@@ -1,6 +1,7 @@
 // A forgotten password, as a person recovers it: the link on the sign-in page,
 // the mail that arrives at a real SMTP server, the page its link opens, and
-// signing in with the new password.
+// signing in with the new password. Also the Account page's switch for
+// notification email, on this server that sends mail.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startSmtp, type TestSmtp } from '../mail-support.js';
@@ -53,5 +54,33 @@ describe('UI: password reset by email', () => {
     const refused = again.page.getByRole('alert');
     await refused.waitFor();
     assert.match((await refused.textContent()) ?? '', /link|token/i);
+  });
+
+  test('Account settings: the notification email switch turns mail off and on', async () => {
+    const member = await ui.t.userWithRole('member');
+    const { page } = await ui.newPage();
+    await signIn(page, member.email, 'password-123');
+    await page.goto('/settings/account');
+    const toggle = page.getByRole('switch', { name: 'Email me my notifications' });
+    await toggle.waitFor();
+    assert.equal(await toggle.isChecked(), true);
+    assert.equal(await toggle.isDisabled(), false, 'this server sends mail');
+    const stored = async () =>
+      (await ui.t.get('/api/me/preferences', member.token)).body.preferences.emailNotifications;
+    await toggle.click();
+    await page.getByRole('switch', { name: 'Email me my notifications', checked: false }).waitFor();
+    for (let i = 0; (await stored()) !== false; i++) {
+      assert.ok(i < 100, 'the choice reaches the server');
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    await page.reload();
+    await toggle.waitFor();
+    assert.equal(await toggle.isChecked(), false, 'the stored choice shows after a reload');
+    await toggle.click();
+    await page.getByRole('switch', { name: 'Email me my notifications', checked: true }).waitFor();
+    for (let i = 0; (await stored()) !== true; i++) {
+      assert.ok(i < 100, 'back on at the server');
+      await new Promise((r) => setTimeout(r, 50));
+    }
   });
 });

@@ -133,6 +133,7 @@ describe('UI on every screen size', () => {
   // Every page of the app: signed out first, then each signed-in page an admin can open.
   const signedOut = ['/login', '/register', '/forgot-password'];
   const pages = [
+    '/inbox',
     '/issues',
     '/my-issues',
     '/board',

@@ -9,6 +9,7 @@ import './styles/theme.css';
 import './styles.css';
 import './styles/charts.css';
 import './styles/responsive.css';
+import './styles/inbox.css';
 
 // Before the first paint, so a dark-mode user never sees a light flash.
 applyTheme();

@@ -256,6 +256,29 @@ const adminTeamRoute = createRoute({
   },
 });
 
+// The inbox is loaded when first opened; `?show=all|archived` (unread by default) keeps the filter in the address.
+const Inbox = lazy(() => import('./pages/Inbox').then((m) => ({ default: m.InboxPage })));
+const inboxRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/inbox',
+  validateSearch: (s: Record<string, unknown>): { show?: 'all' | 'archived' } =>
+    s['show'] === 'all' || s['show'] === 'archived' ? { show: s['show'] } : {},
+  component: function InboxRoute() {
+    const { show } = inboxRoute.useSearch();
+    const navigate = useNavigate();
+    return (
+      <Suspense fallback={<Loading label="Loading" />}>
+        <Inbox
+          filter={show ?? 'unread'}
+          setFilter={(f) =>
+            void navigate({ to: '/inbox', search: f === 'unread' ? {} : { show: f }, replace: true })
+          }
+        />
+      </Suspense>
+    );
+  },
+});
+
 const routeTree = rootRoute.addChildren([
   loginRoute,
   registerRoute,
@@ -263,6 +286,7 @@ const routeTree = rootRoute.addChildren([
   resetRoute,
   appRoute.addChildren([
     indexRoute,
+    inboxRoute,
     issuesRoute,
     myIssuesRoute,
     boardRoute,

@@ -12,6 +12,10 @@ const Preferences = Type.Object({
   preferences: Type.Object({
     emailNotifications: Type.Boolean({ description: 'Whether notification digests are emailed' }),
   }),
+  emailAvailable: Type.Boolean({
+    description:
+      'Whether this server sends email at all (SMTP set up); without it the preference is kept but nothing is sent',
+  }),
 });
 const Token = Type.Object(
   { token: Type.String({ minLength: 1, maxLength: UNSUBSCRIBE_TOKEN_MAX }) },
@@ -28,6 +32,11 @@ const UNSUBSCRIBE_PAGE = `<!doctype html><html lang="en"><meta charset="utf-8">
 <form method="post"><button type="submit">Unsubscribe</button></form>
 <p>You can turn them back on in Trackway at any time.</p></body></html>`;
 
+const preferencesOf = (ctx: AppContext, emailNotifications: boolean) => ({
+  preferences: { emailNotifications },
+  emailAvailable: Boolean(ctx.config.mail),
+});
+
 async function setEmailNotifications(ctx: AppContext, userId: string, on: boolean) {
   const row = await ctx.db
     .updateTable('users')
@@ -36,7 +45,7 @@ async function setEmailNotifications(ctx: AppContext, userId: string, on: boolea
     .where('deleted_at', 'is', null)
     .returning('email_notifications')
     .executeTakeFirst();
-  return { preferences: { emailNotifications: row?.email_notifications ?? on } };
+  return preferencesOf(ctx, row?.email_notifications ?? on);
 }
 
 export function mailRoutes(app: Http, ctx: AppContext): void {
@@ -103,7 +112,7 @@ export function mailRoutes(app: Http, ctx: AppContext): void {
         .select('email_notifications')
         .where('id', '=', actorOf(req).id)
         .executeTakeFirstOrThrow();
-      return { preferences: { emailNotifications: row.email_notifications } };
+      return preferencesOf(ctx, row.email_notifications);
     },
   );
 

@@ -6,7 +6,8 @@ import { createIssue, PRIORITIES } from '../lib/issues';
 import { cycleName, useCycles, useProjects, useRefData } from '../lib/ref';
 import { useSession } from '../lib/session';
 import { LabelPicker } from './LabelPicker';
-import { Button, Dialog, ErrorMessage, Kbd, Loading, SelectField, TextArea, TextField } from './ui';
+import { MentionTextArea } from './MentionTextArea';
+import { Button, Dialog, ErrorMessage, Kbd, Loading, SelectField, TextField } from './ui';
 
 export function CreateIssueDialog({ onClose }: { onClose: () => void }) {
   const navigate = useNavigate();
@@ -75,11 +76,11 @@ export function CreateIssueDialog({ onClose }: { onClose: () => void }) {
             error={state.titleError}
             placeholder="Issue title"
           />
-          <TextArea
+          <MentionTextArea
             label="Description"
             value={form.description}
-            placeholder="Add a description (Markdown)…"
-            onChange={(e) => setForm({ ...form, description: e.target.value })}
+            placeholder="Add a description (Markdown; @ mentions someone)…"
+            onText={(description) => setForm({ ...form, description })}
           />
           <div className="prop-grid">
             {ref.data && ref.data.teams.length > 1 && (

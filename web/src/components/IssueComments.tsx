@@ -4,7 +4,9 @@ import { type FormEvent, useState } from 'react';
 import { graphql } from '../gql';
 import { gql } from '../lib/api';
 import { Markdown } from '../lib/markdown';
-import { Button, ErrorMessage, TextArea } from './ui';
+import { MentionTextArea } from './MentionTextArea';
+import { RelativeTime } from './RelativeTime';
+import { Button, ErrorMessage } from './ui';
 
 export interface Comment {
   id: string;
@@ -53,19 +55,19 @@ export function Comments({
 
   return (
     <section className="comments" aria-labelledby="comments-h">
-      <h2 id="comments-h">Activity</h2>
+      <h2 id="comments-h">Comments</h2>
       <ul className="comment-list">
         {sorted.map((c) => (
           <CommentItem key={c.id} c={c} mine={c.user?.id === meId} onChange={onChange} />
         ))}
       </ul>
       <form onSubmit={add} className="comment-form">
-        <TextArea
+        <MentionTextArea
           label="Add a comment"
           value={body}
           rows={3}
-          placeholder="Leave a comment (Markdown)…"
-          onChange={(e) => setBody(e.target.value)}
+          placeholder="Leave a comment (Markdown; @ mentions someone)…"
+          onText={setBody}
           onKeyDown={(e) => {
             if (e.key === 'Enter' && (e.metaKey || e.ctrlKey)) void add(e);
           }}
@@ -100,7 +102,7 @@ function CommentItem({ c, mine, onChange }: { c: Comment; mine: boolean; onChang
         </span>
         <strong>{author}</strong>
         <span className="muted small">
-          {new Date(c.createdAt).toLocaleString()}
+          <RelativeTime iso={c.createdAt} />
           {c.editedAt ? ' (edited)' : ''}
         </span>
         {mine && !editing && (
@@ -149,13 +151,7 @@ function CommentItem({ c, mine, onChange }: { c: Comment; mine: boolean; onChang
             }
           }}
         >
-          <TextArea
-            label="Edit comment"
-            value={draft}
-            rows={3}
-            onChange={(e) => setDraft(e.target.value)}
-            autoFocus
-          />
+          <MentionTextArea label="Edit comment" value={draft} rows={3} onText={setDraft} autoFocus />
           <div className="row">
             <Button type="submit" variant="primary">
               Save comment

@@ -2,7 +2,8 @@
 // field saves, Escape puts the old text back.
 import { useEffect, useRef, useState } from 'react';
 import { Markdown } from '../lib/markdown';
-import { Button, TextArea } from './ui';
+import { MentionTextArea } from './MentionTextArea';
+import { Button } from './ui';
 
 interface EditorProps {
   value: string;
@@ -61,13 +62,7 @@ export function DescriptionEditor({ value, onSave, readOnly }: EditorProps) {
           if (await onSave(draft)) setEditing(false);
         }}
       >
-        <TextArea
-          label="Description"
-          value={draft}
-          rows={10}
-          autoFocus
-          onChange={(e) => setDraft(e.target.value)}
-        />
+        <MentionTextArea label="Description" value={draft} rows={10} autoFocus onText={setDraft} />
         <div className="row">
           <Button type="submit" variant="primary">
             Save description

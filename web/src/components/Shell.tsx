@@ -1,9 +1,10 @@
 // The signed-in frame: sidebar, global shortcuts, dialogs; the page goes in `children`.
 
-import { Link } from '@tanstack/react-router';
+import { Link, useNavigate } from '@tanstack/react-router';
 import { type ReactNode, useEffect, useState } from 'react';
 import { NEW_ISSUE_EVENT, useShortcuts } from '../lib/keys';
 import { useLiveUpdates } from '../lib/live';
+import { useUnreadCount } from '../lib/notifications';
 import { useSession } from '../lib/session';
 import { setTheme, useTheme } from '../lib/theme';
 import { useSavedViews } from '../lib/views';
@@ -28,7 +29,13 @@ export function Shell({ path, children }: { path: string; children: ReactNode })
   useLiveUpdates(Boolean(user));
   // Guests read and comment: nothing offers them what they cannot do.
   const guest = user?.role === 'guest';
-  useShortcuts({ c: () => !guest && setCreating(true), '?': () => setHelp(true) });
+  const navigate = useNavigate();
+  useShortcuts({
+    c: () => !guest && setCreating(true),
+    i: () => void navigate({ to: '/inbox' }),
+    '?': () => setHelp(true),
+  });
+  const unread = useUnreadCount(Boolean(user)).data ?? 0;
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if ((e.metaKey || e.ctrlKey) && e.key.toLowerCase() === 'k') {
@@ -72,6 +79,7 @@ export function Shell({ path, children }: { path: string; children: ReactNode })
           onClick={() => setDrawer((d) => !d)}
         >
           Menu
+          {unread > 0 && <span className="menu-dot" aria-hidden="true" />}
         </button>
         <span className="ws-name">{config?.workspace.name ?? 'Trackway'}</span>
         <button type="button" className="btn btn-ghost" onClick={() => setCommandOpen(true)}>
@@ -101,6 +109,16 @@ export function Shell({ path, children }: { path: string; children: ReactNode })
           Search or jump to… <Kbd>Ctrl K</Kbd>
         </button>
         <nav aria-label="Main">
+          {nav(
+            '/inbox',
+            'Inbox',
+            unread > 0 && (
+              <span className="nav-count">
+                {unread > 99 ? '99+' : unread}
+                <span className="sr-only"> unread</span>
+              </span>
+            ),
+          )}
           <div className="nav-group">Workspace</div>
           {nav('/issues', 'Issues')}
           {nav('/my-issues', 'My issues')}

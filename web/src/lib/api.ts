@@ -58,6 +58,7 @@ export const api = {
   get: <T>(p: string) => rest<T>('GET', p),
   post: <T>(p: string, b?: unknown) => rest<T>('POST', p, b ?? {}),
   patch: <T>(p: string, b: unknown) => rest<T>('PATCH', p, b),
+  put: <T>(p: string, b?: unknown) => rest<T>('PUT', p, b ?? {}),
   del: <T>(p: string) => rest<T>('DELETE', p),
 };
 

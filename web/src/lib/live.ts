@@ -5,6 +5,7 @@
 import { useEffect } from 'react';
 import { api } from './api';
 import { refreshListed } from './issues';
+import { refreshInbox } from './notifications';
 import { invalidate, queryClient } from './query';
 
 interface Change {
@@ -51,6 +52,8 @@ class LiveStream {
       source.addEventListener('ready', (e) => this.#ready(e as MessageEvent));
       for (const t of TYPES)
         for (const a of ACTIONS) source.addEventListener(`${t}.${a}`, (e) => this.#change(e as MessageEvent));
+      // Sent to its recipient only: a notification was written for this user.
+      source.addEventListener('notification.create', (e) => this.#change(e as MessageEvent));
       source.addEventListener('resume', () => this.#reopen(0));
       source.addEventListener('unauthorized', () => this.close());
       source.onopen = () => {
@@ -102,6 +105,10 @@ async function apply(changes: Change[]) {
   const touched = new Set(changes.map((c) => c.type));
   const updated = changes.filter((c) => c.type === 'issue' && c.action === 'update').map((c) => c.id);
   const listsChanged = changes.some((c) => c.type === 'issue' && c.action !== 'update');
+  // The inbox and its count, before the lists' read below: on a notification of one's
+  // own, and on issue and comment changes, which is how notifications arise (for a server
+  // without the per-user event).
+  if (touched.has('notification') || touched.has('issue') || touched.has('comment')) refreshInbox();
   if (touched.has('issue')) {
     void invalidate('issues', 'detail');
     void invalidate('issues', 'history');

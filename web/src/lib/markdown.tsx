@@ -4,6 +4,7 @@
 // `ENG-123` links the issue and `@name` the person, when the team or person exists.
 import { Link } from '@tanstack/react-router';
 import { Fragment, type ReactNode } from 'react';
+import { MENTION } from './mention';
 import { type Person, useRefData } from './ref';
 
 /** What the text may refer to: team keys (upper case) and people by lower-cased display name. */
@@ -37,14 +38,17 @@ const cells = (line: string) =>
     .map((c) => c.trim().replace(/\\\|/g, '|'));
 const TABLE_RULE = /^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$/;
 
+/** Everything inline but mentions, whose rule is shared with the server (lib/mention.ts). */
+const INLINE =
+  /(`[^`]+`)|!\[([^\]]*)\]\(((?:[^()\s]|\([^()\s]*\))+)\)|\[([^\]]+)\]\(((?:[^()\s]|\([^()\s]*\))+)\)|\*\*([^*]+)\*\*|__([^_]+)__|\*([^*\s][^*]*)\*|_([^_\s][^_]*)_|~~([^~]+)~~|(https?:\/\/[^\s<]+[^\s<.,;:!?)])|\b([A-Z][A-Z0-9]{0,9})-([1-9]\d{0,8})\b/;
+
 let keySeq = 0;
 const k = () => `md${keySeq++}`;
 
 /** Inline syntax: code, images, links, bold, italic, strikethrough, bare URLs, issue references, mentions. */
 function inline(text: string, known: Known): ReactNode[] {
   const out: ReactNode[] = [];
-  const re =
-    /(`[^`]+`)|!\[([^\]]*)\]\(((?:[^()\s]|\([^()\s]*\))+)\)|\[([^\]]+)\]\(((?:[^()\s]|\([^()\s]*\))+)\)|\*\*([^*]+)\*\*|__([^_]+)__|\*([^*\s][^*]*)\*|_([^_\s][^_]*)_|~~([^~]+)~~|(https?:\/\/[^\s<]+[^\s<.,;:!?)])|\b([A-Z][A-Z0-9]{0,9})-([1-9]\d{0,8})\b|(?<![\w@])@([\p{L}\p{N}._-]*[\p{L}\p{N}])/gu;
+  const re = new RegExp(`${INLINE.source}|${MENTION}`, 'gu');
   let last = 0;
   for (let m = re.exec(text); m; m = re.exec(text)) {
     if (m.index > last) out.push(text.slice(last, m.index));

@@ -12,6 +12,7 @@ import { IssueHistory } from '../components/IssueHistory';
 import { type IssueData, IssueProperties, useIssueSaver } from '../components/IssueProperties';
 import { Relations } from '../components/Relations';
 import { SubIssues } from '../components/SubIssues';
+import { SubscribeButton } from '../components/SubscribeButton';
 import { Button, ErrorMessage, Loading, usePageTitle } from '../components/ui';
 import { graphql } from '../gql';
 import { gql } from '../lib/api';
@@ -64,20 +65,23 @@ function Loaded({ issue, queryKey }: { issue: IssueData; queryKey: string[] }) {
     <div className="issue-page">
       {/* Head, properties, then the rest: on a narrow screen the properties come right below the description. */}
       <div className="issue-main issue-head">
-        <nav className="crumbs" aria-label="Breadcrumb">
-          <Link to="/issues">Issues</Link> <span aria-hidden="true">›</span>{' '}
-          {issue.parent && (
-            <>
-              <Link to="/issue/$id" params={{ id: issue.parent.identifier }} title={issue.parent.title}>
-                {issue.parent.identifier}
-              </Link>{' '}
-              <span aria-hidden="true">›</span>{' '}
-            </>
-          )}
-          <span>
-            <StateIcon state={ref.data?.stateById.get(issue.state.id)} /> {issue.identifier}
-          </span>
-        </nav>
+        <div className="issue-toolbar">
+          <nav className="crumbs" aria-label="Breadcrumb">
+            <Link to="/issues">Issues</Link> <span aria-hidden="true">›</span>{' '}
+            {issue.parent && (
+              <>
+                <Link to="/issue/$id" params={{ id: issue.parent.identifier }} title={issue.parent.title}>
+                  {issue.parent.identifier}
+                </Link>{' '}
+                <span aria-hidden="true">›</span>{' '}
+              </>
+            )}
+            <span>
+              <StateIcon state={ref.data?.stateById.get(issue.state.id)} /> {issue.identifier}
+            </span>
+          </nav>
+          <SubscribeButton issueId={issue.id} />
+        </div>
         {toast && (
           <div className="toast" role="status">
             {toast}

@@ -2,6 +2,7 @@
 
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
+import { EmailPreferences } from '../components/EmailPreferences';
 import {
   Button,
   copyText,
@@ -70,6 +71,7 @@ export function AccountSettings() {
           ) : null}
         </form>
       </section>
+      <EmailPreferences />
       <section className="card" aria-labelledby="pw-h">
         <h2 id="pw-h">Change password</h2>
         <form onSubmit={changePassword}>

@@ -1,0 +1,83 @@
+/// <reference lib="dom" />
+// Issue 14: the everyday flows on a phone (390 × 844, touch), end to end: the
+// drawer's New issue, the create dialog, the issue page with a comment, and the
+// inbox from the drawer, none of them scrolling sideways.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { Page } from 'playwright-core';
+import { PHONE, screenshot, signIn, startUi, type UiEnv } from './browser.js';
+
+let ui: UiEnv;
+let member: { email: string; user: { id: string } };
+before(async () => {
+  ui = await startUi();
+  member = await ui.t.userWithRole('member');
+  await ui.t.post(
+    '/api/issues',
+    { teamId: 'ENG', title: 'Waiting for you on the phone', assigneeId: member.user.id },
+    ui.t.adminToken,
+  );
+});
+after(() => ui?.close());
+
+const overflowsSideways = (page: Page) =>
+  page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth + 1);
+
+describe('UI on a phone', () => {
+  test('create an issue from the drawer, comment on it, and read the inbox', async () => {
+    const { page } = await ui.newPage({ viewport: PHONE });
+    await signIn(page, member.email, 'password-123');
+    const menu = page.getByRole('button', { name: 'Menu', exact: true });
+
+    await menu.tap();
+    const sidebar = page.getByRole('complementary', { name: 'Sidebar' });
+    await sidebar.getByRole('button', { name: /New issue/ }).tap();
+    const dialog = page.getByRole('dialog', { name: 'New issue' });
+    await dialog.getByLabel('Title').fill('Reported from a phone');
+    await dialog.getByRole('combobox', { name: 'Description' }).fill('Steps on a **small** screen');
+    const create = dialog.getByRole('button', { name: 'Create issue' });
+    // The dialog fits the screen: its button is reachable without scrolling sideways.
+    const box = (await create.boundingBox())!;
+    assert.ok(
+      box.x >= 0 && box.x + box.width <= PHONE.width,
+      `Create issue inside the screen: ${JSON.stringify(box)}`,
+    );
+    await create.tap();
+    await page.waitForURL(/\/issue\/ENG-\d+/);
+    const identifier = /\/issue\/(ENG-\d+)/.exec(page.url())![1]!;
+    await page.getByRole('region', { name: 'Description' }).getByText('small').waitFor();
+    assert.equal(await sidebar.isVisible(), false, 'the drawer is closed on the issue page');
+    assert.equal(await overflowsSideways(page), false, 'the issue page fits');
+    await screenshot(page, 'phone-issue-top');
+
+    const comment = page.getByRole('combobox', { name: 'Add a comment' });
+    await comment.scrollIntoViewIfNeeded();
+    await comment.tap();
+    await comment.fill('Seen on my phone too');
+    await page.getByRole('button', { name: 'Comment', exact: true }).tap();
+    await page.getByRole('region', { name: 'Comments' }).getByText('Seen on my phone too').waitFor();
+    const bodies = async () => {
+      const saved = await ui.t.get(`/api/issues/${identifier}/comments`, ui.t.adminToken);
+      assert.equal(saved.status, 200, JSON.stringify(saved.body));
+      return (saved.body.comments as { body: string }[]).map((c) => c.body);
+    };
+    for (let i = 0; (await bodies()).length === 0 && i < 100; i++)
+      await new Promise((r) => setTimeout(r, 50));
+    assert.deepEqual(await bodies(), ['Seen on my phone too'], `comments of ${identifier} (${page.url()})`);
+    await screenshot(page, 'phone-issue');
+
+    // The inbox from the drawer: the unread mark on Menu, the count in the drawer.
+    await menu.tap();
+    await sidebar.getByRole('link', { name: 'Inbox 1 unread' }).tap();
+    await page.waitForURL(/\/inbox$/);
+    const row = page.getByRole('link', { name: /Waiting for you on the phone/ });
+    await row.waitFor();
+    assert.equal(await overflowsSideways(page), false, 'the inbox fits');
+    // Row actions are always there on a touch screen.
+    assert.ok(await page.getByRole('button', { name: /^Archive: ENG-/ }).isVisible());
+    await row.tap();
+    await page.waitForURL(/\/issue\/ENG-\d+/);
+    await menu.tap();
+    await sidebar.getByRole('link', { name: 'Inbox', exact: true }).waitFor();
+  });
+});

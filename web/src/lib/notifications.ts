@@ -1,0 +1,215 @@
+// The inbox (REST /api/notifications, docs/notifications.md) in the query
+// cache: the unread count the sidebar shows, the pages of one filter, and the
+// changes to one notification, applied to every cached page first and put back
+// if the server refuses.
+import {
+  type InfiniteData,
+  useInfiniteQuery,
+  useMutation,
+  useQuery,
+  useQueryClient,
+} from '@tanstack/react-query';
+import { api } from './api';
+import { invalidate, queryClient } from './query';
+
+export interface Notification {
+  id: string;
+  type: string;
+  issue: { id: string; identifier: string; title: string; teamId: string };
+  commentId: string | null;
+  parentCommentId: string | null;
+  actor: { id: string; name: string; displayName: string } | null;
+  issueStatusType: string | null;
+  createdAt: string;
+  readAt: string | null;
+  archivedAt: string | null;
+  snoozedUntilAt: string | null;
+}
+interface InboxPage {
+  notifications: Notification[];
+  pageInfo: { total: number; limit: number; offset: number };
+}
+export type InboxFilter = 'unread' | 'all' | 'archived';
+type Pages = InfiniteData<InboxPage, number>;
+
+const PAGE = 50;
+export const COUNT_KEY = ['notifications', 'count'];
+const LIST_KEY = ['notifications', 'list'];
+
+/** Unread notifications in the inbox; re-read on focus and whenever the stream says something changed. */
+export function useUnreadCount(enabled: boolean) {
+  return useQuery({
+    queryKey: COUNT_KEY,
+    queryFn: async () => (await api.get<{ count: number }>('/notifications/unread-count')).count,
+    enabled,
+    staleTime: 0,
+    refetchOnWindowFocus: 'always',
+  });
+}
+
+const query = (filter: InboxFilter, offset: number) =>
+  `/notifications?limit=${PAGE}&offset=${offset}${
+    filter === 'archived' ? '&archived=true' : filter === 'unread' ? '&unread=true' : ''
+  }`;
+
+export function useInbox(filter: InboxFilter) {
+  return useInfiniteQuery({
+    queryKey: [...LIST_KEY, filter],
+    queryFn: ({ pageParam }) => api.get<InboxPage>(query(filter, pageParam)),
+    initialPageParam: 0,
+    getNextPageParam: (last) => {
+      const next = last.pageInfo.offset + last.pageInfo.limit;
+      return next < last.pageInfo.total ? next : undefined;
+    },
+    staleTime: 0,
+  });
+}
+
+/** The inbox and the count read again (the stream, another tab, a refused change). */
+export const refreshInbox = () => void invalidate('notifications');
+
+export interface NotificationChange {
+  read?: boolean;
+  archived?: boolean;
+  snoozedUntilAt?: string;
+}
+
+/** Whether `n` still belongs in `filter`'s list once changed. */
+const belongs = (n: Notification, filter: InboxFilter) =>
+  filter === 'archived'
+    ? Boolean(n.archivedAt)
+    : !n.archivedAt &&
+      !(n.snoozedUntilAt && n.snoozedUntilAt > new Date().toISOString()) &&
+      (filter === 'all' || !n.readAt);
+
+function applied(n: Notification, change: NotificationChange): Notification {
+  const now = new Date().toISOString();
+  return {
+    ...n,
+    ...(change.read !== undefined ? { readAt: change.read ? (n.readAt ?? now) : null } : {}),
+    ...(change.archived !== undefined ? { archivedAt: change.archived ? now : null } : {}),
+    ...(change.snoozedUntilAt !== undefined ? { snoozedUntilAt: change.snoozedUntilAt } : {}),
+  };
+}
+
+/** Applies `fn` to every cached page of every filter; the unread filter keeps a row read here until the next load. */
+function patchLists(fn: (n: Notification, filter: InboxFilter) => Notification | null) {
+  for (const [key, data] of queryClient.getQueriesData<Pages>({ queryKey: LIST_KEY })) {
+    if (!data) continue;
+    const filter = key[2] as InboxFilter;
+    queryClient.setQueryData<Pages>(key, {
+      ...data,
+      pages: data.pages.map((p) => ({
+        ...p,
+        notifications: p.notifications.flatMap((n) => {
+          const next = fn(n, filter);
+          return next ? [next] : [];
+        }),
+      })),
+    });
+  }
+}
+
+/**
+ * Read, unread, archive, unarchive or snooze one notification: every list and
+ * the count change at once, and go back (with the reason) if the server refuses.
+ * Marking read in the Unread filter leaves the row in place until the next load,
+ * so it does not move under the reader's keyboard.
+ */
+export function useUpdateNotification() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, change }: { id: string; change: NotificationChange }) =>
+      api.patch<{ notification: Notification }>(`/notifications/${id}`, change),
+    onMutate: async ({ id, change }) => {
+      await client.cancelQueries({ queryKey: ['notifications'] });
+      const saved = client.getQueriesData({ queryKey: ['notifications'] });
+      let before: Notification | undefined;
+      patchLists((n, filter) => {
+        if (n.id !== id) return n;
+        before ??= n;
+        const next = applied(n, change);
+        const onlyReadChanged = change.read !== undefined && Object.keys(change).length === 1;
+        return belongs(next, filter) || (onlyReadChanged && filter !== 'archived') ? next : null;
+      });
+      if (before) {
+        const wasUnread = belongs(before, 'unread');
+        const isUnread = belongs(applied(before, change), 'unread');
+        if (wasUnread !== isUnread)
+          client.setQueryData<number>(COUNT_KEY, (c) => Math.max(0, (c ?? 0) + (isUnread ? 1 : -1)));
+      }
+      return { saved };
+    },
+    onError: (_e, _v, context) => {
+      for (const [key, data] of context?.saved ?? []) client.setQueryData(key, data);
+    },
+    onSettled: () => {
+      void client.invalidateQueries({ queryKey: COUNT_KEY });
+      // Other filters' lists gain the row (archived, unread again) at their next read.
+      void client.invalidateQueries({ queryKey: LIST_KEY, refetchType: 'none' });
+    },
+  });
+}
+
+/** "Mark all read": every unread row in the inbox, at once, back if refused. */
+export function useMarkAllRead() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: () => api.post<{ ok: true; count: number }>('/notifications/read-all', {}),
+    onMutate: async () => {
+      await client.cancelQueries({ queryKey: ['notifications'] });
+      const saved = client.getQueriesData({ queryKey: ['notifications'] });
+      const now = new Date().toISOString();
+      patchLists((n, filter) =>
+        filter === 'archived' || !belongs(n, 'all') ? n : { ...n, readAt: n.readAt ?? now },
+      );
+      client.setQueryData(COUNT_KEY, 0);
+      return { saved };
+    },
+    onError: (_e, _v, context) => {
+      for (const [key, data] of context?.saved ?? []) client.setQueryData(key, data);
+    },
+    onSettled: () => void client.invalidateQueries({ queryKey: COUNT_KEY }),
+  });
+}
+
+/** When "Snooze" brings it back: in an hour, tomorrow at 9:00, next Monday at 9:00 (the browser's time). */
+export function snoozeChoices(now = new Date()): { label: string; until: Date }[] {
+  const at9 = (days: number) => {
+    const d = new Date(now);
+    d.setDate(d.getDate() + days);
+    d.setHours(9, 0, 0, 0);
+    return d;
+  };
+  const toMonday = (8 - now.getDay()) % 7 || 7;
+  return [
+    { label: 'In 1 hour', until: new Date(now.getTime() + 3600_000) },
+    { label: 'Tomorrow', until: at9(1) },
+    { label: 'Next week', until: at9(toMonday) },
+  ];
+}
+
+/** The caller's subscription to an issue (the bell on its page). */
+export function useSubscription(issueId: string) {
+  const key = ['notifications', 'subscription', issueId];
+  const client = useQueryClient();
+  const q = useQuery({
+    queryKey: key,
+    queryFn: () => api.get<{ subscribed: boolean }>(`/issues/${issueId}/subscription`),
+  });
+  const m = useMutation({
+    mutationFn: (on: boolean) =>
+      on
+        ? api.put<{ subscribed: boolean }>(`/issues/${issueId}/subscription`)
+        : api.del<{ subscribed: boolean }>(`/issues/${issueId}/subscription`),
+    onMutate: async (on) => {
+      await client.cancelQueries({ queryKey: key });
+      const before = client.getQueryData(key);
+      client.setQueryData(key, { subscribed: on });
+      return { before };
+    },
+    onError: (_e, _on, context) => client.setQueryData(key, context?.before),
+    onSuccess: (data) => client.setQueryData(key, data),
+  });
+  return { subscribed: q.data?.subscribed, loading: q.isLoading, toggle: m.mutate, error: m.error };
+}
