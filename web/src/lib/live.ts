@@ -105,10 +105,9 @@ async function apply(changes: Change[]) {
   const touched = new Set(changes.map((c) => c.type));
   const updated = changes.filter((c) => c.type === 'issue' && c.action === 'update').map((c) => c.id);
   const listsChanged = changes.some((c) => c.type === 'issue' && c.action !== 'update');
-  // The inbox and its count, before the lists' read below: on a notification of one's
-  // own, and on issue and comment changes, which is how notifications arise (for a server
-  // without the per-user event).
-  if (touched.has('notification') || touched.has('issue') || touched.has('comment')) refreshInbox();
+  // The inbox and its count, before the lists' read below: only this user's own
+  // notification events (docs/live.md), not every issue change of every tab.
+  if (touched.has('notification')) refreshInbox();
   if (touched.has('issue')) {
     void invalidate('issues', 'detail');
     void invalidate('issues', 'history');
