@@ -18,6 +18,8 @@ export interface Config {
   webhookRetryBaseMs: number;
   /** Per-user GraphQL budget for each hour: requests, and complexity points. */
   graphqlRequestsPerHour: number;
+  /** Read a GraphQL issue page's selected relations in the page's own statement (docs/graphql.md). */
+  graphqlReadPlan: boolean;
   graphqlComplexityPerHour: number;
   logLevel: LogLevel;
   /** Change streams (docs/live.md): heartbeat interval, and the bounds on a slow client. */
@@ -220,6 +222,7 @@ export function loadConfig(env: Env = process.env): Config {
     webhookAllowPrivate: bool(env, 'WEBHOOK_ALLOW_PRIVATE', false),
     webhookRetryBaseMs: int(env, 'WEBHOOK_RETRY_BASE_MS', 60_000, 1, 86_400_000),
     graphqlRequestsPerHour: int(env, 'GRAPHQL_REQUESTS_PER_HOUR', 5_000, 1, 1_000_000_000),
+    graphqlReadPlan: bool(env, 'GRAPHQL_READ_PLAN', true),
     graphqlComplexityPerHour: int(env, 'GRAPHQL_COMPLEXITY_PER_HOUR', 3_000_000, 1, 1_000_000_000_000),
     logLevel,
     streamHeartbeatMs: int(env, 'STREAM_HEARTBEAT_MS', 15_000, 10, 3_600_000),

@@ -55,6 +55,8 @@ import {
   viewNode,
   webhookOut,
 } from './nodes.js';
+import { planKey, planned, withPlan } from './plan/fields.js';
+import type { PagePlan } from './plan/page.js';
 
 type Sql = RawBuilder<unknown>;
 
@@ -241,9 +243,18 @@ export async function listConditions(g: GqlContext, def: ListDef, args: ListArgs
   });
 }
 
-/** A top-level list, optionally narrowed by `where` (over alias t). */
-export async function listConnection(g: GqlContext, def: ListDef, args: ListArgs, where: Sql[] = []) {
-  const page = await loadPage(
+/**
+ * A top-level list, optionally narrowed by `where` (over alias t). A read
+ * plan (plan/page.ts) adds what its nodes select to the page's statement.
+ */
+export async function listConnection(
+  g: GqlContext,
+  def: ListDef,
+  args: ListArgs,
+  where: Sql[] = [],
+  plan?: PagePlan,
+) {
+  const page = await loadPage<Record<string, unknown>>(
     g.db,
     {
       from: sql`${sql.table(def.table)} as t`,
@@ -252,7 +263,9 @@ export async function listConnection(g: GqlContext, def: ListDef, args: ListArgs
       ...(def.columns ? { columns: def.columns } : {}),
     },
     args,
+    plan?.columns,
   );
+  plan?.attach(page.rows);
   return toConnection(page, def, g);
 }
 
@@ -266,13 +279,12 @@ export interface Relation {
   where?: Sql[];
 }
 
-/** A resolver for a nested list: one statement per relation for all parents. */
-export function nested(
-  def: ListDef,
-  rel: Relation,
-  parentId: (src: { id: string }) => string = (s) => s.id,
-): Resolver {
-  return async (src, args: ListArgs, g) => {
+/**
+ * A resolver for a nested list: one statement per relation for all parents,
+ * or none when the parent's page read it (plan/page.ts).
+ */
+export function nested(def: ListDef, rel: Relation, parentId?: (src: { id: string }) => string): Resolver {
+  const batched = async (src: { id: string }, args: ListArgs, g: GqlContext) => {
     const loader = g.loaders.pages(rel.key, args, async (ids) =>
       loadPages(
         g.db,
@@ -287,6 +299,12 @@ export function nested(
         args,
       ),
     );
-    return toConnection(await loader.load(parentId(src)), def, g);
+    return toConnection(await loader.load(parentId ? parentId(src) : src.id), def, g);
   };
+  const resolve: Resolver = (src, args: ListArgs, g, info) => {
+    const read = planned(src.row, planKey(info.fieldName, args));
+    return read ? toConnection(read as Page<unknown>, def, g) : batched(src, args, g);
+  };
+  // Keyed by the parent's own id, the list can be read with the parent's page.
+  return parentId ? resolve : withPlan(resolve, { kind: 'list', def, rel });
 }

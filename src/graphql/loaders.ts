@@ -3,7 +3,7 @@
 // the same number of statements as a page of 5.
 import DataLoader from 'dataloader';
 import type { Selectable } from 'kysely';
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import { type MilestoneState, milestoneStates } from '../modules/milestones/status.js';
 import { emptyProgress, type Progress, progressBy } from '../modules/projects/progress.js';
 import { type TeamAccess, type Visibility, visibility } from '../platform/access.js';
@@ -31,7 +31,7 @@ type TeamMembershipRow = Selectable<TeamMembershipsTable>;
 
 export { isUuid };
 
-type Table =
+export type Table =
   | 'users'
   | 'teams'
   | 'workflow_states'
@@ -62,21 +62,57 @@ const VISIBLE: Record<Table, Visibility> = {
 
 const ISSUE_SELECT = sql.raw(ISSUE_COLUMNS.map((c) => `t.${c}`).join(', '));
 
+/**
+ * The one by-id read of a table: its columns and the caller's visibility
+ * rule, for the rows whose id is `id` (SQL). The loaders below batch it;
+ * graphql/plan/ puts it in a page's statement, so both see the same rows.
+ */
+export function visibleById(table: Table, id: RawBuilder<unknown>, access: TeamAccess) {
+  return sql`select ${table === 'issues' ? ISSUE_SELECT : sql`t.*`} from ${sql.table(table)} as t
+    where t.id ${id} and ${VISIBLE[table]('t', access)}`;
+}
+
 /** Rows by id that the caller may see; the others load as null, like unknown ids. */
 function byId<R extends { id: string }>(db: Db, table: Table, access: () => Promise<TeamAccess>) {
   return new DataLoader<string, R | null>(async (ids) => {
     const valid = ids.filter(isUuid);
     const rows = valid.length
       ? (
-          await sql<R>`select ${table === 'issues' ? ISSUE_SELECT : sql`t.*`} from ${sql.table(table)} as t
-            where t.id in (${sql.join(valid.map((id) => sql`${id}::uuid`))})
-            and ${VISIBLE[table]('t', await access())}`.execute(db)
+          await sql<R>`${visibleById(table, sql`in (${sql.join(valid.map((id) => sql`${id}::uuid`))})`, await access())}`.execute(
+            db,
+          )
         ).rows
       : [];
     const map = new Map(rows.map((r) => [r.id, r]));
     return ids.map((id) => map.get(id) ?? null);
   });
 }
+
+// The same two reads for one issue, as a column of its page's statement (graphql/plan/):
+// the issue as SQL with id and identifier, rows in the loaders' order.
+export const issueLabelIdsSql = (issue: RawBuilder<unknown>) =>
+  sql`array(select il.label_id::text from issue_labels il where il.issue_id = ${issue}.id order by il.label_id)`;
+export const previousIdentifiersSql = (issue: RawBuilder<unknown>) =>
+  sql`array(select ii.identifier from issue_identifiers ii
+    where ii.issue_id = ${issue}.id and ii.identifier <> ${issue}.identifier order by ii.identifier)`;
+
+/** The table behind each by-id loader. */
+export const BY_ID_TABLE = {
+  user: 'users',
+  team: 'teams',
+  state: 'workflow_states',
+  project: 'projects',
+  cycle: 'cycles',
+  label: 'labels',
+  issue: 'issues',
+  comment: 'comments',
+  attachment: 'attachments',
+  issueRelation: 'issue_relations',
+  projectMilestone: 'project_milestones',
+  customView: 'custom_views',
+} as const satisfies Record<string, Table>;
+
+export type ByIdLoader = keyof typeof BY_ID_TABLE;
 
 function grouped<V>(load: (ids: string[]) => Promise<{ key: string; value: V }[]>) {
   return new DataLoader<string, V[]>(async (ids) => {
@@ -90,18 +126,18 @@ function grouped<V>(load: (ids: string[]) => Promise<{ key: string; value: V }[]
 export function createLoaders(db: Db, access: () => Promise<TeamAccess>) {
   const pageLoaders = new Map<string, DataLoader<string, Page<unknown>>>();
   return {
-    user: byId<UserRow>(db, 'users', access),
-    team: byId<TeamRow>(db, 'teams', access),
-    state: byId<StateRow>(db, 'workflow_states', access),
-    project: byId<ProjectRow>(db, 'projects', access),
-    cycle: byId<CycleRow>(db, 'cycles', access),
-    label: byId<LabelRow>(db, 'labels', access),
-    issue: byId<IssueRow>(db, 'issues', access),
-    comment: byId<CommentRow>(db, 'comments', access),
-    attachment: byId<AttachmentRow>(db, 'attachments', access),
-    issueRelation: byId<IssueRelationRow>(db, 'issue_relations', access),
-    projectMilestone: byId<MilestoneRow>(db, 'project_milestones', access),
-    customView: byId<CustomViewRow>(db, 'custom_views', access),
+    user: byId<UserRow>(db, BY_ID_TABLE.user, access),
+    team: byId<TeamRow>(db, BY_ID_TABLE.team, access),
+    state: byId<StateRow>(db, BY_ID_TABLE.state, access),
+    project: byId<ProjectRow>(db, BY_ID_TABLE.project, access),
+    cycle: byId<CycleRow>(db, BY_ID_TABLE.cycle, access),
+    label: byId<LabelRow>(db, BY_ID_TABLE.label, access),
+    issue: byId<IssueRow>(db, BY_ID_TABLE.issue, access),
+    comment: byId<CommentRow>(db, BY_ID_TABLE.comment, access),
+    attachment: byId<AttachmentRow>(db, BY_ID_TABLE.attachment, access),
+    issueRelation: byId<IssueRelationRow>(db, BY_ID_TABLE.issueRelation, access),
+    projectMilestone: byId<MilestoneRow>(db, BY_ID_TABLE.projectMilestone, access),
+    customView: byId<CustomViewRow>(db, BY_ID_TABLE.customView, access),
     /**
      * Users by id whoever may see them: a saved view names its owner and
      * creator to everyone it is shared with (CustomView.owner is non-null),
@@ -127,6 +163,7 @@ export function createLoaders(db: Db, access: () => Promise<TeamAccess>) {
           .selectFrom('issue_labels')
           .select(['issue_id', 'label_id'])
           .where('issue_id', 'in', ids)
+          .orderBy('label_id')
           .execute()
       ).map((r) => ({ key: r.issue_id, value: r.label_id })),
     ),
@@ -138,6 +175,7 @@ export function createLoaders(db: Db, access: () => Promise<TeamAccess>) {
           .select(['ii.issue_id', 'ii.identifier'])
           .where('ii.issue_id', 'in', ids)
           .whereRef('ii.identifier', '<>', 'i.identifier')
+          .orderBy('ii.identifier')
           .execute()
       ).map((r) => ({ key: r.issue_id, value: r.identifier })),
     ),

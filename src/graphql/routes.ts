@@ -14,6 +14,7 @@ import type { Http } from '../platform/http/types.js';
 import { buildExecutableSchema } from './build-schema.js';
 import { formatAppError } from './errors.js';
 import { type GraphqlRequest, type GraphqlResponse, runGraphql } from './execute.js';
+import { timestampColumns } from './plan/json-rows.js';
 import { RateBudget } from './rate-budget.js';
 import { allResolvers } from './resolvers/index.js';
 
@@ -41,6 +42,10 @@ function bodyErrors(err: FastifyError, request: FastifyRequest, reply: FastifyRe
 
 export async function graphqlRoutes(app: Http, ctx: AppContext, clock?: () => number): Promise<void> {
   const schema = graphqlSchema();
+  // Read plans need the catalog's timestamp columns: read them now rather than in a request.
+  timestampColumns(ctx.db).catch((err) =>
+    app.log.warn({ err }, 'reading the catalog for GraphQL read plans failed'),
+  );
   const budget = new RateBudget(
     ctx.db,
     {

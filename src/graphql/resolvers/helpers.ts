@@ -1,24 +1,12 @@
 // Small building blocks shared by the resolver modules.
 import { type GraphQLResolveInfo, Kind, type SelectionSetNode } from 'graphql';
+import type { RawBuilder } from 'kysely';
 import type { TeamAccess } from '../../platform/access.js';
 import { notFound } from '../../platform/errors.js';
 import type { Resolver } from '../build-schema.js';
 import type { GqlContext } from '../context.js';
-import type { Loaders } from '../loaders.js';
-
-type ByIdLoader =
-  | 'user'
-  | 'team'
-  | 'state'
-  | 'project'
-  | 'cycle'
-  | 'label'
-  | 'issue'
-  | 'comment'
-  | 'attachment'
-  | 'issueRelation'
-  | 'projectMilestone'
-  | 'customView';
+import type { ByIdLoader, Loaders } from '../loaders.js';
+import { planned, withPlan } from '../plan/fields.js';
 
 /**
  * A to-one relation: reads the key from the source row and loads it (batched;
@@ -33,15 +21,19 @@ type ByIdLoader =
 export function belongsTo<R>(
   loader: ByIdLoader,
   // biome-ignore lint/suspicious/noExplicitAny: the source row's table differs per relation
-  fk: (row: any) => string | null | undefined,
+  key: string | ((row: any) => string | null | undefined),
   node: (row: R, g: GqlContext) => unknown,
   { foreignKey = true, sameTeam = false }: { foreignKey?: boolean; sameTeam?: boolean } = {},
 ): Resolver {
   const load = (id: string, g: GqlContext) =>
     (g.loaders[loader] as Loaders['user']).load(id).then((row) => (row ? node(row as R, g) : null));
-  return (src, _args, g, info) => {
+  const fk = typeof key === 'string' ? (row: Record<string, string | null>) => row[key] : key;
+  const resolve: Resolver = (src, _args, g, info) => {
     const id = fk(src.row);
     if (!id) return null;
+    // Read with the page (plan/page.ts): null when the caller may not see it, as the loader answers.
+    const read = planned(src.row, info.fieldName);
+    if (read !== undefined) return read === null ? null : node(read as R, g);
     if (!foreignKey || !asksOnlyId(info)) return load(id, g);
     if (sameTeam) return { id };
     const seesIt = (access: TeamAccess) => access.all || (loader === 'user' && !access.guest);
@@ -49,6 +41,10 @@ export function belongsTo<R>(
     if (known) return seesIt(known) ? { id } : load(id, g);
     return g.access().then((access) => (seesIt(access) ? { id } : load(id, g)));
   };
+  // A key in a column of the source row can be read with its page.
+  return typeof key === 'string'
+    ? withPlan(resolve, { kind: 'toOne', loader, column: key, foreignKey })
+    : resolve;
 }
 
 const ID_ONLY = new Set(['id', '__typename']);
@@ -92,4 +88,22 @@ export async function mustLoad<R>(g: GqlContext, loader: ByIdLoader, id: string,
   const row = (await (g.loaders[loader] as Loaders['user']).load(id)) as R | null;
   if (!row) throw notFound(what);
   return row;
+}
+
+/**
+ * A field a page's plan can read as one SQL column over the issue's row
+ * (`page`): `load` answers when the plan did not, `answer` turns the column's
+ * value into the field's.
+ */
+export function fromColumn<V>(
+  load: Resolver,
+  column: (page: RawBuilder<unknown>, access: TeamAccess) => RawBuilder<unknown>,
+  // biome-ignore lint/suspicious/noExplicitAny: the source node differs per type
+  answer: (value: V, src: any) => unknown = (v) => v,
+): Resolver {
+  const resolve: Resolver = (src, args, g, info) => {
+    const read = planned(src.row, info.fieldName);
+    return read !== undefined ? answer(read as V, src) : load(src, args, g, info);
+  };
+  return withPlan(resolve, { kind: 'column', sql: column });
 }

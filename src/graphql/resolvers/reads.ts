@@ -1,4 +1,5 @@
 // Read side: Query fields and the relation fields of every held type.
+import type { GraphQLResolveInfo } from 'graphql';
 import { sql } from 'kysely';
 import { assertFeature } from '../../modules/flags/service.js';
 import { branchName } from '../../modules/issues/present.js';
@@ -24,7 +25,7 @@ import { commentsMatchSearch, matchesSearch, searchQuery } from '../../platform/
 import type { ResolverMap } from '../build-schema.js';
 import { type ListArgs, listConnection, lists, nested } from '../connections.js';
 import type { GqlContext } from '../context.js';
-import { isUuid } from '../loaders.js';
+import { issueLabelIdsSql, isUuid, previousIdentifiersSql, visibleById } from '../loaders.js';
 import {
   attachmentNode,
   commentNode,
@@ -39,7 +40,8 @@ import {
   userNode,
   webhookOut,
 } from '../nodes.js';
-import { belongsTo, mustLoad } from './helpers.js';
+import { planPage } from '../plan/page.js';
+import { belongsTo, fromColumn, mustLoad } from './helpers.js';
 
 const node = {
   issue: (r: IssueRow, g: GqlContext) => issueNode(r, g.app.config.publicUrl),
@@ -135,20 +137,27 @@ export const readResolvers: ResolverMap = {
     viewer: async (_s, _a, g) => node.user(await mustLoad<UserRow>(g, 'user', g.actor.id, 'User'), g),
     organization: (_s, _a, g) => organization(g),
     issue: async (_s, a: { id: string }, g) => node.issue(await findIssueRow(g, a.id), g),
-    issues: (_s, a: ListArgs, g) => listConnection(g, L.issues, a),
+    issues: async (_s, a: ListArgs, g, info) => listConnection(g, L.issues, a, [], await planPage(g, info)),
     // The older name of the search, over the one full-text search (the filter field searchableContent).
-    issueSearch: (_s, a: ListArgs & { query?: string | null }, g) =>
-      listConnection(g, L.issues, {
-        ...a,
-        filter: a.query
-          ? { and: [{ searchableContent: { contains: a.query } }, ...(a.filter ? [a.filter] : [])] }
-          : a.filter,
-      }),
-    searchIssues: (
+    issueSearch: async (_s, a: ListArgs & { query?: string | null }, g, info) =>
+      listConnection(
+        g,
+        L.issues,
+        {
+          ...a,
+          filter: a.query
+            ? { and: [{ searchableContent: { contains: a.query } }, ...(a.filter ? [a.filter] : [])] }
+            : a.filter,
+        },
+        [],
+        await planPage(g, info),
+      ),
+    searchIssues: async (
       _s,
       a: ListArgs & { term: string; teamId?: string | null; includeComments?: boolean | null },
       g,
-    ) => searchIssues(g, a),
+      info,
+    ) => searchIssues(g, a, info),
     comment: async (_s, a: { id?: string | null }, g) => {
       if (!a.id) throw notFound('Comment');
       return node.comment(await mustLoad<CommentRow>(g, 'comment', a.id, 'Comment'));
@@ -393,21 +402,29 @@ const teamWebhooks = nested(L.webhooks, { key: 'team.webhooks', parentKey: byKey
 
 function issueFields(): ResolverMap[string] {
   return {
-    team: belongsTo('team', (r) => r.team_id, node.team, { sameTeam: true }),
-    state: belongsTo('state', (r) => r.state_id, node.state, { sameTeam: true }),
-    assignee: belongsTo('user', (r) => r.assignee_id, node.user),
-    creator: belongsTo('user', (r) => r.creator_id, node.user),
-    project: belongsTo('project', (r) => r.project_id, node.project),
-    cycle: belongsTo('cycle', (r) => r.cycle_id, node.cycle, { sameTeam: true }),
-    parent: belongsTo('issue', (r) => r.parent_id, node.issue),
-    labelIds: (src, _a, g) => g.loaders.issueLabelIds.load(src.id),
-    previousIdentifiers: (src, _a, g) => g.loaders.previousIdentifiers.load(src.id),
-    // Named after the assignee, else the creator (as REST does).
-    branchName: async (src, _a, g) => {
-      const userId = src.row.assignee_id ?? src.row.creator_id;
-      const user = userId ? await g.loaders.user.load(userId) : null;
-      return branchName(user?.display_name ?? null, src.row.identifier, src.row.title);
-    },
+    team: belongsTo('team', 'team_id', node.team, { sameTeam: true }),
+    state: belongsTo('state', 'state_id', node.state, { sameTeam: true }),
+    assignee: belongsTo('user', 'assignee_id', node.user),
+    creator: belongsTo('user', 'creator_id', node.user),
+    project: belongsTo('project', 'project_id', node.project),
+    cycle: belongsTo('cycle', 'cycle_id', node.cycle, { sameTeam: true }),
+    parent: belongsTo('issue', 'parent_id', node.issue),
+    labelIds: fromColumn((src, _a, g) => g.loaders.issueLabelIds.load(src.id), issueLabelIdsSql),
+    previousIdentifiers: fromColumn(
+      (src, _a, g) => g.loaders.previousIdentifiers.load(src.id),
+      previousIdentifiersSql,
+    ),
+    // Named after the assignee, else the creator (as REST does); the plan reads the name.
+    branchName: fromColumn(
+      async (src, _a, g) => {
+        const userId = src.row.assignee_id ?? src.row.creator_id;
+        const user = userId ? await g.loaders.user.load(userId) : null;
+        return branchName(user?.display_name ?? null, src.row.identifier, src.row.title);
+      },
+      (page, access) =>
+        sql`(select x.display_name from (${visibleById('users', sql`= coalesce(${page}.assignee_id, ${page}.creator_id)`, access)}) as x)`,
+      (name: string | null, src) => branchName(name, src.row.identifier, src.row.title),
+    ),
     comments: nested(L.comments, { key: 'issue.comments', parentKey: byKey('t.issue_id') }),
     children: nested(L.issues, { key: 'issue.children', parentKey: byKey('t.parent_id') }),
     attachments: nested(L.attachments, { key: 'issue.attachments', parentKey: byKey('t.issue_id') }),
@@ -449,6 +466,7 @@ async function labelsById(g: GqlContext, ids: string[] | undefined) {
 async function searchIssues(
   g: GqlContext,
   a: ListArgs & { term: string; teamId?: string | null; includeComments?: boolean | null },
+  info: GraphQLResolveInfo,
 ) {
   // The one search (platform/list/search.ts), as REST `q` and the filter field use it.
   const query = searchQuery(a.term);
@@ -466,7 +484,7 @@ async function searchIssues(
   const where = [matches];
   if (a.teamId) where.push(sql`t.team_id = ${(await findTeamRow(g, a.teamId)).id}::uuid`);
   const [conn, total] = await Promise.all([
-    listConnection(g, L.issues, a, where),
+    listConnection(g, L.issues, a, where, await planPage(g, info)),
     countList(g.db, {
       entity: L.issues.entity,
       access: await g.access(),

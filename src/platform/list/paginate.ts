@@ -120,17 +120,52 @@ function toPage<R>(rows: Raw[], args: PageArgs, w: Window): Page<R> {
 
 const where = (parts: Sql[]) => (parts.length ? sql`where ${sql.join(parts, sql` and `)}` : sql``);
 
-/** One page of one list. */
-export async function loadPage<R>(db: Db, source: ListSource, args: PageArgs): Promise<Page<R>> {
+/**
+ * One page of one list. `extra` adds columns computed per row of the page
+ * (correlated subqueries over the page's row, named `page`): GraphQL reads a
+ * page's relations in the page's own statement that way (graphql/plan/).
+ */
+export async function loadPage<R>(
+  db: Db,
+  source: ListSource,
+  args: PageArgs,
+  extra?: Sql[],
+): Promise<Page<R>> {
   const w = pageWindow(args);
   if (w.limit === 0) return toPage([], args, w);
   const dir = sql.raw(w.backward ? 'asc' : 'desc');
-  const { rows } = await sql<Raw>`
+  const page = sql`
     select ${source.columns ?? sql`t.*`}, ${SORT_TEXT(w.key)} as __sort from ${source.from}
     ${where(conditions(source, args, w))}
     order by ${sql.raw(COLUMN[w.key])} ${dir}, t.id ${dir}
-    limit ${w.limit + 1}`.execute(db);
+    limit ${w.limit + 1}`;
+  // __sort orders as its timestamp does (fixed-width UTC text), so the outer order is the page's.
+  const { rows } = await (extra?.length
+    ? sql<Raw>`select page.*, ${sql.join(extra)} from (${page}) as page order by page.__sort ${dir}, page.id ${dir}`
+    : sql<Raw>`${page}`
+  ).execute(db);
   return toPage<R>(rows, args, w);
+}
+
+/**
+ * One parent's page of a list as a JSON array, for a column of the parent's
+ * statement: `source.where` ties the rows to the parent. Read it back with
+ * `pageOfRows`. The same window, conditions and order as `loadPages`.
+ */
+export function pageJson(source: ListSource, args: PageArgs): Sql {
+  const w = pageWindow(args);
+  if (w.limit === 0) return sql`'[]'::json`;
+  const dir = sql.raw(w.backward ? 'asc' : 'desc');
+  return sql`(select coalesce(json_agg(x), '[]') from (
+    select ${source.columns ?? sql`t.*`}, ${SORT_TEXT(w.key)} as __sort from ${source.from}
+    ${where(conditions(source, args, w))}
+    order by ${sql.raw(COLUMN[w.key])} ${dir}, t.id ${dir}
+    limit ${w.limit + 1}) x)`;
+}
+
+/** A page from the rows `pageJson` read (with __sort, one past the page when there are more). */
+export function pageOfRows<R>(rows: Record<string, unknown>[], args: PageArgs): Page<R> {
+  return toPage<R>(rows as Raw[], args, pageWindow(args));
 }
 
 /**
