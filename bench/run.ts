@@ -20,6 +20,7 @@ import { openDatabase } from '../src/platform/db/database.js';
 import { type FanoutOutcome, fanoutScenario } from './fanout.js';
 import { type FloorRunner, type Measure, poolFloor, sequentialFloor } from './floor.js';
 import { type HttpMeasure, load, probe, REQUEST_TIMEOUT_S } from './load.js';
+import { type MemoryWindow, memoryWindow } from './memory.js';
 import { type Child, freePort, type Rss, startChild } from './processes.js';
 import { type DbRun, type ScenarioResult, writeResults } from './report.js';
 import { loadFixtures, PEER_NESTED_QUERY, type Scenario, scenarios, type Verdict } from './scenarios.js';
@@ -62,6 +63,9 @@ function startFlags(): string[] {
   return pkg.scripts['start']!.split(/\s+/).filter((w) => w.startsWith('--'));
 }
 
+// Samples the server's memory by part (V8 spaces, buffers, PGlite's WASM heap) from inside.
+const MEMORY_PROBE = ['--import', path.join(root, 'bench', 'memory-probe.mjs')];
+
 /** Built JS when dist/ is at least as new as src/, else TypeScript through tsx. */
 function serverEntry(): { args: string[]; mode: 'dist' | 'tsx' } {
   const dist = path.join(root, 'dist', 'server.js');
@@ -75,10 +79,13 @@ function serverEntry(): { args: string[]; mode: 'dist' | 'tsx' } {
       process.env['BENCH_SERVER'] === 'dist' ||
       fs.statSync(dist).mtimeMs >= newest(path.join(root, 'src'))
     ) {
-      return { args: [...startFlags(), dist], mode: 'dist' };
+      return { args: [...startFlags(), ...MEMORY_PROBE, dist], mode: 'dist' };
     }
   }
-  return { args: [...startFlags(), '--import', 'tsx', path.join(root, 'src', 'server.ts')], mode: 'tsx' };
+  return {
+    args: [...startFlags(), ...MEMORY_PROBE, '--import', 'tsx', path.join(root, 'src', 'server.ts')],
+    mode: 'tsx',
+  };
 }
 
 function gitCommit(): string {
@@ -181,7 +188,10 @@ async function benchDatabase(target: Target, s: Settings): Promise<DbRun> {
     GRAPHQL_REQUESTS_PER_HOUR: '1000000000',
     GRAPHQL_COMPLEXITY_PER_HOUR: '1000000000000',
     HOST: '127.0.0.1',
+    BENCH_MEMORY_FILE: path.join(os.tmpdir(), `trackway-bench-memory-${process.pid}-${target.kind}.jsonl`),
   };
+  const memoryFile = env['BENCH_MEMORY_FILE']!;
+  fs.rmSync(memoryFile, { force: true });
   if (pgDb) env['DATABASE_URL'] = pgDb.url;
   else delete env['DATABASE_URL'];
 
@@ -189,12 +199,14 @@ async function benchDatabase(target: Target, s: Settings): Promise<DbRun> {
   const results: ScenarioResult[] = [];
   let server: Child | undefined;
   let serverRss: Rss | undefined;
+  let serverStarted = 0;
   let peer: DbRun['peer'];
   let webhooks: DbRun['webhooks'];
   let fanout: FanoutOutcome | undefined;
   let seedReport: SeedReport;
   let dbVersion = '';
   let failure: string | undefined;
+  let memory: MemoryWindow | undefined;
   try {
     // 1. Seed, then the floor on the same database while nothing else uses it.
     const config = loadConfig(env);
@@ -226,6 +238,7 @@ async function benchDatabase(target: Target, s: Settings): Promise<DbRun> {
     const entry = serverEntry();
     const port = await freePort();
     log(`starting server (${entry.mode}) on port ${port}...`);
+    serverStarted = Date.now();
     server = await startChild({
       args: entry.args,
       cwd: root,
@@ -237,6 +250,7 @@ async function benchDatabase(target: Target, s: Settings): Promise<DbRun> {
     const headers = { authorization: `Bearer ${token}` };
 
     for (const sc of list) {
+      const scenarioStarted = Date.now();
       const verdict = await probe(server.url, headers, sc.request(fixtures, 0), sc.check).catch(
         (err): Verdict => ({ ok: false, missing: false, detail: String(err) }),
       );
@@ -273,6 +287,7 @@ async function benchDatabase(target: Target, s: Settings): Promise<DbRun> {
             })
           : undefined;
       const rss = server.rss();
+      const memory = memoryWindow(memoryFile, scenarioStarted);
       // A timeout is slowness, which never fails the run; a wrong answer or a broken connection does.
       const bad = http.non2xx + (http.errors - http.timeouts);
       const status = bad > 0 ? 'error' : 'ok';
@@ -285,7 +300,7 @@ async function benchDatabase(target: Target, s: Settings): Promise<DbRun> {
       ];
       const detail = notes.length ? notes.join('; ') : undefined;
       log(
-        `  ${sc.id}: ${http.rps} req/s, p50 ${http.p50} ms, p99 ${http.p99} ms${single ? ` (one client: p50 ${single.p50} ms, p99 ${single.p99} ms)` : ''} (floor ${floor.rps} q/s), RSS ${rss.lastMb} MB${detail ? ` - ${detail}` : ''}`,
+        `  ${sc.id}: ${http.rps} req/s, p50 ${http.p50} ms, p99 ${http.p99} ms${single ? ` (one client: p50 ${single.p50} ms, p99 ${single.p99} ms)` : ''} (floor ${floor.rps} q/s), RSS ${rss.lastMb} MB${memory ? ` (peak ${memory.max.rss}: heap ${memory.atRssPeak.heapTotal}, buffers ${memory.atRssPeak.arrayBuffers}, wasm ${memory.atRssPeak.wasm})` : ''}${detail ? ` - ${detail}` : ''}`,
       );
       results.push({
         id: sc.id,
@@ -297,6 +312,7 @@ async function benchDatabase(target: Target, s: Settings): Promise<DbRun> {
         ...(single ? { single } : {}),
         floor,
         rssMb: rss.lastMb,
+        ...(memory ? { memory } : {}),
       });
     }
     if (wanted('fanout')) {
@@ -328,6 +344,8 @@ async function benchDatabase(target: Target, s: Settings): Promise<DbRun> {
     if (pgDb && process.env['BENCH_KEEP_DB'] === '1') log(`kept database: ${pgDb.url}`);
     else if (pgDb) await pgDb.drop().catch(() => {});
     if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+    memory = serverStarted ? memoryWindow(memoryFile, serverStarted) : undefined;
+    fs.rmSync(memoryFile, { force: true });
     if (env['DATA_DIR'] && env['DATA_DIR'] !== dataDir)
       fs.rmSync(env['DATA_DIR'], { recursive: true, force: true });
   }
@@ -337,6 +355,7 @@ async function benchDatabase(target: Target, s: Settings): Promise<DbRun> {
     seed: seedReport!,
     scenarios: results,
     serverRss: serverRss ?? null,
+    ...(memory ? { memory } : {}),
     serverMode: serverEntry().mode,
     ...(peer ? { peer } : {}),
     ...(webhooks ? { webhooks } : {}),

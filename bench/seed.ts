@@ -23,7 +23,7 @@ import {
 } from './corpus.js';
 
 export interface Scale {
-  name: 'full' | 'small';
+  name: 'huge' | 'full' | 'small';
   teams: number;
   users: number;
   issues: number;
@@ -33,15 +33,16 @@ export interface Scale {
 }
 
 export const SCALES: Record<Scale['name'], Scale> = {
+  // Ten times full: the "does it still hold at a million issues" check (PostgreSQL).
+  huge: { name: 'huge', teams: 5, users: 50, issues: 1_000_000, projects: 20, cyclesPerTeam: 8 },
   full: { name: 'full', teams: 5, users: 50, issues: 100_000, projects: 20, cyclesPerTeam: 8 },
   small: { name: 'small', teams: 2, users: 10, issues: 2_000, projects: 4, cyclesPerTeam: 3 },
 };
 
 export function scaleFromEnv(env: NodeJS.ProcessEnv = process.env): Scale {
   const name = (env['BENCH_SCALE'] ?? 'full').toLowerCase();
-  if (name !== 'full' && name !== 'small')
-    throw new Error(`BENCH_SCALE must be full or small, got "${name}"`);
-  return SCALES[name];
+  if (!Object.hasOwn(SCALES, name)) throw new Error(`BENCH_SCALE must be huge, full or small, got "${name}"`);
+  return SCALES[name as Scale['name']];
 }
 
 /** Password of every seeded user (user1@bench.test ...). */

@@ -69,11 +69,12 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     ...(dataDir ? { dataDir } : {}),
     ...(opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {}),
     extensions: { unaccent, pg_trgm },
-    // PGlite's buffer cache lives in the WASM heap, which grows and never
-    // shrinks. 64 MB instead of PostgreSQL's 128 MB took ~80 MB off the peak
-    // RSS at 100,000 issues with no loss of speed; 32 MB slowed search
-    // (docs/benchmarks.md). Pages not cached come from the OS page cache.
-    startParams: [...PGlite.defaultStartParams, '-c', 'shared_buffers=64MB'],
+    // PGlite's buffer cache lives in the WASM heap and is all resident from
+    // start-up: each MB here is a MB of the server's RSS. 48 MB is 16 MB less
+    // than 64 with the same search speed in a side-by-side run; 32 MB halved
+    // search (docs/benchmarks.md, "Memory"). Pages not cached come from the
+    // OS page cache.
+    startParams: [...PGlite.defaultStartParams, '-c', 'shared_buffers=48MB'],
     parsers: {
       [INT8]: parseInt8,
       [DATE]: keepString,
