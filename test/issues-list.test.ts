@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { listIssues } from '../src/modules/issues/service.js';
+import { listIssues } from '../src/modules/issues/list.js';
 import { teamAccess } from '../src/modules/teams/access.js';
 import { startTestApp, type TestApp } from './support/harness.js';
 import { StatementCounter } from './support/statement-counter.js';

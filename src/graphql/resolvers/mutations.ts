@@ -24,7 +24,7 @@ import {
   resourceTypesIn,
   webhookOut,
 } from '../nodes.js';
-import { findIssueRow } from './reads.js';
+import { findIssueRow } from './lookups.js';
 
 type Input = Record<string, unknown>;
 

@@ -1,133 +1,28 @@
-// Read side: Query fields and the relation fields of every held type.
-import type { GraphQLResolveInfo } from 'graphql';
 import { sql } from 'kysely';
 import { assertFeature } from '../../modules/flags/service.js';
-import { branchName } from '../../modules/issues/present.js';
-import { keptTotal, resolveIssueId } from '../../modules/issues/queries.js';
-import { projectIdBySlug } from '../../modules/projects/queries.js';
-import { findVisibleTeam } from '../../modules/teams/access.js';
 import { assertAdmin } from '../../modules/users/policy.js';
-import { getWorkspace } from '../../modules/workspace/service.js';
 import type {
   CommentRow,
   CycleRow,
-  IssueRow,
   LabelRow,
-  ProjectRow,
   StateRow,
-  TeamRow,
   UserRow,
   WebhookRow,
 } from '../../platform/db/tables.js';
 import { notFound } from '../../platform/errors.js';
-import { countList } from '../../platform/list/query.js';
-import { commentsMatchSearch, matchesSearch, searchQuery } from '../../platform/list/search.js';
 import type { ResolverMap } from '../build-schema.js';
 import { type ListArgs, listConnection, lists, nested } from '../connections.js';
 import type { GqlContext } from '../context.js';
-import { issueLabelIdsSql, isUuid, previousIdentifiersSql, visibleById } from '../loaders.js';
-import {
-  attachmentNode,
-  commentNode,
-  cycleNode,
-  issueNode,
-  labelNode,
-  PROJECT_STATUSES,
-  projectNode,
-  projectStatusNode,
-  stateNode,
-  teamNode,
-  userNode,
-  webhookOut,
-} from '../nodes.js';
+import { isUuid } from '../loaders.js';
+import { attachmentNode, webhookOut } from '../nodes.js';
 import { planPage } from '../plan/page.js';
-import { belongsTo, fromColumn, mustLoad } from './helpers.js';
-
-const node = {
-  issue: (r: IssueRow, g: GqlContext) => issueNode(r, g.app.config.publicUrl),
-  user: (r: UserRow, g: GqlContext) => userNode(r, g.actor.id, g.app.config.publicUrl),
-  team: (r: TeamRow) => teamNode(r),
-  state: (r: StateRow) => stateNode(r),
-  label: (r: LabelRow) => labelNode(r),
-  project: (r: ProjectRow, g: GqlContext) => projectNode(r, g.app.config.publicUrl),
-  cycle: (r: CycleRow, g: GqlContext) => cycleNode(r, g.now),
-  comment: (r: CommentRow) => commentNode(r),
-};
-
-export { node as nodeOf };
-
-/**
- * An issue by id or identifier (also a former one, after a team move or a
- * key change), through the issues module's one resolver, as REST does.
- */
-export async function findIssueRow(g: GqlContext, idOrIdentifier: string): Promise<IssueRow> {
-  if (isUuid(idOrIdentifier)) return mustLoad<IssueRow>(g, 'issue', idOrIdentifier, 'Issue');
-  const id = await resolveIssueId(g.db, idOrIdentifier, await g.access());
-  return mustLoad<IssueRow>(g, 'issue', id ?? idOrIdentifier, 'Issue');
-}
-
-/** A team by id or by key, current or former (the teams module's one lookup). */
-async function findTeamRow(g: GqlContext, idOrKey: string): Promise<TeamRow> {
-  if (isUuid(idOrKey)) return mustLoad<TeamRow>(g, 'team', idOrKey, 'Team');
-  const row = await findVisibleTeam(g.db, idOrKey, await g.access());
-  if (!row) throw notFound('Team');
-  return row;
-}
-
-async function findProjectRow(g: GqlContext, idOrSlug: string): Promise<ProjectRow> {
-  if (isUuid(idOrSlug)) return mustLoad<ProjectRow>(g, 'project', idOrSlug, 'Project');
-  // Project URLs end in -<slugId>; accept the slug id alone or the whole tail.
-  const slug = idOrSlug.split('-').pop() ?? idOrSlug;
-  // The loader applies the caller's visibility.
-  return mustLoad<ProjectRow>(g, 'project', (await projectIdBySlug(g.db, slug)) ?? '', 'Project');
-}
+import { belongsTo, mustLoad } from './helpers.js';
+import { issueFields, searchIssues } from './issue-fields.js';
+import { findIssueRow, findProjectRow, findTeamRow, node } from './lookups.js';
+import { organization } from './organization.js';
 
 const projectsOn = (g: GqlContext) => assertFeature(g.db, 'projects', 'projects');
 const cyclesOn = (g: GqlContext) => assertFeature(g.db, 'cycles', 'cycles');
-
-/** A stable id for the workspace (it is a singleton row without a uuid). */
-function organizationId(g: GqlContext): string {
-  const h = g.app.deriveKey('organization-id').toString('hex');
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
-}
-
-async function organization(g: GqlContext) {
-  const w = await getWorkspace(g.db);
-  // Counted over what the caller sees: users with the list's own conditions.
-  const scope = { access: await g.access(), now: g.now, actorId: g.actor.id };
-  const [users, issues] = await Promise.all([
-    countList(g.db, {
-      ...scope,
-      entity: L.users.entity,
-      scope: L.users.scope({}),
-      from: sql`users as t`,
-      archivable: false,
-    }),
-    // Every issue the caller sees, archived ones too: summed from the kept per-team counts.
-    sql<{ n: string }>`select ${keptTotal(scope.access, undefined, true)} as n`
-      .execute(g.db)
-      .then((r) => Number(r.rows[0]!.n)),
-  ]);
-  return {
-    id: organizationId(g),
-    name: w.name,
-    urlKey: w.url_key,
-    createdAt: w.created_at,
-    updatedAt: w.updated_at,
-    userCount: users,
-    createdIssueCount: issues,
-    allowedAuthServices: ['email'],
-    projectStatuses: PROJECT_STATUSES.map((s) => projectStatusNode(s, w.created_at)),
-    releaseChannel: 'public',
-    projectUpdateRemindersDay: 'Friday',
-    initiativeUpdateRemindersDay: 'Friday',
-    projectUpdatesReminderFrequency: 'never',
-    slaDayCount: 'all',
-    pullRequestIssueMode: 'none',
-    fiscalYearStartMonth: 0,
-    roadmapEnabled: false,
-  };
-}
 
 const L = lists;
 const byKey = (key: string) => sql.ref(key);
@@ -400,48 +295,6 @@ const teamProjects = nested(L.projects, {
 });
 const teamWebhooks = nested(L.webhooks, { key: 'team.webhooks', parentKey: byKey('t.team_id') });
 
-function issueFields(): ResolverMap[string] {
-  return {
-    team: belongsTo('team', 'team_id', node.team, { sameTeam: true }),
-    state: belongsTo('state', 'state_id', node.state, { sameTeam: true }),
-    assignee: belongsTo('user', 'assignee_id', node.user),
-    creator: belongsTo('user', 'creator_id', node.user),
-    project: belongsTo('project', 'project_id', node.project),
-    cycle: belongsTo('cycle', 'cycle_id', node.cycle, { sameTeam: true }),
-    parent: belongsTo('issue', 'parent_id', node.issue),
-    labelIds: fromColumn((src, _a, g) => g.loaders.issueLabelIds.load(src.id), issueLabelIdsSql),
-    previousIdentifiers: fromColumn(
-      (src, _a, g) => g.loaders.previousIdentifiers.load(src.id),
-      previousIdentifiersSql,
-    ),
-    // Named after the assignee, else the creator (as REST does); the plan reads the name.
-    branchName: fromColumn(
-      async (src, _a, g) => {
-        const userId = src.row.assignee_id ?? src.row.creator_id;
-        const user = userId ? await g.loaders.user.load(userId) : null;
-        return branchName(user?.display_name ?? null, src.row.identifier, src.row.title);
-      },
-      (page, access) =>
-        sql`(select x.display_name from (${visibleById('users', sql`= coalesce(${page}.assignee_id, ${page}.creator_id)`, access)}) as x)`,
-      (name: string | null, src) => branchName(name, src.row.identifier, src.row.title),
-    ),
-    comments: nested(L.comments, { key: 'issue.comments', parentKey: byKey('t.issue_id') }),
-    children: nested(L.issues, { key: 'issue.children', parentKey: byKey('t.parent_id') }),
-    attachments: nested(L.attachments, { key: 'issue.attachments', parentKey: byKey('t.issue_id') }),
-    history: nested(L.history, { key: 'issue.history', parentKey: byKey('t.issue_id') }),
-    labels: nested(L.labels, {
-      key: 'issue.labels',
-      from: sql`labels as t join issue_labels as il on il.label_id = t.id`,
-      parentKey: byKey('il.issue_id'),
-    }),
-    subscribers: nested(L.users, {
-      key: 'issue.subscribers',
-      from: sql`users as t join issue_subscribers as s on s.user_id = t.id`,
-      parentKey: byKey('s.issue_id'),
-    }),
-  };
-}
-
 /** fromX/toX relations of a history entry, read from its recorded change. */
 function historyRelation<R>(
   name: string,
@@ -460,47 +313,4 @@ async function labelsById(g: GqlContext, ids: string[] | undefined) {
   if (!ids) return null;
   const rows = await g.loaders.label.loadMany(ids);
   return rows.filter((r): r is LabelRow => r !== null && !(r instanceof Error)).map(node.label);
-}
-
-/** Full-text search over title and description (word prefixes, accent- and case-folded). */
-async function searchIssues(
-  g: GqlContext,
-  a: ListArgs & { term: string; teamId?: string | null; includeComments?: boolean | null },
-  info: GraphQLResolveInfo,
-) {
-  // The one search (platform/list/search.ts), as REST `q` and the filter field use it.
-  const query = searchQuery(a.term);
-  if (!query) {
-    return {
-      nodes: [],
-      edges: [],
-      pageInfo: { hasNextPage: false, hasPreviousPage: false, startCursor: null, endCursor: null },
-      totalCount: 0,
-    };
-  }
-  const matches = a.includeComments
-    ? sql`(${matchesSearch('t', query)} or ${commentsMatchSearch('t', query)})`
-    : matchesSearch('t', query);
-  const where = [matches];
-  if (a.teamId) where.push(sql`t.team_id = ${(await findTeamRow(g, a.teamId)).id}::uuid`);
-  const [conn, total] = await Promise.all([
-    listConnection(g, L.issues, a, where, await planPage(g, info)),
-    countList(g.db, {
-      entity: L.issues.entity,
-      access: await g.access(),
-      filter: a.filter,
-      scope: where,
-      now: g.now,
-      actorId: g.actor.id,
-      from: sql`issues as t`,
-      archivable: true,
-      includeArchived: a.includeArchived,
-    }),
-  ]);
-  return {
-    ...conn,
-    // Search results carry match metadata; we record none.
-    nodes: conn.nodes.map((n) => Object.assign(n as object, { metadata: {} })),
-    totalCount: total,
-  };
 }

@@ -16,7 +16,7 @@ const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
  * fails if one not listed here carries a value.
  */
 const PLAIN_FIELDS: Record<string, string[]> = {
-  // resolvers/reads.ts organization(): stored, counted, or fixed by this service.
+  // resolvers/organization.ts organization(): stored, counted, or fixed by this service.
   Organization: [
     'id',
     'name',

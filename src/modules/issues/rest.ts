@@ -7,6 +7,7 @@ import { errors, IdParams, Ok } from '../../platform/http/schemas.js';
 import type { Http } from '../../platform/http/types.js';
 import { parseFilterParam } from '../../platform/list/query-param.js';
 import { IssueCreateBody, IssuePatchBody } from './inputs.js';
+import { listIssues } from './list.js';
 import { EDIT_ISSUES } from './policy.js';
 import { type IssueRecord, IssueSchema, presentIssue } from './present.js';
 import {
@@ -15,7 +16,6 @@ import {
   deleteIssue,
   getIssue,
   issueHistory,
-  listIssues,
   unarchiveIssue,
   updateIssue,
 } from './service.js';

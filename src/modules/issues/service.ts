@@ -8,33 +8,34 @@
 //   unarchiveIssue(ctx, actor, idOrIdentifier)                   -> IssueRecord   event issue.update
 //   getIssue(ctx, actor, idOrIdentifier)                         -> IssueRecord
 //   moveIssuesToState(trx, ctx, actor, fromStateId, toState)     -> number moved  event issue.update each
-//   listIssues(ctx, actor, ListIssuesOptions)                    -> { issues, total, limit, offset, nextCursor }
+//   listIssues(ctx, actor, ListIssuesOptions) (list.ts)          -> { issues, total, limit, offset, nextCursor }
 //   loadIssueRecords(db, ids) (queries.ts)                       -> IssueRecord[] for data loaders
 //
 // Present a record with presentIssue(record, ctx.config.publicUrl) from present.ts.
 // idOrIdentifier is a uuid or any identifier the issue ever had ("ENG-12").
 // Errors: 400 VALIDATION_FAILED naming the field (unknown referenced ids too),
 // 403 FORBIDDEN (guests), 403 FEATURE_DISABLED (projects/cycles off), 404 NOT_FOUND.
-import { type SqlBool, sql } from 'kysely';
-import { canSeeTeam, type TeamAccess, visibility } from '../../platform/access.js';
 import type { Actor, AppContext } from '../../platform/context.js';
 import type { Db } from '../../platform/db/database.js';
-import type { StateRow, StateType, TeamRow } from '../../platform/db/tables.js';
-import { type FieldError, invalidField, notFound, validationFailed } from '../../platform/errors.js';
-import { MAX_LIMIT } from '../../platform/http/pagination.js';
-import { type ColumnCursor, decodeColumnCursor } from '../../platform/list/column-cursor.js';
-import { type CursorValue, decodeCursor } from '../../platform/list/cursor.js';
-import { issueEntity } from '../../platform/list/entities.js';
-import { compileFilter } from '../../platform/list/filter.js';
-import { searchQuery } from '../../platform/list/search.js';
+import type { StateRow } from '../../platform/db/tables.js';
+import { notFound } from '../../platform/errors.js';
 import { recordEvent } from '../../platform/outbox.js';
 import { findLabelsByIds } from '../labels/queries.js';
 import { issueMilestoneChange } from '../milestones/issue-link.js';
 import * as notify from '../notifications/notify.js';
-import { defaultState, findStateById, firstStateOfType, lockStateShared } from '../states/queries.js';
+import { defaultState, findStateById, firstStateOfType } from '../states/queries.js';
 import { findVisibleTeam, teamAccess } from '../teams/access.js';
-import { isUuid } from '../teams/ids.js';
-import { firstTeam, resolveTeamId, takeIssueNumber } from '../teams/queries.js';
+import { takeIssueNumber } from '../teams/queries.js';
+import {
+  checkCycle,
+  checkLabels,
+  checkState,
+  Problems,
+  pickLiveState,
+  resolveIssue,
+  resolveTeam,
+  stateTimes,
+} from './checks.js';
 import {
   checkInput,
   IssueCreateBody,
@@ -50,107 +51,6 @@ export type { IssueCreateInput, IssueUpdateInput } from './inputs.js';
 export type { IssueRecord } from './present.js';
 
 const eventActor = (actor: Actor) => ({ id: actor.id, name: actor.name, email: actor.email });
-
-/** Collects problems with referenced ids so one response names all of them. */
-class Problems {
-  list: FieldError[] = [];
-  add(field: string, message: string) {
-    this.list.push({ field: `/${field}`, message });
-  }
-  throwIfAny() {
-    if (this.list.length === 0) return;
-    const first = this.list[0]!;
-    throw validationFailed(`${first.field.slice(1)}: ${first.message}`, this.list);
-  }
-}
-
-/** started_at, completed_at and canceled_at follow the state's type. */
-function stateTimes(
-  prevType: StateType | null,
-  nextType: StateType,
-  cur: { started_at: Date | null; completed_at: Date | null; canceled_at: Date | null },
-) {
-  if (prevType === nextType) return {};
-  const now = new Date();
-  const out: { started_at?: Date; completed_at?: Date | null; canceled_at?: Date | null } = {};
-  if (nextType === 'started' && !cur.started_at) out.started_at = now;
-  if (nextType === 'completed') out.completed_at = now;
-  else if (cur.completed_at) out.completed_at = null;
-  if (nextType === 'canceled') out.canceled_at = now;
-  else if (cur.canceled_at) out.canceled_at = null;
-  return out;
-}
-
-/** Checks label ids against the team; returns them de-duplicated. */
-async function checkLabels(db: Db, p: Problems, labelIds: string[], teamId: string): Promise<string[]> {
-  const unique = [...new Set(labelIds)];
-  const found = new Map((await findLabelsByIds(db, unique)).map((l) => [l.id, l]));
-  labelIds.forEach((id, i) => {
-    const label = found.get(id);
-    if (!label) p.add(`labelIds/${i}`, 'no label with this id');
-    else if (label.team_id !== null && label.team_id !== teamId) {
-      p.add(`labelIds/${i}`, "the label belongs to another team than the issue's");
-    }
-  });
-  return unique;
-}
-
-async function checkState(db: Db, p: Problems, stateId: string, teamId: string) {
-  // Shared lock: an archive of this state either waits for us (and then moves
-  // this issue too) or finishes first, and we see it archived.
-  const state = await lockStateShared(db, stateId);
-  if (!state) p.add('stateId', 'no workflow state with this id');
-  else if (state.team_id !== teamId) p.add('stateId', "the state belongs to another team than the issue's");
-  else if (state.archived_at) p.add('stateId', 'the workflow state is archived');
-  return state;
-}
-
-/**
- * A state chosen for the caller (the team's default, or the same type after a
- * team move), share-locked like checkState's; chosen again if it was archived
- * while we waited for the lock.
- */
-async function pickLiveState(
-  db: Db,
-  pick: () => Promise<StateRow | undefined>,
-): Promise<StateRow | undefined> {
-  for (let attempt = 0; attempt < 3; attempt++) {
-    const state = await pick();
-    if (!state) return undefined;
-    const locked = await lockStateShared(db, state.id);
-    if (locked && !locked.archived_at) return locked;
-  }
-  return undefined;
-}
-
-async function checkCycle(db: Db, p: Problems, cycleId: string, teamId: string) {
-  const cycle = await q.findCycle(db, cycleId);
-  if (!cycle) p.add('cycleId', 'no cycle with this id');
-  else if (cycle.team_id !== teamId) p.add('cycleId', "the cycle belongs to another team than the issue's");
-}
-
-async function resolveTeam(
-  db: Db,
-  p: Problems,
-  teamId: string | undefined,
-  access: TeamAccess,
-): Promise<TeamRow | undefined> {
-  if (teamId === undefined) {
-    const team = await firstTeam(db);
-    if (!team || !canSeeTeam(access, team.id)) p.add('teamId', 'is required: the default team is not yours');
-    return team;
-  }
-  const team = await findVisibleTeam(db, teamId, access);
-  if (!team) p.add('teamId', 'no team with this id or key');
-  else if (team.archived_at) p.add('teamId', 'the team is archived');
-  return team;
-}
-
-async function resolveIssue(db: Db, idOrIdentifier: string, access: TeamAccess): Promise<string> {
-  const id = await q.resolveIssueId(db, idOrIdentifier, access);
-  if (!id) throw notFound('Issue');
-  return id;
-}
 
 /** In its own transaction, or in `within` (a batch: all its issues or none). */
 const inTransaction = <T>(ctx: AppContext, within: Db | undefined, f: (trx: Db) => Promise<T>) =>
@@ -526,138 +426,4 @@ export async function getIssue(ctx: AppContext, actor: Actor, idOrIdentifier: st
 export async function issueHistory(ctx: AppContext, actor: Actor, idOrIdentifier: string) {
   const id = await resolveIssue(ctx.db, idOrIdentifier, await teamAccess(ctx.db, actor));
   return q.historyOf(ctx.db, id);
-}
-
-/** Exact-match list parameters; ids must be uuids. null means "is not set". */
-export interface IssueFilters {
-  /** Team id or key (current or former). */
-  teamId?: string;
-  stateId?: string;
-  assigneeId?: string | null;
-  projectId?: string | null;
-  projectMilestoneId?: string | null;
-  cycleId?: string | null;
-  /** The parent issue's id: its sub-issues (null: top-level issues). */
-  parentId?: string | null;
-  priority?: number;
-  labelId?: string;
-}
-
-export interface ListIssuesOptions {
-  /** Exact-match filters, folded into the filter tree (paramsFilter). */
-  filters?: IssueFilters;
-  /** Full-text search over title and description (prefix match per word, accent/case-folded). */
-  q?: string;
-  /** Default: newest first (createdAt desc), or best match first when q is given. */
-  sort?: q.IssueSort;
-  order?: 'asc' | 'desc';
-  /** 1..250, default 50. */
-  limit?: number;
-  offset?: number;
-  /**
-   * A cursor from a previous page's nextCursor: the page after it. Works with
-   * the newest-first order and with sort createdAt/updatedAt; not with offset.
-   */
-  after?: string;
-  includeArchived?: boolean;
-  /** A filter in the GraphQL IssueFilter grammar, ANDed with the rest. */
-  filter?: Record<string, unknown>;
-}
-
-const FILTER_IDS = [
-  'stateId',
-  'assigneeId',
-  'projectId',
-  'projectMilestoneId',
-  'cycleId',
-  'parentId',
-  'labelId',
-] as const;
-
-/** A relation by id, or "not set" for null. */
-const byId = (id: string | null) => (id === null ? { null: true } : { id: { eq: id } });
-
-/**
- * The REST list parameters as the filter tree GraphQL filters are (the one
- * grammar, compiled by platform/list/filter.ts): `stateId=X` is
- * `{ state: { id: { eq: X } } }`, `assigneeId=null` is `{ assignee: { null: true } }`,
- * `q` is `{ searchableContent: { contains: q } }`.
- */
-function paramsFilter(f: IssueFilters & { teamId?: string }, q: string | undefined): Record<string, unknown> {
-  const tree: Record<string, unknown> = {};
-  if (f.teamId !== undefined) tree.team = byId(f.teamId);
-  if (f.stateId !== undefined) tree.state = byId(f.stateId);
-  if (f.assigneeId !== undefined) tree.assignee = byId(f.assigneeId);
-  if (f.projectId !== undefined) tree.project = byId(f.projectId);
-  if (f.cycleId !== undefined) tree.cycle = byId(f.cycleId);
-  if (f.projectMilestoneId !== undefined) tree.projectMilestone = byId(f.projectMilestoneId);
-  if (f.parentId !== undefined) tree.parent = byId(f.parentId);
-  if (f.priority !== undefined) tree.priority = { eq: f.priority };
-  if (f.labelId !== undefined) tree.labels = { some: { id: { eq: f.labelId } } };
-  if (q !== undefined) tree.searchableContent = { contains: q };
-  return tree;
-}
-
-export async function listIssues(ctx: AppContext, actor: Actor, opts: ListIssuesOptions = {}) {
-  const access = await teamAccess(ctx.db, actor);
-  const limit = opts.limit ?? 50;
-  const offset = opts.offset ?? 0;
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) {
-    throw invalidField('limit', `must be an integer from 1 to ${MAX_LIMIT}`);
-  }
-  if (!Number.isInteger(offset) || offset < 0) throw invalidField('offset', 'must be an integer >= 0');
-  const filters: IssueFilters = { ...(opts.filters ?? {}) };
-  for (const key of FILTER_IDS) {
-    const v = filters[key];
-    if (v !== undefined && v !== null && !isUuid(v)) throw invalidField(key, 'must be a uuid');
-  }
-  if (filters.teamId !== undefined) {
-    const teamId = await resolveTeamId(ctx.db, filters.teamId);
-    if (!teamId || !canSeeTeam(access, teamId)) throw invalidField('teamId', 'no team with this id or key');
-    filters.teamId = teamId;
-  }
-  const search = opts.q ? searchQuery(opts.q) : null;
-  let after: CursorValue | ColumnCursor | undefined;
-  if (opts.after !== undefined) {
-    const key = q.keysetKey({ sort: opts.sort, search });
-    if (!key) throw invalidField('after', 'does not work with search ranking: add a sort, or page by offset');
-    if (offset > 0) throw invalidField('offset', 'cannot be combined with after');
-    if (key === 'priority' || key === 'dueDate') after = decodeColumnCursor(opts.after, key, 'after');
-    else {
-      const cursor = decodeCursor(opts.after, 'after');
-      if (cursor.key !== key) throw invalidField('after', `was made for sort ${cursor.key}`);
-      after = cursor;
-    }
-  }
-  const filterCtx = { now: new Date(), actorId: actor.id, access };
-  // Two trees, compiled alike: errors in the filter parameter name its own path.
-  const conditions = [
-    compileFilter(issueEntity, 'issues', paramsFilter(filters, opts.q), filterCtx, 'query'),
-    ...(opts.filter ? [compileFilter(issueEntity, 'issues', opts.filter, filterCtx)] : []),
-    ...(opts.includeArchived ? [] : [sql`issues.archived_at is null`]),
-    ...(access.all ? [] : [visibility.issue('issues', access)]),
-  ];
-  const where = sql<SqlBool>`(${sql.join(conditions, sql` and `)})`;
-  // A list of every issue the caller sees, or of one team's, totals from the kept counts.
-  const unfiltered =
-    !search &&
-    !opts.filter &&
-    Object.keys(filters).every((k) => k === 'teamId' && filters.teamId !== undefined);
-  const total = unfiltered ? q.keptTotal(access, filters.teamId, opts.includeArchived ?? false) : undefined;
-  const {
-    records: issues,
-    total: count,
-    nextCursor,
-  } = await q.listIssuePage(ctx.db, {
-    where,
-    search,
-    sort: opts.sort,
-    order: opts.order ?? 'desc',
-    limit,
-    offset,
-    after,
-    access,
-    total,
-  });
-  return { issues, total: count, limit, offset, nextCursor };
 }

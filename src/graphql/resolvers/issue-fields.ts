@@ -1,0 +1,101 @@
+// The Issue type's relation fields and the full-text search query. Fields a
+// read plan can inline (platform SQL given beside the loader) are fromColumn.
+import type { GraphQLResolveInfo } from 'graphql';
+import { sql } from 'kysely';
+import { branchName } from '../../modules/issues/present.js';
+import { countList } from '../../platform/list/query.js';
+import { commentsMatchSearch, matchesSearch, searchQuery } from '../../platform/list/search.js';
+import type { ResolverMap } from '../build-schema.js';
+import { lists as L, type ListArgs, listConnection, nested } from '../connections.js';
+import type { GqlContext } from '../context.js';
+import { issueLabelIdsSql, previousIdentifiersSql, visibleById } from '../loaders.js';
+import { planPage } from '../plan/page.js';
+import { belongsTo, fromColumn } from './helpers.js';
+import { findTeamRow, node } from './lookups.js';
+
+const byKey = (key: string) => sql.ref(key);
+
+export function issueFields(): ResolverMap[string] {
+  return {
+    team: belongsTo('team', 'team_id', node.team, { sameTeam: true }),
+    state: belongsTo('state', 'state_id', node.state, { sameTeam: true }),
+    assignee: belongsTo('user', 'assignee_id', node.user),
+    creator: belongsTo('user', 'creator_id', node.user),
+    project: belongsTo('project', 'project_id', node.project),
+    cycle: belongsTo('cycle', 'cycle_id', node.cycle, { sameTeam: true }),
+    parent: belongsTo('issue', 'parent_id', node.issue),
+    labelIds: fromColumn((src, _a, g) => g.loaders.issueLabelIds.load(src.id), issueLabelIdsSql),
+    previousIdentifiers: fromColumn(
+      (src, _a, g) => g.loaders.previousIdentifiers.load(src.id),
+      previousIdentifiersSql,
+    ),
+    // Named after the assignee, else the creator (as REST does); the plan reads the name.
+    branchName: fromColumn(
+      async (src, _a, g) => {
+        const userId = src.row.assignee_id ?? src.row.creator_id;
+        const user = userId ? await g.loaders.user.load(userId) : null;
+        return branchName(user?.display_name ?? null, src.row.identifier, src.row.title);
+      },
+      (page, access) =>
+        sql`(select x.display_name from (${visibleById('users', sql`= coalesce(${page}.assignee_id, ${page}.creator_id)`, access)}) as x)`,
+      (name: string | null, src) => branchName(name, src.row.identifier, src.row.title),
+    ),
+    comments: nested(L.comments, { key: 'issue.comments', parentKey: byKey('t.issue_id') }),
+    children: nested(L.issues, { key: 'issue.children', parentKey: byKey('t.parent_id') }),
+    attachments: nested(L.attachments, { key: 'issue.attachments', parentKey: byKey('t.issue_id') }),
+    history: nested(L.history, { key: 'issue.history', parentKey: byKey('t.issue_id') }),
+    labels: nested(L.labels, {
+      key: 'issue.labels',
+      from: sql`labels as t join issue_labels as il on il.label_id = t.id`,
+      parentKey: byKey('il.issue_id'),
+    }),
+    subscribers: nested(L.users, {
+      key: 'issue.subscribers',
+      from: sql`users as t join issue_subscribers as s on s.user_id = t.id`,
+      parentKey: byKey('s.issue_id'),
+    }),
+  };
+}
+
+/** Full-text search over title and description (word prefixes, accent- and case-folded). */
+export async function searchIssues(
+  g: GqlContext,
+  a: ListArgs & { term: string; teamId?: string | null; includeComments?: boolean | null },
+  info: GraphQLResolveInfo,
+) {
+  // The one search (platform/list/search.ts), as REST `q` and the filter field use it.
+  const query = searchQuery(a.term);
+  if (!query) {
+    return {
+      nodes: [],
+      edges: [],
+      pageInfo: { hasNextPage: false, hasPreviousPage: false, startCursor: null, endCursor: null },
+      totalCount: 0,
+    };
+  }
+  const matches = a.includeComments
+    ? sql`(${matchesSearch('t', query)} or ${commentsMatchSearch('t', query)})`
+    : matchesSearch('t', query);
+  const where = [matches];
+  if (a.teamId) where.push(sql`t.team_id = ${(await findTeamRow(g, a.teamId)).id}::uuid`);
+  const [conn, total] = await Promise.all([
+    listConnection(g, L.issues, a, where, await planPage(g, info)),
+    countList(g.db, {
+      entity: L.issues.entity,
+      access: await g.access(),
+      filter: a.filter,
+      scope: where,
+      now: g.now,
+      actorId: g.actor.id,
+      from: sql`issues as t`,
+      archivable: true,
+      includeArchived: a.includeArchived,
+    }),
+  ]);
+  return {
+    ...conn,
+    // Search results carry match metadata; we record none.
+    nodes: conn.nodes.map((n) => Object.assign(n as object, { metadata: {} })),
+    totalCount: total,
+  };
+}

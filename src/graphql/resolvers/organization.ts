@@ -1,0 +1,53 @@
+// The Organization object: the workspace row, counts over what the caller
+// sees, and the settings this service fixes.
+import { sql } from 'kysely';
+import { keptTotal } from '../../modules/issues/queries.js';
+import { getWorkspace } from '../../modules/workspace/service.js';
+import { countList } from '../../platform/list/query.js';
+import { lists as L } from '../connections.js';
+import type { GqlContext } from '../context.js';
+import { PROJECT_STATUSES, projectStatusNode } from '../nodes.js';
+
+/** A stable id for the workspace (it is a singleton row without a uuid). */
+function organizationId(g: GqlContext): string {
+  const h = g.app.deriveKey('organization-id').toString('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
+
+export async function organization(g: GqlContext) {
+  const w = await getWorkspace(g.db);
+  // Counted over what the caller sees: users with the list's own conditions.
+  const scope = { access: await g.access(), now: g.now, actorId: g.actor.id };
+  const [users, issues] = await Promise.all([
+    countList(g.db, {
+      ...scope,
+      entity: L.users.entity,
+      scope: L.users.scope({}),
+      from: sql`users as t`,
+      archivable: false,
+    }),
+    // Every issue the caller sees, archived ones too: summed from the kept per-team counts.
+    sql<{ n: string }>`select ${keptTotal(scope.access, undefined, true)} as n`
+      .execute(g.db)
+      .then((r) => Number(r.rows[0]!.n)),
+  ]);
+  return {
+    id: organizationId(g),
+    name: w.name,
+    urlKey: w.url_key,
+    createdAt: w.created_at,
+    updatedAt: w.updated_at,
+    userCount: users,
+    createdIssueCount: issues,
+    allowedAuthServices: ['email'],
+    projectStatuses: PROJECT_STATUSES.map((s) => projectStatusNode(s, w.created_at)),
+    releaseChannel: 'public',
+    projectUpdateRemindersDay: 'Friday',
+    initiativeUpdateRemindersDay: 'Friday',
+    projectUpdatesReminderFrequency: 'never',
+    slaDayCount: 'all',
+    pullRequestIssueMode: 'none',
+    fiscalYearStartMonth: 0,
+    roadmapEnabled: false,
+  };
+}

@@ -1,0 +1,150 @@
+// The issue list behind REST's GET /api/issues: its parameters folded into
+// the shared filter grammar, visibility, totals and keyset or offset paging.
+import { type SqlBool, sql } from 'kysely';
+import { canSeeTeam, visibility } from '../../platform/access.js';
+import type { Actor, AppContext } from '../../platform/context.js';
+import { invalidField } from '../../platform/errors.js';
+import { MAX_LIMIT } from '../../platform/http/pagination.js';
+import { type ColumnCursor, decodeColumnCursor } from '../../platform/list/column-cursor.js';
+import { type CursorValue, decodeCursor } from '../../platform/list/cursor.js';
+import { issueEntity } from '../../platform/list/entities.js';
+import { compileFilter } from '../../platform/list/filter.js';
+import { searchQuery } from '../../platform/list/search.js';
+import { teamAccess } from '../teams/access.js';
+import { isUuid } from '../teams/ids.js';
+import { resolveTeamId } from '../teams/queries.js';
+import * as q from './queries.js';
+
+/** Exact-match list parameters; ids must be uuids. null means "is not set". */
+export interface IssueFilters {
+  /** Team id or key (current or former). */
+  teamId?: string;
+  stateId?: string;
+  assigneeId?: string | null;
+  projectId?: string | null;
+  projectMilestoneId?: string | null;
+  cycleId?: string | null;
+  /** The parent issue's id: its sub-issues (null: top-level issues). */
+  parentId?: string | null;
+  priority?: number;
+  labelId?: string;
+}
+
+export interface ListIssuesOptions {
+  /** Exact-match filters, folded into the filter tree (paramsFilter). */
+  filters?: IssueFilters;
+  /** Full-text search over title and description (prefix match per word, accent/case-folded). */
+  q?: string;
+  /** Default: newest first (createdAt desc), or best match first when q is given. */
+  sort?: q.IssueSort;
+  order?: 'asc' | 'desc';
+  /** 1..250, default 50. */
+  limit?: number;
+  offset?: number;
+  /**
+   * A cursor from a previous page's nextCursor: the page after it. Works with
+   * the newest-first order and with sort createdAt/updatedAt; not with offset.
+   */
+  after?: string;
+  includeArchived?: boolean;
+  /** A filter in the GraphQL IssueFilter grammar, ANDed with the rest. */
+  filter?: Record<string, unknown>;
+}
+
+const FILTER_IDS = [
+  'stateId',
+  'assigneeId',
+  'projectId',
+  'projectMilestoneId',
+  'cycleId',
+  'parentId',
+  'labelId',
+] as const;
+
+/** A relation by id, or "not set" for null. */
+const byId = (id: string | null) => (id === null ? { null: true } : { id: { eq: id } });
+
+/**
+ * The REST list parameters as the filter tree GraphQL filters are (the one
+ * grammar, compiled by platform/list/filter.ts): `stateId=X` is
+ * `{ state: { id: { eq: X } } }`, `assigneeId=null` is `{ assignee: { null: true } }`,
+ * `q` is `{ searchableContent: { contains: q } }`.
+ */
+function paramsFilter(f: IssueFilters & { teamId?: string }, q: string | undefined): Record<string, unknown> {
+  const tree: Record<string, unknown> = {};
+  if (f.teamId !== undefined) tree.team = byId(f.teamId);
+  if (f.stateId !== undefined) tree.state = byId(f.stateId);
+  if (f.assigneeId !== undefined) tree.assignee = byId(f.assigneeId);
+  if (f.projectId !== undefined) tree.project = byId(f.projectId);
+  if (f.cycleId !== undefined) tree.cycle = byId(f.cycleId);
+  if (f.projectMilestoneId !== undefined) tree.projectMilestone = byId(f.projectMilestoneId);
+  if (f.parentId !== undefined) tree.parent = byId(f.parentId);
+  if (f.priority !== undefined) tree.priority = { eq: f.priority };
+  if (f.labelId !== undefined) tree.labels = { some: { id: { eq: f.labelId } } };
+  if (q !== undefined) tree.searchableContent = { contains: q };
+  return tree;
+}
+
+export async function listIssues(ctx: AppContext, actor: Actor, opts: ListIssuesOptions = {}) {
+  const access = await teamAccess(ctx.db, actor);
+  const limit = opts.limit ?? 50;
+  const offset = opts.offset ?? 0;
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) {
+    throw invalidField('limit', `must be an integer from 1 to ${MAX_LIMIT}`);
+  }
+  if (!Number.isInteger(offset) || offset < 0) throw invalidField('offset', 'must be an integer >= 0');
+  const filters: IssueFilters = { ...(opts.filters ?? {}) };
+  for (const key of FILTER_IDS) {
+    const v = filters[key];
+    if (v !== undefined && v !== null && !isUuid(v)) throw invalidField(key, 'must be a uuid');
+  }
+  if (filters.teamId !== undefined) {
+    const teamId = await resolveTeamId(ctx.db, filters.teamId);
+    if (!teamId || !canSeeTeam(access, teamId)) throw invalidField('teamId', 'no team with this id or key');
+    filters.teamId = teamId;
+  }
+  const search = opts.q ? searchQuery(opts.q) : null;
+  let after: CursorValue | ColumnCursor | undefined;
+  if (opts.after !== undefined) {
+    const key = q.keysetKey({ sort: opts.sort, search });
+    if (!key) throw invalidField('after', 'does not work with search ranking: add a sort, or page by offset');
+    if (offset > 0) throw invalidField('offset', 'cannot be combined with after');
+    if (key === 'priority' || key === 'dueDate') after = decodeColumnCursor(opts.after, key, 'after');
+    else {
+      const cursor = decodeCursor(opts.after, 'after');
+      if (cursor.key !== key) throw invalidField('after', `was made for sort ${cursor.key}`);
+      after = cursor;
+    }
+  }
+  const filterCtx = { now: new Date(), actorId: actor.id, access };
+  // Two trees, compiled alike: errors in the filter parameter name its own path.
+  const conditions = [
+    compileFilter(issueEntity, 'issues', paramsFilter(filters, opts.q), filterCtx, 'query'),
+    ...(opts.filter ? [compileFilter(issueEntity, 'issues', opts.filter, filterCtx)] : []),
+    ...(opts.includeArchived ? [] : [sql`issues.archived_at is null`]),
+    ...(access.all ? [] : [visibility.issue('issues', access)]),
+  ];
+  const where = sql<SqlBool>`(${sql.join(conditions, sql` and `)})`;
+  // A list of every issue the caller sees, or of one team's, totals from the kept counts.
+  const unfiltered =
+    !search &&
+    !opts.filter &&
+    Object.keys(filters).every((k) => k === 'teamId' && filters.teamId !== undefined);
+  const total = unfiltered ? q.keptTotal(access, filters.teamId, opts.includeArchived ?? false) : undefined;
+  const {
+    records: issues,
+    total: count,
+    nextCursor,
+  } = await q.listIssuePage(ctx.db, {
+    where,
+    search,
+    sort: opts.sort,
+    order: opts.order ?? 'desc',
+    limit,
+    offset,
+    after,
+    access,
+    total,
+  });
+  return { issues, total: count, limit, offset, nextCursor };
+}
