@@ -1,82 +1,30 @@
 // Row types of every table, as Kysely sees them. Keep in step with migrations/.
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
 
-type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
-type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
-/** A DATE column: 'YYYY-MM-DD' on read and write. */
-type DateString = string;
+import type { DateString, NullableTimestamp, Timestamp } from './column-types.js';
+import type {
+  ApiKeysTable,
+  AuthThrottleTable,
+  FeatureFlagsTable,
+  GraphqlBudgetTable,
+  SettingsTable,
+  UsersTable,
+  WorkspaceTable,
+} from './tables-accounts.js';
+import type {
+  FileChunksTable,
+  FilesTable,
+  MailNotificationItemsTable,
+  OutgoingMailTable,
+  PasswordResetTokensTable,
+  WebhookAttemptsTable,
+  WebhookDeliveriesTable,
+  WebhookEventsTable,
+  WebhooksTable,
+} from './tables-outbound.js';
 
-export interface SettingsTable {
-  key: string;
-  value: string;
-}
-
-export interface WorkspaceTable {
-  id: Generated<number>;
-  name: string;
-  tagline: Generated<string>;
-  accent_color: Generated<string>;
-  url_key: Generated<string>;
-  registration_open: Generated<boolean>;
-  /** Lower-case domains self-registration is limited to; empty: any domain. */
-  allowed_email_domains: Generated<string[]>;
-  created_at: Timestamp;
-  updated_at: Timestamp;
-}
-
-export interface AuthThrottleTable {
-  scope: string;
-  key: string;
-  count: Generated<number>;
-  last_at: Timestamp;
-  expires_at: Timestamp;
-}
-
-export interface GraphqlBudgetTable {
-  user_id: string;
-  window_start: Timestamp;
-  requests: number;
-  complexity: number;
-  charged: boolean;
-}
-
-export interface FeatureFlagsTable {
-  key: string;
-  label: string;
-  description: string;
-  enabled: boolean;
-  updated_at: Timestamp;
-}
-
-export type Role = 'admin' | 'member' | 'guest';
-export type UserStatus = 'active' | 'suspended';
-
-export interface UsersTable {
-  id: Generated<string>;
-  name: string;
-  display_name: string;
-  email: string;
-  password_hash: string;
-  role: Role;
-  status: Generated<UserStatus>;
-  avatar_url: string | null;
-  session_epoch: Generated<number>;
-  /** Whether notification digests are emailed (off: the one-click unsubscribe). */
-  email_notifications: Generated<boolean>;
-  created_at: Timestamp;
-  updated_at: Timestamp;
-  deleted_at: NullableTimestamp;
-}
-
-export interface ApiKeysTable {
-  id: Generated<string>;
-  user_id: string;
-  label: string;
-  key_hash: string;
-  key_hint: string;
-  created_at: Timestamp;
-  last_used_at: NullableTimestamp;
-}
+export * from './tables-accounts.js';
+export * from './tables-outbound.js';
 
 export interface TeamsTable {
   id: Generated<string>;
@@ -317,26 +265,6 @@ export interface CommentsTable {
   deleted_at: NullableTimestamp;
 }
 
-export interface FilesTable {
-  id: Generated<string>;
-  uploader_id: string | null;
-  filename: string;
-  content_type: string;
-  size: number;
-  storage_key: string;
-  status: Generated<'pending' | 'complete'>;
-  created_at: Timestamp;
-}
-
-/** Stored bytes under FILE_STORAGE=postgres (migration 0014). */
-export interface FileChunksTable {
-  storage_key: string;
-  chunk_index: number;
-  data: Uint8Array;
-  /** Set while the upload is arriving (under a key of its own); null once published. */
-  pending_since: Date | null;
-}
-
 export interface AttachmentsTable {
   id: Generated<string>;
   issue_id: string;
@@ -363,105 +291,6 @@ export interface IssueRelationsTable {
   creator_id: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
-}
-
-export interface WebhooksTable {
-  id: Generated<string>;
-  url: string;
-  label: string | null;
-  secret: string;
-  enabled: Generated<boolean>;
-  resource_types: Generated<string[]>;
-  team_id: string | null;
-  all_public_teams: Generated<boolean>;
-  creator_id: string | null;
-  failing_since: NullableTimestamp;
-  disabled_reason: string | null;
-  created_at: Timestamp;
-  updated_at: Timestamp;
-  archived_at: NullableTimestamp;
-}
-
-export interface WebhookEventsTable {
-  id: Generated<number>;
-  type: string;
-  action: string;
-  payload: ColumnType<Record<string, unknown>, string, string>;
-  created_at: Timestamp;
-  /** Who may see it (migration 0013, platform/access.ts canSeeEvent); null on older events: admins only. */
-  scope: EventScopeKind | null;
-  team_ids: ColumnType<string[], string[] | undefined, string[]>;
-  /** The one person a 'user' event is for (migration 0019); null for every other scope. */
-  user_id: ColumnType<string | null, string | null | undefined, string | null>;
-}
-
-export type EventScopeKind = 'teams' | 'project' | 'workspace' | 'user';
-
-export type DeliveryStatus = 'pending' | 'delivering' | 'succeeded' | 'failed';
-
-export interface WebhookDeliveriesTable {
-  id: Generated<string>;
-  webhook_id: string;
-  event_id: number;
-  status: Generated<DeliveryStatus>;
-  attempts: Generated<number>;
-  next_attempt_at: Timestamp;
-  lease_until: NullableTimestamp;
-  last_error: string | null;
-  /** Attempts made before the current retry schedule began (migration 0004). */
-  retry_offset: Generated<number>;
-  created_at: Timestamp;
-  updated_at: Timestamp;
-}
-
-export interface WebhookAttemptsTable {
-  id: Generated<string>;
-  delivery_id: string;
-  started_at: Timestamp;
-  duration_ms: number;
-  status_code: number | null;
-  error: string | null;
-  response_body: string | null;
-}
-
-export type MailKind = 'password_reset' | 'notification_digest';
-export type MailStatus = 'pending' | 'sending' | 'sent' | 'failed' | 'dropped';
-
-export interface OutgoingMailTable {
-  id: Generated<string>;
-  kind: MailKind;
-  to_user_id: string | null;
-  to_address: string;
-  payload: Generated<unknown>;
-  dedupe_key: string | null;
-  status: Generated<MailStatus>;
-  attempts: Generated<number>;
-  next_attempt_at: Generated<Date>;
-  lease_until: Date | null;
-  sent_at: Date | null;
-  last_error: string | null;
-  created_at: Generated<Date>;
-  updated_at: Generated<Date>;
-}
-
-export interface MailNotificationItemsTable {
-  id: Generated<number>;
-  user_id: string;
-  issue_id: string;
-  kind: string;
-  text: string;
-  actor_id: string | null;
-  created_at: Generated<Date>;
-  mail_id: string | null;
-}
-
-export interface PasswordResetTokensTable {
-  id: Generated<string>;
-  user_id: string;
-  token_hash: string;
-  expires_at: Date;
-  used_at: Date | null;
-  created_at: Generated<Date>;
 }
 
 export interface DB {
