@@ -3,22 +3,32 @@
 // upload in 5 MiB parts otherwise, so at most a part or two is in memory.
 // Neither kind of write is visible until it completes, and a failed one is
 // aborted, so a reader never sees part of a file.
+//
+// The AWS SDK (about 14 MB of module text) is imported on first use, so a
+// server that stores files elsewhere never loads it.
 
 import { type Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import {
-  DeleteObjectCommand,
-  GetObjectCommand,
-  HeadObjectCommand,
-  PutObjectCommand,
-  S3Client,
-} from '@aws-sdk/client-s3';
-import { Upload } from '@aws-sdk/lib-storage';
-import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import type { S3Client } from '@aws-sdk/client-s3';
 import type { S3Settings } from '../../config.js';
 import { type FileStore, type PutOptions, StoredFileMissing, TooLarge } from './file-store.js';
 
 const PART_BYTES = 5 * 1024 * 1024; // S3's smallest multipart part
+
+type Sdk = Awaited<ReturnType<typeof importSdk>>;
+const importSdk = async () => {
+  const [s3, storage, presigner] = await Promise.all([
+    import('@aws-sdk/client-s3'),
+    import('@aws-sdk/lib-storage'),
+    import('@aws-sdk/s3-request-presigner'),
+  ]);
+  return { ...s3, Upload: storage.Upload, getSignedUrl: presigner.getSignedUrl };
+};
+let sdkLoad: Promise<Sdk> | undefined;
+const loadSdk = () => {
+  sdkLoad ??= importSdk();
+  return sdkLoad;
+};
 
 const notFound = (err: unknown) => {
   const e = err as { name?: string; $metadata?: { httpStatusCode?: number } };
@@ -26,25 +36,35 @@ const notFound = (err: unknown) => {
 };
 
 export class S3Store implements FileStore {
-  readonly client: S3Client;
   private readonly bucket: string;
+  private clientLoad: Promise<{ sdk: Sdk; client: S3Client }> | undefined;
 
-  constructor(settings: S3Settings) {
+  constructor(private readonly settings: S3Settings) {
     this.bucket = settings.bucket;
-    this.client = new S3Client({
-      region: settings.region,
-      forcePathStyle: settings.forcePathStyle,
-      ...(settings.endpoint ? { endpoint: settings.endpoint } : {}),
-      ...(settings.credentials ? { credentials: settings.credentials } : {}),
-      // Checksums only where S3 demands them: a presigned URL would otherwise
-      // carry the checksum of an empty body, and several S3-compatible
-      // services refuse the newer checksum headers.
-      requestChecksumCalculation: 'WHEN_REQUIRED',
-      responseChecksumValidation: 'WHEN_REQUIRED',
+  }
+
+  /** The SDK and one client for this bucket, both made on first use. */
+  private connect(): Promise<{ sdk: Sdk; client: S3Client }> {
+    this.clientLoad ??= loadSdk().then((sdk) => {
+      const s = this.settings;
+      const client = new sdk.S3Client({
+        region: s.region,
+        forcePathStyle: s.forcePathStyle,
+        ...(s.endpoint ? { endpoint: s.endpoint } : {}),
+        ...(s.credentials ? { credentials: s.credentials } : {}),
+        // Checksums only where S3 demands them: a presigned URL would otherwise
+        // carry the checksum of an empty body, and several S3-compatible
+        // services refuse the newer checksum headers.
+        requestChecksumCalculation: 'WHEN_REQUIRED',
+        responseChecksumValidation: 'WHEN_REQUIRED',
+      });
+      return { sdk, client };
     });
+    return this.clientLoad;
   }
 
   async put(key: string, body: Readable, opts: PutOptions): Promise<{ size: number }> {
+    const { sdk, client } = await this.connect();
     let size = 0;
     const counter = new Transform({
       transform(chunk: Buffer, _enc, done) {
@@ -59,8 +79,8 @@ export class S3Store implements FileStore {
       () => undefined,
       (err: unknown) => err,
     );
-    const upload = new Upload({
-      client: this.client,
+    const upload = new sdk.Upload({
+      client,
       params: { Bucket: this.bucket, Key: key, Body: counter },
       partSize: PART_BYTES,
       queueSize: 1,
@@ -83,8 +103,9 @@ export class S3Store implements FileStore {
   }
 
   async get(key: string): Promise<Readable> {
+    const { sdk, client } = await this.connect();
     try {
-      const res = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
+      const res = await client.send(new sdk.GetObjectCommand({ Bucket: this.bucket, Key: key }));
       return res.Body as Readable;
     } catch (err) {
       if (notFound(err)) throw new StoredFileMissing(key);
@@ -93,13 +114,15 @@ export class S3Store implements FileStore {
   }
 
   async delete(key: string): Promise<void> {
-    await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
+    const { sdk, client } = await this.connect();
+    await client.send(new sdk.DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
   }
 
   /** Size and type of a stored object, or undefined when there is none. */
   async stat(key: string): Promise<{ size: number; contentType: string | undefined } | undefined> {
+    const { sdk, client } = await this.connect();
     try {
-      const res = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }));
+      const res = await client.send(new sdk.HeadObjectCommand({ Bucket: this.bucket, Key: key }));
       return { size: Number(res.ContentLength ?? 0), contentType: res.ContentType };
     } catch (err) {
       if (notFound(err)) return undefined;
@@ -112,14 +135,19 @@ export class S3Store implements FileStore {
    * expires: Content-Type and Content-Length are signed, so any other type or
    * size is refused by the storage service itself.
    */
-  presignPut(key: string, file: { contentType: string; size: number }, expiresIn: number): Promise<string> {
-    const command = new PutObjectCommand({
+  async presignPut(
+    key: string,
+    file: { contentType: string; size: number },
+    expiresIn: number,
+  ): Promise<string> {
+    const { sdk, client } = await this.connect();
+    const command = new sdk.PutObjectCommand({
       Bucket: this.bucket,
       Key: key,
       ContentType: file.contentType,
       ContentLength: file.size,
     });
-    return getSignedUrl(this.client, command, {
+    return sdk.getSignedUrl(client, command, {
       expiresIn,
       signableHeaders: new Set(['content-type', 'content-length']),
     });
