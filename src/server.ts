@@ -3,6 +3,7 @@
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { openDatabase } from './platform/db/database.js';
+import { applyHeapPolicy } from './platform/heap-policy.js';
 
 async function main() {
   let config: ReturnType<typeof loadConfig>;
@@ -16,6 +17,7 @@ async function main() {
     throw err;
   }
 
+  applyHeapPolicy(config.databaseUrl ? 'postgres' : 'pglite');
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   const { app, generatedAdmin } = await buildApp({ config, database });
 
