@@ -70,4 +70,15 @@ describe('defects found by the fuzz tests', () => {
     assert.equal(malformed.status, 400);
     assert.equal(malformed.body.error.code, 'BAD_REQUEST');
   });
+
+  test('a UUID variable that is not a string is refused before any resolver runs', async () => {
+    const doc =
+      'mutation M($ids: [UUID!]!) { issueBatchUpdate(ids: $ids, input: { addedLabelIds: [] }) { success } }';
+    const r = await gql(base, key, doc, { ids: [0] });
+    assert.equal(r.status, 400);
+    assert.match(r.body.errors?.[0]?.message ?? '', /UUID must be a string/);
+    const literal = await gql(base, key, doc.replace('M($ids: [UUID!]!)', 'M').replace('$ids', '[7]'), {});
+    assert.equal(literal.status, 400);
+    assert.match(literal.body.errors?.[0]?.message ?? '', /UUID must be a string/);
+  });
 });

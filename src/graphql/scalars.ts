@@ -74,6 +74,8 @@ export const scalars: Record<string, GraphQLScalarType> = {
     false,
   ),
   Duration: scalar('Duration', (v) => v, stringIn('Duration'), false),
+  // Ids: any string reaches the services, which answer an unknown one as not found.
+  UUID: scalar('UUID', (v) => v, stringIn('UUID'), false),
   JSON: scalar(
     'JSON',
     (v) => v,
