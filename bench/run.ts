@@ -1,20 +1,7 @@
-// `npm run bench`: seed a workspace, start the real server on it, load each
-// scenario over HTTP, ask the database the same questions directly (the floor),
-// ask PostGraphile the nested question (the peer, PostgreSQL only), and write
-// the results as JSON and Markdown under bench/results/.
-//
-// Environment: BENCH_SCALE=full|small (default full), DATABASE_URL (adds the
-// PostgreSQL run; the bench creates and drops its own database on that server),
-// BENCH_DB=pglite|postgres|both, BENCH_SECONDS (per scenario), BENCH_CONCURRENCY,
-// BENCH_ONLY (comma-separated scenario ids, `fanout`, `webhooks`: run only those).
-// Exits non-zero only when a scenario whose endpoint exists answers wrongly.
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
-import pg from 'pg';
 import { loadConfig } from '../src/config.js';
 import { openDatabase } from '../src/platform/db/database.js';
 import { type FanoutOutcome, fanoutScenario } from './fanout.js';
@@ -25,11 +12,17 @@ import { type Child, freePort, type Rss, startChild } from './processes.js';
 import { type DbRun, type ScenarioResult, writeResults } from './report.js';
 import { loadFixtures, PEER_NESTED_QUERY, type Scenario, scenarios, type Verdict } from './scenarios.js';
 import { type Scale, type SeedReport, scaleFromEnv, seed } from './seed.js';
+import {
+  ADMIN_EMAIL,
+  ADMIN_PASSWORD,
+  createBenchDatabase,
+  gitCommit,
+  login,
+  root,
+  serverEntry,
+  type Target,
+} from './setup.js';
 import { runWebhooksBench } from './webhooks.js';
-
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const ADMIN_EMAIL = 'admin@bench.test';
-const ADMIN_PASSWORD = 'bench-admin-password';
 
 const log = (msg: string) => process.stdout.write(`${msg}\n`);
 const only = process.env['BENCH_ONLY']?.split(',').map((x) => x.trim());
@@ -53,88 +46,6 @@ interface Settings {
   singleSeconds: number;
   webhooks: boolean;
   webhooksTimeoutS: number;
-}
-
-/** Node's flags in `npm start` (the bench runs the server exactly as that script does). */
-function startFlags(): string[] {
-  const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as {
-    scripts: Record<string, string>;
-  };
-  return pkg.scripts['start']!.split(/\s+/).filter((w) => w.startsWith('--'));
-}
-
-// Samples the server's memory by part (V8 spaces, buffers, PGlite's WASM heap) from inside.
-const MEMORY_PROBE = ['--import', path.join(root, 'bench', 'memory-probe.mjs')];
-
-/** Built JS when dist/ is at least as new as src/, else TypeScript through tsx. */
-function serverEntry(): { args: string[]; mode: 'dist' | 'tsx' } {
-  const dist = path.join(root, 'dist', 'server.js');
-  const newest = (dir: string): number =>
-    fs.readdirSync(dir, { withFileTypes: true }).reduce((m, e) => {
-      const p = path.join(dir, e.name);
-      return Math.max(m, e.isDirectory() ? newest(p) : fs.statSync(p).mtimeMs);
-    }, 0);
-  if (process.env['BENCH_SERVER'] !== 'tsx' && fs.existsSync(dist)) {
-    if (
-      process.env['BENCH_SERVER'] === 'dist' ||
-      fs.statSync(dist).mtimeMs >= newest(path.join(root, 'src'))
-    ) {
-      return { args: [...startFlags(), ...MEMORY_PROBE, dist], mode: 'dist' };
-    }
-  }
-  return {
-    args: [...startFlags(), ...MEMORY_PROBE, '--import', 'tsx', path.join(root, 'src', 'server.ts')],
-    mode: 'tsx',
-  };
-}
-
-function gitCommit(): string {
-  try {
-    const sha = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root }).toString().trim();
-    const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { cwd: root })
-      .toString()
-      .trim();
-    return dirty ? `${sha} (with uncommitted changes)` : sha;
-  } catch {
-    return 'unknown';
-  }
-}
-
-interface Target {
-  kind: 'pglite' | 'postgres';
-  /** Server-level URL from DATABASE_URL (postgres only). */
-  serverUrl?: string;
-}
-
-async function createBenchDatabase(serverUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
-  const name = `trackway_bench_${process.pid}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`drop database if exists "${name}" with (force)`);
-  await admin.query(`create database "${name}"`);
-  await admin.end();
-  const u = new URL(serverUrl);
-  u.pathname = `/${name}`;
-  return {
-    url: u.toString(),
-    async drop() {
-      const a = new pg.Client({ connectionString: serverUrl });
-      await a.connect();
-      await a.query(`drop database if exists "${name}" with (force)`);
-      await a.end();
-    },
-  };
-}
-
-async function login(base: string): Promise<string> {
-  const res = await fetch(`${base}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: ADMIN_EMAIL, password: ADMIN_PASSWORD }),
-  });
-  const body = (await res.json()) as { token?: string };
-  if (!res.ok || !body.token) throw new Error(`login failed: HTTP ${res.status} ${JSON.stringify(body)}`);
-  return body.token;
 }
 
 async function runFloors(
