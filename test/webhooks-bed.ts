@@ -1,6 +1,6 @@
 // The shared bed of the webhook tests: one app, one real receiver, a member,
 // and helpers to register endpoints, emit events and wait for deliveries.
-// Each file calls useWebhookBed() once; `t`, `rx` and `member` are live
+// Each file calls setUpWebhookBed() once, at its top; `t`, `rx` and `member` are live
 // bindings, set by its before hook.
 import assert from 'node:assert/strict';
 import { after, afterEach, before } from 'node:test';
@@ -16,7 +16,7 @@ export let member: { token: string };
 // Each test registers its own endpoints; remove them so later tests see only theirs.
 const created: string[] = [];
 
-export function useWebhookBed(): void {
+export function setUpWebhookBed(): void {
   before(async () => {
     t = await startTestApp();
     rx = await startReceiver();

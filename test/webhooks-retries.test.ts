@@ -4,10 +4,10 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { tuneWebhookDelivery } from '../src/modules/webhooks/tuning.js';
 import { startWebhookWorker } from '../src/modules/webhooks/worker.js';
-import { createHook, deliveriesOf, emit, member, rx, t, until, useWebhookBed } from './webhooks-bed.js';
+import { createHook, deliveriesOf, emit, member, rx, setUpWebhookBed, t, until } from './webhooks-bed.js';
 import { signatureValid, sleep } from './webhooks-support.js';
 
-useWebhookBed();
+setUpWebhookBed();
 
 describe('delivery: retries, order and failures', () => {
   test('retries after 5xx with the same delivery id, re-stamped and re-signed', async () => {

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { recordEvent } from '../src/platform/outbox.js';
-import { actor, createHook, deliveriesOf, emit, member, rx, t, useWebhookBed } from './webhooks-bed.js';
+import { actor, createHook, deliveriesOf, emit, member, rx, setUpWebhookBed, t } from './webhooks-bed.js';
 import { signatureValid, sleep } from './webhooks-support.js';
 
-useWebhookBed();
+setUpWebhookBed();
 
 describe('webhook administration', () => {
   test('admins only: 401 without a token, 403 for members', async () => {
