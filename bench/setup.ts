@@ -62,10 +62,11 @@ export interface Target {
   serverUrl?: string;
 }
 
+/** A new database `name` on the server of `serverUrl` (an old one of that name is dropped first). */
 export async function createBenchDatabase(
   serverUrl: string,
+  name = `trackway_bench_${process.pid}`,
 ): Promise<{ url: string; drop: () => Promise<void> }> {
-  const name = `trackway_bench_${process.pid}`;
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
   await admin.query(`drop database if exists "${name}" with (force)`);

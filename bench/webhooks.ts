@@ -11,7 +11,6 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import pg from 'pg';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { createIssue, updateIssue } from '../src/modules/issues/service.js';
@@ -19,6 +18,7 @@ import { createWebhook } from '../src/modules/webhooks/service.js';
 import type { Actor } from '../src/platform/context.js';
 import { openDatabase } from '../src/platform/db/database.js';
 import { recordEvent } from '../src/platform/outbox.js';
+import { createBenchDatabase } from './setup.js';
 
 export interface WebhooksBenchResult {
   database: 'pglite' | 'postgres';
@@ -46,33 +46,15 @@ const pct = (xs: number[], p: number) => {
   return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))] ?? 0;
 };
 
-async function scratchDatabase(baseUrl: string) {
-  const name = `trackway_bench_webhooks_${process.pid}`;
-  const admin = new pg.Client({ connectionString: baseUrl });
-  await admin.connect();
-  await admin.query(`drop database if exists "${name}" with (force)`);
-  await admin.query(`create database "${name}"`);
-  await admin.end();
-  const u = new URL(baseUrl);
-  u.pathname = `/${name}`;
-  return {
-    url: u.toString(),
-    async drop() {
-      const a = new pg.Client({ connectionString: baseUrl });
-      await a.connect();
-      await a.query(`drop database if exists "${name}" with (force)`);
-      await a.end();
-    },
-  };
-}
-
 export async function runWebhooksBench(
   opts: { changes?: number; databaseUrl?: string | undefined; log?: (line: string) => void } = {},
 ): Promise<WebhooksBenchResult> {
   const changes = opts.changes ?? (process.env['BENCH_SCALE'] === 'small' ? 100 : 1000);
   const log = opts.log ?? (() => {});
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'trackway-bench-webhooks-'));
-  const scratch = opts.databaseUrl ? await scratchDatabase(opts.databaseUrl) : undefined;
+  const scratch = opts.databaseUrl
+    ? await createBenchDatabase(opts.databaseUrl, `trackway_bench_webhooks_${process.pid}`)
+    : undefined;
   const config = loadConfig({
     ADMIN_EMAIL: 'bench@example.com',
     ADMIN_PASSWORD: 'bench-password',
