@@ -13,8 +13,6 @@ import { planPage } from '../plan/page.js';
 import { belongsTo, fromColumn } from './helpers.js';
 import { findTeamRow, node } from './lookups.js';
 
-const byKey = (key: string) => sql.ref(key);
-
 export function issueFields(): ResolverMap[string] {
   return {
     team: belongsTo('team', 'team_id', node.team, { sameTeam: true }),
@@ -40,19 +38,19 @@ export function issueFields(): ResolverMap[string] {
         sql`(select x.display_name from (${visibleById('users', sql`= coalesce(${page}.assignee_id, ${page}.creator_id)`, access)}) as x)`,
       (name: string | null, src) => branchName(name, src.row.identifier, src.row.title),
     ),
-    comments: nested(L.comments, { key: 'issue.comments', parentKey: byKey('t.issue_id') }),
-    children: nested(L.issues, { key: 'issue.children', parentKey: byKey('t.parent_id') }),
-    attachments: nested(L.attachments, { key: 'issue.attachments', parentKey: byKey('t.issue_id') }),
-    history: nested(L.history, { key: 'issue.history', parentKey: byKey('t.issue_id') }),
+    comments: nested(L.comments, { key: 'issue.comments', parentKey: sql.ref('t.issue_id') }),
+    children: nested(L.issues, { key: 'issue.children', parentKey: sql.ref('t.parent_id') }),
+    attachments: nested(L.attachments, { key: 'issue.attachments', parentKey: sql.ref('t.issue_id') }),
+    history: nested(L.history, { key: 'issue.history', parentKey: sql.ref('t.issue_id') }),
     labels: nested(L.labels, {
       key: 'issue.labels',
       from: sql`labels as t join issue_labels as il on il.label_id = t.id`,
-      parentKey: byKey('il.issue_id'),
+      parentKey: sql.ref('il.issue_id'),
     }),
     subscribers: nested(L.users, {
       key: 'issue.subscribers',
       from: sql`users as t join issue_subscribers as s on s.user_id = t.id`,
-      parentKey: byKey('s.issue_id'),
+      parentKey: sql.ref('s.issue_id'),
     }),
   };
 }

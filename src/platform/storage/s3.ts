@@ -15,6 +15,7 @@ import { type FileStore, type PutOptions, StoredFileMissing, TooLarge } from './
 
 const PART_BYTES = 5 * 1024 * 1024; // S3's smallest multipart part
 
+// Node caches the modules, so a second store's import costs nothing more.
 type Sdk = Awaited<ReturnType<typeof importSdk>>;
 const importSdk = async () => {
   const [s3, storage, presigner] = await Promise.all([
@@ -23,11 +24,6 @@ const importSdk = async () => {
     import('@aws-sdk/s3-request-presigner'),
   ]);
   return { ...s3, Upload: storage.Upload, getSignedUrl: presigner.getSignedUrl };
-};
-let sdkLoad: Promise<Sdk> | undefined;
-const loadSdk = () => {
-  sdkLoad ??= importSdk();
-  return sdkLoad;
 };
 
 const notFound = (err: unknown) => {
@@ -45,7 +41,7 @@ export class S3Store implements FileStore {
 
   /** The SDK and one client for this bucket, both made on first use. */
   private connect(): Promise<{ sdk: Sdk; client: S3Client }> {
-    this.clientLoad ??= loadSdk().then((sdk) => {
+    this.clientLoad ??= importSdk().then((sdk) => {
       const s = this.settings;
       const client = new sdk.S3Client({
         region: s.region,
