@@ -39,7 +39,7 @@ async function call(
   method: string,
   url: string,
   body?: unknown,
-): Promise<{ status: number; json: any }> {
+): Promise<{ status: number; json: Answer }> {
   const headers: Record<string, string> = {};
   if (token) headers['authorization'] = `Bearer ${token}`;
   if (body !== undefined) headers['content-type'] = 'application/json';
@@ -49,16 +49,24 @@ async function call(
     ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
   });
   const text = await res.text();
-  let json: any = text;
+  let json: Answer = {};
   try {
-    json = JSON.parse(text);
+    json = JSON.parse(text) as Answer;
   } catch {
-    // not JSON
+    // not JSON: only the status matters then
   }
   return { status: res.status, json };
 }
 
-async function must(p: Promise<{ status: number; json: any }>, what: string): Promise<any> {
+/** The fields of the answers the guard reads. */
+interface Answer {
+  token?: string;
+  team?: { id: string };
+  user?: { id: string };
+  issue?: { id: string };
+}
+
+async function must(p: Promise<{ status: number; json: Answer }>, what: string): Promise<Answer> {
   const r = await p;
   if (r.status >= 300) throw new Error(`${what}: HTTP ${r.status} ${JSON.stringify(r.json).slice(0, 300)}`);
   return r.json;
@@ -124,7 +132,7 @@ async function main(): Promise<void> {
     log(`server: ${entry.mode}, ${base}`);
     const admin = await login(base);
     const team = (await must(call(base, admin, 'POST', '/api/teams', { key: 'PUB', name: 'Public' }), 'team'))
-      .team;
+      .team!;
     const mkUser = async (role: string, email: string) => {
       const { user } = await must(
         call(base, admin, 'POST', '/api/admin/users', {
@@ -136,7 +144,7 @@ async function main(): Promise<void> {
         `create ${role}`,
       );
       // Members join public teams on their own; guests are added.
-      const joined = await call(base, admin, 'POST', `/api/teams/${team.id}/members`, { userId: user.id });
+      const joined = await call(base, admin, 'POST', `/api/teams/${team.id}/members`, { userId: user!.id });
       if (joined.status !== 201 && joined.status !== 409)
         throw new Error(`join ${role}: HTTP ${joined.status}`);
       const { token } = await must(
@@ -153,7 +161,7 @@ async function main(): Promise<void> {
         call(base, member, 'POST', '/api/issues', { teamId: team.id, title: `Issue ${i} ${words(40, i)}` }),
         'issue',
       );
-      issues.push(issue.id);
+      issues.push(issue!.id);
     }
     const target = issues[0]!;
     const seedStarted = Date.now();
