@@ -42,7 +42,6 @@ function checkBody(body: unknown): string {
   return body;
 }
 
-
 export async function listComments(
   ctx: AppContext,
   actor: Actor,

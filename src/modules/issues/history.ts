@@ -55,7 +55,9 @@ export async function readableHistory<R extends HistoryRow>(
   const all = rows.map((r) => (r.changes ?? {}) as Changes);
   const seen = new Map<string, Set<string>>();
   for (const [field, { table, rule }] of Object.entries(REFERENCES)) {
-    const ids = [...new Set(all.flatMap((c) => (c[field] ? [...idsIn(c[field].from), ...idsIn(c[field].to)] : [])))];
+    const ids = [
+      ...new Set(all.flatMap((c) => (c[field] ? [...idsIn(c[field].from), ...idsIn(c[field].to)] : []))),
+    ];
     if (ids.length > 0) seen.set(field, await seenIds(db, table, rule, ids, access));
   }
   const keys = [

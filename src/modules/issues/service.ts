@@ -39,6 +39,7 @@ import {
   resolveTeam,
   stateTimes,
 } from './checks.js';
+import { readableHistory } from './history.js';
 import {
   checkInput,
   IssueCreateBody,
@@ -46,7 +47,6 @@ import {
   IssuePatchBody,
   type IssueUpdateInput,
 } from './inputs.js';
-import { readableHistory } from './history.js';
 import { assertCanEditIssues, assertCanLink } from './policy.js';
 import { type IssueRecord, presentIssue } from './present.js';
 import * as q from './queries.js';
