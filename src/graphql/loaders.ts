@@ -2,7 +2,7 @@
 // batched into one statement per kind per tick, so a page of 50 issues costs
 // the same number of statements as a page of 5.
 import DataLoader from 'dataloader';
-import type { Selectable } from 'kysely';
+import type { Expression, Selectable, SqlBool } from 'kysely';
 import { type RawBuilder, sql } from 'kysely';
 import { type MilestoneState, milestoneStates } from '../modules/milestones/status.js';
 import { emptyProgress, type Progress, progressBy } from '../modules/projects/progress.js';
@@ -92,9 +92,11 @@ function byId<R extends { id: string }>(db: Db, table: Table, access: () => Prom
 // the issue as SQL with id and identifier, rows in the loaders' order.
 export const issueLabelIdsSql = (issue: RawBuilder<unknown>) =>
   sql`array(select il.label_id::text from issue_labels il where il.issue_id = ${issue}.id order by il.label_id)`;
-export const previousIdentifiersSql = (issue: RawBuilder<unknown>) =>
+/** Former identifiers, but only those given by teams the caller sees (visibility.issueIdentifier). */
+export const previousIdentifiersSql = (issue: RawBuilder<unknown>, access: TeamAccess) =>
   sql`array(select ii.identifier from issue_identifiers ii
-    where ii.issue_id = ${issue}.id and ii.identifier <> ${issue}.identifier order by ii.identifier)`;
+    where ii.issue_id = ${issue}.id and ii.identifier <> ${issue}.identifier
+    and ${visibility.issueIdentifier('ii', access)} order by ii.identifier)`;
 
 /** The table behind each by-id loader. */
 export const BY_ID_TABLE = {
@@ -167,18 +169,20 @@ export function createLoaders(db: Db, access: () => Promise<TeamAccess>) {
           .execute()
       ).map((r) => ({ key: r.issue_id, value: r.label_id })),
     ),
-    previousIdentifiers: grouped<string>(async (ids) =>
-      (
+    previousIdentifiers: grouped<string>(async (ids) => {
+      const seen = visibility.issueIdentifier('ii', await access()) as Expression<SqlBool>;
+      return (
         await db
           .selectFrom('issue_identifiers as ii')
           .innerJoin('issues as i', 'i.id', 'ii.issue_id')
           .select(['ii.issue_id', 'ii.identifier'])
           .where('ii.issue_id', 'in', ids)
           .whereRef('ii.identifier', '<>', 'i.identifier')
+          .where(seen)
           .orderBy('ii.identifier')
           .execute()
-      ).map((r) => ({ key: r.issue_id, value: r.identifier })),
-    ),
+      ).map((r) => ({ key: r.issue_id, value: r.identifier }));
+    }),
     /** Live issue counts per team: [all, including archived]. Only visible teams are loaded, so all their issues count. */
     teamIssueCounts: new DataLoader<string, { live: number; all: number }>(async (ids) => {
       const rows = await sql<{ team_id: string; live: number; total: number }>`

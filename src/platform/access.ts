@@ -135,6 +135,17 @@ export const visibility = {
    * hides what it sent. Like customView, it binds admins too.
    */
   notification: (a, access) => sql`(${ref(a, 'user_id')} = ${access.userId}::uuid and ${byIssue(a, access)})`,
+  /**
+   * An identifier an issue had (issue_identifiers): seen only by who sees the
+   * team that gave it. Its key part names that team for good (team_keys keeps
+   * every key a team held), so an issue moved out of a private team does not
+   * show, or answer to, that team's key elsewhere.
+   */
+  issueIdentifier: (a, access) => {
+    if (access.all) return TRUE;
+    const k = sql.raw(`v_${a}`);
+    return sql`exists (select 1 from team_keys ${k} where ${ref(`v_${a}`, 'key')} = split_part(${ref(a, 'identifier')}, '-', 1) and ${inVisibleTeam(ref(`v_${a}`, 'team_id'), access)})`;
+  },
   /** Webhooks are admin-only by role; no team rule applies. */
   webhook: () => TRUE,
 } satisfies Record<string, Visibility>;

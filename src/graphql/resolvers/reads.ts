@@ -10,7 +10,7 @@ import type {
   WebhookRow,
 } from '../../platform/db/tables.js';
 import { notFound } from '../../platform/errors.js';
-import type { ResolverMap } from '../build-schema.js';
+import type { Resolver, ResolverMap } from '../build-schema.js';
 import { type ListArgs, listConnection, lists, nested } from '../connections.js';
 import type { GqlContext } from '../context.js';
 import { isUuid } from '../loaders.js';
@@ -278,6 +278,9 @@ export const readResolvers: ResolverMap = {
     ...historyRelation('Parent', 'parentId', 'issue', node.issue),
     addedLabels: (src, _a, g) => labelsById(g, src.addedLabelIds),
     removedLabels: (src, _a, g) => labelsById(g, src.removedLabelIds),
+    addedLabelIds: async (src, _a, g) => (await labelsById(g, src.addedLabelIds))?.map((l) => l.id) ?? null,
+    removedLabelIds: async (src, _a, g) =>
+      (await labelsById(g, src.removedLabelIds))?.map((l) => l.id) ?? null,
   },
 
   Organization: {
@@ -295,7 +298,11 @@ const teamProjects = nested(L.projects, {
 });
 const teamWebhooks = nested(L.webhooks, { key: 'team.webhooks', parentKey: byKey('t.team_id') });
 
-/** fromX/toX relations of a history entry, read from its recorded change. */
+/**
+ * fromX/toX relations of a history entry, read from its recorded change, and
+ * their fromXId/toXId: an id the caller may not see (a team left behind by a
+ * move, a guest's unseen assignee) answers null, as its relation does.
+ */
 function historyRelation<R>(
   name: string,
   field: string,
@@ -303,9 +310,17 @@ function historyRelation<R>(
   toNode: (row: R, g: GqlContext) => unknown,
 ): ResolverMap[string] {
   const change = (r: { changes?: Record<string, { from?: string; to?: string }> }) => r.changes?.[field];
+  const seenId =
+    (side: 'from' | 'to'): Resolver =>
+    async (src, _a, g) => {
+      const id = change(src.row)?.[side];
+      return typeof id === 'string' && (await g.loaders[loader].load(id)) ? id : null;
+    };
   return {
     [`from${name}`]: belongsTo(loader, (r) => change(r)?.from, toNode, { foreignKey: false }),
     [`to${name}`]: belongsTo(loader, (r) => change(r)?.to, toNode, { foreignKey: false }),
+    [`from${name}Id`]: seenId('from'),
+    [`to${name}Id`]: seenId('to'),
   };
 }
 

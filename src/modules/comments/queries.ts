@@ -1,5 +1,5 @@
 // SQL for comments. Authors are joined for their name, deleted accounts included.
-import { sql } from 'kysely';
+import { type Expression, type SqlBool, sql } from 'kysely';
 import { type TeamAccess, visibility, visibleIn } from '../../platform/access.js';
 import type { Db } from '../../platform/db/database.js';
 import type { CommentRow } from '../../platform/db/tables.js';
@@ -7,18 +7,37 @@ import { isUuid } from '../teams/ids.js';
 
 export type CommentRecord = CommentRow & { user_name: string | null };
 
-function selectComments(db: Db) {
+/** Every column but user_id, which comes from the author's row (none when out of sight). */
+const COMMENT_COLUMNS = [
+  'comments.id',
+  'comments.issue_id',
+  'comments.parent_id',
+  'comments.body',
+  'comments.created_at',
+  'comments.updated_at',
+  'comments.edited_at',
+  'comments.resolved_at',
+  'comments.archived_at',
+  'comments.deleted_at',
+] as const satisfies readonly `comments.${Exclude<keyof CommentRow, 'user_id'>}`[];
+
+/**
+ * Comments with their author's name. An author the caller may not see (a
+ * guest sees only the people of their teams) reads as none, id and name, as
+ * GraphQL's Comment.user answers null for them.
+ */
+function selectComments(db: Db, access: TeamAccess) {
+  const seen = access.all || !access.guest ? sql<SqlBool>`true` : visibility.user('users', access);
   return db
     .selectFrom('comments')
-    .leftJoin('users', 'users.id', 'comments.user_id')
-    .selectAll('comments')
-    .select('users.name as user_name');
+    .leftJoin('users', (j) => j.onRef('users.id', '=', 'comments.user_id').on(seen as Expression<SqlBool>))
+    .select([...COMMENT_COLUMNS, 'users.id as user_id', 'users.name as user_name']);
 }
 
 /** A comment on an issue the caller may see. */
 export function findComment(db: Db, id: string, access: TeamAccess): Promise<CommentRecord | undefined> {
   if (!isUuid(id)) return Promise.resolve(undefined);
-  return selectComments(db)
+  return selectComments(db, access)
     .where('comments.id', '=', id)
     .where(visibleIn(visibility.comment, 'comments', access))
     .executeTakeFirst();
@@ -28,9 +47,10 @@ export function findComment(db: Db, id: string, access: TeamAccess): Promise<Com
 export function listComments(
   db: Db,
   issueId: string,
+  access: TeamAccess,
   page: { limit: number; offset: number },
 ): Promise<CommentRecord[]> {
-  return selectComments(db)
+  return selectComments(db, access)
     .where('comments.issue_id', '=', issueId)
     .orderBy('comments.created_at')
     .orderBy('comments.id')

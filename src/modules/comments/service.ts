@@ -42,12 +42,6 @@ function checkBody(body: unknown): string {
   return body;
 }
 
-async function issueIdOf(ctx: AppContext, actor: Actor, idOrIdentifier: string): Promise<string> {
-  const id = await resolveIssueId(ctx.db, idOrIdentifier, await teamAccess(ctx.db, actor));
-  if (!id) throw notFound('Issue');
-  return id;
-}
-
 export async function listComments(
   ctx: AppContext,
   actor: Actor,
@@ -60,9 +54,11 @@ export async function listComments(
     throw invalidField('limit', `must be an integer from 1 to ${MAX_LIMIT}`);
   }
   if (!Number.isInteger(offset) || offset < 0) throw invalidField('offset', 'must be an integer >= 0');
-  const issueId = await issueIdOf(ctx, actor, issueIdOrIdentifier);
+  const access = await teamAccess(ctx.db, actor);
+  const issueId = await resolveIssueId(ctx.db, issueIdOrIdentifier, access);
+  if (!issueId) throw notFound('Issue');
   const [comments, total] = await Promise.all([
-    q.listComments(ctx.db, issueId, { limit, offset }),
+    q.listComments(ctx.db, issueId, access, { limit, offset }),
     q.countComments(ctx.db, issueId),
   ]);
   return { comments, total, limit, offset };

@@ -20,35 +20,58 @@ const COLUMNS = ISSUE_COLUMNS.map((c) => `issues.${c}` as const);
 /** The columns that need no check: parent, project and milestone may be out of the caller's sight. */
 const HIDEABLE = new Set(['issues.parent_id', 'issues.project_id', 'issues.project_milestone_id']);
 const SCOPED_COLUMNS = COLUMNS.filter((c) => !HIDEABLE.has(c));
+/** For a guest the assignee and creator may be out of sight too (members see the whole directory). */
+const PEOPLE = new Set(['issues.assignee_id', 'issues.creator_id']);
+const GUEST_COLUMNS = SCOPED_COLUMNS.filter((c) => !PEOPLE.has(c));
 
 export type IssueColumns = IssueRow;
 
 /**
  * Issues as records, in one statement: the branch owner's display name
- * (assignee, else creator) and the label ids (ordered by name) come along.
+ * (assignee, else creator) and the label ids (ordered by id, as GraphQL's
+ * labelIds) come along. With the caller's access, what they may not see reads
+ * as none, exactly as GraphQL's loaders answer it: a parent, project or
+ * milestone out of sight, a guest's unseen assignee or creator (and so the
+ * name in branchName), sub-issues out of sight in childProgress.
  */
 export function selectIssues(db: Db, access?: TeamAccess) {
+  const scoped = access !== undefined && !access.all ? access : undefined;
+  const guest = scoped?.guest === true ? scoped : undefined;
+  const userSeen = (alias: string) => (guest ? sql`and ${visibility.user(alias, guest)}` : sql``);
   return (
     db
       .selectFrom('issues')
-      .leftJoin('users as a', 'a.id', 'issues.assignee_id')
-      .leftJoin('users as c', 'c.id', 'issues.creator_id')
-      .select(access && !access.all ? SCOPED_COLUMNS : COLUMNS)
-      .$if(access !== undefined && !access.all, (qb) =>
+      // A person out of the caller's sight joins as none (GraphQL's user loader answers null).
+      .leftJoin('users as a', (j) =>
+        j.onRef('a.id', '=', 'issues.assignee_id').on(sql<SqlBool>`true ${userSeen('a')}`),
+      )
+      .leftJoin('users as c', (j) =>
+        j.onRef('c.id', '=', 'issues.creator_id').on(sql<SqlBool>`true ${userSeen('c')}`),
+      )
+      .select(guest ? GUEST_COLUMNS : scoped ? SCOPED_COLUMNS : COLUMNS)
+      .$if(guest !== undefined, (qb) =>
+        qb.select([sql<string | null>`a.id`.as('assignee_id'), sql<string | null>`c.id`.as('creator_id')]),
+      )
+      .$if(scoped !== undefined, (qb) =>
         qb.select([
           // A parent or project the caller may not see reads as none.
           sql<string | null>`(select p.id from issues p where p.id = issues.parent_id
-          and ${visibility.issue('p', access!)})`.as('parent_id'),
+          and ${visibility.issue('p', scoped!)})`.as('parent_id'),
           sql<string | null>`(select p.id from projects p where p.id = issues.project_id
-          and ${visibility.project('p', access!)})`.as('project_id'),
+          and ${visibility.project('p', scoped!)})`.as('project_id'),
           // A milestone is visible with its project.
           sql<
             string | null
           >`(select issues.project_milestone_id from projects p where p.id = issues.project_id
-          and ${visibility.project('p', access!)})`.as('project_milestone_id'),
+          and ${visibility.project('p', scoped!)})`.as('project_milestone_id'),
         ]),
       )
-      .select(sql<string | null>`coalesce(a.display_name, c.display_name)`.as('branch_user'))
+      // Named after the assignee when there is one (even one out of sight: then "user"), as GraphQL does.
+      .select(
+        sql<
+          string | null
+        >`case when issues.assignee_id is null then c.display_name else a.display_name end`.as('branch_user'),
+      )
       // Sub-issue counts through the parent_id index; children the caller may not see are not counted.
       .select(
         sql<ChildProgress>`(select json_build_object('total', count(*),
@@ -56,11 +79,11 @@ export function selectIssues(db: Db, access?: TeamAccess) {
           'canceled', count(*) filter (where cs.type = 'canceled'))
         from issues ch join workflow_states cs on cs.id = ch.state_id
         where ch.parent_id = issues.id and ch.archived_at is null
-        ${access && !access.all ? sql`and ${visibility.issue('ch', access)}` : sql``})`.as('child_progress'),
+        ${scoped ? sql`and ${visibility.issue('ch', scoped)}` : sql``})`.as('child_progress'),
       )
       .select(
-        sql<string[]>`array(select il.label_id::text from issue_labels il join labels l on l.id = il.label_id
-        where il.issue_id = issues.id order by lower(l.name), l.id)`.as('label_ids'),
+        sql<string[]>`array(select il.label_id::text from issue_labels il
+        where il.issue_id = issues.id order by il.label_id)`.as('label_ids'),
       )
   );
 }
@@ -104,7 +127,8 @@ function normalIdentifier(text: string): string | undefined {
 /**
  * The id of the issue an id or identifier names, if the caller may see it.
  * Identifiers resolve through issue_identifiers, so one from before a team
- * move still works; the key part is case-insensitive ("eng-12" finds ENG-12).
+ * move still works (only where the caller sees the team that gave it); the key
+ * part is case-insensitive ("eng-12" finds ENG-12).
  */
 export async function resolveIssueId(
   db: Db,
@@ -123,12 +147,14 @@ export async function resolveIssueId(
   }
   const identifier = normalIdentifier(idOrIdentifier);
   if (!identifier) return undefined;
+  // A former identifier given by a team out of sight finds nothing: answering would confirm it.
   const row = await db
     .selectFrom('issue_identifiers')
     .innerJoin('issues', 'issues.id', 'issue_identifiers.issue_id')
     .select('issue_identifiers.issue_id')
     .where('issue_identifiers.identifier', '=', identifier)
     .where(visible)
+    .where(visibleIn(visibility.issueIdentifier, 'issue_identifiers', access))
     .executeTakeFirst();
   return row?.issue_id;
 }
@@ -148,7 +174,11 @@ export async function findIssueRecord(
   if (!identifier) return undefined;
   const row = await query
     .where('issues.id', '=', (eb) =>
-      eb.selectFrom('issue_identifiers').select('issue_id').where('identifier', '=', identifier),
+      eb
+        .selectFrom('issue_identifiers')
+        .select('issue_id')
+        .where('identifier', '=', identifier)
+        .where(visibleIn(visibility.issueIdentifier, 'issue_identifiers', access)),
     )
     .executeTakeFirst();
   return row ? toRecord(row) : undefined;

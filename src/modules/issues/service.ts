@@ -12,9 +12,12 @@
 //   loadIssueRecords(db, ids) (queries.ts)                       -> IssueRecord[] for data loaders
 //
 // Present a record with presentIssue(record, ctx.config.publicUrl) from present.ts.
+// Every record returned is read with the caller's access, as getIssue reads it
+// (readBack), so a write answer shows exactly what the GET would.
 // idOrIdentifier is a uuid or any identifier the issue ever had ("ENG-12").
 // Errors: 400 VALIDATION_FAILED naming the field (unknown referenced ids too),
 // 403 FORBIDDEN (guests), 403 FEATURE_DISABLED (projects/cycles off), 404 NOT_FOUND.
+import type { TeamAccess } from '../../platform/access.js';
 import type { Actor, AppContext } from '../../platform/context.js';
 import type { Db } from '../../platform/db/database.js';
 import type { StateRow } from '../../platform/db/tables.js';
@@ -36,6 +39,7 @@ import {
   resolveTeam,
   stateTimes,
 } from './checks.js';
+import { readableHistory } from './history.js';
 import {
   checkInput,
   IssueCreateBody,
@@ -51,6 +55,18 @@ export type { IssueCreateInput, IssueUpdateInput } from './inputs.js';
 export type { IssueRecord } from './present.js';
 
 const eventActor = (actor: Actor) => ({ id: actor.id, name: actor.name, email: actor.email });
+
+/**
+ * The answer to a write: the issue read back as its GET reads it, with the
+ * caller's access, so a write never shows more than a read would (a parent,
+ * project or person out of sight reads as none). History and events keep
+ * the whole record (loadIssueRecord): webhooks go to admins' endpoints.
+ */
+async function readBack(db: Db, id: string, access: TeamAccess): Promise<IssueRecord> {
+  const record = await q.findIssueRecord(db, id, access);
+  if (!record) throw notFound('Issue');
+  return record;
+}
 
 /** In its own transaction, or in `within` (a batch: all its issues or none). */
 const inTransaction = <T>(ctx: AppContext, within: Db | undefined, f: (trx: Db) => Promise<T>) =>
@@ -142,7 +158,7 @@ export async function createIssue(
       actor: eventActor(actor),
       url: data.url,
     });
-    return record;
+    return readBack(trx, id, access);
   });
 }
 
@@ -318,14 +334,14 @@ export async function updateIssue(
       }),
     );
     const labelsChanged = !sameSet(labelIds, before.labelIds);
-    if (Object.keys(changed).length === 0 && !labelsChanged) return before;
+    if (Object.keys(changed).length === 0 && !labelsChanged) return readBack(trx, id, access);
 
     await q.updateIssueRow(trx, id, changed);
     if (labelsChanged) await q.setLabels(trx, id, labelIds);
     await notify.issueUpdated(ctx, trx, actor.id, id, row, changed, state!.type);
     const after = (await q.loadIssueRecord(trx, id))!;
     await recordChange(trx, ctx, actor, before, after);
-    return after;
+    return readBack(trx, id, access);
   });
 }
 
@@ -380,6 +396,7 @@ export async function deleteIssue(
     const id = await resolveIssue(trx, idOrIdentifier, access);
     if (!(await q.lockIssue(trx, id))) throw notFound('Issue');
     const record = (await q.loadIssueRecord(trx, id))!;
+    const shown = await readBack(trx, id, access);
     await q.deleteIssueRow(trx, id); // comments, attachments, labels, history cascade
     const data = presentIssue(record, ctx.config.publicUrl);
     await recordEvent(trx, {
@@ -389,7 +406,7 @@ export async function deleteIssue(
       actor: eventActor(actor),
       url: data.url,
     });
-    return record;
+    return shown;
   });
 }
 
@@ -400,12 +417,12 @@ async function setArchived(ctx: AppContext, actor: Actor, idOrIdentifier: string
     const id = await resolveIssue(trx, idOrIdentifier, access);
     const row = await q.lockIssue(trx, id);
     if (!row) throw notFound('Issue');
+    if ((row.archived_at !== null) === archived) return readBack(trx, id, access);
     const before = (await q.loadIssueRecord(trx, id))!;
-    if ((row.archived_at !== null) === archived) return before;
     await q.updateIssueRow(trx, id, { archived_at: archived ? new Date() : null });
     const after = (await q.loadIssueRecord(trx, id))!;
     await recordChange(trx, ctx, actor, before, after);
-    return after;
+    return readBack(trx, id, access);
   });
 }
 
@@ -422,8 +439,9 @@ export async function getIssue(ctx: AppContext, actor: Actor, idOrIdentifier: st
   return record;
 }
 
-/** Change history of an issue, oldest first. */
+/** Change history of an issue, oldest first, with what the caller may not see masked (history.ts). */
 export async function issueHistory(ctx: AppContext, actor: Actor, idOrIdentifier: string) {
-  const id = await resolveIssue(ctx.db, idOrIdentifier, await teamAccess(ctx.db, actor));
-  return q.historyOf(ctx.db, id);
+  const access = await teamAccess(ctx.db, actor);
+  const id = await resolveIssue(ctx.db, idOrIdentifier, access);
+  return readableHistory(ctx.db, await q.historyOf(ctx.db, id), access);
 }

@@ -49,10 +49,15 @@ const COLUMNS = [
   'i.team_id as issue_team_id',
 ] as const;
 
-/** With the issue's identifier and title and the actor's names: one statement for a page. */
-function withDetails<Q extends ReturnType<typeof base>>(q: Q) {
+/**
+ * With the issue's identifier and title and the actor's names: one statement
+ * for a page. An actor the caller may not see (a guest sees only the people
+ * of their teams) joins as none, so REST answers `actor: null` as GraphQL does.
+ */
+function withDetails<Q extends ReturnType<typeof base>>(q: Q, access: TeamAccess) {
+  const seen = access.all || !access.guest ? sql<SqlBool>`true` : visibility.user('a', access);
   return q
-    .leftJoin('users as a', 'a.id', 'n.actor_id')
+    .leftJoin('users as a', (j) => j.onRef('a.id', '=', 'n.actor_id').on(seen as Expression<SqlBool>))
     .select([...COLUMNS, 'a.name as actor_name', 'a.display_name as actor_display_name']);
 }
 
@@ -60,7 +65,7 @@ export type NotificationRecord = Awaited<ReturnType<typeof findNotification>> & 
 
 export function findNotification(db: Db, id: string, access: TeamAccess) {
   if (!isUuid(id)) return Promise.resolve(undefined);
-  return withDetails(base(db, access).where('n.id', '=', id)).executeTakeFirst();
+  return withDetails(base(db, access).where('n.id', '=', id), access).executeTakeFirst();
 }
 
 export async function listNotifications(
@@ -71,7 +76,7 @@ export async function listNotifications(
   now: Date,
 ) {
   const [rows, total] = await Promise.all([
-    withDetails(filtered(db, access, f, now))
+    withDetails(filtered(db, access, f, now), access)
       .orderBy('n.created_at', 'desc')
       .orderBy('n.id', 'desc')
       .limit(page.limit)
@@ -116,7 +121,7 @@ export async function markAllRead(db: Db, access: TeamAccess, now: Date): Promis
 
 /** The caller's notifications about one issue, newest first (notifications_issue). */
 export function notificationsAbout(db: Db, access: TeamAccess, issueId: string) {
-  return withDetails(base(db, access).where('n.issue_id', '=', issueId))
+  return withDetails(base(db, access).where('n.issue_id', '=', issueId), access)
     .orderBy('n.created_at', 'desc')
     .orderBy('n.id', 'desc')
     .execute();

@@ -1,0 +1,89 @@
+// An issue's change history as the caller may read it. Entries record ids and
+// identifiers as they were, so after a move out of a private team (or the loss
+// of a parent, project or person out of sight) they name what the reader may
+// not see. Each such value reads as null, as GraphQL's fromX/toX relations
+// answer; label lists keep only the labels the reader sees; an identifier
+// (and the number that goes with it) is masked when the team whose key it
+// carries is out of sight (visibility.issueIdentifier).
+import { sql } from 'kysely';
+import { inVisibleTeam, type TeamAccess, type Visibility, visibility } from '../../platform/access.js';
+import type { Db } from '../../platform/db/database.js';
+import { isUuid } from '../teams/ids.js';
+
+type Change = { from: unknown; to: unknown };
+type Changes = Record<string, Change>;
+type HistoryRow = { changes: unknown };
+
+/** History fields that hold ids, with the table and rule that say whether the reader sees each. */
+const REFERENCES: Record<string, { table: string; rule: Visibility }> = {
+  teamId: { table: 'teams', rule: visibility.team },
+  stateId: { table: 'workflow_states', rule: visibility.workflowState },
+  assigneeId: { table: 'users', rule: visibility.user },
+  projectId: { table: 'projects', rule: visibility.project },
+  projectMilestoneId: { table: 'project_milestones', rule: visibility.projectMilestone },
+  cycleId: { table: 'cycles', rule: visibility.cycle },
+  parentId: { table: 'issues', rule: visibility.issue },
+  labelIds: { table: 'labels', rule: visibility.label },
+};
+
+const idsIn = (v: unknown): string[] =>
+  (Array.isArray(v) ? v : [v]).filter((x): x is string => typeof x === 'string' && isUuid(x));
+
+/** The ids among `ids` (of one table) that the caller sees. */
+async function seenIds(db: Db, table: string, rule: Visibility, ids: string[], access: TeamAccess) {
+  const rows = await sql<{ id: string }>`select t.id::text as id from ${sql.table(table)} as t
+    where t.id in (${sql.join(ids.map((id) => sql`${id}::uuid`))}) and ${rule('t', access)}`.execute(db);
+  return new Set(rows.rows.map((r) => r.id));
+}
+
+/** The keys (of identifiers `KEY-N`) whose team the caller sees. */
+async function seenKeys(db: Db, keys: string[], access: TeamAccess) {
+  const rows = await sql<{ key: string }>`select k.key from team_keys k
+    where k.key in (${sql.join(keys)}) and ${inVisibleTeam(sql.ref('k.team_id'), access)}`.execute(db);
+  return new Set(rows.rows.map((r) => r.key));
+}
+
+const keyOf = (identifier: unknown) => (typeof identifier === 'string' ? identifier.split('-')[0]! : '');
+
+/** The rows with every value the caller may not see masked; one statement per kind of reference present. */
+export async function readableHistory<R extends HistoryRow>(
+  db: Db,
+  rows: R[],
+  access: TeamAccess,
+): Promise<(R & { changes: Changes })[]> {
+  if (access.all) return rows as (R & { changes: Changes })[];
+  const all = rows.map((r) => (r.changes ?? {}) as Changes);
+  const seen = new Map<string, Set<string>>();
+  for (const [field, { table, rule }] of Object.entries(REFERENCES)) {
+    const ids = [
+      ...new Set(all.flatMap((c) => (c[field] ? [...idsIn(c[field].from), ...idsIn(c[field].to)] : []))),
+    ];
+    if (ids.length > 0) seen.set(field, await seenIds(db, table, rule, ids, access));
+  }
+  const keys = [
+    ...new Set(all.flatMap((c) => (c.identifier ? [keyOf(c.identifier.from), keyOf(c.identifier.to)] : []))),
+  ].filter(Boolean);
+  const keysSeen = keys.length > 0 ? await seenKeys(db, keys, access) : new Set<string>();
+
+  const mask = (field: string, value: unknown): unknown => {
+    const ok = seen.get(field);
+    if (!ok || value === null || value === undefined) return value;
+    if (field === 'labelIds' && Array.isArray(value)) return value.filter((id) => ok.has(id as string));
+    return ok.has(value as string) ? value : null;
+  };
+  return rows.map((row, i) => {
+    const changes: Changes = {};
+    for (const [field, change] of Object.entries(all[i]!)) {
+      changes[field] =
+        field in REFERENCES ? { from: mask(field, change.from), to: mask(field, change.to) } : change;
+    }
+    // An identifier names its team by its key; its number goes with it.
+    for (const side of ['from', 'to'] as const) {
+      const identifier = changes.identifier?.[side];
+      if (identifier === undefined || identifier === null || keysSeen.has(keyOf(identifier))) continue;
+      changes.identifier = { ...changes.identifier!, [side]: null };
+      if (changes.number) changes.number = { ...changes.number, [side]: null };
+    }
+    return { ...row, changes };
+  });
+}
