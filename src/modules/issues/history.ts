@@ -75,11 +75,14 @@ export async function readableHistory<R extends HistoryRow>(
     const changes: Changes = {};
     for (const [field, change] of Object.entries(all[i]!)) {
       changes[field] =
-        field in REFERENCES ? { from: mask(field, change.from), to: mask(field, change.to) } : change;
+        field in REFERENCES && change !== null && typeof change === 'object'
+          ? { from: mask(field, change.from), to: mask(field, change.to) }
+          : change;
     }
     // An identifier names its team by its key; its number goes with it.
     for (const side of ['from', 'to'] as const) {
-      const identifier = changes.identifier?.[side];
+      if (changes.identifier === null || typeof changes.identifier !== 'object') break;
+      const identifier = changes.identifier[side];
       if (identifier === undefined || identifier === null || keysSeen.has(keyOf(identifier))) continue;
       changes.identifier = { ...changes.identifier!, [side]: null };
       if (changes.number) changes.number = { ...changes.number, [side]: null };
