@@ -5,6 +5,7 @@
 // timed. Runs on PGlite and PostgreSQL alike.
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, test } from 'node:test';
+import fc from 'fast-check';
 import {
   type KyselyPlugin,
   type PluginTransformQueryArgs,
@@ -20,6 +21,7 @@ import { startTestApp, type TestApp } from './support/harness.js';
 import { openSse, type SseClient } from './support/sse.js';
 
 const CATCH_UP_LIMIT = 6000;
+const RUNS = Number(process.env['FUZZ_RUNS'] ?? 25);
 
 let t: TestApp;
 let base: string;
@@ -283,5 +285,47 @@ describe('catch-up: one read of the events table for every stream behind', () =>
     assert.deepEqual(await ready(near), { syncId: now - CATCH_UP_LIMIT, reset: false });
     await untilAt(near, now);
     assert.deepEqual(synced(near), await eventIds(now - CATCH_UP_LIMIT));
+  });
+});
+
+describe('the position, fuzzed', () => {
+  test('any ?after or Last-Event-ID: a stream there, at the head with reset, or a 400; never a 5xx, never a slot kept', async () => {
+    const head = await maxId();
+    const near = fc.integer({ min: Math.max(0, head - CATCH_UP_LIMIT - 50), max: head + 50 }).map(String);
+    const digits = fc.stringMatching(/^[0-9]{1,18}$/);
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(near, digits, fc.string({ maxLength: 30 })),
+        fc.boolean(),
+        async (value, asHeader) => {
+          // A header carries printable ASCII only, and loses the blanks around it.
+          const header = asHeader && /^[\x20-\x7e]*$/.test(value);
+          const sent = header ? value.replace(/^[ \t]+|[ \t]+$/g, '') : value;
+          const c = await openSse(
+            base,
+            header ? '/api/stream' : `/api/stream?after=${encodeURIComponent(value)}`,
+            { authorization: `Bearer ${t.adminToken}`, ...(header ? { 'last-event-id': value } : {}) },
+          );
+          try {
+            if (!/^[0-9]{1,15}$/.test(sent)) {
+              assert.equal(c.status, 400, JSON.stringify(c.body));
+              return;
+            }
+            assert.equal(c.status, 200, JSON.stringify(c.body));
+            const position = Number(sent);
+            const expected =
+              position <= head && head - position <= CATCH_UP_LIMIT
+                ? { syncId: position, reset: false }
+                : { syncId: head, reset: true };
+            assert.deepEqual(await ready(c), expected);
+          } finally {
+            c.close();
+            await c.ended;
+          }
+        },
+      ),
+      { numRuns: RUNS },
+    );
+    await untilOpen(0);
   });
 });
