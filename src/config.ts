@@ -26,6 +26,12 @@ export interface Config {
   streamHeartbeatMs: number;
   streamDrainTimeoutMs: number;
   streamMaxBufferBytes: number;
+  /** Open change streams: per user (sign-ins, and API keys together), per API key, per process. */
+  streamMaxPerUser: number;
+  streamMaxPerKey: number;
+  streamMaxOpen: number;
+  /** How far back (in sync ids) a stream may resume; older starts at the head with `reset`. */
+  streamCatchUpLimit: number;
   /**
    * Which reverse proxies' X-Forwarded-For to believe for the client address
    * (Fastify's trustProxy): false, true (any), a hop count, or addresses/CIDRs.
@@ -228,6 +234,10 @@ export function loadConfig(env: Env = process.env): Config {
     streamHeartbeatMs: int(env, 'STREAM_HEARTBEAT_MS', 15_000, 10, 3_600_000),
     streamDrainTimeoutMs: int(env, 'STREAM_DRAIN_TIMEOUT_MS', 30_000, 10, 3_600_000),
     streamMaxBufferBytes: int(env, 'STREAM_MAX_BUFFER_BYTES', 1_048_576, 1024, 1_073_741_824),
+    streamMaxPerUser: int(env, 'STREAM_MAX_PER_USER', 10, 1, 10_000),
+    streamMaxPerKey: int(env, 'STREAM_MAX_PER_KEY', 5, 1, 10_000),
+    streamMaxOpen: int(env, 'STREAM_MAX_OPEN', 1_000, 1, 1_000_000),
+    streamCatchUpLimit: int(env, 'STREAM_CATCH_UP_LIMIT', 10_000, 1, 1_000_000_000),
     trustProxy: trustProxy(env),
     fileStorage,
     s3: fileStorage === 's3' ? s3Settings(env) : undefined,

@@ -13,6 +13,8 @@ import { REFUSAL_CHARGE } from '../src/graphql/execute.js';
 import { MAX_RESPONSE_BYTES } from '../src/graphql/response-size.js';
 import { RESET_TOKEN_LENGTH, RESET_TOKEN_TTL_MS } from '../src/modules/auth/password-reset.js';
 import { MAX_FILE_BYTES } from '../src/modules/files/service.js';
+import { CAP_RETRY_AFTER_SECONDS } from '../src/modules/stream/caps.js';
+import { CATCH_UP_PAGE_INTERVAL_MS } from '../src/modules/stream/catch-up.js';
 import { PAGE_SIZE as STREAM_PAGE } from '../src/modules/stream/session.js';
 import { TICKET_LIFETIME_SECONDS } from '../src/modules/stream/ticket.js';
 import { Password } from '../src/modules/users/inputs.js';
@@ -99,6 +101,15 @@ describe('docs/security.md states the limits the code enforces', () => {
       `within ${seconds(defaults.streamDrainTimeoutMs)} s`,
       `more than ${mib(defaults.streamMaxBufferBytes)}`,
       `every ${seconds(defaults.streamHeartbeatMs)} s`,
+      `at most ${n(defaults.streamCatchUpLimit)} events back`,
+      `one page every ${CATCH_UP_PAGE_INTERVAL_MS} ms`,
+    ],
+    'Open change streams': [
+      `${defaults.streamMaxPerUser} per user from sign-ins`,
+      `${defaults.streamMaxPerUser} per user from API keys`,
+      `${defaults.streamMaxPerKey} per API key`,
+      `${n(defaults.streamMaxOpen)} per process`,
+      `Retry-After: ${CAP_RETRY_AFTER_SECONDS}`,
     ],
     'Stream ticket': [`${TICKET_LIFETIME_SECONDS} s`],
   };

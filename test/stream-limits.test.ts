@@ -48,7 +48,12 @@ const maxId = async () =>
 
 before(async () => {
   // Heartbeats (the safety poll) 10 s apart: whatever arrives sooner came through a notification.
-  t = await startTestApp({ streamDrainTimeoutMs: 300, streamHeartbeatMs: 10_000 });
+  // A catch-up as far back as the slow client below may fall (50,000 events), to show it misses nothing.
+  t = await startTestApp({
+    streamDrainTimeoutMs: 300,
+    streamHeartbeatMs: 10_000,
+    streamCatchUpLimit: 100_000,
+  });
   base = await t.listen();
   eng = (await t.get('/api/teams/ENG', t.adminToken)).body.team;
 });

@@ -1,10 +1,11 @@
-// The process's one tail of the events table (hub.ts reads it): the last
-// RECENT_ROWS events, in id order, with no gap that is not a settled rollback
-// (EventCursor's guarantee). A stream whose position lies within it takes its
-// next events from here, in memory; one whose position is older (resumed from
-// an old Last-Event-ID, or fallen behind) reads the table itself until it
-// gets here. Streams only read from it, at their own pace: none holds up
-// another, or the tail.
+// A window onto the events table, read by one cursor for many streams: the
+// last RECENT_ROWS events it read, in id order, with no gap that is not a
+// settled rollback (EventCursor's guarantee). The hub keeps two: the process's
+// one tail of the table (hub.ts), which streams at the head take their events
+// from, in memory; and the catch-up (catch-up.ts), which serves in the same way
+// every stream whose position is older (resumed from an old Last-Event-ID, or
+// fallen behind) until it gets to the tail. Streams only read from a window,
+// at their own pace: none holds up another, or the reader.
 import type { Db } from '../../platform/db/database.js';
 import { EventCursor, PAGE_SIZE } from './cursor.js';
 import type { StreamEventRow } from './queries.js';
@@ -18,15 +19,25 @@ export class SharedFeed {
   /** Every event after this id, up to the cursor's position, is in #rows. */
   #low: number;
 
-  constructor(db: Db, start: number) {
+  constructor(
+    db: Db,
+    start: number,
+    /** How many of the newest events it holds. */
+    private readonly keep: number = RECENT_ROWS,
+  ) {
     this.cursor = new EventCursor(db, start, PAGE_SIZE);
     this.#low = start;
+  }
+
+  /** Every event after this id is held (or not read yet); older ones are not. */
+  get low(): number {
+    return this.#low;
   }
 
   /** Adds what the cursor just read (in order, right after what is held) and drops the oldest beyond the bound. */
   append(rows: StreamEventRow[]): void {
     this.#rows.push(...rows);
-    const excess = this.#rows.length - RECENT_ROWS;
+    const excess = this.#rows.length - this.keep;
     if (excess > 0) this.#low = this.#rows.splice(0, excess).at(-1)!.id;
   }
 

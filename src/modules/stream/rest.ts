@@ -9,7 +9,7 @@ import { errors, Timestamp } from '../../platform/http/schemas.js';
 import type { Http } from '../../platform/http/types.js';
 import { findLiveUserById } from '../users/queries.js';
 import { openCredential, type StreamCredential } from './credential.js';
-import { EventCursor, PAGE_SIZE, settledHead } from './cursor.js';
+import { settledHead } from './cursor.js';
 import type { StreamHub } from './hub.js';
 import { headId } from './queries.js';
 import { runStream } from './session.js';
@@ -50,13 +50,19 @@ export function streamRoutes(app: Http, ctx: AppContext, hub: StreamHub): void {
       // Authenticates itself, before validation like every route: a bearer
       // header, or a ticket in the query (docs/live.md).
       config: { auth: 'none' },
-      onRequest: async (req) => {
+      onRequest: async (req, reply) => {
         // Before anything else: 401 as JSON.
         const credential = await openCredential(
           ctx,
           req.headers.authorization,
           (req.query as { ticket?: unknown }).ticket,
         );
+        // Then a slot under the caps (429 as JSON), before any work for the
+        // stream; held until the response closes, however it ends (a stream
+        // closed by either side, or a refusal below).
+        const release = hub.admit(credential);
+        reply.raw.once('close', release);
+        if (reply.raw.closed) release(); // the client left while we authenticated
         authenticated.set(req, credential);
       },
       schema: {
@@ -92,11 +98,18 @@ export function streamRoutes(app: Http, ctx: AppContext, hub: StreamHub): void {
           // Ahead of this database (restored from a backup?): the client must reload.
           start = newest;
           reset = true;
+        } else if (newest - start > ctx.config.streamCatchUpLimit) {
+          // Further back than a catch-up may go: reloading costs the client
+          // less than replaying this many changes, and the server no table
+          // scan. As for a start without a position, the head is settled so a
+          // reload after `ready` misses nothing.
+          start = await settledHead(ctx.db, HEAD_SETTLE_MS, 50);
+          reset = true;
         }
       }
       reply.hijack();
       void runStream(ctx, hub, reply.raw, {
-        cursor: new EventCursor(ctx.db, start, PAGE_SIZE),
+        start,
         credential,
         reset,
         requestId: req.id,

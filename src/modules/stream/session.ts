@@ -1,8 +1,7 @@
-// One open stream: takes the events after its position from the hub's shared
-// feed when the feed holds that position, else reads the table from its own
-// cursor until it gets there (resumed from an old id, or fallen behind); keeps
-// what the caller may see under their current team access, and writes
-// Server-Sent Events. Memory per stream is one page: it takes no more while
+// One open stream: takes the events after its position from the hub (the
+// shared tail, or the shared catch-up while it is behind: it never reads the
+// table itself); keeps what the caller may see under their current team
+// access, and writes Server-Sent Events. Memory per stream is one page: it takes no more while
 // the socket is backed up, and a client that does not drain in time is told
 // to resume from its last id and closed (it misses nothing: the table is the
 // source of truth).
@@ -12,9 +11,9 @@ import type { AppContext } from '../../platform/context.js';
 import { AppError } from '../../platform/errors.js';
 import { teamAccess } from '../teams/access.js';
 import type { StreamCredential } from './credential.js';
-import { type EventCursor, PAGE_SIZE } from './cursor.js';
+import { PAGE_SIZE } from './cursor.js';
 import { grantedAccess } from './grants.js';
-import { GAP_POLL_MS, type StreamHub } from './hub.js';
+import { GAP_POLL_MS, type StreamHandle, type StreamHub } from './hub.js';
 import type { StreamEventRow } from './queries.js';
 
 export { PAGE_SIZE };
@@ -25,8 +24,8 @@ const RETRY_MS = 2000;
 const END_GRACE_MS = { slow: 10_000, shutdown: 1_000 };
 
 export interface StreamOptions {
-  /** Reads the table from the stream's start while the shared feed does not hold its position. */
-  cursor: EventCursor;
+  /** The id the stream starts after. */
+  start: number;
   /** The caller's credential, re-checked for every batch (401 once it is no longer good). */
   credential: StreamCredential;
   /** True when the requested position was ahead of the table (a restored database): reload everything. */
@@ -93,9 +92,9 @@ function drained(res: ServerResponse, ms: number): Promise<boolean> {
 }
 
 export async function runStream(ctx: AppContext, hub: StreamHub, res: ServerResponse, opts: StreamOptions) {
-  const { cursor, credential } = opts;
+  const { credential } = opts;
   /** The last id handed out (sent, or passed as not for this caller): the resume point. */
-  let position = cursor.position;
+  let position = opts.start;
   const { streamHeartbeatMs, streamDrainTimeoutMs, streamMaxBufferBytes } = ctx.config;
   let ended = false;
   let woken = false;
@@ -131,24 +130,28 @@ export async function runStream(ctx: AppContext, hub: StreamHub, res: ServerResp
   };
 
   /**
-   * The next events and the access to filter them with: from the shared feed
-   * with the batch's grants (the full credential check only when those do not
-   * vouch for it), or from the table with the full check, as a lone stream would.
+   * The next events and the access to filter them with: the batch's grants
+   * (the full credential check and a team read only when those do not vouch
+   * for the caller, e.g. a user whose first stream opened after the load).
    */
-  const nextBatch = async (): Promise<{ rows: StreamEventRow[]; access?: TeamAccess; waiting: boolean }> => {
-    const shared = hub.take(position);
-    if (shared) {
-      if (shared.rows.length === 0) return { rows: [], waiting: false };
-      const access =
-        (await grantedAccess(shared.grants, credential)) ??
-        (await teamAccess(ctx.db, await credential.check()));
-      return { rows: shared.rows, access, waiting: false };
-    }
-    cursor.position = position;
-    const rows = await cursor.next();
-    if (rows.length === 0) return { rows, waiting: cursor.waiting };
-    // Membership and role as they are now, for every batch.
-    return { rows, access: await teamAccess(ctx.db, await credential.check()), waiting: cursor.waiting };
+  const nextBatch = async (): Promise<{ rows: StreamEventRow[]; access?: TeamAccess; more: boolean }> => {
+    const shared = await hub.next(handle);
+    if (shared.rows.length === 0) return { rows: [], more: shared.more };
+    const access =
+      (await grantedAccess(shared.grants, credential)) ??
+      (await teamAccess(ctx.db, await credential.check()));
+    return { rows: shared.rows, access, more: shared.more };
+  };
+  const handle: StreamHandle = {
+    userId: credential.actor.id,
+    get position() {
+      return position;
+    },
+    wake,
+    async shutdown() {
+      finish('resume', { reason: 'shutdown', after: position }, END_GRACE_MS.shutdown);
+      await closed;
+    },
   };
 
   res.writeHead(200, {
@@ -162,16 +165,9 @@ export async function runStream(ctx: AppContext, hub: StreamHub, res: ServerResp
 
   const heartbeat = setInterval(() => {
     if (!ended) res.write(': heartbeat\n\n');
-    wake(); // a stream reading the table looks again (the hub's own poll covers the feed)
+    wake(); // a stream catching up looks again (the hub's own poll covers the tail)
   }, streamHeartbeatMs);
-  const unregister = hub.add({
-    userId: credential.actor.id,
-    wake,
-    async shutdown() {
-      finish('resume', { reason: 'shutdown', after: position }, END_GRACE_MS.shutdown);
-      await closed;
-    },
-  });
+  const unregister = hub.add(handle);
 
   try {
     while (!ended) {
@@ -200,10 +196,10 @@ export async function runStream(ctx: AppContext, hub: StreamHub, res: ServerResp
           finish('resume', { reason: 'slow', after: position }, END_GRACE_MS.slow);
           break;
         }
-        // A full page, or one cut at a hole that may already be settled: read on at once.
-        if (rows.length === PAGE_SIZE || batch.waiting) continue;
+        // A full page, or more to catch up: read on at once.
+        if (rows.length === PAGE_SIZE || batch.more) continue;
       }
-      if (!woken) await wait(batch.waiting ? GAP_POLL_MS : streamHeartbeatMs);
+      if (!woken) await wait(batch.more ? GAP_POLL_MS : streamHeartbeatMs);
     }
   } catch (err) {
     if (err instanceof AppError && err.status === 401) {
