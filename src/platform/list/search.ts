@@ -68,7 +68,13 @@ export const rankedOrder = (alias: string): Sql => {
   return sql`${pos} <= ${RERANKED} desc, ${sql.ref(`${alias}.text_rank`)} desc nulls last, ${pos}`;
 };
 
-/** SQL true for the issues under `alias` that have a comment matching `query` (searchIssues' includeComments). */
+/**
+ * SQL true for the issues under `alias` that have a comment matching `query`
+ * (searchIssues' includeComments). Comment vectors are kept by a trigger in
+ * comment_search (migration 0025, empty for deleted comments) under a GIN
+ * index. The subquery is uncorrelated and fenced (`offset 0`) so that it runs
+ * once per statement through that index and is probed as a hash, rather than
+ * being pulled up into a join that reads every comment of every candidate.
+ */
 export const commentsMatchSearch = (alias: string, query: Expression<unknown>): Sql =>
-  sql`exists (select 1 from comments c where c.issue_id = ${sql.ref(`${alias}.id`)}
-    and to_tsvector('simple', unaccent(lower(c.body))) @@ ${query})`;
+  sql`${sql.ref(`${alias}.id`)} in (select s.issue_id from comment_search s where s.search @@ ${query} offset 0)`;
