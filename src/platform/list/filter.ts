@@ -384,7 +384,7 @@ const INDEXABLE = new RegExp(`[\\p{L}\\p{N}]{${LONG_TEXT_MIN_RUN}}`, 'u');
 /**
  * Comparators on a long text column. Each test reads the column's trigram
  * index once for the statement, as an uncorrelated `id in (select ...)` the
- * planner hashes (fenced by `offset 0`), so no comparator reads (and de-TOASTs) the text of every
+ * planner hashes, so no comparator reads (and de-TOASTs) the text of every
  * row it is asked about: 80 conditions over 200 comments of 77 KB were 1.2 GB
  * of text per issue. Negations test the same set and negate outside it. What
  * no index serves (accent folding, lists, order) is refused, as is text
@@ -399,13 +399,10 @@ function compileLongText(
 ): Sql {
   if (!isObject(comparator)) throw invalidField(path, 'must be an object');
   const parts: Sql[] = [];
-  const matching = (test: (column: Sql) => Sql) => {
-    const x = nextAlias(ctx);
-    const column = sql.ref(`${x}.${target.column}`);
-    // `offset 0` keeps the planner from pulling the subquery up into a join
-    // (where it would test the text of each related row instead).
-    return sql`(${sql.ref(`${alias}.id`)} in (select ${sql.ref(`${x}.id`)} from ${sql.table(target.table)} as ${sql.raw(x)} where ${test(column)} offset 0))`;
-  };
+  // long_text_matches (migration 0025) runs the lookup with sequential scans
+  // off: the planner cannot see TOASTed text and would otherwise scan it.
+  const matching = (op: 'like' | 'ilike' | '=', text: string) =>
+    sql`(${sql.ref(`${alias}.id`)} in (select m from long_text_matches(${`${target.table}.${target.column}`}, ${op}, ${text}::text) as m))`;
   for (const [op, v] of Object.entries(comparator)) {
     if (v == null) continue;
     const at = `${path}.${op}`;
@@ -426,13 +423,10 @@ function compileLongText(
         );
       }
       const like = LIKE[op];
+      // LIKE's default escape character is the backslash escapeLike uses.
       const found = like
-        ? matching((c) =>
-            like.ci
-              ? sql`${c} ilike ${like.pattern(escapeLike(v))}::text escape '\\'`
-              : sql`${c} like ${like.pattern(escapeLike(v))}::text escape '\\'`,
-          )
-        : matching((c) => sql`${c} = ${v}::text`);
+        ? matching(like.ci ? 'ilike' : 'like', like.pattern(escapeLike(v)))
+        : matching('=', v);
       const negate = like ? like.negate : op === 'neq';
       parts.push(negate ? not(found) : found);
     } else if (op === 'in' || op === 'nin' || op in LIKE || ['lt', 'lte', 'gt', 'gte'].includes(op)) {

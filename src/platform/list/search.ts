@@ -72,9 +72,8 @@ export const rankedOrder = (alias: string): Sql => {
  * SQL true for the issues under `alias` that have a comment matching `query`
  * (searchIssues' includeComments). Comment vectors are kept by a trigger in
  * comment_search (migration 0025, empty for deleted comments) under a GIN
- * index. The subquery is uncorrelated and fenced (`offset 0`) so that it runs
- * once per statement through that index and is probed as a hash, rather than
- * being pulled up into a join that reads every comment of every candidate.
+ * index; comment_search_issues reads that index (sequential scans off), once
+ * per statement, and the issues are probed against its result as a hash.
  */
 export const commentsMatchSearch = (alias: string, query: Expression<unknown>): Sql =>
-  sql`${sql.ref(`${alias}.id`)} in (select s.issue_id from comment_search s where s.search @@ ${query} offset 0)`;
+  sql`${sql.ref(`${alias}.id`)} in (select m from comment_search_issues(${query}) as m)`;

@@ -9,6 +9,11 @@
 //   rows (t.*), and a tsvector there would be read, and sent, with each one.
 // - trigram GIN indexes serve LIKE/ILIKE filters on the large text columns,
 //   comment bodies and issue descriptions (titles have had one since 0001).
+// - The planner cannot see TOASTed text: 200 comments of 77 KB fill a few
+//   heap pages, so a sequential scan looks cheapest and reads (and tests)
+//   every body. The lookups therefore run in functions whose SET clause turns
+//   sequential scans off, so they take the index whatever the statistics
+//   (PGlite runs no autovacuum, so its statistics may never be gathered).
 // The fill reads every comment once, inside the migration's transaction.
 export const name = 'comment_search';
 
@@ -40,4 +45,22 @@ insert into comment_search (comment_id, issue_id, search)
 create index comment_search_gin on comment_search using gin (search);
 create index comments_body_trgm on comments using gin (body gin_trgm_ops);
 create index issues_description_trgm on issues using gin (description gin_trgm_ops);
+
+-- The issues with a comment matching a search (searchIssues' includeComments).
+create function comment_search_issues(query tsquery) returns setof uuid
+  language sql stable set enable_seqscan = off
+  as $$ select s.issue_id from comment_search s where s.search @@ query $$;
+
+-- Ids of the rows whose long text column matches: target and op are fixed
+-- strings of the filter compiler, checked here again; the text is a parameter.
+create function long_text_matches(target text, op text, pattern text) returns setof uuid
+  language plpgsql stable set enable_seqscan = off
+  as $$
+begin
+  if target not in ('comments.body', 'issues.description') or op not in ('like', 'ilike', '=') then
+    raise exception 'long_text_matches: % %', target, op;
+  end if;
+  return query execute format('select id from %s where %s %s $1',
+    split_part(target, '.', 1), split_part(target, '.', 2), op) using pattern;
+end $$;
 `;
