@@ -42,6 +42,7 @@ import type { Database } from './platform/db/database.js';
 import { migrate } from './platform/db/migrate.js';
 import { installAuth } from './platform/http/auth-hook.js';
 import { installCompression } from './platform/http/compression.js';
+import { installDbTimeBudget } from './platform/http/db-time-hook.js';
 import { frameworkErrors, installErrorHandling } from './platform/http/error-handler.js';
 import { ErrorResponse } from './platform/http/schemas.js';
 import { INJECTED_STYLES_PAGE, installSecurityHeaders } from './platform/http/security-headers.js';
@@ -113,6 +114,7 @@ export async function buildApp(opts: BuildOptions) {
   app.setValidatorCompiler(validatorCompiler);
   app.addSchema(ErrorResponse);
   installErrorHandling(app);
+  installDbTimeBudget(app, () => config.dbTimePerRequestMs);
   await installSecurityHeaders(app); // before the auth hook, so refusals carry the headers too
   await installCompression(app);
   installAuth(app, (header) => authenticate(ctx, header));

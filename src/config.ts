@@ -22,6 +22,10 @@ export interface Config {
   graphqlReadPlan: boolean;
   graphqlComplexityPerHour: number;
   logLevel: LogLevel;
+  /** PostgreSQL's statement_timeout on every pooled connection, ms (0: none). */
+  statementTimeoutMs: number;
+  /** Database time one HTTP request may use, ms; its next statement is refused past it. */
+  dbTimePerRequestMs: number;
   /** Change streams (docs/live.md): heartbeat interval, and the bounds on a slow client. */
   streamHeartbeatMs: number;
   streamDrainTimeoutMs: number;
@@ -231,6 +235,8 @@ export function loadConfig(env: Env = process.env): Config {
     graphqlReadPlan: bool(env, 'GRAPHQL_READ_PLAN', true),
     graphqlComplexityPerHour: int(env, 'GRAPHQL_COMPLEXITY_PER_HOUR', 3_000_000, 1, 1_000_000_000_000),
     logLevel,
+    statementTimeoutMs: int(env, 'STATEMENT_TIMEOUT_MS', 5_000, 0, 3_600_000),
+    dbTimePerRequestMs: int(env, 'DB_TIME_PER_REQUEST_MS', 15_000, 1, 3_600_000),
     streamHeartbeatMs: int(env, 'STREAM_HEARTBEAT_MS', 15_000, 10, 3_600_000),
     streamDrainTimeoutMs: int(env, 'STREAM_DRAIN_TIMEOUT_MS', 30_000, 10, 3_600_000),
     streamMaxBufferBytes: int(env, 'STREAM_MAX_BUFFER_BYTES', 1_048_576, 1024, 1_073_741_824),

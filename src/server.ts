@@ -18,7 +18,11 @@ async function main() {
   }
 
   applyHeapPolicy(config.databaseUrl ? 'postgres' : 'pglite');
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    statementTimeoutMs: config.statementTimeoutMs,
+  });
   const { app, generatedAdmin } = await buildApp({ config, database });
 
   if (generatedAdmin) {

@@ -21,7 +21,7 @@ import { Password } from '../src/modules/users/inputs.js';
 import { DEFAULT_LOGIN_LIMITS as L } from '../src/platform/auth/login-limiter.js';
 import { MIN_PASSWORD_LENGTH, PASSWORD_HASH } from '../src/platform/auth/passwords.js';
 import { TOKEN_LIFETIME_SECONDS } from '../src/platform/auth/tokens.js';
-import { FILTER_LIMITS } from '../src/platform/list/filter.js';
+import { FILTER_LIMITS, LONG_TEXT_MIN_RUN } from '../src/platform/list/filter.js';
 import { MAX_PAGE } from '../src/platform/list/paginate.js';
 import { MAX_YEAR } from '../src/platform/list/relative-time.js';
 
@@ -96,6 +96,11 @@ describe('docs/security.md states the limits the code enforces', () => {
       `charged ${n(REFUSAL_CHARGE)} points`,
     ],
     'List pages': [`${MAX_PAGE} records`],
+    'Database time': [
+      `one statement ${seconds(defaults.statementTimeoutMs)} s`,
+      `one HTTP request ${seconds(defaults.dbTimePerRequestMs)} s`,
+    ],
+    'Long text filter (comment body, issue description)': [`${LONG_TEXT_MIN_RUN} letters or digits`],
     'Change stream': [
       `${STREAM_PAGE} at a time`,
       `within ${seconds(defaults.streamDrainTimeoutMs)} s`,

@@ -253,6 +253,7 @@ export async function listConnection(
   args: ListArgs,
   where: Sql[] = [],
   plan?: PagePlan,
+  countAll = false,
 ) {
   const page = await loadPage<Record<string, unknown>>(
     g.db,
@@ -264,9 +265,11 @@ export async function listConnection(
     },
     args,
     plan?.columns,
+    countAll,
   );
   plan?.attach(page.rows);
-  return toConnection(page, def, g);
+  // Assigned, not spread: `edges` stays a getter made only when asked for.
+  return Object.assign(toConnection(page, def, g), { totalCount: page.total });
 }
 
 export interface Relation {

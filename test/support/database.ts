@@ -10,7 +10,8 @@ export interface TestDatabase extends Database {
   url?: string;
 }
 
-export async function freshDatabase(): Promise<TestDatabase> {
+/** `statementTimeoutMs`: PostgreSQL's statement_timeout, as the server sets it (STATEMENT_TIMEOUT_MS). */
+export async function freshDatabase(opts: { statementTimeoutMs?: number } = {}): Promise<TestDatabase> {
   const src = templateSource();
   if (src.postgresUrl) {
     if (!src.postgresTemplate) throw new Error('run the tests with `npm test` (it prepares the template)');
@@ -21,7 +22,11 @@ export async function freshDatabase(): Promise<TestDatabase> {
     await admin.end();
     const u = new URL(src.postgresUrl);
     u.pathname = `/${name}`;
-    const database = await openDatabase({ databaseUrl: u.toString(), poolSize: 20 });
+    const database = await openDatabase({
+      databaseUrl: u.toString(),
+      poolSize: 20,
+      statementTimeoutMs: opts.statementTimeoutMs,
+    });
     return {
       ...database,
       url: u.toString(),

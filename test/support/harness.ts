@@ -65,7 +65,7 @@ export async function startTestApp(
   options: Pick<BuildOptions, 'loginLimits' | 'clock' | 'mailWorker'> = {},
 ): Promise<TestApp> {
   const config = testConfig(overrides);
-  const database = await freshDatabase();
+  const database = await freshDatabase({ statementTimeoutMs: config.statementTimeoutMs });
   const built = await buildApp({
     config,
     database,

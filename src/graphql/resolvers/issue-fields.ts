@@ -3,7 +3,6 @@
 import type { GraphQLResolveInfo } from 'graphql';
 import { sql } from 'kysely';
 import { branchName } from '../../modules/issues/present.js';
-import { countList } from '../../platform/list/query.js';
 import { commentsMatchSearch, matchesSearch, searchQuery } from '../../platform/list/search.js';
 import type { ResolverMap } from '../build-schema.js';
 import { lists as L, type ListArgs, listConnection, nested } from '../connections.js';
@@ -76,24 +75,12 @@ export async function searchIssues(
     : matchesSearch('t', query);
   const where = [matches];
   if (a.teamId) where.push(sql`t.team_id = ${(await findTeamRow(g, a.teamId)).id}::uuid`);
-  const [conn, total] = await Promise.all([
-    listConnection(g, L.issues, a, where, await planPage(g, info)),
-    countList(g.db, {
-      entity: L.issues.entity,
-      access: await g.access(),
-      filter: a.filter,
-      scope: where,
-      now: g.now,
-      actorId: g.actor.id,
-      from: sql`issues as t`,
-      archivable: true,
-      includeArchived: a.includeArchived,
-    }),
-  ]);
+  // The page and its total in one statement (one pooled connection, once).
+  const conn = await listConnection(g, L.issues, a, where, await planPage(g, info), true);
   return {
     ...conn,
     // Search results carry match metadata; we record none.
     nodes: conn.nodes.map((n) => Object.assign(n as object, { metadata: {} })),
-    totalCount: total,
+    totalCount: conn.totalCount ?? 0,
   };
 }

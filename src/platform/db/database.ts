@@ -4,6 +4,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
+import { MeteredPool, type StatementListener } from './metered-pool.js';
 import { PGlitePool } from './pglite-pool.js';
 import type { DB } from './tables.js';
 import { timestamptzParser } from './timestamps.js';
@@ -15,6 +16,8 @@ export interface Database {
   kind: 'pglite' | 'postgres';
   /** The embedded instance, when there is one (tests dump it as a template). */
   pglite?: import('@electric-sql/pglite').PGlite;
+  /** Calls `listener` with every statement about to run; returns its removal. */
+  onStatement(listener: StatementListener): () => void;
   close(): Promise<void>;
 }
 
@@ -35,6 +38,18 @@ export interface OpenOptions {
   /** Load an embedded database from a dumped data directory (tests). */
   loadDataDir?: Blob | undefined;
   poolSize?: number;
+  /**
+   * PostgreSQL's statement_timeout on every pooled connection, in ms (0: none).
+   * PGlite cannot interrupt a statement; see db-time.ts.
+   */
+  statementTimeoutMs?: number | undefined;
+}
+
+function listen(pool: MeteredPool) {
+  return (listener: StatementListener) => {
+    pool.listeners.add(listener);
+    return () => void pool.listeners.delete(listener);
+  };
 }
 
 export async function openDatabase(opts: OpenOptions): Promise<Database> {
@@ -42,6 +57,8 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     const pool = new pg.Pool({
       connectionString: opts.databaseUrl,
       max: opts.poolSize ?? 10,
+      // A startup parameter of each connection: no extra round trip per checkout.
+      ...(opts.statementTimeoutMs ? { statement_timeout: opts.statementTimeoutMs } : {}),
       types: {
         getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
           if (oid === INT8) return parseInt8;
@@ -53,8 +70,9 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     });
     // A dropped idle connection must not crash the process; the pool replaces it.
     pool.on('error', () => {});
-    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
-    return { db, kind: 'postgres', close: () => db.destroy() };
+    const metered = new MeteredPool(pool);
+    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: metered }) });
+    return { db, kind: 'postgres', onStatement: listen(metered), close: () => db.destroy() };
   }
 
   const { PGlite } = await import('@electric-sql/pglite');
@@ -82,11 +100,12 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
       [TIMESTAMPTZ]: parseTimestamptz,
     },
   });
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: new PGlitePool(pglite) }) });
+  const metered = new MeteredPool(new PGlitePool(pglite));
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: metered }) });
   const close = async () => {
     await db.destroy();
     // Kysely ends a pool only if it ever connected; an unused PGlite would stay open.
     if (!pglite.closed) await pglite.close();
   };
-  return { db, kind: 'pglite', pglite, close };
+  return { db, kind: 'pglite', pglite, onStatement: listen(metered), close };
 }

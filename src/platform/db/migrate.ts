@@ -21,6 +21,8 @@ export async function migrate(db: Db, migrations: Migration[] = all): Promise<nu
       for (const m of [...migrations].sort((a, b) => a.version - b.version)) {
         if (applied.has(m.version)) continue;
         await conn.transaction().execute(async (trx) => {
+          // A migration may rewrite every row: no STATEMENT_TIMEOUT_MS for it.
+          await sql`set local statement_timeout = 0`.execute(trx);
           await sql.raw(m.up).execute(trx);
           await sql`insert into schema_migrations (version, name) values (${m.version}, ${m.name})`.execute(
             trx,

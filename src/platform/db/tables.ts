@@ -265,6 +265,13 @@ export interface CommentsTable {
   deleted_at: NullableTimestamp;
 }
 
+/** Each comment's search vector, kept by a trigger (migration 0025). */
+export interface CommentSearchTable {
+  comment_id: string;
+  issue_id: string;
+  search: string;
+}
+
 export interface AttachmentsTable {
   id: Generated<string>;
   issue_id: string;
@@ -320,6 +327,7 @@ export interface DB {
   issue_subscribers: IssueSubscribersTable;
   issue_history: IssueHistoryTable;
   comments: CommentsTable;
+  comment_search: CommentSearchTable;
   files: FilesTable;
   file_chunks: FileChunksTable;
   attachments: AttachmentsTable;

@@ -12,6 +12,13 @@ const col = (column: string, type: ScalarType): FieldSpec => ({
   type,
   expr: (a) => sql.ref(`${a}.${column}`),
 });
+/** A long text column compared only through its trigram index (filter.ts, compileLongText). */
+const longText = (table: string, column: string): FieldSpec => ({
+  kind: 'scalar',
+  type: 'string',
+  expr: (a) => sql.ref(`${a}.${column}`),
+  longText: { table, column },
+});
 const expr = (type: ScalarType, f: (a: string, ctx: FilterContext) => Sql): FieldSpec => ({
   kind: 'scalar',
   type,
@@ -106,7 +113,7 @@ export const issueEntity: EntitySpec = {
   fields: {
     ...stamps,
     title: col('title', 'string'),
-    description: col('description', 'string'),
+    description: longText('issues', 'description'),
     number: col('number', 'number'),
     priority: col('priority', 'number'),
     estimate: col('estimate', 'number'),
@@ -304,7 +311,7 @@ export const commentEntity: EntitySpec = {
   visible: visibility.comment,
   fields: {
     ...stamps,
-    body: col('body', 'string'),
+    body: longText('comments', 'body'),
     issue: belongsTo(() => issueEntity, 'issues', 'issue_id'),
     parent: belongsTo(() => commentEntity, 'comments', 'parent_id'),
     user: belongsTo(() => userEntity, 'users', 'user_id'),

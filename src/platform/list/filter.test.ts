@@ -391,3 +391,50 @@ describe('size limits', () => {
     refused({ or: Array.from({ length: 600 }, () => ({ title: { eq: 'x' } })) }, 'filter');
   });
 });
+
+describe('long text (comment bodies, issue descriptions)', () => {
+  test('compared through long_text_matches, negations outside the lookup', () => {
+    assert.deepEqual(compile({ description: { containsIgnoreCase: 'Roll_out' } }), {
+      sql: '("t"."id" in (select m from long_text_matches($1, $2, $3::text) as m))',
+      params: ['issues.description', 'ilike', '%Roll\\_out%'],
+    });
+    assert.deepEqual(compile({ description: { notStartsWith: 'abc' } }), {
+      sql: '(not coalesce(("t"."id" in (select m from long_text_matches($1, $2, $3::text) as m)), false))',
+      params: ['issues.description', 'like', 'abc%'],
+    });
+    assert.deepEqual(compile({ description: { eq: 'abc' } }).params, ['issues.description', '=', 'abc']);
+    assert.deepEqual(compile({ description: { null: true } }), {
+      sql: '("t"."description" is null)',
+      params: [],
+    });
+  });
+
+  test('what no trigram index serves is refused', () => {
+    for (const comparator of [
+      { contains: 'ab' },
+      { containsIgnoreCase: 'a b c' },
+      { startsWith: '%%%' },
+      { containsIgnoreCaseAndAccent: 'alpha' },
+      { in: ['alpha'] },
+      { nin: ['alpha'] },
+      { gt: 'alpha' },
+    ]) {
+      invalid({ description: comparator });
+      invalid({ comments: { some: { body: comparator } } });
+    }
+  });
+
+  test('any text either reaches the index lookup as a parameter or is refused', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 50 }), (text) => {
+        try {
+          const c = compile({ comments: { some: { body: { containsIgnoreCase: text } } } });
+          assert.deepEqual(c.params.slice(-3), ['comments.body', 'ilike', `%${escapeLike(text)}%`]);
+          assert.ok(/[\p{L}\p{N}]{3}/u.test(text));
+        } catch (e) {
+          assert.ok(e instanceof AppError && e.status === 400);
+        }
+      }),
+    );
+  });
+});

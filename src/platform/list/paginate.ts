@@ -124,18 +124,27 @@ const where = (parts: Sql[]) => (parts.length ? sql`where ${sql.join(parts, sql`
  * One page of one list. `extra` adds columns computed per row of the page
  * (correlated subqueries over the page's row, named `page`): GraphQL reads a
  * page's relations in the page's own statement that way (graphql/plan/).
+ * `countAll` also counts every row of the list (past the cursor or not) in
+ * the same statement, so a page and its total hold one connection, once.
  */
 export async function loadPage<R>(
   db: Db,
   source: ListSource,
   args: PageArgs,
   extra?: Sql[],
-): Promise<Page<R>> {
+  countAll = false,
+): Promise<Page<R> & { total?: number }> {
   const w = pageWindow(args);
-  if (w.limit === 0) return toPage([], args, w);
+  const total = countAll
+    ? sql`(select count(*) from ${source.from} ${where(conditions(source, args, { ...w, cursor: undefined }))})`
+    : undefined;
+  const countApart = async () =>
+    total ? Number((await sql<{ n: string }>`select ${total} as n`.execute(db)).rows[0]!.n) : undefined;
+  if (w.limit === 0) return withTotal(toPage([], args, w), await countApart());
   const dir = sql.raw(w.backward ? 'asc' : 'desc');
   const page = sql`
-    select ${source.columns ?? sql`t.*`}, ${SORT_TEXT(w.key)} as __sort from ${source.from}
+    select ${source.columns ?? sql`t.*`}, ${SORT_TEXT(w.key)} as __sort${total ? sql`, ${total} as __total` : sql``}
+    from ${source.from}
     ${where(conditions(source, args, w))}
     order by ${sql.raw(COLUMN[w.key])} ${dir}, t.id ${dir}
     limit ${w.limit + 1}`;
@@ -144,8 +153,14 @@ export async function loadPage<R>(
     ? sql<Raw>`select page.*, ${sql.join(extra)} from (${page}) as page order by page.__sort ${dir}, page.id ${dir}`
     : sql<Raw>`${page}`
   ).execute(db);
-  return toPage<R>(rows, args, w);
+  if (!total) return toPage<R>(rows, args, w);
+  // An empty page past a cursor says nothing of the rows before it: counted apart.
+  const counted = rows.length ? Number(rows[0]!['__total']) : w.cursor ? await countApart() : 0;
+  return withTotal(toPage<R>(rows, args, w), counted);
 }
+
+const withTotal = <R>(page: Page<R>, total: number | undefined): Page<R> & { total?: number } =>
+  total === undefined ? page : { ...page, total };
 
 /**
  * One parent's page of a list as a JSON array, for a column of the parent's

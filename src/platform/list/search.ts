@@ -68,7 +68,12 @@ export const rankedOrder = (alias: string): Sql => {
   return sql`${pos} <= ${RERANKED} desc, ${sql.ref(`${alias}.text_rank`)} desc nulls last, ${pos}`;
 };
 
-/** SQL true for the issues under `alias` that have a comment matching `query` (searchIssues' includeComments). */
+/**
+ * SQL true for the issues under `alias` that have a comment matching `query`
+ * (searchIssues' includeComments). Comment vectors are kept by a trigger in
+ * comment_search (migration 0025, empty for deleted comments) under a GIN
+ * index; comment_search_issues reads that index (sequential scans off), once
+ * per statement, and the issues are probed against its result as a hash.
+ */
 export const commentsMatchSearch = (alias: string, query: Expression<unknown>): Sql =>
-  sql`exists (select 1 from comments c where c.issue_id = ${sql.ref(`${alias}.id`)}
-    and to_tsvector('simple', unaccent(lower(c.body))) @@ ${query})`;
+  sql`${sql.ref(`${alias}.id`)} in (select m from comment_search_issues(${query}) as m)`;
