@@ -12,6 +12,13 @@ const col = (column: string, type: ScalarType): FieldSpec => ({
   type,
   expr: (a) => sql.ref(`${a}.${column}`),
 });
+/** A text column of any length: comparing it reads it whole (list/price.ts prices that). */
+const longText = (column: string): FieldSpec => ({
+  kind: 'scalar',
+  type: 'string',
+  expr: (a) => sql.ref(`${a}.${column}`),
+  long: true,
+});
 const expr = (type: ScalarType, f: (a: string, ctx: FilterContext) => Sql): FieldSpec => ({
   kind: 'scalar',
   type,
@@ -106,7 +113,7 @@ export const issueEntity: EntitySpec = {
   fields: {
     ...stamps,
     title: col('title', 'string'),
-    description: col('description', 'string'),
+    description: longText('description'),
     number: col('number', 'number'),
     priority: col('priority', 'number'),
     estimate: col('estimate', 'number'),
@@ -244,7 +251,12 @@ export const projectEntity: EntitySpec = {
     completedAt: col('completed_at', 'date'),
     canceledAt: col('canceled_at', 'date'),
     priority: constant('number', 0),
-    searchableContent: expr('string', (a) => sql`(${ref(a, 'name')} || ' ' || ${ref(a, 'description')})`),
+    searchableContent: {
+      kind: 'scalar',
+      type: 'string',
+      expr: (a) => sql`(${ref(a, 'name')} || ' ' || ${ref(a, 'description')})`,
+      long: true,
+    },
     status: { kind: 'self', entity: () => projectStatusEntity },
     lead: belongsTo(() => userEntity, 'users', 'lead_id'),
     creator: belongsTo(() => userEntity, 'users', 'creator_id'),
@@ -304,7 +316,7 @@ export const commentEntity: EntitySpec = {
   visible: visibility.comment,
   fields: {
     ...stamps,
-    body: col('body', 'string'),
+    body: longText('body'),
     issue: belongsTo(() => issueEntity, 'issues', 'issue_id'),
     parent: belongsTo(() => commentEntity, 'comments', 'parent_id'),
     user: belongsTo(() => userEntity, 'users', 'user_id'),

@@ -15,7 +15,8 @@ type Sql = RawBuilder<unknown>;
 
 export type FieldSpec =
   /** A value of the row: `expr(alias)` is its SQL. */
-  | { kind: 'scalar'; type: ScalarType; expr: (a: string, ctx: FilterContext) => Sql }
+  /** `long`: a text of any length (descriptions, comment bodies), read whole to be compared; list/price.ts prices it higher. */
+  | { kind: 'scalar'; type: ScalarType; expr: (a: string, ctx: FilterContext) => Sql; long?: boolean }
   /** A concept we do not hold: compared as this constant (null = absent). */
   | { kind: 'constant'; type: ScalarType; value: string | number | boolean | null }
   /** At most one related row. `join` gives the FROM and the correlation to the outer row. */
