@@ -76,3 +76,41 @@ describe('GraphQL', () => {
     assert.ok(one > 20);
   });
 });
+
+describe('REST', () => {
+  const list = (query: string, token = t.adminToken) => t.get(`/api/issues?${query}`, token);
+  const filterParam = (f: unknown) => `filter=${encodeURIComponent(JSON.stringify(f))}`;
+
+  test("the finding's 80-way comment-body filter is refused with a 400 before it runs, charged the limit", async () => {
+    const res = await list(`limit=5&${filterParam(attack)}`);
+    assert.equal(res.status, 400, JSON.stringify(res.body));
+    assert.equal(res.body.error.code, 'QUERY_TOO_COMPLEX');
+    assert.match(
+      res.body.error.message,
+      /Request too costly: price \d+(\.\d+)? exceeds the limit of 10000 points/,
+    );
+    assert.equal(res.headers['x-complexity'], String(MAX_COMPLEXITY));
+    assert.ok(Number(res.headers['x-ratelimit-complexity-remaining']) >= 0);
+  });
+
+  test('a filter costs on REST what it costs on GraphQL: the same function prices both', async () => {
+    const res = await list(`limit=5&${filterParam(bodyMatch)}`);
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.equal(Number(res.headers['x-complexity']), 1 + 5 + filterPrice(issueEntity, bodyMatch));
+  });
+
+  test('q is priced as the search; limit and offset by the records they read', async () => {
+    const searched = await list('limit=10&q=nomatch');
+    assert.equal(Number(searched.headers['x-complexity']), 1 + 10 + searchPrice('nomatch'));
+    const deep = await list('limit=250&offset=1000000');
+    assert.equal(deep.status, 400, 'a million rows skipped cost 10,000 points on their own');
+    assert.equal(deep.body.error.code, 'QUERY_TOO_COMPLEX');
+  });
+
+  test('every other route costs the base price', async () => {
+    const res = await t.get('/api/teams', t.adminToken);
+    assert.equal(res.status, 200);
+    assert.equal(res.headers['x-complexity'], '1');
+    assert.ok(res.headers['x-ratelimit-requests-remaining']);
+  });
+});
