@@ -114,3 +114,19 @@ describe('REST', () => {
     assert.ok(res.headers['x-ratelimit-requests-remaining']);
   });
 });
+
+describe('saved views', () => {
+  test('a view whose filter would cost more than a view may is refused when saved, and nothing is saved', async () => {
+    const before = await t.get('/api/views', t.adminToken);
+    const res = await t.post('/api/views', { name: 'Heavy', filterData: attack }, t.adminToken);
+    assert.equal(res.status, 400, JSON.stringify(res.body));
+    assert.match(
+      JSON.stringify(res.body),
+      /filterData.*costs 84000 points to run; a saved view's filter may cost at most 2,500/,
+    );
+    const after = await t.get('/api/views', t.adminToken);
+    assert.equal(after.body.views.length, before.body.views.length);
+    const light = await t.post('/api/views', { name: 'Light', filterData: bodyMatch }, t.adminToken);
+    assert.equal(light.status, 201, JSON.stringify(light.body));
+  });
+});

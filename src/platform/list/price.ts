@@ -37,6 +37,13 @@ import { DEFAULT_PAGE } from './paginate.js';
 /** The most one request may cost, on either door (GraphQL's MAX_COMPLEXITY). */
 export const MAX_REQUEST_PRICE = 10_000;
 
+/**
+ * The most a saved view's filter may cost. It runs whenever the view is read
+ * (customView.issues, the view's page), where the request prices only its own
+ * arguments, so it is priced when saved and held to a quarter of a request.
+ */
+export const VIEW_FILTER_MAX_PRICE = 2_500;
+
 /** Points of each part of a read; docs/graphql.md ("What a filter costs") explains them. */
 export const PRICES = {
   /** Each comparator (eq, in, lt, null, ...) against a value of the row. */
