@@ -95,9 +95,12 @@ async function benchDatabase(target: Target, s: Settings): Promise<DbRun> {
     ADMIN_PASSWORD,
     DATA_DIR: dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'trackway-bench-files-')),
     LOG_LEVEL: 'warn',
-    // One user sends every request here: the hourly GraphQL budget would end the run.
+    // One user sends every request here: the hourly budgets (REST and GraphQL,
+    // API keys and sessions) would end the run.
     GRAPHQL_REQUESTS_PER_HOUR: '1000000000',
     GRAPHQL_COMPLEXITY_PER_HOUR: '1000000000000',
+    SESSION_REQUESTS_PER_HOUR: '1000000000',
+    SESSION_COMPLEXITY_PER_HOUR: '1000000000000',
     HOST: '127.0.0.1',
     BENCH_MEMORY_FILE: path.join(os.tmpdir(), `trackway-bench-memory-${process.pid}-${target.kind}.jsonl`),
   };

@@ -9,6 +9,7 @@ import Fastify, { type FastifyServerOptions } from 'fastify';
 import { sql } from 'kysely';
 import type { Config } from './config.js';
 import { firstStart } from './first-start.js';
+import { Budgets } from './graphql/rate-budget.js';
 import { graphqlRoutes } from './graphql/routes.js';
 import { apiKeyRoutes } from './modules/api-keys/rest.js';
 import { attachmentsRoutes } from './modules/attachments/rest.js';
@@ -44,6 +45,7 @@ import { installAuth } from './platform/http/auth-hook.js';
 import { installCompression } from './platform/http/compression.js';
 import { installDbTimeBudget } from './platform/http/db-time-hook.js';
 import { frameworkErrors, installErrorHandling } from './platform/http/error-handler.js';
+import { installRequestBudget } from './platform/http/request-budget.js';
 import { ErrorResponse } from './platform/http/schemas.js';
 import { INJECTED_STYLES_PAGE, installSecurityHeaders } from './platform/http/security-headers.js';
 import type { Http } from './platform/http/types.js';
@@ -58,7 +60,7 @@ export interface BuildOptions {
   logger?: FastifyServerOptions['logger'];
   /** Sign-in and registration limits, over the defaults (tests lift or lower them). */
   loginLimits?: Partial<LoginLimits>;
-  /** The clock of the sign-in limits and the GraphQL budget (tests move it); Date.now by default. */
+  /** The clock of the sign-in limits and the request budgets (tests move it); Date.now by default. */
   clock?: () => number;
   /** Options of the mail worker, which runs when SMTP is configured; false: none (tests start their own). */
   mailWorker?: MailWorkerOptions | false;
@@ -118,6 +120,9 @@ export async function buildApp(opts: BuildOptions) {
   await installSecurityHeaders(app); // before the auth hook, so refusals carry the headers too
   await installCompression(app);
   installAuth(app, (header) => authenticate(ctx, header));
+  // Hourly budgets, one per kind of caller, shared by REST (this hook) and GraphQL (its route).
+  const budgets = new Budgets(database.db, config, opts.clock);
+  installRequestBudget(app, (actor) => budgets.of(actor));
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
@@ -200,7 +205,7 @@ export async function buildApp(opts: BuildOptions) {
       );
     }
   });
-  await graphqlRoutes(app, ctx, opts.clock);
+  await graphqlRoutes(app, ctx, budgets);
   await serveWebUi(app, ctx); // last: its catch-all GET must not shadow API routes
 
   return { app, ctx, generatedAdmin: started.generatedAdmin };

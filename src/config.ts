@@ -16,11 +16,14 @@ export interface Config {
   jwtSecret: string | undefined;
   webhookAllowPrivate: boolean;
   webhookRetryBaseMs: number;
-  /** Per-user GraphQL budget for each hour: requests, and complexity points. */
+  /** Per-user budget of API clients (API keys) for each hour, GraphQL and REST: requests, and complexity points. */
   graphqlRequestsPerHour: number;
   /** Read a GraphQL issue page's selected relations in the page's own statement (docs/graphql.md). */
   graphqlReadPlan: boolean;
   graphqlComplexityPerHour: number;
+  /** Per-user budget of the web UI's sessions (login tokens) for each hour: requests, and complexity points. */
+  sessionRequestsPerHour: number;
+  sessionComplexityPerHour: number;
   logLevel: LogLevel;
   /** PostgreSQL's statement_timeout on every pooled connection, ms (0: none). */
   statementTimeoutMs: number;
@@ -234,6 +237,8 @@ export function loadConfig(env: Env = process.env): Config {
     graphqlRequestsPerHour: int(env, 'GRAPHQL_REQUESTS_PER_HOUR', 5_000, 1, 1_000_000_000),
     graphqlReadPlan: bool(env, 'GRAPHQL_READ_PLAN', true),
     graphqlComplexityPerHour: int(env, 'GRAPHQL_COMPLEXITY_PER_HOUR', 3_000_000, 1, 1_000_000_000_000),
+    sessionRequestsPerHour: int(env, 'SESSION_REQUESTS_PER_HOUR', 20_000, 1, 1_000_000_000),
+    sessionComplexityPerHour: int(env, 'SESSION_COMPLEXITY_PER_HOUR', 30_000_000, 1, 1_000_000_000_000),
     logLevel,
     statementTimeoutMs: int(env, 'STATEMENT_TIMEOUT_MS', 5_000, 0, 3_600_000),
     dbTimePerRequestMs: int(env, 'DB_TIME_PER_REQUEST_MS', 15_000, 1, 3_600_000),

@@ -4,11 +4,13 @@
 // concurrent charges really race; on PGlite they share the one connection.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import { RateBudget } from '../src/graphql/rate-budget.js';
 import { type Database, openDatabase } from '../src/platform/db/database.js';
 import { AppError } from '../src/platform/errors.js';
+import { apiKeyFor } from './graphql-helpers.js';
 import { freshDatabase, type TestDatabase } from './support/database.js';
+import { startTestApp, type TestApp } from './support/harness.js';
 
 let database: TestDatabase;
 let other: Database | undefined;
@@ -119,4 +121,99 @@ test('a window reset on one instance is seen by the other', async () => {
   const s = await a.charge(u, 1);
   assert.deepEqual([s.requestsRemaining, s.resetAt], [1, 102_000]);
   assert.equal((await b.charge(u, 1)).requestsRemaining, 0, 'same window on both');
+});
+
+test('kinds are budgets of their own: a session and an API client of one user charge apart', async () => {
+  const limits = { requests: 2, complexity: 1000, windowMs: 60_000 };
+  const api = new RateBudget(database.db, limits, Date.now, 'api');
+  const session = new RateBudget(database.db, limits, Date.now, 'session');
+  const u = randomUUID();
+  await api.charge(u, 1);
+  await api.charge(u, 1);
+  await assert.rejects(() => api.charge(u, 1), /API budget used up/);
+  assert.equal((await session.charge(u, 1)).requestsRemaining, 1, 'the session budget is untouched');
+});
+
+// Issue 24: REST is under the budget GraphQL is under (finding 1), and the web
+// UI's sessions are not charged to the API clients' budget (finding 13).
+describe('over HTTP: REST and GraphQL on one budget per kind of caller', () => {
+  let t: TestApp;
+  let member: { token: string; user: { id: string } };
+  let key: string;
+  const headers = (res: { headers: Record<string, unknown> }) =>
+    [
+      'requests-limit',
+      'requests-remaining',
+      'requests-reset',
+      'complexity-limit',
+      'complexity-remaining',
+      'complexity-reset',
+    ].map((h) => res.headers[`x-ratelimit-${h}`]);
+  const gqlAs = (authorization: string) =>
+    t.request('POST', '/graphql', { headers: { authorization }, body: { query: '{ viewer { id } }' } });
+
+  before(async () => {
+    t = await startTestApp({
+      graphqlRequestsPerHour: 6,
+      graphqlComplexityPerHour: 100_000,
+      sessionRequestsPerHour: 12,
+      sessionComplexityPerHour: 1_000_000,
+    });
+    member = await t.userWithRole('member');
+    key = await apiKeyFor(t, member.token); // one session request
+  });
+  after(() => t.close());
+
+  test('an API key that floods REST and GraphQL is stopped with 429 and the budget headers', async () => {
+    const statuses = [];
+    for (let i = 0; i < 3; i++) {
+      statuses.push(
+        (await t.request('GET', '/api/issues?limit=1', { headers: { authorization: `Bearer ${key}` } }))
+          .status,
+      );
+      statuses.push((await gqlAs(key)).status);
+    }
+    assert.deepEqual(statuses, [200, 200, 200, 200, 200, 200]);
+    const rest = await t.request('GET', '/api/teams', { headers: { authorization: `Bearer ${key}` } });
+    assert.equal(rest.status, 429);
+    assert.equal(rest.body.error.code, 'RATE_LIMITED');
+    assert.match(rest.body.error.message, /API budget used up for this hour; try again in \d+ s/);
+    assert.ok(Number(rest.headers['retry-after']) > 0);
+    assert.deepEqual(headers(rest).slice(0, 2), ['6', '0']);
+    assert.ok(headers(rest).every((h) => h !== undefined));
+    const graphql = await gqlAs(key);
+    assert.equal(graphql.status, 429);
+    assert.equal(graphql.body.errors[0].extensions.type, 'ratelimited');
+  });
+
+  test("the same person's session is not stopped by their key's usage", async () => {
+    const rest = await t.get('/api/issues?limit=1', member.token);
+    assert.equal(rest.status, 200);
+    assert.equal(rest.headers['x-ratelimit-requests-limit'], '12');
+    assert.equal((await gqlAs(`Bearer ${member.token}`)).status, 200);
+  });
+
+  test('a session is bounded too: flooding it is stopped, on its own budget', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 12; i++) statuses.push((await t.get('/api/teams', member.token)).status);
+    assert.ok(statuses.includes(429), statuses.join(' '));
+    const res = await gqlAs(`Bearer ${member.token}`);
+    assert.equal(res.status, 429);
+    assert.match(res.body.errors[0].message, /Session budget used up/);
+    // Another user's session is untouched.
+    assert.equal((await t.get('/api/teams', t.adminToken)).status, 200);
+  });
+
+  test('a REST request priced over the per-request limit is refused with a 400 and charged the limit', async () => {
+    const other = await t.userWithRole('member');
+    const filter = encodeURIComponent(
+      JSON.stringify({
+        or: Array.from({ length: 80 }, () => ({ comments: { some: { body: { containsIgnoreCase: 'x' } } } })),
+      }),
+    );
+    const res = await t.get(`/api/issues?filter=${filter}`, other.token);
+    assert.equal(res.status, 400);
+    assert.equal(res.body.error.code, 'QUERY_TOO_COMPLEX');
+    assert.equal(res.headers['x-ratelimit-complexity-remaining'], String(1_000_000 - 10_000));
+  });
 });

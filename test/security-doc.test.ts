@@ -21,8 +21,10 @@ import { Password } from '../src/modules/users/inputs.js';
 import { DEFAULT_LOGIN_LIMITS as L } from '../src/platform/auth/login-limiter.js';
 import { MIN_PASSWORD_LENGTH, PASSWORD_HASH } from '../src/platform/auth/passwords.js';
 import { TOKEN_LIFETIME_SECONDS } from '../src/platform/auth/tokens.js';
+import { REST_RECORD_PRICE, REST_REQUEST_PRICE } from '../src/platform/http/request-budget.js';
 import { FILTER_LIMITS, LONG_TEXT_MIN_RUN } from '../src/platform/list/filter.js';
 import { MAX_PAGE } from '../src/platform/list/paginate.js';
+import { MAX_REQUEST_PRICE, PRICES } from '../src/platform/list/price.js';
 import { MAX_YEAR } from '../src/platform/list/relative-time.js';
 
 const page = readFileSync(new URL('../docs/security.md', import.meta.url), 'utf8');
@@ -90,10 +92,20 @@ describe('docs/security.md states the limits the code enforces', () => {
       `at most ${MAX_ALIASES} times`,
     ],
     'GraphQL answer': [mib(MAX_RESPONSE_BYTES)],
-    'GraphQL budget per user and hour': [
+    'Request budget per user and hour, API keys': [
       `${n(defaults.graphqlRequestsPerHour)} requests`,
       `${n(defaults.graphqlComplexityPerHour)} points`,
       `charged ${n(REFUSAL_CHARGE)} points`,
+    ],
+    'Request budget per user and hour, sessions (the web UI)': [
+      `${n(defaults.sessionRequestsPerHour)} requests`,
+      `${n(defaults.sessionComplexityPerHour)} points`,
+    ],
+    'REST request price': [
+      `${REST_REQUEST_PRICE} point`,
+      `${REST_RECORD_PRICE} a record`,
+      `${PRICES.skippedRow} a row`,
+      `over ${n(MAX_REQUEST_PRICE)} points`,
     ],
     'List pages': [`${MAX_PAGE} records`],
     'Database time': [

@@ -172,7 +172,13 @@ describe('two server processes on one PostgreSQL database', { skip: onPostgres ?
       body: { email: member, password: 'budget-password' },
       from: '192.0.2.2',
     });
-    const token = login.body.token as string;
+    // An API key: the API clients' budget is the one GRAPHQL_REQUESTS_PER_HOUR sets.
+    const madeKey = await call(a, 'POST', '/api/api-keys', {
+      token: login.body.token,
+      body: { label: 'budget' },
+    });
+    assert.equal(madeKey.status, 201);
+    const token = madeKey.body.key as string;
     const ask = (s: Server) => call(s, 'POST', '/graphql', { token, body: { query: '{ viewer { id } }' } });
 
     const remaining: string[] = [];

@@ -8,6 +8,12 @@
 // as, and the variables are fixed for the request), so a fragment spread
 // 2^26 times through 27 levels costs 27 visits, not 2^26. Numbers saturate at
 // CEILING, so such a document is priced "huge" without reaching Infinity/NaN.
+//
+// A field also costs the work its arguments cause: a `filter` is priced by
+// platform/list/price.ts (each condition, the related rows a relation or a
+// collection condition reads, long texts compared), a search `term` by the
+// search it runs, and more with `includeComments`. REST prices its lists with
+// the same functions, so a filter costs the same on either door.
 import {
   type FieldNode,
   type FragmentDefinitionNode,
@@ -30,9 +36,10 @@ import {
 } from 'graphql';
 import { AppError } from '../platform/errors.js';
 import { DEFAULT_PAGE } from '../platform/list/paginate.js';
+import { entityOfFilterType, filterPrice, MAX_REQUEST_PRICE, searchPrice } from '../platform/list/price.js';
 import { type IntrospectionSizes, introspectionSizes } from './introspection-sizes.js';
 
-export const MAX_COMPLEXITY = 10_000;
+export const MAX_COMPLEXITY = MAX_REQUEST_PRICE;
 export const MAX_DEPTH = 12;
 /** Fields one operation may ask for at its root, aliases and fragments included. */
 export const MAX_ROOT_FIELDS = 50;
@@ -101,6 +108,32 @@ function listSize(parent: GraphQLNamedType, def: GraphQLField<unknown, unknown>,
   return w.sizes.get(`${parent.name}.${def.name}`) ?? 1;
 }
 
+/** The argument given for `name`, as execution sees it (variables and the argument's default applied). */
+function argument(field: FieldNode, def: GraphQLField<unknown, unknown>, name: string, w: Walk): unknown {
+  const node = field.arguments?.find((a) => a.name.value === name);
+  if (node) return valueFromASTUntyped(node.value, w.variables);
+  return def.args.find((a) => a.name === name)?.defaultValue;
+}
+
+/** What a field's arguments make the database do: its filter and its search. */
+function argumentsCost(field: FieldNode, def: GraphQLField<unknown, unknown>, w: Walk): number {
+  if (!field.arguments?.length) return 0;
+  let cost = 0;
+  const filterArg = def.args.find((a) => a.name === 'filter');
+  if (filterArg) {
+    const entity = entityOfFilterType(getNamedType(filterArg.type).name);
+    cost += filterPrice(entity, argument(field, def, 'filter', w));
+  }
+  if (def.args.some((a) => a.name === 'term')) {
+    const term = argument(field, def, 'term', w);
+    cost += searchPrice(
+      typeof term === 'string' ? term : '',
+      argument(field, def, 'includeComments', w) === true,
+    );
+  }
+  return cost;
+}
+
 function fieldCost(field: FieldNode, parent: GraphQLNamedType, w: Walk): { cost: number; depth: number } {
   const def = fieldDef(parent, field.name.value, w);
   if (!def) return { cost: 0, depth: 0 }; // validation reports unknown fields
@@ -109,11 +142,13 @@ function fieldCost(field: FieldNode, parent: GraphQLNamedType, w: Walk): { cost:
   // nesting (TypeRef's ofType chain) does not count towards the depth limit.
   const introspective = parent.name.startsWith('__') || named.name.startsWith('__');
   const scale = introspective ? INTROSPECTION_SCALE : 1;
-  if (!field.selectionSet || !isCompositeType(named)) return { cost: 0.1 * scale, depth: 0 };
+  const args = introspective ? 0 : argumentsCost(field, def, w);
+  if (!field.selectionSet || !isCompositeType(named)) return { cost: sat(0.1 * scale + args), depth: 0 };
   const inner = walk(field.selectionSet, named, w);
   const depth = introspective ? 0 : inner.depth + 1;
-  if (isPaged(named)) return { cost: sat(1 + pageSize(field, w) * inner.perRecord + inner.flat), depth };
-  return { cost: sat(listSize(parent, def, w) * (scale + inner.flat + inner.perRecord)), depth };
+  if (isPaged(named))
+    return { cost: sat(1 + pageSize(field, w) * inner.perRecord + inner.flat + args), depth };
+  return { cost: sat(listSize(parent, def, w) * (scale + inner.flat + inner.perRecord) + args), depth };
 }
 
 const sum = (a: Part, p: Part): Part => ({

@@ -1,30 +1,36 @@
-// Per-user hourly budgets for GraphQL: a number of requests and a number of
-// complexity points. Kept in the database (table graphql_budget, migration
-// 0015), so that every instance on one PostgreSQL charges one budget: a
-// request costs one upsert that starts a new window when the old one has
-// passed, charges the request when it fits, and returns the totals.
+// Per-user hourly budgets for GraphQL and REST alike: a number of requests
+// and a number of complexity points. Kept in the database (table
+// graphql_budget, migrations 0015 and 0030), so that every instance on one
+// PostgreSQL charges one budget: a request costs one upsert that starts a new
+// window when the old one has passed, charges the request when it fits, and
+// returns the totals.
+//
+// Each user has one budget per kind of caller (Budgets below): 'session' for
+// the web UI's login tokens, 'api' for API keys. A person's own UI is never
+// charged to the budget meant for API clients, and a flooding key cannot lock
+// its owner out of the UI; each is still bounded (docs/security.md).
 //
 // The only state kept in process memory is which users have used their budget
 // up, and until when: within a window the totals only grow, so "used up until
 // T" stays true on every instance, and a refused caller's next requests are
 // answered 429 without parsing them or asking the database.
 import { sql } from 'kysely';
+import type { Config } from '../config.js';
+import type { Actor } from '../platform/context.js';
 import type { Db } from '../platform/db/database.js';
 import { rateLimited } from '../platform/errors.js';
+import type { BudgetState, RequestBudget } from '../platform/http/request-budget.js';
+
+export type { BudgetState } from '../platform/http/request-budget.js';
+export { budgetHeaders } from '../platform/http/request-budget.js';
+
+/** Whose budget a request draws on: the web UI's sessions or API clients (keys; OAuth apps when they come). */
+export type BudgetKind = 'api' | 'session';
 
 export interface BudgetLimits {
   requests: number;
   complexity: number;
   windowMs: number;
-}
-
-export interface BudgetState {
-  requestsLimit: number;
-  requestsRemaining: number;
-  complexityLimit: number;
-  complexityRemaining: number;
-  /** Unix time in milliseconds when the window resets. */
-  resetAt: number;
 }
 
 interface Usage {
@@ -37,7 +43,7 @@ interface Usage {
 // Entries are dropped once their window has reset; this only bounds a sweep.
 const SWEEP_ABOVE = 10_000;
 
-export class RateBudget {
+export class RateBudget implements RequestBudget {
   /** Users whose budget is used up: the state to answer with, until its resetAt. */
   readonly #usedUp = new Map<string, BudgetState>();
 
@@ -45,6 +51,7 @@ export class RateBudget {
     private readonly db: Db,
     readonly limits: BudgetLimits,
     private readonly clock: () => number = Date.now,
+    readonly kind: BudgetKind = 'api',
   ) {}
 
   /**
@@ -84,9 +91,9 @@ export class RateBudget {
     // One statement, atomic per row: concurrent requests on any instance queue
     // on the row's lock and each sees the totals the one before it left.
     const { rows } = await sql<Usage>`
-      insert into graphql_budget as b (user_id, window_start, requests, complexity, charged)
-      values (${userId}::uuid, ${nowAt}::timestamptz, ${fresh}, ${fresh * cost}::float8, ${fresh === 1})
-      on conflict (user_id) do update set (window_start, requests, complexity, charged) = (
+      insert into graphql_budget as b (user_id, kind, window_start, requests, complexity, charged)
+      values (${userId}::uuid, ${this.kind}, ${nowAt}::timestamptz, ${fresh}, ${fresh * cost}::float8, ${fresh === 1})
+      on conflict (user_id, kind) do update set (window_start, requests, complexity, charged) = (
         select w.start, w.requests + c.n, w.complexity + c.n * ${cost}::float8, c.n = 1
         from (
           select
@@ -129,8 +136,45 @@ export class RateBudget {
 
   #refuse(state: BudgetState, now: number): never {
     const wait = Math.max(1, Math.ceil((state.resetAt - now) / 1000));
-    throw Object.assign(rateLimited(`GraphQL budget used up for this hour; try again in ${wait} s`, wait), {
+    const whose = this.kind === 'session' ? 'Session' : 'API';
+    throw Object.assign(rateLimited(`${whose} budget used up for this hour; try again in ${wait} s`, wait), {
       budget: state,
     });
+  }
+}
+
+const HOUR_MS = 60 * 60_000;
+
+/** The budgets of one process: one per kind of caller, both in the one table. */
+export class Budgets {
+  readonly api: RateBudget;
+  readonly session: RateBudget;
+
+  constructor(db: Db, config: Config, clock?: () => number) {
+    this.api = new RateBudget(
+      db,
+      {
+        requests: config.graphqlRequestsPerHour,
+        complexity: config.graphqlComplexityPerHour,
+        windowMs: HOUR_MS,
+      },
+      clock,
+      'api',
+    );
+    this.session = new RateBudget(
+      db,
+      {
+        requests: config.sessionRequestsPerHour,
+        complexity: config.sessionComplexityPerHour,
+        windowMs: HOUR_MS,
+      },
+      clock,
+      'session',
+    );
+  }
+
+  /** A login token is a person's session (the web UI); an API key is an API client. */
+  of(actor: Actor): RateBudget {
+    return actor.via === 'session' ? this.session : this.api;
   }
 }

@@ -15,7 +15,7 @@ import { buildExecutableSchema } from './build-schema.js';
 import { formatAppError } from './errors.js';
 import { type GraphqlRequest, type GraphqlResponse, runGraphql } from './execute.js';
 import { timestampColumns } from './plan/json-rows.js';
-import { RateBudget } from './rate-budget.js';
+import { type Budgets, budgetHeaders } from './rate-budget.js';
 import { allResolvers } from './resolvers/index.js';
 
 // Built once per process: it is the same for every app (resolvers read the
@@ -40,20 +40,11 @@ function bodyErrors(err: FastifyError, request: FastifyRequest, reply: FastifyRe
   return reply.status(appError.status).send({ errors: [formatAppError(appError)] });
 }
 
-export async function graphqlRoutes(app: Http, ctx: AppContext, clock?: () => number): Promise<void> {
+export async function graphqlRoutes(app: Http, ctx: AppContext, budgets: Budgets): Promise<void> {
   const schema = graphqlSchema();
   // Read plans need the catalog's timestamp columns: read them now rather than in a request.
   timestampColumns(ctx.db).catch((err) =>
     app.log.warn({ err }, 'reading the catalog for GraphQL read plans failed'),
-  );
-  const budget = new RateBudget(
-    ctx.db,
-    {
-      requests: ctx.config.graphqlRequestsPerHour,
-      complexity: ctx.config.graphqlComplexityPerHour,
-      windowMs: 60 * 60_000,
-    },
-    clock,
   );
 
   // GraphiQL is built with the web UI (web/graphiql.html); read per request so
@@ -88,20 +79,10 @@ export async function graphqlRoutes(app: Http, ctx: AppContext, clock?: () => nu
         ctx,
         actor,
         (request.body ?? {}) as GraphqlRequest,
-        budget,
+        budgets.of(actor),
       );
       if (res.cost !== undefined) reply.header('x-complexity', String(res.cost));
-      if (res.budget) {
-        const reset = String(res.budget.resetAt);
-        reply.headers({
-          'x-ratelimit-requests-limit': String(res.budget.requestsLimit),
-          'x-ratelimit-requests-remaining': String(res.budget.requestsRemaining),
-          'x-ratelimit-requests-reset': reset,
-          'x-ratelimit-complexity-limit': String(res.budget.complexityLimit),
-          'x-ratelimit-complexity-remaining': String(res.budget.complexityRemaining),
-          'x-ratelimit-complexity-reset': reset,
-        });
-      }
+      if (res.budget) reply.headers(budgetHeaders(res.budget));
       if (res.retryAfter) reply.header('retry-after', String(res.retryAfter));
       return reply
         .status(res.status)

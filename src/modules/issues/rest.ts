@@ -5,6 +5,7 @@ import { actorOf } from '../../platform/http/auth-hook.js';
 import { PageInfo, pageQuery } from '../../platform/http/pagination.js';
 import { errors, IdParams, Ok } from '../../platform/http/schemas.js';
 import type { Http } from '../../platform/http/types.js';
+import { issueEntity } from '../../platform/list/entities.js';
 import { parseFilterParam } from '../../platform/list/query-param.js';
 import { IssueCreateBody, IssuePatchBody } from './inputs.js';
 import { listIssues } from './list.js';
@@ -81,6 +82,8 @@ export function issuesRoutes(app: Http, ctx: AppContext): void {
   app.get(
     '/api/issues',
     {
+      // Its filter and q are priced as GraphQL prices them (platform/http/request-budget.ts).
+      config: { lists: issueEntity },
       schema: {
         tags: ['issues'],
         summary: 'List issues: newest first, or best match first with q; exact-match filters',

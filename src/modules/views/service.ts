@@ -19,6 +19,7 @@ import { conflict, invalidField, notFound } from '../../platform/errors.js';
 import { isUuid } from '../../platform/ids.js';
 import { issueEntity } from '../../platform/list/entities.js';
 import { compileFilter } from '../../platform/list/filter.js';
+import { filterPrice, VIEW_FILTER_MAX_PRICE } from '../../platform/list/price.js';
 import { findVisibleTeam, teamAccess } from '../teams/access.js';
 import { findLiveUserById } from '../users/queries.js';
 import { checkDisplay } from './display.js';
@@ -71,6 +72,15 @@ function checkFilter(filter: unknown, actor: Actor, access: TeamAccess): Record<
     { now: new Date(), actorId: actor.id, access },
     'filterData',
   );
+  // A view's filter runs whenever the view is read, where no request prices it:
+  // it is priced here, once, and held to a bound (docs/graphql.md, "What a filter costs").
+  const price = filterPrice(issueEntity, filter);
+  if (price > VIEW_FILTER_MAX_PRICE) {
+    throw invalidField(
+      'filterData',
+      `costs ${price} points to run; a saved view's filter may cost at most ${VIEW_FILTER_MAX_PRICE.toLocaleString('en')}`,
+    );
+  }
   return filter as Record<string, unknown>;
 }
 

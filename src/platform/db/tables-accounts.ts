@@ -32,6 +32,8 @@ export interface AuthThrottleTable {
 
 export interface GraphqlBudgetTable {
   user_id: string;
+  /** Whose budget: 'session' (the web UI's login tokens) or 'api' (API keys); migration 0030. */
+  kind: 'api' | 'session';
   window_start: Timestamp;
   requests: number;
   complexity: number;

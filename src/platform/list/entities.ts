@@ -12,12 +12,16 @@ const col = (column: string, type: ScalarType): FieldSpec => ({
   type,
   expr: (a) => sql.ref(`${a}.${column}`),
 });
-/** A long text column compared only through its trigram index (filter.ts, compileLongText). */
+/**
+ * A long text column (comment bodies, descriptions): compared only through its
+ * trigram index (filter.ts, compileLongText), and priced as read whole (price.ts).
+ */
 const longText = (table: string, column: string): FieldSpec => ({
   kind: 'scalar',
   type: 'string',
   expr: (a) => sql.ref(`${a}.${column}`),
   longText: { table, column },
+  long: true,
 });
 const expr = (type: ScalarType, f: (a: string, ctx: FilterContext) => Sql): FieldSpec => ({
   kind: 'scalar',
@@ -251,7 +255,12 @@ export const projectEntity: EntitySpec = {
     completedAt: col('completed_at', 'date'),
     canceledAt: col('canceled_at', 'date'),
     priority: constant('number', 0),
-    searchableContent: expr('string', (a) => sql`(${ref(a, 'name')} || ' ' || ${ref(a, 'description')})`),
+    searchableContent: {
+      kind: 'scalar',
+      type: 'string',
+      expr: (a) => sql`(${ref(a, 'name')} || ' ' || ${ref(a, 'description')})`,
+      long: true,
+    },
     status: { kind: 'self', entity: () => projectStatusEntity },
     lead: belongsTo(() => userEntity, 'users', 'lead_id'),
     creator: belongsTo(() => userEntity, 'users', 'creator_id'),

@@ -24,6 +24,8 @@ export type FieldSpec =
        * index: compared only through that index (compileLongText).
        */
       longText?: { table: string; column: string };
+      /** A text of any length, read whole to be compared: list/price.ts prices it higher. */
+      long?: boolean;
     }
   /** A concept we do not hold: compared as this constant (null = absent). */
   | { kind: 'constant'; type: ScalarType; value: string | number | boolean | null }
