@@ -1,10 +1,10 @@
 // One open stream: takes the events after its position from the hub (the
 // shared tail, or the shared catch-up while it is behind: it never reads the
 // table itself); keeps what the caller may see under their current team
-// access, and writes Server-Sent Events. Memory per stream is one page: it takes no more while
-// the socket is backed up, and a client that does not drain in time is told
-// to resume from its last id and closed (it misses nothing: the table is the
-// source of truth).
+// access, and writes Server-Sent Events. Memory per stream is one page: it
+// takes no more while the socket is backed up, and a client that does not
+// drain in time is told to resume from its last id and closed (it misses
+// nothing: the table is the source of truth).
 import type { ServerResponse } from 'node:http';
 import { canSeeEvent, canSeeTeam, type TeamAccess } from '../../platform/access.js';
 import type { AppContext } from '../../platform/context.js';
@@ -28,7 +28,10 @@ export interface StreamOptions {
   start: number;
   /** The caller's credential, re-checked for every batch (401 once it is no longer good). */
   credential: StreamCredential;
-  /** True when the requested position was ahead of the table (a restored database): reload everything. */
+  /**
+   * True when the requested position was ahead of the table (a restored
+   * database) or further back than STREAM_CATCH_UP_LIMIT: reload everything.
+   */
   reset: boolean;
   requestId: string;
 }
