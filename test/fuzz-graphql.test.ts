@@ -52,7 +52,12 @@ describe('fuzz: the GraphQL endpoint', () => {
   };
 
   before(async () => {
-    t = await startTestApp({ graphqlRequestsPerHour: 1_000_000, graphqlComplexityPerHour: 1e12 });
+    t = await startTestApp({
+      graphqlRequestsPerHour: 1_000_000,
+      graphqlComplexityPerHour: 1e12,
+      sessionRequestsPerHour: 1_000_000,
+      sessionComplexityPerHour: 1e12,
+    });
     base = await t.listen();
     ws = await fuzzWorkspace(t);
     const intro = await send(0, JSON.stringify({ query: getIntrospectionQuery() }));

@@ -123,7 +123,11 @@ describe('fuzz: every REST route', () => {
   let tables: string[];
 
   before(async () => {
-    t = await startTestApp({ graphqlRequestsPerHour: 1_000_000 });
+    t = await startTestApp({
+      graphqlRequestsPerHour: 1_000_000,
+      sessionRequestsPerHour: 1_000_000,
+      sessionComplexityPerHour: 1e12,
+    });
     ws = await fuzzWorkspace(t);
     routes = routesOf((await t.get('/api/openapi.json')).body);
     tables = await tablesToWatch(t.ctx.db);

@@ -63,7 +63,13 @@ describe('a served workspace', () => {
 
   before(async () => {
     dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'trackway-model-'));
-    t = await startTestApp({ dataDir, graphqlRequestsPerHour: 1e6, graphqlComplexityPerHour: 1e12 });
+    t = await startTestApp({
+      dataDir,
+      graphqlRequestsPerHour: 1e6,
+      graphqlComplexityPerHour: 1e12,
+      sessionRequestsPerHour: 1e6,
+      sessionComplexityPerHour: 1e12,
+    });
     w = await buildWorld(t);
     client = sdk(await t.listen(), await apiKeyFor(t, w.tokens.admin));
   });

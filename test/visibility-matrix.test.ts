@@ -95,7 +95,13 @@ const secrets = {} as Record<Role, Secrets>;
 
 before(async () => {
   dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'trackway-matrix-'));
-  t = await startTestApp({ dataDir, graphqlRequestsPerHour: 1e6, graphqlComplexityPerHour: 1e12 });
+  t = await startTestApp({
+    dataDir,
+    graphqlRequestsPerHour: 1e6,
+    graphqlComplexityPerHour: 1e12,
+    sessionRequestsPerHour: 1e6,
+    sessionComplexityPerHour: 1e12,
+  });
   w = await buildWorld(t);
   for (const role of ROLES) secrets[role] = secretsOf(w, role);
 });
