@@ -241,6 +241,37 @@ describe('notification digests', () => {
     assert.equal(messagesFor(ADMIN_EMAIL).length, 0);
   });
 
+  test('issue 24, finding 8: a title stored with line breaks (before titles were checked) is one line in the digest', async () => {
+    const member = await t.userWithRole('member');
+    const issue = await newIssue('Quarterly report');
+    // Written past the API, as a row from before the one-line rule would be.
+    const forged =
+      'Quarterly report\r\n-- \nIT desk: your session expired, sign in at https://evil.example/login';
+    await t.ctx.db.updateTable('issues').set({ title: forged }).where('id', '=', issue.id).execute();
+    assert.equal(
+      await notify(member.user.id, [issue.id], 'Ada commented\nP.S. reply with your password'),
+      true,
+    );
+    await release(member.user.id);
+    const deadline = Date.now() + WAIT_MS;
+    while (messagesFor(member.email).length < 1) {
+      assert.ok(Date.now() < deadline, 'digest arrived');
+      await sleep(20);
+    }
+    const mail = messagesFor(member.email)[0]!;
+    const lines = (mail.text ?? '').split(/\r?\n/);
+    assert.ok(
+      lines.includes(
+        `  ${issue.identifier} Quarterly report -- IT desk: your session expired, sign in at https://evil.example/login`,
+      ),
+      mail.text,
+    );
+    assert.ok(lines.includes('Ada commented P.S. reply with your password'), mail.text);
+    assert.equal(lines.filter((l) => /^--\s*$/.test(l)).length, 1, 'one signature separator: ours');
+    assert.ok(!lines.some((l) => l.startsWith('IT desk') || l.startsWith('P.S.')), mail.text);
+    assert.equal(mail.subject, '[Trackway] Ada commented P.S. reply with your password');
+  });
+
   test('three items within the window make one mail with three links and a one-click unsubscribe', async () => {
     const member = await t.userWithRole('member');
     const issues = [await newIssue('First'), await newIssue('Second'), await newIssue('Third')];

@@ -3,6 +3,8 @@
 // way a token must stop working (used, expired, superseded by a password change).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { hashSlots } from '../src/platform/auth/hash-slots.js';
+import { DEFAULT_LOGIN_LIMITS } from '../src/platform/auth/login-limiter.js';
 import { sleep, startSmtp, type TestSmtp } from './mail-support.js';
 import { type Res, startTestApp, type TestApp, uniqueEmail } from './support/harness.js';
 
@@ -13,7 +15,8 @@ before(async () => {
   smtp = await startSmtp();
   t = await startTestApp(
     { mail: { smtpUrl: smtp.url, from: 'Trackway <tw@trackway.test>', batchWindowMs: 0, retryBaseMs: 50 } },
-    { mailWorker: { pollMs: 25 } },
+    // The real per-address bucket: reset confirmations count on it (issue 24, finding 3).
+    { mailWorker: { pollMs: 25 }, loginLimits: { perAddress: DEFAULT_LOGIN_LIMITS.perAddress } },
   );
 });
 after(async () => {
@@ -180,6 +183,63 @@ describe('password reset', () => {
     assert.deepEqual(statuses, [202, 202, 202, 202, 202, 429]);
     assert.equal(last!.body.error.code, 'RATE_LIMITED');
     assert.ok(Number(last!.headers['retry-after']) > 0);
+  });
+});
+
+describe('issue 24, finding 3: reset confirmations are limited and a wrong token costs no hash', () => {
+  const confirm = (token: string, password: string, remoteAddress: string) =>
+    t.request('POST', '/api/auth/password-reset/confirm', { body: { token, password }, remoteAddress });
+
+  test('200 parallel wrong tokens with 1,000-character passwords: no password hashed, 100 answered 400, 100 refused 429', async () => {
+    const hashed = hashSlots.started.new;
+    const results = await Promise.all(
+      Array.from({ length: 200 }, (_, i) =>
+        confirm(`${String(i).padStart(3, '0')}${'x'.repeat(40)}`, 'p'.repeat(1000), '198.51.100.7'),
+      ),
+    );
+    const count = (status: number) => results.filter((r) => r.status === status).length;
+    assert.equal(count(400), DEFAULT_LOGIN_LIMITS.perAddress.capacity);
+    assert.equal(count(429), 200 - DEFAULT_LOGIN_LIMITS.perAddress.capacity);
+    for (const r of results.filter((x) => x.status === 400))
+      assert.equal(r.body.error.code, 'INVALID_RESET_TOKEN');
+    for (const r of results.filter((x) => x.status === 429)) {
+      assert.equal(r.body.error.code, 'RATE_LIMITED');
+      assert.ok(Number(r.headers['retry-after']) >= 1);
+    }
+    assert.equal(hashSlots.started.new, hashed, 'a wrong token hashed a password');
+  });
+
+  test('one valid token raced by 10 confirmations: one succeeds, one password is hashed', async () => {
+    const user = await t.register('Raced');
+    const token = await mailedToken(user.email);
+    const hashed = hashSlots.started.new;
+    const results = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => confirm(token, `raced-pw-${i}`, '198.51.100.8')),
+    );
+    const won = results.filter((r) => r.status === 200);
+    assert.equal(won.length, 1);
+    assert.equal(results.filter((r) => r.status === 400).length, 9);
+    assert.equal(hashSlots.started.new, hashed + 1);
+    const winner = results.indexOf(won[0]!);
+    assert.equal((await login(user.email, `raced-pw-${winner}`)).status, 200);
+  });
+
+  test('a reset revokes every API key of the account (recovery assumes the old credentials are out)', async () => {
+    const user = await t.register('Recovering');
+    const { key } = (await t.post('/api/api-keys', { label: 'integration' }, user.token)).body;
+    assert.equal((await t.get('/api/auth/me', key)).status, 200);
+    const token = await mailedToken(user.email);
+    assert.equal(
+      (await t.post('/api/auth/password-reset/confirm', { token, password: 'recovered-1' })).status,
+      200,
+    );
+    assert.equal((await t.get('/api/auth/me', key)).status, 401);
+    const left = await t.ctx.db
+      .selectFrom('api_keys')
+      .select('id')
+      .where('user_id', '=', user.user.id)
+      .execute();
+    assert.deepEqual(left, []);
   });
 });
 

@@ -18,6 +18,7 @@ import { CATCH_UP_PAGE_INTERVAL_MS } from '../src/modules/stream/catch-up.js';
 import { PAGE_SIZE as STREAM_PAGE } from '../src/modules/stream/session.js';
 import { TICKET_LIFETIME_SECONDS } from '../src/modules/stream/ticket.js';
 import { Password } from '../src/modules/users/inputs.js';
+import { HASH_CONCURRENCY } from '../src/platform/auth/hash-slots.js';
 import { DEFAULT_LOGIN_LIMITS as L } from '../src/platform/auth/login-limiter.js';
 import { MIN_PASSWORD_LENGTH, PASSWORD_HASH } from '../src/platform/auth/passwords.js';
 import { TOKEN_LIFETIME_SECONDS } from '../src/platform/auth/tokens.js';
@@ -53,6 +54,7 @@ describe('docs/security.md states the limits the code enforces', () => {
       `${MIN_PASSWORD_LENGTH} to ${n((Password as { maxLength?: number }).maxLength ?? 0)} characters`,
       `${Math.round(PASSWORD_HASH.memoryCost / 1024)} MiB`,
       `${PASSWORD_HASH.timeCost} passes`,
+      `at most ${HASH_CONCURRENCY} hashes or checks at once`,
     ],
     'Sign-in, one account from one address': [
       `${L.perAccountAddress.free} failures`,
@@ -77,6 +79,8 @@ describe('docs/security.md states the limits the code enforces', () => {
       `a burst of ${L.passwordResets.capacity}`,
       `one every ${minutes(L.passwordResets.windowMs / L.passwordResets.capacity)} min`,
     ],
+    'Password-reset confirmations, one address': ['the sign-in bucket of the address', 'hashes nothing'],
+    'Current password of a password change': ['counted as a sign-in attempt'],
     'Password-reset token': [`${minutes(RESET_TOKEN_TTL_MS)} min`, `${RESET_TOKEN_LENGTH} characters`],
     'Login token': [`${TOKEN_LIFETIME_SECONDS / 86_400} days`],
     Filter: [

@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import type { AppContext } from '../../platform/context.js';
 import type { ApiKeyRow } from '../../platform/db/tables.js';
 import { actorOf } from '../../platform/http/auth-hook.js';
-import { errors, Ok, Uuid } from '../../platform/http/schemas.js';
+import { errors, Ok, OneLineText, Uuid } from '../../platform/http/schemas.js';
 import type { Http } from '../../platform/http/types.js';
 import { createApiKey, listApiKeys, revokeApiKey } from './service.js';
 
@@ -31,7 +31,7 @@ export function apiKeyRoutes(app: Http, ctx: AppContext): void {
         tags: ['api keys'],
         summary: 'Create a personal API key; the key is in this response only',
         body: Type.Object(
-          { label: Type.String({ minLength: 1, maxLength: 100, pattern: '\\S' }) },
+          { label: OneLineText(100) },
           {
             additionalProperties: false,
           },

@@ -2,6 +2,7 @@
 
 import { generateApiKey } from '../../platform/auth/api-key-secrets.js';
 import type { Actor, AppContext } from '../../platform/context.js';
+import type { Db } from '../../platform/db/database.js';
 import type { ApiKeyRow } from '../../platform/db/tables.js';
 import { notFound } from '../../platform/errors.js';
 
@@ -32,4 +33,10 @@ export async function revokeApiKey(ctx: AppContext, actor: Actor, id: string): P
     .where('user_id', '=', actor.id)
     .executeTakeFirst();
   if (Number(r.numDeletedRows) === 0) throw notFound('API key');
+}
+
+/** Revokes every key of the user (a password reset; a change that asks for it); returns how many. */
+export async function revokeAllApiKeys(db: Db, userId: string): Promise<number> {
+  const r = await db.deleteFrom('api_keys').where('user_id', '=', userId).executeTakeFirst();
+  return Number(r.numDeletedRows);
 }

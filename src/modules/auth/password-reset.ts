@@ -8,6 +8,7 @@ import { sql } from 'kysely';
 import { hashPassword } from '../../platform/auth/passwords.js';
 import type { AppContext } from '../../platform/context.js';
 import { AppError, rateLimited } from '../../platform/errors.js';
+import { revokeAllApiKeys } from '../api-keys/service.js';
 import { SEALING_PURPOSE } from '../mail/messages.js';
 import { enqueueMail } from '../mail/queue.js';
 import { seal } from '../mail/sealed.js';
@@ -64,28 +65,45 @@ const invalidToken = () =>
   new AppError(400, 'INVALID_RESET_TOKEN', 'This password-reset link is invalid, expired or already used');
 
 /**
- * Sets the password of the token's user, marks the token (and every other
- * unused token of the user) used, and bumps the session epoch so that every
- * existing session ends. One transaction; the token row is locked first, so
- * two confirmations of one token cannot both succeed.
+ * Sets the password of the token's user. Every cost is bounded before the
+ * password is hashed: the attempt is counted on the address's sign-in bucket,
+ * then the token is claimed (marked used) in one statement, so a wrong token
+ * costs no hash and one token yields at most one hash however many requests
+ * race for it. Then, in one transaction: every other unused token of the user
+ * is voided, the session epoch bumped (every session ends) and every API key
+ * revoked (a reset is account recovery: assume the old credentials are in
+ * someone else's hands). Should the server stop between the claim and the
+ * update, the link is spent and the person asks for a new one.
  */
-export async function confirmPasswordReset(ctx: AppContext, input: { token: string; password: string }) {
+export async function confirmPasswordReset(
+  ctx: AppContext,
+  input: { token: string; password: string },
+  address: string,
+) {
+  const slot = await ctx.loginLimiter.reserveResetConfirmation(address);
+  if (!slot.ok) {
+    throw rateLimited(`Too many password-reset attempts; try again in ${slot.retryAfter} s`, slot.retryAfter);
+  }
   if (input.token.length !== RESET_TOKEN_LENGTH) throw invalidToken();
+  const claimed = await ctx.db
+    .updateTable('password_reset_tokens as t')
+    .from('users as u')
+    .set({ used_at: sql<Date>`now()` })
+    .whereRef('u.id', '=', 't.user_id')
+    .where('t.token_hash', '=', hashToken(input.token))
+    .where('t.used_at', 'is', null)
+    .where('t.expires_at', '>', sql<Date>`now()`)
+    .where('u.status', '=', 'active')
+    .where('u.deleted_at', 'is', null)
+    .returning('t.user_id')
+    .executeTakeFirst();
+  if (!claimed) throw invalidToken();
   const password_hash = await hashPassword(input.password);
   await ctx.db.transaction().execute(async (trx) => {
-    const row = await trx
-      .selectFrom('password_reset_tokens as t')
-      .innerJoin('users as u', 'u.id', 't.user_id')
-      .select(['t.id', 't.user_id', 'u.status', 'u.deleted_at'])
-      .where('t.token_hash', '=', hashToken(input.token))
-      .where('t.used_at', 'is', null)
-      .where('t.expires_at', '>', sql<Date>`now()`)
-      .forUpdate('t')
-      .executeTakeFirst();
-    if (row?.status !== 'active' || row.deleted_at) throw invalidToken();
-    await invalidateResetTokens(trx, row.user_id);
-    const updated = await users.updateUser(trx, row.user_id, { password_hash, bumpEpoch: true });
+    await invalidateResetTokens(trx, claimed.user_id);
+    const updated = await users.updateUser(trx, claimed.user_id, { password_hash, bumpEpoch: true });
     if (!updated) throw invalidToken();
+    await revokeAllApiKeys(trx, claimed.user_id);
   });
 }
 

@@ -92,25 +92,35 @@ export function authRoutes(app: Http, ctx: AppContext): void {
   app.post(
     '/api/auth/change-password',
     {
+      // A signed-in person only: an API key must not take over its owner's password.
+      config: { auth: 'session' },
       schema: {
         tags: ['auth'],
-        summary: 'Change the password; every earlier login token stops working',
+        summary:
+          'Change the password (signed in, not with an API key); every earlier login token stops working',
         body: Type.Object(
-          { currentPassword: Type.String({ maxLength: 1000 }), newPassword: Password },
+          {
+            currentPassword: Type.String({ maxLength: 1000 }),
+            newPassword: Password,
+            revokeApiKeys: Type.Optional(
+              Type.Boolean({ description: 'Also revoke every API key of the account (default: keep them)' }),
+            ),
+          },
           { additionalProperties: false },
         ),
         response: {
           200: Type.Object({
             ok: Type.Literal(true),
             token: Type.String({ description: 'A fresh login token' }),
+            revokedApiKeys: Type.Integer({ description: 'How many API keys were revoked (0 unless asked)' }),
           }),
-          ...errors(400, 401),
+          ...errors(400, 401, 403, 429),
         },
       },
     },
     async (req) => {
-      const { token } = await changePassword(ctx, actorOf(req), req.body);
-      return { ok: true as const, token };
+      const { token, revokedApiKeys } = await changePassword(ctx, actorOf(req), req.body, req.ip);
+      return { ok: true as const, token, revokedApiKeys };
     },
   );
 
@@ -140,7 +150,8 @@ export function authRoutes(app: Http, ctx: AppContext): void {
       config: { auth: 'public' },
       schema: {
         tags: ['auth'],
-        summary: 'Set a new password with the token of a reset email; every session ends',
+        summary:
+          'Set a new password with the token of a reset email; every session ends, every API key is revoked',
         body: Type.Object(
           {
             // Any length up to a bound is accepted here and refused as INVALID_RESET_TOKEN.
@@ -149,11 +160,11 @@ export function authRoutes(app: Http, ctx: AppContext): void {
           },
           { additionalProperties: false },
         ),
-        response: { 200: Type.Object({ ok: Type.Literal(true) }), ...errors(400) },
+        response: { 200: Type.Object({ ok: Type.Literal(true) }), ...errors(400, 429) },
       },
     },
     async (req) => {
-      await confirmPasswordReset(ctx, req.body);
+      await confirmPasswordReset(ctx, req.body, req.ip);
       return { ok: true as const };
     },
   );

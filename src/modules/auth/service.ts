@@ -6,6 +6,7 @@ import { looksLikeJwt } from '../../platform/auth/tokens.js';
 import type { Actor, AppContext } from '../../platform/context.js';
 import type { UserRow } from '../../platform/db/tables.js';
 import { AppError, rateLimited, unauthenticated } from '../../platform/errors.js';
+import { revokeAllApiKeys } from '../api-keys/service.js';
 import * as users from '../users/queries.js';
 import { createAccount } from '../users/service.js';
 import { assertMayRegister } from '../workspace/policy.js';
@@ -55,24 +56,40 @@ export async function login(ctx: AppContext, input: { email: string; password: s
   return { user, token: await ctx.tokens.sign({ userId: user.id, epoch: user.session_epoch }) };
 }
 
-/** Changes the password and retires every earlier login token; returns a fresh one. */
+/**
+ * Changes the password and retires every earlier login token; returns a fresh
+ * one. Only a signed-in person gets here (the route refuses API keys), and the
+ * current password is counted on the sign-in limits before it is checked, so a
+ * stolen token gives no more guesses than the sign-in form. API keys are kept
+ * (integrations survive a routine change) unless `revokeApiKeys` asks to end
+ * them too; a password reset always ends them.
+ */
 export async function changePassword(
   ctx: AppContext,
   actor: Actor,
-  input: { currentPassword: string; newPassword: string },
-): Promise<{ token: string }> {
+  input: { currentPassword: string; newPassword: string; revokeApiKeys?: boolean },
+  address: string,
+): Promise<{ token: string; revokedApiKeys: number }> {
   const user = await users.findLiveUserById(ctx.db, actor.id);
-  if (!user || !(await verifyPassword(user.password_hash, input.currentPassword))) {
+  if (!user) throw unauthenticated();
+  const slot = await ctx.loginLimiter.reserveLogin(user.email.trim().toLowerCase(), address);
+  if (!slot.ok)
+    throw rateLimited(`Too many password attempts; try again in ${slot.retryAfter} s`, slot.retryAfter);
+  if (!(await verifyPassword(user.password_hash, input.currentPassword))) {
     throw new AppError(401, 'INVALID_CREDENTIALS', 'Current password is incorrect');
   }
+  await slot.succeeded();
   const password_hash = await hashPassword(input.newPassword);
-  const updated = await ctx.db.transaction().execute(async (trx) => {
+  const result = await ctx.db.transaction().execute(async (trx) => {
     // A reset link mailed before the change must not undo it.
     await invalidateResetTokens(trx, actor.id);
-    return users.updateUser(trx, actor.id, { password_hash, bumpEpoch: true });
+    const updated = await users.updateUser(trx, actor.id, { password_hash, bumpEpoch: true });
+    const revoked = updated && input.revokeApiKeys ? await revokeAllApiKeys(trx, actor.id) : 0;
+    return { updated, revoked };
   });
-  if (!updated) throw unauthenticated();
-  return { token: await ctx.tokens.sign({ userId: updated.id, epoch: updated.session_epoch }) };
+  if (!result.updated) throw unauthenticated();
+  const token = await ctx.tokens.sign({ userId: result.updated.id, epoch: result.updated.session_epoch });
+  return { token, revokedApiKeys: result.revoked };
 }
 
 /** The caller changes their own name; email and role stay with admins. */

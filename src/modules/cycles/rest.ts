@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import type { AppContext } from '../../platform/context.js';
 import { actorOf } from '../../platform/http/auth-hook.js';
 import { PageInfo, pageOf, pageQuery } from '../../platform/http/pagination.js';
-import { errors, IdParams } from '../../platform/http/schemas.js';
+import { errors, IdParams, OneLineText } from '../../platform/http/schemas.js';
 import type { Http } from '../../platform/http/types.js';
 import { WRITE_CYCLES } from './policy.js';
 import { CycleSchema, presentCycle } from './present.js';
@@ -11,7 +11,7 @@ import { createCycle, deleteCycle, getCycle, listCycles, updateCycle } from './s
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
 const Instant = Type.String({ format: 'date-time', description: 'ISO 8601 timestamp' });
-const Name = Nullable(Type.String({ maxLength: 255 }));
+const Name = Nullable(OneLineText(255, { allowBlank: true }));
 const Description = Nullable(Type.String({ maxLength: 10_000 }));
 
 const CreateBody = Type.Object(

@@ -8,6 +8,7 @@ import type { CycleRow, CyclesTable } from '../../platform/db/tables.js';
 import { invalidField, notFound } from '../../platform/errors.js';
 import { cycleEntity } from '../../platform/list/entities.js';
 import { offsetList } from '../../platform/list/query.js';
+import { isOneLine, ONE_LINE_MESSAGE } from '../../platform/one-line.js';
 import { recordEvent } from '../../platform/outbox.js';
 import { findTeamByRef, firstTeam, isUuid } from '../projects/refs.js';
 import { teamAccess } from '../teams/access.js';
@@ -55,6 +56,12 @@ function checkOrder(starts: Date, ends: Date): void {
 
 const text = (v: string | null | undefined) =>
   v === undefined ? undefined : v === null ? null : v.trim() || null;
+
+/** A cycle's name, blank for none; one line like every name. */
+function checkName(v: string | null | undefined): string | null | undefined {
+  if (typeof v === 'string' && !isOneLine(v)) throw invalidField('name', ONE_LINE_MESSAGE);
+  return text(v);
+}
 
 // A cycle's issues are its team's, so whoever sees the cycle sees them all:
 // one record serves the caller and the webhook payload alike.
@@ -121,7 +128,7 @@ export async function createCycle(ctx: AppContext, actor: Actor, input: CycleInp
     const row = await q.insertCycle(trx, {
       team_id: team.id,
       number,
-      name: text(input.name) ?? null,
+      name: checkName(input.name) ?? null,
       description: text(input.description) ?? null,
       starts_at: startsAt,
       ends_at: endsAt,
@@ -152,7 +159,7 @@ export async function updateCycle(
     checkOrder(startsAt ?? current.starts_at, endsAt ?? current.ends_at);
     const before = presentCycle(await loadOne(trx, current, access));
     const set: Updateable<CyclesTable> = {
-      ...(patch.name !== undefined ? { name: text(patch.name) ?? null } : {}),
+      ...(patch.name !== undefined ? { name: checkName(patch.name) ?? null } : {}),
       ...(patch.description !== undefined ? { description: text(patch.description) ?? null } : {}),
       ...(startsAt ? { starts_at: startsAt } : {}),
       ...(endsAt ? { ends_at: endsAt } : {}),

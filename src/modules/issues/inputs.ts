@@ -2,12 +2,13 @@
 // checks the same schemas again so GraphQL callers get identical rules.
 import { type TSchema, Type } from 'typebox';
 import type { AppError } from '../../platform/errors.js';
+import { OneLineText } from '../../platform/http/schemas.js';
 import { fromAjvErrors, validatorCompiler } from '../../platform/http/validation.js';
 
 const Id = Type.String({ format: 'uuid' });
 const NullableId = Type.Union([Id, Type.Null()]);
 
-export const Title = Type.String({ minLength: 1, maxLength: 512, pattern: '\\S' });
+export const Title = OneLineText(512);
 const Description = Type.Union([Type.String({ maxLength: 200_000 }), Type.Null()], {
   description: 'Markdown',
 });

@@ -2,14 +2,14 @@
 import { Type } from 'typebox';
 import type { AppContext } from '../../platform/context.js';
 import { actorOf } from '../../platform/http/auth-hook.js';
-import { errors, IdParams, Ok } from '../../platform/http/schemas.js';
+import { errors, IdParams, Ok, OneLineText } from '../../platform/http/schemas.js';
 import type { Http } from '../../platform/http/types.js';
 import { MANAGE_LABELS } from './policy.js';
 import { LabelSchema, presentLabel } from './present.js';
 import { createLabel, deleteLabel, getLabel, listLabels, updateLabel } from './service.js';
 
 const LabelEnvelope = Type.Object({ label: LabelSchema });
-const Name = Type.String({ minLength: 1, maxLength: 100, pattern: '\\S' });
+const Name = OneLineText(100);
 const Color = Type.String({ format: 'hexcolor', description: '#rrggbb' });
 const Description = Type.Union([Type.String({ maxLength: 2000 }), Type.Null()]);
 const TeamRef = Type.Union([Type.String({ minLength: 1, maxLength: 100 }), Type.Null()], {

@@ -14,6 +14,7 @@ import type { LabelRow } from '../../platform/db/tables.js';
 import { conflict, invalidField, notFound } from '../../platform/errors.js';
 import { labelEntity } from '../../platform/list/entities.js';
 import { offsetList } from '../../platform/list/query.js';
+import { isOneLine, ONE_LINE_MESSAGE } from '../../platform/one-line.js';
 import { recordEvent } from '../../platform/outbox.js';
 import { findVisibleTeam, teamAccess } from '../teams/access.js';
 import { assertCanManageLabels } from './policy.js';
@@ -37,6 +38,7 @@ const HEX = /^#[0-9a-fA-F]{6}$/;
 const nameTaken = (name: string) => conflict(`A label named "${name}" already exists here`, 'name');
 
 function checkName(name: string): string {
+  if (!isOneLine(name)) throw invalidField('name', ONE_LINE_MESSAGE);
   const trimmed = name.trim();
   if (!trimmed || trimmed.length > 100) throw invalidField('name', 'must be 1-100 characters, not blank');
   return trimmed;

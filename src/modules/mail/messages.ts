@@ -3,6 +3,7 @@
 // to escape, nothing remote to load.
 import type { SendMailOptions } from 'nodemailer';
 import type { AppContext } from '../../platform/context.js';
+import { toOneLine } from '../../platform/one-line.js';
 import { buildDigest, unsubscribeUrl } from './digest.js';
 import type { ClaimedMail } from './queue.js';
 import { unseal } from './sealed.js';
@@ -45,17 +46,21 @@ export async function buildMessage(
   if ('drop' in digest) return digest;
   const unsubscribe = unsubscribeUrl(ctx, job.to_user_id);
   const n = digest.lines.length;
+  // Titles and lines are one line each, also when stored before titles were
+  // checked (issue 24, finding 8): a line break in one must not lay out the
+  // rest of the mail (a forged "--" signature, a phishing line).
+  const line = (text: string) => toOneLine(text).trim();
   return {
     ...base,
     to: digest.to,
     // One line of text, whatever the caller's text held.
     subject:
-      n === 1 ? `[Trackway] ${digest.lines[0]!.text.replace(/\s+/g, ' ').trim()}` : `[Trackway] ${n} updates`,
+      n === 1 ? `[Trackway] ${line(digest.lines[0]!.text).replace(/\s+/g, ' ')}` : `[Trackway] ${n} updates`,
     // RFC 8058 one-click: the mail client POSTs "List-Unsubscribe=One-Click" to the URL.
     list: { unsubscribe: { url: unsubscribe, comment: 'Unsubscribe' } },
     headers: { ...base.headers, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
     text: [
-      ...digest.lines.map((l) => `${l.text}\n  ${l.identifier} ${l.title}\n  ${l.url}\n`),
+      ...digest.lines.map((l) => `${line(l.text)}\n  ${l.identifier} ${line(l.title)}\n  ${l.url}\n`),
       '--',
       `Stop these emails: ${unsubscribe}`,
       `(or turn them off in Trackway: PATCH ${ctx.config.publicUrl}/api/me/preferences)`,

@@ -3,7 +3,7 @@
 import { Type } from 'typebox';
 import type { AppContext } from '../../platform/context.js';
 import { actorOf } from '../../platform/http/auth-hook.js';
-import { errors, IdParams } from '../../platform/http/schemas.js';
+import { errors, IdParams, OneLineText } from '../../platform/http/schemas.js';
 import type { Http } from '../../platform/http/types.js';
 import { WRITE_PROJECTS } from '../projects/policy.js';
 import { MilestoneSchema, presentMilestone } from './present.js';
@@ -17,7 +17,7 @@ import {
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
 const DateInput = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'YYYY-MM-DD' });
-const Name = Type.String({ minLength: 1, maxLength: 255 });
+const Name = OneLineText(255);
 
 const fields = {
   description: Type.Optional(Nullable(Type.String({ maxLength: 10_000, description: 'Markdown' }))),

@@ -14,6 +14,7 @@ import type { Actor, AppContext } from '../../platform/context.js';
 import type { Db } from '../../platform/db/database.js';
 import type { MilestoneRow, ProjectMilestonesTable } from '../../platform/db/tables.js';
 import { invalidField, notFound } from '../../platform/errors.js';
+import { isOneLine, ONE_LINE_MESSAGE } from '../../platform/one-line.js';
 import { recordEvent } from '../../platform/outbox.js';
 import { assertCanReadProjects, assertCanWriteProjects } from '../projects/policy.js';
 import { findProjectRow, projectIdBySlug } from '../projects/queries.js';
@@ -40,6 +41,7 @@ const MAX_SORT = 1e15;
 function checkName(name: string | undefined): string | undefined {
   if (name === undefined) return undefined;
   if (typeof name !== 'string') throw invalidField('name', 'must be a string');
+  if (!isOneLine(name)) throw invalidField('name', ONE_LINE_MESSAGE);
   const trimmed = name.trim();
   if (!trimmed) throw invalidField('name', 'must not be blank');
   if (trimmed.length > 255) throw invalidField('name', 'must be at most 255 characters');

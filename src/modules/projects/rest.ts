@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import type { AppContext } from '../../platform/context.js';
 import { actorOf } from '../../platform/http/auth-hook.js';
 import { PageInfo, pageOf, pageQuery } from '../../platform/http/pagination.js';
-import { errors, IdParams } from '../../platform/http/schemas.js';
+import { errors, IdParams, OneLineText } from '../../platform/http/schemas.js';
 import type { Http } from '../../platform/http/types.js';
 import { WRITE_PROJECTS } from './policy.js';
 import { ProjectHealthSchema, ProjectSchema, ProjectStatusSchema, presentProject } from './present.js';
@@ -35,7 +35,7 @@ const fields = {
   icon: Nullable(Type.String({ maxLength: 100 })),
   sortOrder: Type.Number(),
 };
-const Name = Type.String({ minLength: 1, maxLength: 255 });
+const Name = OneLineText(255);
 const optional = Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, Type.Optional(v)])) as {
   [K in keyof typeof fields]: ReturnType<typeof Type.Optional<(typeof fields)[K]>>;
 };

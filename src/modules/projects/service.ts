@@ -15,6 +15,7 @@ import {
 import { invalidField, notFound } from '../../platform/errors.js';
 import { projectEntity } from '../../platform/list/entities.js';
 import { offsetList } from '../../platform/list/query.js';
+import { isOneLine, ONE_LINE_MESSAGE } from '../../platform/one-line.js';
 import { recordEvent } from '../../platform/outbox.js';
 import { teamAccess } from '../teams/access.js';
 import { assertCanReadProjects, assertCanWriteProjects } from './policy.js';
@@ -61,6 +62,7 @@ function checkDate(field: string, v: string | null | undefined): void {
 
 function checkName(name: string | undefined): string | undefined {
   if (name === undefined) return undefined;
+  if (!isOneLine(name)) throw invalidField('name', ONE_LINE_MESSAGE);
   const trimmed = name.trim();
   if (!trimmed) throw invalidField('name', 'must not be blank');
   if (trimmed.length > 255) throw invalidField('name', 'must be at most 255 characters');

@@ -1,12 +1,13 @@
 // Input schemas of workflow states: REST validates bodies with them, and the
 // service checks the same schemas again so GraphQL callers get the same rules.
 import { type Static, Type } from 'typebox';
+import { OneLineText } from '../../platform/http/schemas.js';
 
 export { checkInput } from '../issues/inputs.js';
 
 const STATE_TYPES = ['triage', 'backlog', 'unstarted', 'started', 'completed', 'canceled'] as const;
 
-const Name = Type.String({ minLength: 1, maxLength: 100, pattern: '\\S' });
+const Name = OneLineText(100);
 const Color = Type.String({ format: 'hexcolor', description: '#rrggbb' });
 const Description = Type.Union([Type.String({ maxLength: 2000 }), Type.Null()]);
 const Position = Type.Number({

@@ -1,11 +1,12 @@
 // Input schemas of teams and memberships: REST validates bodies with them, and
 // the service checks the same schemas again so GraphQL callers get the same rules.
 import { type Static, Type } from 'typebox';
+import { OneLineText } from '../../platform/http/schemas.js';
 
 export { checkInput } from '../issues/inputs.js';
 
 const SortOrder = Type.Number({ minimum: -1e12, maximum: 1e12 });
-const Name = Type.String({ minLength: 1, maxLength: 100, pattern: '\\S' });
+const Name = OneLineText(100);
 const Key = Type.String({
   pattern: '^[A-Z][A-Z0-9]{0,6}$',
   description: 'e.g. ENG; prefixes issue identifiers. Unique, and a key a team ever held stays with it',

@@ -4,14 +4,14 @@ import { Type } from 'typebox';
 import type { AppContext } from '../../platform/context.js';
 import { actorOf } from '../../platform/http/auth-hook.js';
 import { PageInfo, pageOf, pageQuery } from '../../platform/http/pagination.js';
-import { errors, IdParams } from '../../platform/http/schemas.js';
+import { errors, IdParams, OneLineText } from '../../platform/http/schemas.js';
 import type { Http } from '../../platform/http/types.js';
 import { DisplaySchema } from './display.js';
 import { presentView, ViewSchema } from './present.js';
 import { createView, deleteView, getView, listViews, updateView } from './service.js';
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
-const Name = Type.String({ minLength: 1, maxLength: 255 });
+const Name = OneLineText(255);
 
 const fields = {
   description: Type.Optional(Nullable(Type.String({ maxLength: 10_000 }))),

@@ -20,6 +20,7 @@ import { isUuid } from '../../platform/ids.js';
 import { issueEntity } from '../../platform/list/entities.js';
 import { compileFilter } from '../../platform/list/filter.js';
 import { filterPrice, VIEW_FILTER_MAX_PRICE } from '../../platform/list/price.js';
+import { isOneLine, ONE_LINE_MESSAGE } from '../../platform/one-line.js';
 import { findVisibleTeam, teamAccess } from '../teams/access.js';
 import { findLiveUserById } from '../users/queries.js';
 import { checkDisplay } from './display.js';
@@ -44,6 +45,7 @@ const COLOR = /^#(?:[0-9a-f]{3}|[0-9a-f]{6})$/i;
 
 function checkName(name: unknown): string {
   if (typeof name !== 'string') throw invalidField('name', 'must be a string');
+  if (!isOneLine(name)) throw invalidField('name', ONE_LINE_MESSAGE);
   const trimmed = name.trim();
   if (!trimmed) throw invalidField('name', 'must not be blank');
   if (trimmed.length > 255) throw invalidField('name', 'must be at most 255 characters');

@@ -3,7 +3,7 @@
 import { Type } from 'typebox';
 import type { AppContext } from '../../platform/context.js';
 import { actorOf } from '../../platform/http/auth-hook.js';
-import { errors } from '../../platform/http/schemas.js';
+import { errors, OneLineText } from '../../platform/http/schemas.js';
 import type { Http } from '../../platform/http/types.js';
 import { listFlags } from '../flags/service.js';
 import {
@@ -76,7 +76,7 @@ export function workspaceRoutes(app: Http, ctx: AppContext): void {
         summary: 'Change the workspace name, tagline or accent colour',
         body: Type.Object(
           {
-            name: Type.Optional(Type.String({ minLength: 1, maxLength: 100, pattern: '\\S' })),
+            name: Type.Optional(OneLineText(100)),
             tagline: Type.Optional(Type.String({ maxLength: 300 })),
             accentColor: Type.Optional(Type.String({ format: 'hexcolor' })),
           },

@@ -3,7 +3,8 @@
 // transaction that locks the attempt's counter rows, so parallel requests
 // cannot all pass the check, and instances sharing one PostgreSQL share the
 // limits. The rules (login-limiter-rules.ts) and the design are in
-// docs/security.md; in short, per sign-in attempt:
+// docs/security.md; in short, per sign-in attempt (and per current-password
+// check of a password change, which is the same guess by another door):
 //
 // - (account, address): back-off. Failures are free at first, then each waits
 //   twice as long as the last. Keyed on the address too, so an attacker's
@@ -131,6 +132,17 @@ export class LoginLimiter {
       { scope: 'reset-account', key: email, rule: this.#resets },
     ];
     return this.db.transaction().execute((trx) => reserve(trx, checks, this.now));
+  }
+
+  /**
+   * Counts a password-reset confirmation on its address's sign-in bucket
+   * (a token is a credential: guessing one spends the same budget as
+   * guessing passwords), before the token is looked up or anything hashed.
+   */
+  async reserveResetConfirmation(ip: string): Promise<Reservation> {
+    await this.#prune();
+    const check = { scope: 'login-address', key: addressKey(ip), rule: this.#address };
+    return this.db.transaction().execute((trx) => reserve(trx, [check], this.now));
   }
 
   /** The owner got in: forget the pair's failures, give back the account-wide attempt, remember the address. */

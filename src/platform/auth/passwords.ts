@@ -1,5 +1,7 @@
-// Password hashing with argon2id (OWASP's recommended parameters).
+// Password hashing with argon2id (OWASP's recommended parameters), through
+// the process's bounded hash slots (hash-slots.ts).
 import { hash, verify } from '@node-rs/argon2';
+import { hashSlots } from './hash-slots.js';
 
 export const PASSWORD_HASH = {
   algorithm: 2 /* argon2id */,
@@ -11,12 +13,12 @@ export const PASSWORD_HASH = {
 export const MIN_PASSWORD_LENGTH = 6;
 
 export function hashPassword(password: string): Promise<string> {
-  return hash(password, PASSWORD_HASH);
+  return hashSlots.run('new', () => hash(password, PASSWORD_HASH));
 }
 
 export async function verifyPassword(stored: string, password: string): Promise<boolean> {
   try {
-    return await verify(stored, password);
+    return await hashSlots.run('check', () => verify(stored, password));
   } catch {
     return false;
   }

@@ -1,7 +1,8 @@
 // Authenticates each request before its body is read. Routes are private by
 // default; `config: { auth: 'public' }` opens one. Routes that guests may not
 // use say `auth: 'member'` (with the constant their policy.ts checks), routes
-// only admins may call say `auth: 'admin'`, and every route under /api/admin/
+// only admins may call say `auth: 'admin'`, routes only a signed-in person
+// (not an API key) may use say `auth: 'session'`, and every route under /api/admin/
 // is admin-only whatever it says. The role is checked here, before the body
 // is parsed or validated, so a caller without it learns nothing about the
 // body's shape; it also comes before feature flags, which the services check.
@@ -12,7 +13,8 @@ import type { Actor } from '../context.js';
 import { forbidden, unauthenticated } from '../errors.js';
 import { hasRole, type RequiredRole } from '../roles.js';
 
-export type RouteAuth = 'public' | 'user' | 'none' | RequiredRole;
+/** `session`: a signed-in person, any role, not an API key (changing the password). */
+export type RouteAuth = 'public' | 'user' | 'session' | 'none' | RequiredRole;
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -57,6 +59,9 @@ export function installAuth(app: FastifyInstance, authenticate: Authenticate): v
     request.actor = await authenticate(request.headers.authorization);
     if ((mode === 'member' || mode === 'admin') && !hasRole(request.actor, mode)) {
       throw forbidden(REFUSAL[mode]);
+    }
+    if (mode === 'session' && request.actor.via !== 'session') {
+      throw forbidden('An API key cannot do this; sign in with your password');
     }
   });
 }

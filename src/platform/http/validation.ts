@@ -6,6 +6,7 @@ import { Ajv, type ErrorObject, type Options } from 'ajv';
 import addFormatsImport from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
 import { type FieldError, validationFailed } from '../errors.js';
+import { isOneLine, ONE_LINE_FORMAT, ONE_LINE_MESSAGE } from '../one-line.js';
 
 const addFormats = addFormatsImport as unknown as (ajv: Ajv) => Ajv;
 
@@ -21,6 +22,7 @@ function makeAjv(coerceTypes: Options['coerceTypes']): Ajv {
   // `format: email` in ajv-formats accepts odd forms; ours is the practical one.
   ajv.addFormat('email', /^[^\s@"<>(),;:]+@[^\s@"<>(),;:]+\.[^\s@"<>(),;:.]+$/);
   ajv.addFormat('hexcolor', /^#[0-9a-fA-F]{6}$/);
+  ajv.addFormat(ONE_LINE_FORMAT, { type: 'string', validate: isOneLine });
   return ajv;
 }
 
@@ -91,6 +93,8 @@ function describe(e: ErrorObject): FieldError {
         message: 'is not a known field',
       };
     case 'format':
+      if ((e.params as { format: string }).format === ONE_LINE_FORMAT)
+        return { field: base || '/', message: ONE_LINE_MESSAGE };
       return {
         field: base || '/',
         message: `must be a valid ${FORMAT_WORDS[(e.params as { format: string }).format] ?? (e.params as { format: string }).format}`,

@@ -59,6 +59,9 @@ function stringFor(s: JsonSchema, pool: IdPool, name: string, mode: Mode): fc.Ar
       return spoil(fc.stringMatching(/^#[0-9a-f]{6}$/), mode);
     case 'uri':
       return spoil(fc.constantFrom(...LOOPBACK_URLS), mode);
+    case 'one-line':
+      // Titles and names (issue 24, finding 8): hostile ones carry a line break or control character.
+      return spoil(oneLineText(s), mode, brokenLine);
   }
   if (/url$/i.test(name)) return spoil(fc.constantFrom(...LOOPBACK_URLS), mode);
   if (/id$/i.test(name))
@@ -69,6 +72,19 @@ function stringFor(s: JsonSchema, pool: IdPool, name: string, mode: Mode): fc.Ar
   const text = fc.string({ maxLength: maxLength - 1 }).map((x) => `${x}x`);
   return spoil(text, mode);
 }
+
+/** Not blank, no control characters: what `format: 'one-line'` accepts. */
+const oneLineText = (s: JsonSchema) =>
+  fc.string({ maxLength: Math.max(0, Math.min(s.maxLength ?? 40, 40) - 1) }).map((x) => `${x}x`);
+
+/** Text with a line break or another control character somewhere in it, as in the forged-signature finding. */
+const brokenLine = fc
+  .tuple(
+    fc.string({ maxLength: 20 }),
+    fc.constantFrom('\n', '\r\n', '\r', '\u2028', '\u2029', '\u0085', '\t', '\u0000', '\u001b', '\n-- \n'),
+    fc.string({ maxLength: 20 }),
+  )
+  .map(([a, brk, b]) => `${a}${brk}${b}`);
 
 function numberFor(s: JsonSchema, integer: boolean, mode: Mode): fc.Arbitrary<unknown> {
   const min = s.minimum ?? -1e6;
