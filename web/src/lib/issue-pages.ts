@@ -32,6 +32,8 @@ export interface Listed {
   more: boolean;
   /** Issues matching in all. */
   total: number;
+  /** When the total was counted (this browser's clock). */
+  countedAt: number;
 }
 
 /** Enough rows for a screen (or a group of one); more come 100 at a time as the person scrolls. */
@@ -44,6 +46,12 @@ const ALIASES_PER_REQUEST = 40;
 /** Lists are kept current by the change stream, so they are not read again on focus or remount. */
 export const LIST_FRESH_MS = 10 * 60_000;
 const LIST_KEEP_MS = 30 * 60_000;
+/**
+ * A total counted this recently may already include a change whose event is
+ * still on its way (the page and the count are two reads), so such a change is
+ * counted again rather than added: events arrive well within this.
+ */
+const COUNT_SETTLE_MS = 10_000;
 
 export const listKey = (filter: IssueFilter, orderBy: PaginationOrderBy) =>
   ['issues', 'list', filter, orderBy] as const;
@@ -161,6 +169,7 @@ async function readList(filter: IssueFilter, orderBy: PaginationOrderBy): Promis
     more,
     // A list that fits its first page counts itself; only longer ones ask for a total.
     total: more ? await countIssues(filter) : issues.length,
+    countedAt: Date.now(),
   };
 }
 
@@ -329,6 +338,7 @@ export function placeIssues(changes: Placement[]) {
     let total = data.total;
     let unknownTotal = false;
     let cannotTell = false;
+    const settling = data.more && Date.now() - data.countedAt < COUNT_SETTLE_MS;
     for (const c of changes) {
       const at = issues.findIndex((i) => i.id === c.id);
       const matchesNow = c.now ? matchesFilter(filter, c.now) : false;
@@ -354,15 +364,23 @@ export function placeIssues(changes: Placement[]) {
         if (pos >= 0) issues = [...issues.slice(0, pos), now, ...issues.slice(pos)];
         else if (!data.more) issues = [...issues, now];
       }
-      if (matchedBefore === undefined) unknownTotal = true;
-      else total += (matchesNow ? 1 : 0) - (matchedBefore ? 1 : 0);
+      const delta = matchedBefore === undefined ? undefined : (matchesNow ? 1 : 0) - (matchedBefore ? 1 : 0);
+      if (delta === undefined || (delta !== 0 && settling)) unknownTotal = true;
+      else total += delta;
     }
     if (cannotTell) {
       reread.push(key);
       continue;
     }
-    if (issues !== data.issues || total !== data.total)
-      queryClient.setQueryData<Listed>(key, { ...data, issues, total: Math.max(total, issues.length) });
+    // A count about to be taken settles from now: a change placed before its answer is counted again.
+    const countedAt = unknownTotal ? Date.now() : data.countedAt;
+    if (issues !== data.issues || total !== data.total || unknownTotal)
+      queryClient.setQueryData<Listed>(key, {
+        ...data,
+        issues,
+        total: Math.max(total, issues.length),
+        countedAt,
+      });
     if (unknownTotal) recount.push({ key, filter });
   }
   for (const key of reread) void queryClient.invalidateQueries({ queryKey: key, exact: true });
@@ -370,7 +388,7 @@ export function placeIssues(changes: Placement[]) {
     void countIssues(filter)
       .then((total) =>
         queryClient.setQueryData<Listed>(key, (d) =>
-          d ? { ...d, total: Math.max(total, d.issues.length) } : d,
+          d ? { ...d, total: Math.max(total, d.issues.length), countedAt: Date.now() } : d,
         ),
       )
       .catch(() => undefined);

@@ -97,12 +97,14 @@ async function loadRef(): Promise<Ref> {
   };
 }
 
-/** Kept for the session: every change to it (labels live, teams and states by the admin pages) invalidates it. */
+/** Reference data changes rarely and every change invalidates it (the change stream, the admin pages). */
+const REF_FRESH_MS = 10 * 60_000;
+
 export const useRefData = () =>
   useQuery({
     queryKey: ['ref', 'core'],
     queryFn: loadRef,
-    staleTime: 10 * 60_000,
+    staleTime: REF_FRESH_MS,
     refetchOnWindowFocus: false,
   });
 
@@ -114,6 +116,7 @@ const ProjectsQuery = graphql(`
 export const useProjects = (enabled: boolean) =>
   useQuery({
     queryKey: ['ref', 'projects'],
+    staleTime: REF_FRESH_MS,
     queryFn: async (): Promise<ProjectRef[]> => (await gql(ProjectsQuery)).projects.nodes,
     enabled,
   });
@@ -126,6 +129,7 @@ const CyclesQuery = graphql(`
 export const useCycles = (enabled: boolean) =>
   useQuery({
     queryKey: ['ref', 'cycles'],
+    staleTime: REF_FRESH_MS,
     queryFn: async (): Promise<CycleRef[]> =>
       (await gql(CyclesQuery)).cycles.nodes.map(({ team, ...c }) => ({ ...c, teamId: team.id })),
     enabled,
