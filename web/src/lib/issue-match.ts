@@ -28,13 +28,20 @@ function compareId(c: unknown, value: string | null): Verdict {
   return and(out);
 }
 
+function nullId(c: unknown): Verdict {
+  if (!c || typeof c !== 'object') return undefined;
+  const ops = Object.keys(c);
+  return ops.length > 0 && ops.every((op) => op === 'eq' || op === 'in') ? false : undefined;
+}
+
 /** A relation filter such as `assignee: { null: true }` or `assignee: { id: { eq } }`. */
 function compareRef(f: unknown, value: string | null): Verdict {
   if (!f || typeof f !== 'object') return undefined;
   const out: Verdict[] = [];
   for (const [k, v] of Object.entries(f as Record<string, unknown>)) {
     if (k === 'null') out.push((value === null) === v);
-    else if (k === 'id') out.push(value === null ? false : compareId(v, value));
+    // An unset relation: eq/in never match it; the server's neq/nin rules for it are left to the server.
+    else if (k === 'id') out.push(value === null ? nullId(v) : compareId(v, value));
     else return undefined;
   }
   return and(out);
