@@ -17,6 +17,8 @@ function findTests(dir) {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
     const p = path.join(dir, e.name);
     if (e.isDirectory()) return e.name === 'node_modules' ? [] : findTests(p);
+    // `.day.ts` files (a long browser scenario, test/ui/working-day.day.ts) run only when named.
+    if (/\.day\.ts$/.test(e.name)) return filters.some((x) => x.includes('.day') && p.includes(x)) ? [p] : [];
     return /\.test\.ts$/.test(e.name) ? [p] : [];
   });
 }

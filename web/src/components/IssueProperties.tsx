@@ -43,14 +43,15 @@ export function useIssueSaver(issue: IssueData, key: readonly unknown[]) {
     if (before) queryClient.setQueryData<IssueData>(key, { ...before, ...patch });
     try {
       await updateIssue(issue.id, input, listPatch(input));
+      // The saved issue (its activity, its updatedAt) comes back through the change stream's event.
       return true;
     } catch (e) {
       if (before) queryClient.setQueryData(key, before);
       setError({ field, error: e });
+      void queryClient.invalidateQueries({ queryKey: key });
       return false;
     } finally {
       setBusy(null);
-      void queryClient.invalidateQueries({ queryKey: key });
     }
   }
   const errorFor = (field: Field) => (error?.field === field ? <ErrorMessage error={error.error} /> : null);
@@ -170,11 +171,9 @@ export function IssueProperties({
         <div data-shortcut="l">
           <LabelPicker
             labels={ref.data.labels}
-            value={issue.labels.nodes.map((l) => l.id)}
+            value={issue.labelIds}
             disabled={readOnly}
-            onChange={(labelIds) =>
-              save('labels', { labelIds }, { labels: { nodes: labelIds.map((id) => ({ id })) } })
-            }
+            onChange={(labelIds) => save('labels', { labelIds }, { labelIds })}
           />
         </div>
       )}

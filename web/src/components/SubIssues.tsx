@@ -18,7 +18,7 @@ interface ChildProgress {
 }
 
 const CHILDREN = graphql(`query Children($id: String!) { issue(id: $id) {
-  children(first: 250, orderBy: createdAt) { nodes { id identifier title state { name type } } } } }`);
+  children(first: 50, orderBy: createdAt) { nodes { id identifier title state { name type } } } } }`);
 
 export function SubIssues({
   issueId,

@@ -1,6 +1,7 @@
 // Groups and orders a loaded list of issues the way a view asks: by state,
 // assignee, project, priority, cycle, team or label (an issue with two labels
 // shows under both, as in other trackers), with empty groups left out.
+import type { IssueFilter } from '../gql/graphql';
 import type { Issue } from './issues';
 import { PRIORITIES } from './issues';
 import { type CycleRef, cycleName, type ProjectRef, type Ref, type State, teamScoped } from './ref';
@@ -113,5 +114,48 @@ function keyOf(i: Issue, by: Grouping): string {
       return i.teamId;
     default:
       return 'all';
+  }
+}
+
+/** A group the server pages on its own: its own filter, total and cursor. */
+export interface GroupSpec {
+  key: string;
+  label: string;
+  state?: State;
+  filter: IssueFilter;
+}
+
+/**
+ * The groups read from the server one by one (state, priority, team, none:
+ * few and known from the reference data), each narrowing `filter`; null for
+ * the groupings with many possible groups (assignee, project, cycle, label),
+ * which page one list and group what is loaded.
+ */
+export function serverGroups(by: Grouping, filter: IssueFilter, ref: Ref, team?: string): GroupSpec[] | null {
+  const narrow = (extra: IssueFilter): IssueFilter => ({ and: [filter, extra] });
+  switch (by) {
+    case 'state':
+      return ref.states
+        .filter((s) => !team || s.teamId === team)
+        .map((s) => ({
+          key: s.id,
+          label: teamScoped(ref, s.teamId, s.name),
+          state: s,
+          filter: narrow({ state: { id: { eq: s.id } } }),
+        }));
+    case 'priority':
+      return [1, 2, 3, 4, 0].map((p) => ({
+        key: String(p),
+        label: PRIORITIES.find((x) => x.value === p)!.label,
+        filter: narrow({ priority: { eq: p } }),
+      }));
+    case 'team':
+      return ref.teams
+        .filter((t) => !team || t.id === team)
+        .map((t) => ({ key: t.id, label: t.name, filter: narrow({ team: { id: { eq: t.id } } }) }));
+    case 'none':
+      return [{ key: 'all', label: 'All issues', filter }];
+    default:
+      return null;
   }
 }

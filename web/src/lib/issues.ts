@@ -1,18 +1,19 @@
-// Issues through GraphQL and the query cache: whole lists loaded page by page
-// (the list and board group and sort them on the client), and mutations that
-// show their effect at once and roll it back if the server refuses.
-import { type InfiniteData, keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import { useEffect, useMemo } from 'react';
+// Issues: the row a list shows, a view's filters as an IssueFilter, and
+// mutations that show their effect at once in every cached list (put in place
+// by lib/issue-pages.ts, never by reading the lists again) and roll it back if
+// the server refuses.
 import { graphql } from '../gql';
-import type {
-  BlockedIssuesQuery,
-  IssueCreateInput,
-  IssueFilter,
-  IssueListQuery,
-  IssueUpdateInput,
-  PaginationOrderBy,
-} from '../gql/graphql';
+import type { IssueCreateInput, IssueFilter, IssueUpdateInput } from '../gql/graphql';
 import { gql } from './api';
+import {
+  cachedIssue,
+  fromNode,
+  type Placement,
+  placeIssues,
+  refreshBlockedBy,
+  restoreLists,
+  snapshotLists,
+} from './issue-pages';
 import { invalidate, queryClient } from './query';
 import type { View } from './view';
 
@@ -44,38 +45,6 @@ export const PRIORITIES = [
 ];
 export const priorityLabel = (p: number) => PRIORITIES.find((x) => x.value === p)?.label ?? 'No priority';
 
-const IssueList = graphql(`
-  query IssueList($first: Int, $after: String, $filter: IssueFilter, $orderBy: PaginationOrderBy) {
-    issues(first: $first, after: $after, filter: $filter, orderBy: $orderBy) {
-      nodes {
-        id identifier title priority estimate dueDate createdAt updatedAt
-        state { id } team { id } assignee { id } project { id } cycle { id }
-        labels(first: 20) { nodes { id } }
-      }
-      pageInfo { hasNextPage endCursor }
-    }
-  }
-`);
-type Page = IssueListQuery;
-type Node = Page['issues']['nodes'][number];
-
-const fromNode = (i: Node): Issue => ({
-  id: i.id,
-  identifier: i.identifier,
-  title: i.title,
-  priority: i.priority,
-  estimate: i.estimate,
-  dueDate: i.dueDate,
-  createdAt: i.createdAt,
-  updatedAt: i.updatedAt,
-  stateId: i.state.id,
-  teamId: i.team.id,
-  assigneeId: i.assignee?.id ?? null,
-  projectId: i.project?.id ?? null,
-  cycleId: i.cycle?.id ?? null,
-  labelIds: i.labels.nodes.map((l) => l.id),
-});
-
 /** A view's filters as a GraphQL IssueFilter; `me` stands for the viewer. */
 export function toIssueFilter(v: View, viewerId: string | undefined): IssueFilter {
   const f: IssueFilter = {};
@@ -106,85 +75,75 @@ export function searchFilters(q: string): IssueFilter[] {
   ];
 }
 
-const PAGE = 250;
-const listKey = (filter: IssueFilter, orderBy: PaginationOrderBy) => ['issues', 'list', filter, orderBy];
-
-/** Every issue matching `filter`: the first page shows at once, the rest follow by themselves. */
-export function useIssueList(filter: IssueFilter, orderBy: PaginationOrderBy, enabled = true) {
-  const q = useInfiniteQuery({
-    queryKey: listKey(filter, orderBy),
-    queryFn: ({ pageParam }) => gql(IssueList, { first: PAGE, after: pageParam, filter, orderBy }),
-    initialPageParam: null as string | null,
-    getNextPageParam: (last) => (last.issues.pageInfo.hasNextPage ? last.issues.pageInfo.endCursor : null),
-    // A new filter keeps the old list on screen until its first page arrives.
-    placeholderData: keepPreviousData,
-    enabled,
-  });
-  const { hasNextPage, isFetchingNextPage, isError, fetchNextPage } = q;
-  useEffect(() => {
-    if (hasNextPage && !isFetchingNextPage && !isError) void fetchNextPage();
-  }, [hasNextPage, isFetchingNextPage, isError, fetchNextPage]);
-  const blocked = useBlockedIds(filter, enabled);
-  const issues = useMemo(
-    () =>
-      q.data?.pages.flatMap((p) =>
-        p.issues.nodes.map((n) => ({ ...fromNode(n), blocked: blocked.data?.has(n.id) ?? false })),
-      ),
-    [q.data, blocked.data],
-  );
-  return { issues, done: !hasNextPage && !q.isFetching, error: q.error, isLoading: q.isLoading };
-}
-
-const Blocked = graphql(`
-  query BlockedIssues($first: Int, $after: String, $filter: IssueFilter) {
-    issues(first: $first, after: $after, filter: $filter) {
-      nodes { id inverseRelations(first: 50) { nodes { type issue { state { type } } } } }
-      pageInfo { hasNextPage endCursor }
-    }
-  }
-`);
-/** Blocked issues per request: with 50 inverse relations each, this stays under the query cost limit. */
-const BLOCKED_PAGE = 50;
-const DONE_TYPES = new Set(['completed', 'canceled']);
-
-/**
- * Ids of the issues matching `filter` that wait on an unresolved blocker. The
- * server narrows to issues with any blocker, so this reads only those, beside
- * the list: a page of the list never pays for relations.
- */
-function useBlockedIds(filter: IssueFilter, enabled: boolean) {
-  return useQuery({
-    queryKey: ['issues', 'blocked', filter],
-    enabled,
-    queryFn: async () => {
-      const ids = new Set<string>();
-      let after: string | null = null;
-      for (;;) {
-        const d: BlockedIssuesQuery = await gql(Blocked, {
-          first: BLOCKED_PAGE,
-          after,
-          filter: { and: [filter, { hasBlockedByRelations: { eq: true } }] },
-        });
-        for (const n of d.issues.nodes) {
-          if (
-            n.inverseRelations.nodes.some((r) => r.type === 'blocks' && !DONE_TYPES.has(r.issue.state.type))
-          )
-            ids.add(n.id);
-        }
-        if (!d.issues.pageInfo.hasNextPage || !d.issues.pageInfo.endCursor) return ids;
-        after = d.issues.pageInfo.endCursor;
-      }
-    },
-  });
-}
+// ---------- mutations ----------
 
 // ---------- mutations ----------
 
-/** After any change to issues: lists, pages and the counts shown on projects and cycles. */
+/** After a change whose effect on lists cannot be computed here (a relation made an issue a duplicate). */
 export function refreshIssues() {
   void invalidate('issues');
   void invalidate('cycles');
   void invalidate('projects');
+}
+
+/** The issue's own page, activity and sub-issues: what shows one issue rather than a list. */
+export function refreshIssuePages(ids: Iterable<string>, kinds = ['detail', 'history', 'children']) {
+  const wanted = new Set(ids);
+  void queryClient.invalidateQueries({
+    predicate: (q) => {
+      const [root, kind, id] = q.queryKey as unknown[];
+      if (root !== 'issues' || !kinds.includes(String(kind))) return false;
+      if (wanted.has(String(id))) return true;
+      // Sub-issues are listed under their parent's id; one that changed (or left) is in the list.
+      if (kind === 'children')
+        return (
+          (q.state.data as { children?: { id: string }[] } | undefined)?.children?.some((n) =>
+            wanted.has(n.id),
+          ) ?? true
+        );
+      const d = q.state.data as { id?: string; identifier?: string } | undefined | null;
+      return d ? wanted.has(d.id ?? '') || wanted.has(d.identifier ?? '') : false;
+    },
+  });
+}
+
+const IssueNodes = graphql(`
+  query IssueNodes($ids: [ID!]!, $first: Int) {
+    issues(first: $first, filter: { id: { in: $ids } }) { nodes { ...IssueRow parent { id } } }
+  }
+`);
+/** The server's largest page. */
+const NODES_PAGE = 250;
+
+/**
+ * Reads these issues (changed elsewhere, or just created here) and puts each
+ * where it belongs in every cached list; one missing from the answer is gone
+ * from the reader's sight and leaves every list. `created` are new: they were
+ * in no list before.
+ */
+export async function placeChanged(
+  ids: string[],
+  created: ReadonlySet<string> = new Set(),
+): Promise<string[]> {
+  const parents: string[] = [];
+  for (let i = 0; i < ids.length; i += NODES_PAGE) {
+    const chunk = ids.slice(i, i + NODES_PAGE);
+    // `first` as small as the answer can be: the cost is priced on it.
+    const nodes = (await gql(IssueNodes, { ids: chunk, first: chunk.length })).issues.nodes;
+    const fresh = new Map(nodes.map((n) => [n.id, fromNode(n)]));
+    for (const n of nodes) if (n.parent) parents.push(n.parent.id);
+    placeIssues(
+      chunk.map(
+        (id): Placement => ({
+          id,
+          now: fresh.get(id) ?? null,
+          was: created.has(id) ? null : cachedIssue(id),
+        }),
+      ),
+    );
+    refreshBlockedBy(chunk);
+  }
+  return parents;
 }
 
 const CreateIssue = graphql(`
@@ -197,8 +156,11 @@ export type { IssueCreateInput, IssueUpdateInput };
 
 export async function createIssue(input: IssueCreateInput) {
   const d = await gql(CreateIssue, { input });
-  refreshIssues();
-  return d.issueCreate.issue!;
+  const issue = d.issueCreate.issue!;
+  // Shown in this person's lists at once; the change stream would bring it a moment later.
+  void placeChanged([issue.id], new Set([issue.id])).catch(() => undefined);
+  if (input.parentId) refreshIssuePages([input.parentId], ['children']);
+  return issue;
 }
 
 const UpdateIssue = graphql(`
@@ -207,81 +169,31 @@ const UpdateIssue = graphql(`
   }
 `);
 
-type Lists = [readonly unknown[], InfiniteData<Page> | undefined][];
-
-/** Replaces rows in every cached list (and board): `next` returns the row to keep. */
-function mapListedNodes(next: (n: Node) => Node) {
-  queryClient.setQueriesData<InfiniteData<Page>>({ queryKey: ['issues', 'list'] }, (data) =>
-    data
-      ? {
-          ...data,
-          pages: data.pages.map((p) => ({ ...p, issues: { ...p.issues, nodes: p.issues.nodes.map(next) } })),
-        }
-      : data,
-  );
-}
-
-/** Applies `patch` to the issues in every cached list; returns what to put back. */
-function patchLists(ids: ReadonlySet<string>, patch: Partial<Issue>): Lists {
-  const before = queryClient.getQueriesData<InfiniteData<Page>>({ queryKey: ['issues', 'list'] });
-  mapListedNodes((n) => (ids.has(n.id) ? toNode(n, patch) : n));
-  return before;
-}
-
-const IssueNodes = graphql(`
-  query IssueNodes($ids: [ID!]!) {
-    issues(first: 250, filter: { id: { in: $ids } }) {
-      nodes {
-        id identifier title priority estimate dueDate createdAt updatedAt
-        state { id } team { id } assignee { id } project { id } cycle { id }
-        labels(first: 20) { nodes { id } }
-      }
-    }
+/** Shows `patch` in every cached list (moving rows between groups and columns); returns what to put back. */
+function patchLists(ids: readonly string[], patch: Partial<Issue>) {
+  const before = snapshotLists();
+  const changes: Placement[] = [];
+  for (const id of ids) {
+    const was = cachedIssue(id);
+    if (was) changes.push({ id, was, now: { ...was, ...patch } });
   }
-`);
-
-/**
- * Reads these issues again and puts them in place in every cached list (a
- * change made elsewhere). False when one of them is out of the caller's sight
- * now: then only a fresh list can say where things stand.
- */
-export async function refreshListed(ids: string[]): Promise<boolean> {
-  const nodes = (await gql(IssueNodes, { ids })).issues.nodes;
-  const fresh = new Map(nodes.map((n) => [n.id, n]));
-  mapListedNodes((n) => fresh.get(n.id) ?? n);
-  return nodes.length === ids.length;
-}
-
-const ref = (v: string | null | undefined) => (v ? { id: v } : null);
-function toNode(n: Node, p: Partial<Issue>): Node {
-  return {
-    ...n,
-    ...(p.title !== undefined && { title: p.title }),
-    ...(p.priority !== undefined && { priority: p.priority }),
-    ...(p.estimate !== undefined && { estimate: p.estimate }),
-    ...(p.dueDate !== undefined && { dueDate: p.dueDate }),
-    ...(p.stateId !== undefined && { state: { id: p.stateId } }),
-    ...(p.assigneeId !== undefined && { assignee: ref(p.assigneeId) }),
-    ...(p.projectId !== undefined && { project: ref(p.projectId) }),
-    ...(p.cycleId !== undefined && { cycle: ref(p.cycleId) }),
-    ...(p.labelIds !== undefined && { labels: { nodes: p.labelIds.map((id) => ({ id })) } }),
-  };
+  placeIssues(changes);
+  return before;
 }
 
 /**
  * Changes an issue. `local` is how the change looks in a list row: it shows at
  * once everywhere the issue is listed and is put back if the server refuses.
+ * The change stream then brings the saved row (with its new `updatedAt`).
  */
 export async function updateIssue(id: string, input: IssueUpdateInput, local?: Partial<Issue>) {
   await queryClient.cancelQueries({ queryKey: ['issues', 'list'] });
-  const before = local ? patchLists(new Set([id]), local) : [];
+  const before = local ? patchLists([id], local) : [];
   try {
     await gql(UpdateIssue, { id, input });
   } catch (e) {
-    for (const [key, data] of before) queryClient.setQueryData(key, data);
+    restoreLists(before);
     throw e;
-  } finally {
-    refreshIssues();
   }
 }
 
@@ -296,19 +208,19 @@ const BATCH = 50;
 /**
  * Applies one change to many issues, shown at once in every list. Batches of 50
  * go one after another; if the server refuses one, every row is put back and
- * the lists reloaded, so what shows is what was saved.
+ * the saved ones read again, so what shows is what was saved.
  */
 export async function updateIssues(ids: string[], input: IssueUpdateInput, local?: Partial<Issue>) {
   await queryClient.cancelQueries({ queryKey: ['issues', 'list'] });
-  const before = local ? patchLists(new Set(ids), local) : [];
+  const before = local ? patchLists(ids, local) : [];
+  let saved = 0;
   try {
-    for (let i = 0; i < ids.length; i += BATCH)
-      await gql(UpdateIssues, { ids: ids.slice(i, i + BATCH), input });
+    for (; saved < ids.length; saved += BATCH)
+      await gql(UpdateIssues, { ids: ids.slice(saved, saved + BATCH), input });
   } catch (e) {
-    for (const [key, data] of before) queryClient.setQueryData(key, data);
+    restoreLists(before);
+    if (saved > 0) void placeChanged(ids.slice(0, saved)).catch(() => undefined);
     throw e;
-  } finally {
-    refreshIssues();
   }
 }
 
@@ -319,5 +231,5 @@ const DeleteIssue = graphql(`
 `);
 export async function deleteIssue(id: string) {
   await gql(DeleteIssue, { id });
-  refreshIssues();
+  placeIssues([{ id, now: null, was: cachedIssue(id) }]);
 }

@@ -1,10 +1,12 @@
 // Live updates: the server's change stream (GET /api/stream, docs/live.md)
 // applied to the query cache, so what one person changes shows in everyone
 // else's lists, board and pages without a reload. Events name what changed;
-// the cache refetches it, so the server's visibility rules apply as for any read.
+// the changed issue is read once and put in place in every cached list (never
+// the lists read again), so the server's visibility rules apply as for any read.
 import { useEffect } from 'react';
 import { api } from './api';
-import { refreshListed } from './issues';
+import { cachedIssue, placeIssues } from './issue-pages';
+import { placeChanged, refreshIssuePages } from './issues';
 import { refreshInbox } from './notifications';
 import { invalidate, queryClient } from './query';
 
@@ -103,23 +105,38 @@ class LiveStream {
 
 async function apply(changes: Change[]) {
   const touched = new Set(changes.map((c) => c.type));
-  const updated = changes.filter((c) => c.type === 'issue' && c.action === 'update').map((c) => c.id);
-  const listsChanged = changes.some((c) => c.type === 'issue' && c.action !== 'update');
+  const issues = changes.filter((c) => c.type === 'issue');
   // The inbox and its count, before the lists' read below: only this user's own
   // notification events (docs/live.md), not every issue change of every tab.
   if (touched.has('notification')) refreshInbox();
-  if (touched.has('issue')) {
-    void invalidate('issues', 'detail');
-    void invalidate('issues', 'history');
-    void invalidate('issues', 'children');
+  if (issues.length > 0) {
+    // Each changed issue is read once (one request for the batch) and put in place in every list.
+    const created = new Set(issues.filter((c) => c.action === 'create').map((c) => c.id));
+    const removed = issues.filter((c) => c.action === 'remove').map((c) => c.id);
+    const gone = new Set(removed);
+    const read = [...new Set(issues.map((c) => c.id))].filter((id) => !gone.has(id));
+    if (removed.length > 0) placeIssues(removed.map((id) => ({ id, now: null, was: cachedIssue(id) })));
+    // A read that fails leaves the lists as they were: re-read them rather than show a stale row.
+    const parents =
+      read.length > 0
+        ? await placeChanged(read, created).catch(() => {
+            void invalidate('issues', 'list');
+            return [];
+          })
+        : [];
+    // Only the pages showing a changed issue (or its parent's sub-issues) read again, not every issue page cached.
+    refreshIssuePages([
+      ...issues.flatMap((c) => [c.id, ...(c.identifier ? [c.identifier] : [])]),
+      ...parents,
+    ]);
   }
-  // An edit is patched into the lists in place; an issue created, removed or gone out of sight re-reads them.
-  if (
-    listsChanged ||
-    (updated.length > 0 && !(await refreshListed([...new Set(updated)]).catch(() => false)))
-  )
-    void invalidate('issues', 'list');
-  if (touched.has('comment') || touched.has('attachment')) void invalidate('issues', 'detail');
+  const onPages = changes.filter((c) => c.type === 'comment' || c.type === 'attachment');
+  if (onPages.some((c) => !c.issueId)) void invalidate('issues', 'detail');
+  else if (onPages.length > 0)
+    refreshIssuePages(
+      onPages.map((c) => c.issueId!),
+      ['detail'],
+    );
   if (touched.has('relation')) {
     void invalidate('issues', 'relations');
     void invalidate('issues', 'blocked');

@@ -2,14 +2,16 @@
 // Shift+Arrow on a focused card) moves the issue to that state at once.
 
 import { Link } from '@tanstack/react-router';
-import { type DragEvent, useMemo, useState } from 'react';
+import { type DragEvent, useEffect, useMemo, useState } from 'react';
 import { DisplayOptions } from '../components/DisplayOptions';
 import { FilterBar, useSettledFilters } from '../components/Filters';
 import { Avatar, BlockedMarker, LabelChips, PriorityIcon, StateIcon } from '../components/IssueBits';
 import { ErrorMessage, Loading, PageHeader } from '../components/ui';
 import { VirtualList } from '../components/VirtualList';
+import type { IssueFilter, PaginationOrderBy } from '../gql/graphql';
 import { compare } from '../lib/grouping';
-import { type Issue, toIssueFilter, updateIssue, useIssueList } from '../lib/issues';
+import { loadMore, useBlockedIds, useIssueLists } from '../lib/issue-pages';
+import { type Issue, toIssueFilter, updateIssue } from '../lib/issues';
 import { type Ref, type State, useRefData } from '../lib/ref';
 import { useSession } from '../lib/session';
 import type { ViewProps } from '../router';
@@ -28,16 +30,29 @@ export function BoardPage({ view, setView }: ViewProps) {
     [settled, team?.id, ref.data?.viewerId],
   );
   const order = view.order ?? 'priority';
-  const list = useIssueList(filter, order === 'created' ? 'createdAt' : 'updatedAt', Boolean(team));
+  const orderBy: PaginationOrderBy = order === 'created' ? 'createdAt' : 'updatedAt';
+  // Each column is a list of its own: a first page, a total, more cards as it scrolls.
+  const columnFilters = useMemo(
+    () => (team?.states ?? []).map((s): IssueFilter => ({ and: [filter, { state: { id: { eq: s.id } } }] })),
+    [team, filter],
+  );
+  const lists = useIssueLists(columnFilters, orderBy, Boolean(team));
+  const blocked = useBlockedIds(filter, Boolean(team)).data?.blocked;
+  const { datas, loaded, error: listError } = lists;
 
   const columns = useMemo(() => {
-    const map = new Map<string, Issue[]>();
-    for (const s of team?.states ?? []) map.set(s.id, []);
-    for (const i of list.issues ?? []) map.get(i.stateId)?.push(i);
-    const cmp = compare(order);
-    for (const col of map.values()) col.sort(cmp);
+    const map = new Map<string, { cards: Card[]; total: number }>();
+    (team?.states ?? []).forEach((s, n) => {
+      const d = datas[n];
+      const cards: Card[] = [...(d?.issues ?? [])]
+        .sort(compare(order))
+        .map((i) => (blocked?.has(i.id) ? { ...i, blocked: true } : i));
+      if (d?.more) cards.push({ more: true, filter: columnFilters[n]!, loaded: d.issues.length });
+      map.set(s.id, { cards, total: d?.total ?? 0 });
+    });
     return map;
-  }, [list.issues, team, order]);
+  }, [datas, team, order, blocked, columnFilters]);
+  const findIssue = (id: string) => datas.flatMap((d) => d?.issues ?? []).find((i) => i.id === id);
 
   async function move(issue: Issue, state: State) {
     if (issue.stateId === state.id) return;
@@ -55,7 +70,7 @@ export function BoardPage({ view, setView }: ViewProps) {
     e.preventDefault();
     setDragOver(null);
     const id = e.dataTransfer.getData('text/x-issue-id');
-    const issue = list.issues?.find((i) => i.id === id);
+    const issue = findIssue(id);
     if (issue) void move(issue, state);
   }
 
@@ -88,15 +103,15 @@ export function BoardPage({ view, setView }: ViewProps) {
         onChange={(v) => setView({ ...v, team: view.team })}
         showState={false}
       />
-      <ErrorMessage error={error ?? list.error ?? ref.error} />
+      <ErrorMessage error={error ?? listError ?? ref.error} />
       <div className="sr-only" aria-live="assertive">
         {announce}
       </div>
-      {(list.isLoading || ref.isLoading) && <Loading label="Loading board" />}
-      {ref.data && list.issues && team && (
+      {(!loaded || ref.isLoading) && !listError && <Loading label="Loading board" />}
+      {ref.data && loaded && team && (
         <div className="board">
           {team.states.map((state, si) => {
-            const cards = columns.get(state.id) ?? [];
+            const { cards, total } = columns.get(state.id) ?? { cards: [], total: 0 };
             return (
               <section
                 key={state.id}
@@ -115,7 +130,7 @@ export function BoardPage({ view, setView }: ViewProps) {
                 <header className="column-head">
                   <StateIcon state={state} />
                   <h2>{state.name}</h2>
-                  <span className="muted">{cards.length}</span>
+                  <span className="muted">{total}</span>
                 </header>
                 <VirtualList
                   label={`${state.name} issues`}
@@ -123,18 +138,22 @@ export function BoardPage({ view, setView }: ViewProps) {
                   items={cards}
                   rowHeight={92}
                   overscan={4}
-                  itemKey={(i) => i.id}
-                  render={(issue) => (
-                    <Card
-                      issue={issue}
-                      refData={ref.data!}
-                      movable={!readOnly}
-                      onMove={(dir) => {
-                        const next = team.states[si + dir];
-                        if (next) void move(issue, next);
-                      }}
-                    />
-                  )}
+                  itemKey={(i) => ('more' in i ? 'more' : i.id)}
+                  render={(issue) =>
+                    'more' in issue ? (
+                      <MoreCards filter={issue.filter} orderBy={orderBy} loaded={issue.loaded} />
+                    ) : (
+                      <IssueCard
+                        issue={issue}
+                        refData={ref.data!}
+                        movable={!readOnly}
+                        onMove={(dir) => {
+                          const next = team.states[si + dir];
+                          if (next) void move(issue, next);
+                        }}
+                      />
+                    )
+                  }
                 />
               </section>
             );
@@ -145,7 +164,29 @@ export function BoardPage({ view, setView }: ViewProps) {
   );
 }
 
-function Card({
+/** A column's end of loaded cards: once it is rendered (scrolled near), the next page is read. */
+type Card = Issue | { more: true; filter: IssueFilter; loaded: number };
+function MoreCards({
+  filter,
+  orderBy,
+  loaded,
+}: {
+  filter: IssueFilter;
+  orderBy: PaginationOrderBy;
+  loaded: number;
+}) {
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new page loaded while still in view reads the next
+  useEffect(() => {
+    void loadMore(filter, orderBy).catch(() => undefined);
+  }, [filter, orderBy, loaded]);
+  return (
+    <div className="more-row muted" aria-busy="true">
+      Loading more…
+    </div>
+  );
+}
+
+function IssueCard({
   issue,
   refData,
   movable,

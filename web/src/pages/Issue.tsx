@@ -27,9 +27,9 @@ const IssueQuery = graphql(`
       id identifier title description priority estimate dueDate createdAt url
       state { id } team { id key } assignee { id } creator { name } project { id } cycle { id }
       projectMilestone { id } parent { id identifier title }
-      labels(first: 50) { nodes { id } }
-      comments(first: 250) { nodes { id body createdAt editedAt archivedAt user { id name } } }
-      attachments(first: 100) { nodes { id title url createdAt metadata } }
+      labelIds
+      comments(first: 100) { nodes { id body createdAt editedAt archivedAt user { id name } } }
+      attachments(first: 50) { nodes { id title url createdAt metadata } }
     }
   }
 `);

@@ -19,16 +19,21 @@ import {
 import { SaveViewButton } from '../components/SaveView';
 import { ErrorMessage, Loading, PageHeader } from '../components/ui';
 import { VirtualList } from '../components/VirtualList';
-import type { IssueFilter } from '../gql/graphql';
-import { type Group, groupIssues } from '../lib/grouping';
-import { type Issue, toIssueFilter, useIssueList } from '../lib/issues';
+import type { IssueFilter, PaginationOrderBy } from '../gql/graphql';
+import { compare, groupIssues, serverGroups } from '../lib/grouping';
+import { loadMore, useBlockedIds, useIssueLists } from '../lib/issue-pages';
+import { type Issue, toIssueFilter } from '../lib/issues';
 import { useShortcuts } from '../lib/keys';
-import { type Ref, useCycles, useProjects, useRefData } from '../lib/ref';
+import { type Ref, type State, useCycles, useProjects, useRefData } from '../lib/ref';
 import { useSession } from '../lib/session';
 import { type FilterKey, isFiltered, type Property, shownProperties, type View } from '../lib/view';
 import type { ViewProps } from '../router';
 
-type Row = { kind: 'group'; group: Group; collapsed: boolean } | { kind: 'issue'; issue: Issue };
+type Row =
+  | { kind: 'group'; key: string; label: string; state?: State; count: string; collapsed: boolean }
+  | { kind: 'issue'; issue: Issue }
+  /** The end of what is loaded of a list that has more: on screen, it reads the next page. */
+  | { kind: 'more'; key: string; filter: IssueFilter; loaded: number };
 
 export function IssuesPage({ mine = false, ...props }: ViewProps & { mine?: boolean }) {
   return (
@@ -77,7 +82,15 @@ export function IssueList({
     const own = toIssueFilter(settled, ref.data?.viewerId);
     return baseFilter ? { and: [baseFilter, own] } : own;
   }, [settled, ref.data?.viewerId, baseFilter]);
-  const list = useIssueList(filter, order === 'created' ? 'createdAt' : 'updatedAt', Boolean(ref.data));
+  const orderBy: PaginationOrderBy = order === 'created' ? 'createdAt' : 'updatedAt';
+  // State, priority and team groups are read (and counted) one by one; the other groupings page one list.
+  const groups = useMemo(
+    () => (ref.data ? serverGroups(by, filter, ref.data, settled.team) : null),
+    [by, filter, ref.data, settled.team],
+  );
+  const lists = useIssueLists(groups ? groups.map((g) => g.filter) : [filter], orderBy, Boolean(ref.data));
+  const blocked = useBlockedIds(filter, Boolean(ref.data)).data?.blocked;
+  const { datas, loaded, error } = lists;
   const shown = shownProperties(view);
   const projects = useProjects(flag('projects') && (by === 'project' || shown.has('project'))).data;
   const projectName = useMemo(() => new Map(projects?.map((p) => [p.id, p.name])), [projects]);
@@ -86,15 +99,35 @@ export function IssueList({
   const [focus, setFocus] = useState(-1);
 
   const rows = useMemo(() => {
-    if (!list.issues || !ref.data) return [];
+    if (!ref.data) return [];
     const out: Row[] = [];
-    for (const group of groupIssues(list.issues, by, order, ref.data, { projects, cycles })) {
-      const isCollapsed = collapsed.has(group.key);
-      if (by !== 'none') out.push({ kind: 'group', group, collapsed: isCollapsed });
-      if (!isCollapsed) for (const issue of group.issues) out.push({ kind: 'issue', issue });
+    const mark = (i: Issue) => (blocked?.has(i.id) ? { ...i, blocked: true } : i);
+    const head = (key: string, label: string, count: string, state?: State) => {
+      const isCollapsed = collapsed.has(key);
+      if (by !== 'none') out.push({ kind: 'group', key, label, state, count, collapsed: isCollapsed });
+      return !isCollapsed;
+    };
+    if (groups) {
+      groups.forEach((g, n) => {
+        const d = datas[n];
+        if (!d || d.total === 0) return;
+        if (!head(g.key, g.label, String(d.total), g.state)) return;
+        for (const issue of [...d.issues].sort(compare(order)))
+          out.push({ kind: 'issue', issue: mark(issue) });
+        if (d.more) out.push({ kind: 'more', key: g.key, filter: g.filter, loaded: d.issues.length });
+      });
+    } else if (datas[0]) {
+      const d = datas[0];
+      for (const group of groupIssues(d.issues.map(mark), by, order, ref.data, { projects, cycles })) {
+        // Only what is loaded is grouped: "12+" while more pages may add to a group.
+        if (head(group.key, group.label, `${group.issues.length}${d.more ? '+' : ''}`, group.state))
+          for (const issue of group.issues) out.push({ kind: 'issue', issue });
+      }
+      if (d.more) out.push({ kind: 'more', key: 'all', filter, loaded: d.issues.length });
     }
     return out;
-  }, [list.issues, ref.data, by, order, collapsed, projects, cycles]);
+  }, [datas, groups, filter, blocked, ref.data, by, order, collapsed, projects, cycles]);
+  const allIssues = useMemo(() => datas.flatMap((d) => d?.issues ?? []), [datas]);
 
   // Selection for bulk edit: ids, and the row a Shift-click extends from.
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
@@ -114,10 +147,7 @@ export function IssueList({
     setSelected(next);
   };
   // A selection never holds issues the list no longer shows (filtered out, deleted).
-  const selectedIssues = useMemo(
-    () => (list.issues ?? []).filter((i) => selected.has(i.id)),
-    [list.issues, selected],
-  );
+  const selectedIssues = useMemo(() => allIssues.filter((i) => selected.has(i.id)), [allIssues, selected]);
 
   // j/k and arrows move between rows from anywhere on the page (not while typing); x selects.
   const clearSelection = () => setSelected(new Set());
@@ -136,7 +166,7 @@ export function IssueList({
     requestAnimationFrame(() => document.querySelector<HTMLElement>(`[data-row="${focus}"]`)?.focus());
   }, [focus]);
 
-  const total = list.issues?.length ?? 0;
+  const total = loaded ? datas.reduce((n, d) => n + (d?.total ?? 0), 0) : 0;
   const toggle = (key: string) => {
     const next = new Set(collapsed);
     if (next.has(key)) next.delete(key);
@@ -150,7 +180,7 @@ export function IssueList({
       {children}
       <div className="list-bar">
         <span className="muted" aria-live="polite">
-          {list.issues ? `${total}${list.done ? '' : '+'} ${total === 1 ? 'issue' : 'issues'}` : ''}
+          {loaded ? `${total} ${total === 1 ? 'issue' : 'issues'}` : ''}
         </span>
         <span className="row">
           {actions ?? <SaveViewButton view={view} filter={filter} />}
@@ -159,9 +189,9 @@ export function IssueList({
       </div>
       <FilterBar view={urlView} hide={Object.keys(fixed) as FilterKey[]} onChange={setView} />
       {selectedIssues.length > 0 && <BulkBar selected={selectedIssues} onClear={clearSelection} />}
-      <ErrorMessage error={list.error ?? ref.error} />
-      {(list.isLoading || ref.isLoading) && <Loading label="Loading issues" />}
-      {list.issues && total === 0 && (
+      <ErrorMessage error={error ?? ref.error} />
+      {(!loaded || ref.isLoading) && !error && <Loading label="Loading issues" />}
+      {loaded && total === 0 && (
         <EmptyList
           text={empty}
           filtered={isFiltered(urlView) || Boolean(urlView.q)}
@@ -178,22 +208,24 @@ export function IssueList({
           items={rows}
           rowHeight={38}
           scrollTo={focus}
-          itemKey={(r) => (r.kind === 'group' ? `g-${r.group.key}` : `${r.issue.id}`)}
+          itemKey={(r) => (r.kind === 'issue' ? r.issue.id : `${r.kind}-${r.key}`)}
           render={(r, index) =>
-            r.kind === 'group' ? (
+            r.kind === 'more' ? (
+              <MoreRows filter={r.filter} orderBy={orderBy} loaded={r.loaded} />
+            ) : r.kind === 'group' ? (
               <button
                 type="button"
                 className="group-row"
                 data-row={index}
                 aria-expanded={!r.collapsed}
-                onClick={() => toggle(r.group.key)}
+                onClick={() => toggle(r.key)}
               >
                 <span className="caret" aria-hidden="true">
                   {r.collapsed ? '▸' : '▾'}
                 </span>
-                {r.group.state && <StateIcon state={r.group.state} />}
-                <span className="group-name">{r.group.label}</span>
-                <span className="muted">{r.group.issues.length}</span>
+                {r.state && <StateIcon state={r.state} />}
+                <span className="group-name">{r.label}</span>
+                <span className="muted">{r.count}</span>
               </button>
             ) : (
               <IssueRow
@@ -209,6 +241,27 @@ export function IssueList({
           }
         />
       )}
+    </div>
+  );
+}
+
+/** The end of a list's loaded rows: once it is rendered (scrolled near), the next page is read. */
+function MoreRows({
+  filter,
+  orderBy,
+  loaded,
+}: {
+  filter: IssueFilter;
+  orderBy: PaginationOrderBy;
+  loaded: number;
+}) {
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new page loaded while still in view reads the next
+  useEffect(() => {
+    void loadMore(filter, orderBy).catch(() => undefined);
+  }, [filter, orderBy, loaded]);
+  return (
+    <div className="more-row muted" aria-busy="true">
+      Loading more…
     </div>
   );
 }
