@@ -4,7 +4,9 @@
 // safely stored, so no row ever points at missing bytes.
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { Readable } from 'node:stream';
+import type { TeamAccess } from '../../platform/access.js';
 import type { Actor, AppContext } from '../../platform/context.js';
+import type { Db } from '../../platform/db/database.js';
 import type { FileRow } from '../../platform/db/tables.js';
 import { AppError, badRequest, conflict, forbidden, invalidField, notFound } from '../../platform/errors.js';
 import { fileStoreFor, S3Store, StoredFileMissing, TooLarge } from '../../platform/storage/index.js';
@@ -12,7 +14,7 @@ import { isUuid } from '../projects/refs.js';
 import { teamAccess } from '../teams/access.js';
 import { normalizeContentType, sanitizeFilename } from './names.js';
 import { assertCanReadFiles, assertCanUpload } from './policy.js';
-import { fileUrl } from './present.js';
+import { fileUrl, ownFileId } from './present.js';
 import * as q from './queries.js';
 
 /** 25 MB, the limit of both upload routes. */
@@ -110,6 +112,23 @@ export async function openFile(
     if (err instanceof StoredFileMissing) throw notFound('File');
     throw err;
   }
+}
+
+/**
+ * The file an attachment url carries: only our own download URL of a file the
+ * caller may read (the download rule, pending grants of their own included).
+ * Null for anything else, so a file they cannot read answers exactly like one
+ * that does not exist (docs/security.md, "The file rule").
+ */
+export async function attachableFileId(
+  db: Db,
+  publicUrl: string,
+  url: string,
+  access: TeamAccess,
+): Promise<string | null> {
+  const id = ownFileId(url, publicUrl);
+  if (!id) return null;
+  return (await q.findVisibleFile(db, id, access))?.id ?? null;
 }
 
 // ---- Two-step upload -------------------------------------------------------

@@ -20,6 +20,7 @@ import * as m0019 from './0019_user_scoped_events.js';
 import * as m0021 from './0021_notification_keyset.js';
 import * as m0023 from './0023_issue_counts.js';
 import * as m0024 from './0024_issue_title_search.js';
+import * as m0027 from './0027_attachment_file_rule.js';
 
 export interface Migration {
   version: number;
@@ -49,4 +50,5 @@ export const migrations: Migration[] = [
   { version: 21, ...m0021 },
   { version: 23, ...m0023 },
   { version: 24, ...m0024 },
+  { version: 27, ...m0027 },
 ];
