@@ -43,6 +43,7 @@ import { migrate } from './platform/db/migrate.js';
 import { installAuth } from './platform/http/auth-hook.js';
 import { installCompression } from './platform/http/compression.js';
 import { frameworkErrors, installErrorHandling } from './platform/http/error-handler.js';
+import { installJsonBodyParser } from './platform/http/json-body.js';
 import { ErrorResponse } from './platform/http/schemas.js';
 import { INJECTED_STYLES_PAGE, installSecurityHeaders } from './platform/http/security-headers.js';
 import type { Http } from './platform/http/types.js';
@@ -111,6 +112,7 @@ export async function buildApp(opts: BuildOptions) {
   };
 
   app.setValidatorCompiler(validatorCompiler);
+  installJsonBodyParser(app);
   app.addSchema(ErrorResponse);
   installErrorHandling(app);
   await installSecurityHeaders(app); // before the auth hook, so refusals carry the headers too
