@@ -45,6 +45,7 @@ import { installAuth } from './platform/http/auth-hook.js';
 import { installCompression } from './platform/http/compression.js';
 import { installDbTimeBudget } from './platform/http/db-time-hook.js';
 import { frameworkErrors, installErrorHandling } from './platform/http/error-handler.js';
+import { installJsonBodyParser } from './platform/http/json-body.js';
 import { installRequestBudget } from './platform/http/request-budget.js';
 import { ErrorResponse } from './platform/http/schemas.js';
 import { INJECTED_STYLES_PAGE, installSecurityHeaders } from './platform/http/security-headers.js';
@@ -114,6 +115,7 @@ export async function buildApp(opts: BuildOptions) {
   };
 
   app.setValidatorCompiler(validatorCompiler);
+  installJsonBodyParser(app);
   app.addSchema(ErrorResponse);
   installErrorHandling(app);
   installDbTimeBudget(app, () => config.dbTimePerRequestMs);

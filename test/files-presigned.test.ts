@@ -93,6 +93,40 @@ describe('presigned direct uploads', () => {
     });
   });
 
+  // Issue 24, finding 10: the presigned URL is retired at completion.
+  test('a second PUT to the presigned URL after /complete changes nothing anyone reads', async () => {
+    /** The PUT's status, its body read so the connection is free again. */
+    const put = async (g: Parameters<typeof putToBucket>[0], body: string) => {
+      const res = await putToBucket(g, body);
+      await res.text();
+      return res.status;
+    };
+    const staged = async (id: string) => (await storage.keys(t.ctx)).filter((k) => k.includes(`${id}-d`));
+    const g = await grant();
+    assert.equal(await put(g, 'hello'), 200);
+    const done = await complete(g.id);
+    assert.equal(done.status, 200, JSON.stringify(done.body));
+    // The bytes moved to a key no URL names; the staging object is gone.
+    const row = await t.ctx.db
+      .selectFrom('files')
+      .selectAll()
+      .where('id', '=', g.id)
+      .executeTakeFirstOrThrow();
+    assert.ok(!new URL(g.uploadUrl).pathname.endsWith(`/${row.storage_key}`), row.storage_key);
+    assert.deepEqual(await staged(g.id), []);
+    // The URL is still signed, so the bucket may take the PUT: it lands where nothing is read.
+    assert.ok((await put(g, 'EVIL!')) < 500);
+    assert.equal((await t.get(local(g.assetUrl), member.token)).body, 'hello');
+    assert.equal((await complete(g.id)).status, 200);
+    assert.equal((await t.get(local(g.assetUrl), member.token)).body, 'hello');
+    // The same when a download confirmed the upload instead of /complete.
+    const h = await grant();
+    assert.equal(await put(h, 'howdy'), 200);
+    assert.equal((await t.get(local(h.assetUrl), member.token)).body, 'howdy');
+    assert.ok((await put(h, 'EVIL!')) < 500);
+    assert.equal((await t.get(local(h.assetUrl), member.token)).body, 'howdy');
+  });
+
   test('POST /api/uploads/:id/complete confirms; only the uploader may ask', async () => {
     const g = await grant(3, 'application/pdf');
     assert.equal((await putToBucket(g, '%PD')).status, 200);

@@ -13,7 +13,7 @@ import { changedTables, digest, tablesToWatch } from './support/fuzz/digest.js';
 import { issueFilters } from './support/fuzz/filters.js';
 import type { Mode } from './support/fuzz/from-schema.js';
 import { literal, operations } from './support/fuzz/graphql-documents.js';
-import { hostileJson, hostileString } from './support/fuzz/values.js';
+import { deepNesting, hostileJson, hostileString } from './support/fuzz/values.js';
 import { type FuzzWorkspace, fuzzWorkspace } from './support/fuzz/workspace.js';
 import { startTestApp, type TestApp } from './support/harness.js';
 
@@ -124,6 +124,25 @@ describe('fuzz: the GraphQL endpoint', () => {
         })
         .map((v) => JSON.stringify(v)),
       fc.string({ maxLength: 200 }).map((q) => JSON.stringify({ query: `{ ${q} }` })),
+      // Nesting past the limit (issue 24, finding 11): the body, variables, inline values, selections.
+      deepNesting(),
+      deepNesting().map(
+        (d) =>
+          `{"query":"mutation($i: AttachmentCreateInput!) { attachmentCreate(input: $i) { success } }","variables":{"i":{"issueId":"x","title":"t","url":"https://example.com/v","metadata":${d}}}}`,
+      ),
+      deepNesting('graphql').map((d) =>
+        JSON.stringify({
+          query: `mutation { attachmentCreate(input: { issueId: "x", title: "t", url: "https://example.com/i", metadata: ${d} }) { success } }`,
+        }),
+      ),
+      deepNesting('graphql').map((d) =>
+        JSON.stringify({
+          query: `{ issues(filter: { or: ${d.replace(/\{a:/g, '[').replace(/\}/g, ']')} }) { nodes { id } } }`,
+        }),
+      ),
+      fc
+        .integer({ min: 10, max: 5_000 })
+        .map((n) => JSON.stringify({ query: `{ ${'viewer { '.repeat(n)}id${' }'.repeat(n)} }` })),
     );
     await fc.assert(
       fc.asyncProperty(body, fc.integer({ min: 0, max: 3 }), async (b, caller) => {

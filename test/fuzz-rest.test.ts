@@ -10,7 +10,7 @@ import { issueEntity } from '../src/platform/list/entities.js';
 import { changedTables, digest, tablesToWatch } from './support/fuzz/digest.js';
 import { issueFilters } from './support/fuzz/filters.js';
 import { fromSchema, type JsonSchema, type Mode } from './support/fuzz/from-schema.js';
-import { hostileJson, hostileString, type IdPool, idFrom } from './support/fuzz/values.js';
+import { deepNesting, hostileJson, hostileString, type IdPool, idFrom } from './support/fuzz/values.js';
 import { type FuzzWorkspace, fuzzWorkspace } from './support/fuzz/workspace.js';
 import { startTestApp, type TestApp } from './support/harness.js';
 
@@ -100,6 +100,16 @@ function requestFor(route: Route, pool: IdPool, mode: Mode) {
       : fc.oneof(
           { weight: 4, arbitrary: json },
           { weight: 1, arbitrary: hostileString.map((s) => ({ payload: s, type: 'application/json' })) },
+          {
+            // Nested past the limit, alone or under a field the route reads (issue 24, finding 11).
+            weight: 1,
+            arbitrary: fc
+              .tuple(fc.constantFrom('', 'metadata', 'filter', 'title', 'input'), deepNesting())
+              .map(([key, deep]) => ({
+                payload: key ? `{"${key}":${deep},"title":"t","url":"https://example.com/d"}` : deep,
+                type: 'application/json',
+              })),
+          },
           {
             weight: 1,
             arbitrary: fc

@@ -8,7 +8,7 @@ import { describe, test } from 'node:test';
 import { JSON_BODY_LIMIT } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { MAX_COMPLEXITY, MAX_DEPTH, MAX_ROOT_FIELDS } from '../src/graphql/cost.js';
-import { MAX_ALIASES, MAX_TOKENS } from '../src/graphql/document-limits.js';
+import { MAX_ALIASES, MAX_DOCUMENT_NESTING, MAX_TOKENS } from '../src/graphql/document-limits.js';
 import { REFUSAL_CHARGE } from '../src/graphql/execute.js';
 import { MAX_RESPONSE_BYTES } from '../src/graphql/response-size.js';
 import { RESET_TOKEN_LENGTH, RESET_TOKEN_TTL_MS } from '../src/modules/auth/password-reset.js';
@@ -22,6 +22,7 @@ import { HASH_CONCURRENCY } from '../src/platform/auth/hash-slots.js';
 import { DEFAULT_LOGIN_LIMITS as L } from '../src/platform/auth/login-limiter.js';
 import { MIN_PASSWORD_LENGTH, PASSWORD_HASH } from '../src/platform/auth/passwords.js';
 import { TOKEN_LIFETIME_SECONDS } from '../src/platform/auth/tokens.js';
+import { MAX_JSON_DEPTH } from '../src/platform/http/json-depth.js';
 import { REST_RECORD_PRICE, REST_REQUEST_PRICE } from '../src/platform/http/request-budget.js';
 import { FILTER_LIMITS, LONG_TEXT_MIN_RUN } from '../src/platform/list/filter.js';
 import { MAX_PAGE } from '../src/platform/list/paginate.js';
@@ -49,6 +50,7 @@ describe('docs/security.md states the limits the code enforces', () => {
   const table = limitsTable();
   const expect: Record<string, (string | number)[]> = {
     'JSON request body': [mib(JSON_BODY_LIMIT)],
+    'JSON nesting': [`${MAX_JSON_DEPTH} levels`, `${MAX_DOCUMENT_NESTING} levels`],
     'Uploaded file': [mib(MAX_FILE_BYTES)],
     Password: [
       `${MIN_PASSWORD_LENGTH} to ${n((Password as { maxLength?: number }).maxLength ?? 0)} characters`,

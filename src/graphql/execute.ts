@@ -23,7 +23,7 @@ import type { Actor, AppContext } from '../platform/context.js';
 import { AppError } from '../platform/errors.js';
 import { createGqlContext } from './context.js';
 import { assertWithinLimits, MAX_COMPLEXITY, measure } from './cost.js';
-import { assertDocumentShape, MAX_TOKENS } from './document-limits.js';
+import { assertDocumentNesting, assertDocumentShape, MAX_TOKENS } from './document-limits.js';
 import { formatAppError, formatError, type GraphqlErrorBody } from './errors.js';
 import type { BudgetState, RateBudget } from './rate-budget.js';
 import { MAX_RESPONSE_BYTES, serialiseWithin } from './response-size.js';
@@ -98,6 +98,11 @@ function prepare(schema: GraphQLSchema, req: GraphqlRequest, log: (err: unknown)
     validDocuments.delete(req.query);
     validDocuments.set(req.query, document);
   } else {
+    try {
+      assertDocumentNesting(req.query);
+    } catch (err) {
+      return refuse(fail(err as AppError));
+    }
     try {
       document = parse(req.query, { maxTokens: MAX_TOKENS });
     } catch (err) {

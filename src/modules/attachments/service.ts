@@ -7,6 +7,7 @@ import type { Db } from '../../platform/db/database.js';
 import type { AttachmentRow, AttachmentsTable } from '../../platform/db/tables.js';
 import { invalidField, notFound } from '../../platform/errors.js';
 import { recordEvent } from '../../platform/outbox.js';
+import { attachableFileId } from '../files/service.js';
 import { resolveIssueId } from '../issues/queries.js';
 import { isUuid } from '../projects/refs.js';
 import { teamAccess } from '../teams/access.js';
@@ -135,10 +136,14 @@ export async function createAttachment(
   return ctx.db.transaction().execute(async (trx) => {
     const issueId = await resolveIssueId(trx, input.issueId, access);
     if (!issueId) throw invalidField('issueId', 'no such issue');
+    // The file rule: only a reader attaching our own URL makes it carry the file.
+    const fileId = await attachableFileId(trx, ctx.config.publicUrl, url, access);
     const existing = await q.findByIssueAndUrl(trx, issueId, url);
     if (existing) {
       const row = await q.updateAttachmentRow(trx, existing.id, {
         title,
+        // A reader makes the url carry its file; a non-reader leaves it as it was.
+        ...(fileId !== null ? { file_id: fileId } : {}),
         ...(subtitle !== undefined ? { subtitle } : {}),
         ...(metadata !== undefined ? { metadata } : {}),
       });
@@ -155,6 +160,7 @@ export async function createAttachment(
       title,
       subtitle: subtitle ?? null,
       url,
+      file_id: fileId,
       ...(metadata !== undefined ? { metadata } : {}),
     });
     await recordEvent(trx, { ...event(actor, row), action: 'create' });
@@ -177,9 +183,14 @@ export async function updateAttachment(
   return ctx.db.transaction().execute(async (trx) => {
     const current = isUuid(id) ? await q.findAttachment(trx, id, access, true) : undefined;
     if (!current) throw notFound('Attachment');
+    // A new url carries a file only by the file rule; the same url keeps what it carries.
+    const urlChange =
+      url !== undefined && url !== current.url
+        ? { url, file_id: await attachableFileId(trx, ctx.config.publicUrl, url, access) }
+        : {};
     const set: Updateable<AttachmentsTable> = {
       ...(title !== undefined ? { title } : {}),
-      ...(url !== undefined ? { url } : {}),
+      ...urlChange,
       ...(subtitle !== undefined ? { subtitle } : {}),
       ...(metadata !== undefined ? { metadata } : {}),
     };

@@ -4,7 +4,9 @@
 // safely stored, so no row ever points at missing bytes.
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { Readable } from 'node:stream';
+import type { TeamAccess } from '../../platform/access.js';
 import type { Actor, AppContext } from '../../platform/context.js';
+import type { Db } from '../../platform/db/database.js';
 import type { FileRow } from '../../platform/db/tables.js';
 import { AppError, badRequest, conflict, forbidden, invalidField, notFound } from '../../platform/errors.js';
 import { fileStoreFor, S3Store, StoredFileMissing, TooLarge } from '../../platform/storage/index.js';
@@ -12,7 +14,7 @@ import { isUuid } from '../projects/refs.js';
 import { teamAccess } from '../teams/access.js';
 import { normalizeContentType, sanitizeFilename } from './names.js';
 import { assertCanReadFiles, assertCanUpload } from './policy.js';
-import { fileUrl } from './present.js';
+import { fileUrl, ownFileId } from './present.js';
 import * as q from './queries.js';
 
 /** 25 MB, the limit of both upload routes. */
@@ -110,6 +112,23 @@ export async function openFile(
     if (err instanceof StoredFileMissing) throw notFound('File');
     throw err;
   }
+}
+
+/**
+ * The file an attachment url carries: only our own download URL of a file the
+ * caller may read (the download rule, pending grants of their own included).
+ * Null for anything else, so a file they cannot read answers exactly like one
+ * that does not exist (docs/security.md, "The file rule").
+ */
+export async function attachableFileId(
+  db: Db,
+  publicUrl: string,
+  url: string,
+  access: TeamAccess,
+): Promise<string | null> {
+  const id = ownFileId(url, publicUrl);
+  if (!id) return null;
+  return (await q.findVisibleFile(db, id, access))?.id ?? null;
 }
 
 // ---- Two-step upload -------------------------------------------------------
@@ -247,36 +266,70 @@ export async function completeUpload(ctx: AppContext, actor: Actor, put: SignedP
 // so the bytes never pass through this server. Nothing tells us when that PUT
 // happens, so a pending row is confirmed when it is next needed: downloaded,
 // explicitly completed (POST /api/uploads/:id/complete), or swept as stale.
+//
+// The presigned URL names a staging key, never the file's own: a URL stays
+// valid for minutes after the PUT, and S3 cannot revoke one, so confirmation
+// copies the bytes to a key no URL names and deletes the staging object. A
+// later PUT to the URL lands on a staging key nothing reads (issue 24,
+// finding 10); a bucket lifecycle rule on STAGING_PREFIX clears such leftovers.
 
-const DIRECT_KEY = /^[0-9a-f-]{36}-d[0-9a-f]{8}$/;
-const directKey = (id: string) => `${id}-d${randomUUID().slice(0, 8)}`;
+/** Where presigned PUTs land; nothing under it is ever served. */
+export const STAGING_PREFIX = 'uploads/';
+// Grants from before staging keys had a prefix are still confirmed the same way.
+const DIRECT_KEY = /^(uploads\/)?[0-9a-f-]{36}-d[0-9a-f]{8}$/;
+const directKey = (id: string) => `${STAGING_PREFIX}${id}-d${randomUUID().slice(0, 8)}`;
+/** A completed file's own key: named by no URL. */
+const finalKey = (id: string) => `${id}-${randomUUID().slice(0, 8)}`;
 
 function directStore(ctx: AppContext): S3Store | undefined {
   const store = fileStoreFor(ctx);
   return ctx.config.s3?.presignedUploads && store instanceof S3Store ? store : undefined;
 }
 
+const declared = (file: FileRow, head: { size: number; contentType: string | undefined }) =>
+  head.size === Number(file.size) && normalizeContentType(head.contentType) === file.content_type;
+
 /**
  * Completes a pending direct upload whose bytes are in the bucket with the
- * declared size and type; the row as it now is, or unchanged when they are not.
+ * declared size and type, moving them off the presigned key; the row as it
+ * now is, or unchanged when they are not there.
  */
 async function confirmDirectUpload(ctx: AppContext, file: FileRow): Promise<FileRow> {
   const store = fileStoreFor(ctx);
   if (file.status !== 'pending' || !DIRECT_KEY.test(file.storage_key) || !(store instanceof S3Store)) {
     return file;
   }
-  const head = await store.stat(file.storage_key);
-  if (!head) return file;
-  if (head.size !== Number(file.size) || normalizeContentType(head.contentType) !== file.content_type) {
+  // A concurrent confirmation may have moved the bytes already: the row then says so.
+  const current = async () => (await q.findFile(ctx.db, file.id)) ?? file;
+  const staging = file.storage_key;
+  const head = await store.stat(staging);
+  if (!head) return current();
+  if (!declared(file, head)) {
     // The signature binds both, so only a service that ignores it lets this
     // through; drop the bytes so the grant can be used again correctly.
-    await store.delete(file.storage_key);
+    await store.delete(staging);
     return file;
   }
-  // A concurrent confirmation may have won: either way the row is complete.
-  return (
-    (await q.markComplete(ctx.db, file.id, file.storage_key)) ?? (await q.findFile(ctx.db, file.id)) ?? file
-  );
+  const key = finalKey(file.id);
+  try {
+    await store.copy(staging, key);
+  } catch (err) {
+    if (err instanceof StoredFileMissing) return current();
+    throw err;
+  }
+  // Checked again on the copy: the URL could have been used between HEAD and copy.
+  const copied = await store.stat(key);
+  if (!copied || !declared(file, copied)) {
+    await store.delete(key);
+    return current();
+  }
+  const done = await q.markComplete(ctx.db, file.id, key);
+  if (!done) {
+    await store.delete(key);
+    return current();
+  }
+  await store.delete(staging);
+  return done;
 }
 
 /** Deletes grants that expired long ago, completing direct uploads that did arrive. */

@@ -285,8 +285,11 @@ export interface AttachmentsTable {
   created_at: Timestamp;
   updated_at: Timestamp;
   archived_at: NullableTimestamp;
-  /** Generated from url: the uploaded file it points at, if any (migration 0010). */
-  file_id: ColumnType<string | null, never, never>;
+  /**
+   * The uploaded file it carries: set by the service only when url is our own
+   * download URL of a file the attacher may read (migration 0027).
+   */
+  file_id: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** Migration 0011: a directional link between two issues. */

@@ -114,6 +114,26 @@ export class S3Store implements FileStore {
     await client.send(new sdk.DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
   }
 
+  /**
+   * Copies an object to another key inside the bucket (server side: no byte
+   * passes through us); StoredFileMissing when `from` is not there.
+   */
+  async copy(from: string, to: string): Promise<void> {
+    const { sdk, client } = await this.connect();
+    try {
+      await client.send(
+        new sdk.CopyObjectCommand({
+          Bucket: this.bucket,
+          Key: to,
+          CopySource: `${this.bucket}/${from.split('/').map(encodeURIComponent).join('/')}`,
+        }),
+      );
+    } catch (err) {
+      if (notFound(err)) throw new StoredFileMissing(from);
+      throw err;
+    }
+  }
+
   /** Size and type of a stored object, or undefined when there is none. */
   async stat(key: string): Promise<{ size: number; contentType: string | undefined } | undefined> {
     const { sdk, client } = await this.connect();

@@ -137,3 +137,31 @@ export const idFrom = (pool: IdPool) =>
     { weight: 1, arbitrary: fc.uuid() },
     { weight: 1, arbitrary: hostileString },
   );
+
+/**
+ * Objects and arrays nested `depth` levels deep around a leaf, as text (a
+ * value that deep would overflow JSON.stringify itself): mostly near the
+ * nesting limit (64), sometimes tens of thousands of levels. `graphql` writes
+ * object keys bare, as a GraphQL input literal.
+ */
+export const deepNesting = (style: 'json' | 'graphql' = 'json'): fc.Arbitrary<string> =>
+  fc
+    .record({
+      depth: fc.oneof(
+        { weight: 3, arbitrary: fc.integer({ min: 60, max: 70 }) },
+        { weight: 1, arbitrary: fc.integer({ min: 1, max: 200 }) },
+        { weight: 1, arbitrary: fc.constantFrom(1_000, 10_000, 60_000) },
+      ),
+      kinds: fc.array(fc.boolean(), { minLength: 1, maxLength: 4 }),
+      leaf: fc.constantFrom('1', '"x"', 'null', '"[{"'),
+    })
+    .map(({ depth, kinds, leaf }) => {
+      const open: string[] = [];
+      const close: string[] = [];
+      for (let i = 0; i < depth; i++) {
+        const object = kinds[i % kinds.length];
+        open.push(object ? (style === 'json' ? '{"a":' : '{a:') : '[');
+        close.push(object ? '}' : ']');
+      }
+      return open.join('') + leaf + close.reverse().join('');
+    });

@@ -21,6 +21,7 @@ import * as m0021 from './0021_notification_keyset.js';
 import * as m0023 from './0023_issue_counts.js';
 import * as m0024 from './0024_issue_title_search.js';
 import * as m0025 from './0025_comment_search.js';
+import * as m0027 from './0027_attachment_file_rule.js';
 import * as m0030 from './0030_budget_kinds.js';
 
 export interface Migration {
@@ -52,5 +53,6 @@ export const migrations: Migration[] = [
   { version: 23, ...m0023 },
   { version: 24, ...m0024 },
   { version: 25, ...m0025 },
+  { version: 27, ...m0027 },
   { version: 30, ...m0030 },
 ];
