@@ -5,29 +5,24 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import fc from 'fast-check';
-import type { IssueFilter } from '../web/src/gql/graphql.js';
 import { matchesFilter } from '../web/src/lib/issue-match.js';
-import type { Issue } from '../web/src/lib/issues.js';
 import { startTestApp, type TestApp } from './support/harness.js';
 
 const RUNS = Number(process.env['FUZZ_RUNS'] ?? 12) * 4;
 const NO_ID = '00000000-0000-0000-0000-000000000000';
 let t: TestApp;
+type Issue = Parameters<typeof matchesFilter>[1];
+type IssueFilter = Parameters<typeof matchesFilter>[0];
 const issues: Issue[] = [];
 let stateIds: string[] = [];
 let labelIds: string[] = [];
 let userIds: string[] = [];
 let teamId = '';
 
+const titles = new Map<string, string>();
 const toIssue = (i: any): Issue => ({
   id: i.id,
-  identifier: i.identifier,
-  title: i.title,
   priority: i.priority,
-  estimate: i.estimate,
-  dueDate: i.dueDate,
-  createdAt: i.createdAt,
-  updatedAt: i.updatedAt,
   stateId: i.stateId,
   teamId: i.teamId,
   assigneeId: i.assigneeId,
@@ -61,6 +56,7 @@ before(async () => {
     );
     assert.equal(res.status, 201, JSON.stringify(res.body));
     issues.push(toIssue(res.body.issue));
+    titles.set(res.body.issue.id, res.body.issue.title);
   }
 });
 after(() => t?.close());
@@ -109,7 +105,11 @@ test('the browser judges a list filter as the server does, or says it cannot tel
         const verdict = matchesFilter(filter, issue);
         if (verdict === undefined) continue;
         judged++;
-        assert.equal(verdict, listed.has(issue.id), `${issue.title} under ${JSON.stringify(filter)}`);
+        assert.equal(
+          verdict,
+          listed.has(issue.id),
+          `${titles.get(issue.id)} under ${JSON.stringify(filter)}`,
+        );
       }
     }),
     { numRuns: RUNS },

@@ -4,8 +4,21 @@
 // filter the UI builds are understood; anything else (a text search, a saved
 // view's richer filter) answers `undefined`, "cannot tell", and that list is
 // read again instead.
-import type { IssueFilter } from '../gql/graphql';
-import type { Issue } from './issues';
+// No imports: the server-side property test (test/web-issue-match.test.ts) loads it as is.
+
+/** An IssueFilter, as far as this reads it. */
+type IssueFilter = { [field: string]: unknown };
+/** The parts of a list row a filter is judged on. */
+interface Issue {
+  id: string;
+  teamId: string;
+  stateId: string;
+  assigneeId: string | null;
+  projectId: string | null;
+  cycleId: string | null;
+  priority: number;
+  labelIds: string[];
+}
 
 type Verdict = boolean | undefined;
 
