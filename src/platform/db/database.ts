@@ -4,6 +4,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
+import { CallerSlots, slotsPerCaller } from './caller-slots.js';
 import { MeteredPool, type StatementListener } from './metered-pool.js';
 import { PGlitePool } from './pglite-pool.js';
 import type { DB } from './tables.js';
@@ -54,9 +55,10 @@ function listen(pool: MeteredPool) {
 
 export async function openDatabase(opts: OpenOptions): Promise<Database> {
   if (opts.databaseUrl) {
+    const poolSize = opts.poolSize ?? 10;
     const pool = new pg.Pool({
       connectionString: opts.databaseUrl,
-      max: opts.poolSize ?? 10,
+      max: poolSize,
       // A startup parameter of each connection: no extra round trip per checkout.
       ...(opts.statementTimeoutMs ? { statement_timeout: opts.statementTimeoutMs } : {}),
       types: {
@@ -70,7 +72,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     });
     // A dropped idle connection must not crash the process; the pool replaces it.
     pool.on('error', () => {});
-    const metered = new MeteredPool(pool);
+    const metered = new MeteredPool(pool, new CallerSlots(slotsPerCaller(poolSize)));
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: metered }) });
     return { db, kind: 'postgres', onStatement: listen(metered), close: () => db.destroy() };
   }
@@ -100,7 +102,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
       [TIMESTAMPTZ]: parseTimestamptz,
     },
   });
-  const metered = new MeteredPool(new PGlitePool(pglite));
+  const metered = new MeteredPool(new PGlitePool(pglite), new CallerSlots(slotsPerCaller(1)));
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: metered }) });
   const close = async () => {
     await db.destroy();

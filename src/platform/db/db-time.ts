@@ -12,6 +12,12 @@ export class DbTimeBudget {
   spentMs = 0;
   statements = 0;
   /**
+   * Who the request's statements are counted for in the pool's fair share
+   * (caller-slots.ts): the signed-in user, or the address of a public route's
+   * caller. Unset while the credential is being checked.
+   */
+  caller: string | undefined;
+  /**
    * `answered()` turns true once the request has sent its response headers:
    * from then on its statements are not the request's any more (work it left
    * behind, or the events a change stream sends after opening, each bounded

@@ -7,6 +7,7 @@
 // transaction around it is rolled back by its owner as after any error).
 import { performance } from 'node:perf_hooks';
 import type { PostgresPool, PostgresPoolClient } from 'kysely';
+import type { CallerSlots } from './caller-slots.js';
 import { budgetSpent, currentDbTimeBudget, isStatementTimeout, statementTimedOut } from './db-time.js';
 
 export type StatementListener = (sql: string, parameters: readonly unknown[]) => void;
@@ -17,10 +18,22 @@ const TRANSACTION_END = /^\s*(commit|rollback|end|abort|release)\b/i;
 export class MeteredPool implements PostgresPool {
   readonly listeners = new Set<StatementListener>();
 
-  constructor(readonly inner: PostgresPool) {}
+  constructor(
+    readonly inner: PostgresPool,
+    /** Fair share: a request's caller (db-time-hook.ts) holds at most this many connections at once. */
+    readonly slots?: CallerSlots,
+  ) {}
 
   async connect(): Promise<PostgresPoolClient> {
-    const client = await this.inner.connect();
+    const caller = this.slots ? currentDbTimeBudget()?.caller : undefined;
+    const giveBack = caller ? await this.slots!.acquire(caller) : undefined;
+    let client: PostgresPoolClient;
+    try {
+      client = await this.inner.connect();
+    } catch (err) {
+      giveBack?.();
+      throw err;
+    }
     const listeners = this.listeners;
     const query = client.query.bind(client) as (sql: unknown, parameters?: unknown) => Promise<unknown>;
     const metered = async (sql: unknown, parameters?: readonly unknown[]) => {
@@ -45,7 +58,10 @@ export class MeteredPool implements PostgresPool {
     };
     return Object.assign(Object.create(client) as PostgresPoolClient, {
       query: metered,
-      release: () => client.release(),
+      release: () => {
+        client.release();
+        giveBack?.();
+      },
     });
   }
 
