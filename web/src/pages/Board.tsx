@@ -2,15 +2,16 @@
 // Shift+Arrow on a focused card) moves the issue to that state at once.
 
 import { Link } from '@tanstack/react-router';
-import { type DragEvent, useEffect, useMemo, useState } from 'react';
+import { type DragEvent, useMemo, useState } from 'react';
 import { DisplayOptions } from '../components/DisplayOptions';
 import { FilterBar, useSettledFilters } from '../components/Filters';
 import { Avatar, BlockedMarker, LabelChips, PriorityIcon, StateIcon } from '../components/IssueBits';
+import { LoadMore } from '../components/LoadMore';
 import { ErrorMessage, Loading, PageHeader } from '../components/ui';
 import { VirtualList } from '../components/VirtualList';
 import type { IssueFilter, PaginationOrderBy } from '../gql/graphql';
 import { compare } from '../lib/grouping';
-import { loadMore, useBlockedIds, useIssueLists } from '../lib/issue-pages';
+import { useBlockedIds, useIssueLists } from '../lib/issue-pages';
 import { type Issue, toIssueFilter, updateIssue } from '../lib/issues';
 import { type Ref, type State, useRefData } from '../lib/ref';
 import { useSession } from '../lib/session';
@@ -141,7 +142,7 @@ export function BoardPage({ view, setView }: ViewProps) {
                   itemKey={(i) => ('more' in i ? 'more' : i.id)}
                   render={(issue) =>
                     'more' in issue ? (
-                      <MoreCards filter={issue.filter} orderBy={orderBy} loaded={issue.loaded} />
+                      <LoadMore filter={issue.filter} orderBy={orderBy} loaded={issue.loaded} />
                     ) : (
                       <IssueCard
                         issue={issue}
@@ -164,27 +165,7 @@ export function BoardPage({ view, setView }: ViewProps) {
   );
 }
 
-/** A column's end of loaded cards: once it is rendered (scrolled near), the next page is read. */
 type Card = Issue | { more: true; filter: IssueFilter; loaded: number };
-function MoreCards({
-  filter,
-  orderBy,
-  loaded,
-}: {
-  filter: IssueFilter;
-  orderBy: PaginationOrderBy;
-  loaded: number;
-}) {
-  // biome-ignore lint/correctness/useExhaustiveDependencies: a new page loaded while still in view reads the next
-  useEffect(() => {
-    void loadMore(filter, orderBy).catch(() => undefined);
-  }, [filter, orderBy, loaded]);
-  return (
-    <div className="more-row muted" aria-busy="true">
-      Loading more…
-    </div>
-  );
-}
 
 function IssueCard({
   issue,

@@ -16,12 +16,13 @@ import {
   StateIcon,
   shortDate,
 } from '../components/IssueBits';
+import { LoadMore } from '../components/LoadMore';
 import { SaveViewButton } from '../components/SaveView';
 import { ErrorMessage, Loading, PageHeader } from '../components/ui';
 import { VirtualList } from '../components/VirtualList';
 import type { IssueFilter, PaginationOrderBy } from '../gql/graphql';
 import { compare, groupIssues, serverGroups } from '../lib/grouping';
-import { loadMore, useBlockedIds, useIssueLists } from '../lib/issue-pages';
+import { useBlockedIds, useIssueLists } from '../lib/issue-pages';
 import { type Issue, toIssueFilter } from '../lib/issues';
 import { useShortcuts } from '../lib/keys';
 import { type Ref, type State, useCycles, useProjects, useRefData } from '../lib/ref';
@@ -211,7 +212,7 @@ export function IssueList({
           itemKey={(r) => (r.kind === 'issue' ? r.issue.id : `${r.kind}-${r.key}`)}
           render={(r, index) =>
             r.kind === 'more' ? (
-              <MoreRows filter={r.filter} orderBy={orderBy} loaded={r.loaded} />
+              <LoadMore filter={r.filter} orderBy={orderBy} loaded={r.loaded} />
             ) : r.kind === 'group' ? (
               <button
                 type="button"
@@ -241,27 +242,6 @@ export function IssueList({
           }
         />
       )}
-    </div>
-  );
-}
-
-/** The end of a list's loaded rows: once it is rendered (scrolled near), the next page is read. */
-function MoreRows({
-  filter,
-  orderBy,
-  loaded,
-}: {
-  filter: IssueFilter;
-  orderBy: PaginationOrderBy;
-  loaded: number;
-}) {
-  // biome-ignore lint/correctness/useExhaustiveDependencies: a new page loaded while still in view reads the next
-  useEffect(() => {
-    void loadMore(filter, orderBy).catch(() => undefined);
-  }, [filter, orderBy, loaded]);
-  return (
-    <div className="more-row muted" aria-busy="true">
-      Loading more…
     </div>
   );
 }
