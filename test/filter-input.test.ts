@@ -38,7 +38,8 @@ const BAD: [string, Record<string, unknown>, string][] = [
   ['a due date beyond year 9999', { dueDate: { lte: 'P99999999D' } }, 'filter.dueDate.lte'],
   ['a month 13 in a list', { dueDate: { in: ['2024-01-01', '2024-13-01'] } }, 'filter.dueDate.in[1]'],
   ['an overlong string', { title: { contains: 'x'.repeat(1_001) } }, 'filter.title.contains'],
-  ['a filter 150 deep', nested(150), `filter${'.parent'.repeat(16)}`],
+  // Deeper than the filter's 16 levels, within JSON's 64 (deeper JSON is refused before the filter is read: json-depth.test.ts).
+  ['a filter 40 deep', nested(40), `filter${'.parent'.repeat(16)}`],
 ];
 
 async function rest(filter: Record<string, unknown>) {

@@ -36,6 +36,15 @@ export function withDbTimeBudget<T>(budget: DbTimeBudget, fn: () => T): T {
   return current.run(budget, fn);
 }
 
+/**
+ * Runs `fn` charged to no request: for work bounded by a limit of its own,
+ * such as the chunks of an upload (25 MiB at most), which on a slow disk
+ * could otherwise spend a request's whole budget on bytes it was allowed to send.
+ */
+export function outsideDbTimeBudget<T>(fn: () => T): T {
+  return current.exit(fn);
+}
+
 /** The budget of the request in progress, if any. */
 export function currentDbTimeBudget(): DbTimeBudget | undefined {
   const b = current.getStore();
