@@ -203,9 +203,10 @@ export async function redeliverWebhookDelivery(
   }
   const requeued = await q.requeueDelivery(ctx.db, webhook.id, deliveryId);
   if (!requeued) throw notFound('Delivery');
-  kickWebhookWorker(ctx);
   const row = await q.findDelivery(ctx.db, webhook.id, deliveryId);
   if (!row) throw notFound('Delivery');
   const attempts = await q.attemptsOf(ctx.db, [row.id]);
-  return presentDelivery(row, attempts);
+  kickWebhookWorker(ctx);
+  // The answer is the delivery as requeued: a polling worker may have claimed it since.
+  return presentDelivery({ ...row, ...requeued }, attempts);
 }
