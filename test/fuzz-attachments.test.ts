@@ -12,6 +12,10 @@ import { insertIssue } from './projects.fixtures.js';
 import { hostileString } from './support/fuzz/values.js';
 import { startTestApp, type TestApp } from './support/harness.js';
 
+/** A lone surrogate cannot be percent-encoded (encodeURIComponent throws); a client would send U+FFFD. */
+const wellFormed = (s: string) =>
+  s.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
+
 const RUNS = Number(process.env['FUZZ_RUNS'] ?? 12);
 
 describe('fuzz: attachment URLs and the file rule', () => {
@@ -68,7 +72,7 @@ describe('fuzz: attachment URLs and the file rule', () => {
       .map((p) => (id: string) => {
         let fileId = p.upper ? id.toUpperCase() : id;
         if (p.encoded) fileId = fileId.replace(/-/g, '%2D');
-        return `${p.origin}${p.prefix}/api/files/${fileId}${p.suffix}${p.junk ? encodeURIComponent(p.junk) : ''}`;
+        return `${p.origin}${p.prefix}/api/files/${fileId}${p.suffix}${p.junk ? encodeURIComponent(wellFormed(p.junk)) : ''}`;
       });
 
   /** Whether the URL is the file's real download address: our origin, exactly its path. */
