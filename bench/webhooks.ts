@@ -17,7 +17,7 @@ import { createIssue, updateIssue } from '../src/modules/issues/service.js';
 import { createWebhook } from '../src/modules/webhooks/service.js';
 import type { Actor } from '../src/platform/context.js';
 import { openDatabase } from '../src/platform/db/database.js';
-import { recordEvent } from '../src/platform/outbox.js';
+import { appendEvent } from '../src/platform/outbox.js';
 import { createBenchDatabase } from './setup.js';
 
 export interface WebhooksBenchResult {
@@ -152,7 +152,7 @@ export async function runWebhooksBench(
     const backlogStart = performance.now();
     await ctx.db.transaction().execute(async (trx) => {
       for (let i = 0; i < changes; i++) {
-        await recordEvent(trx, {
+        await appendEvent(trx, {
           type: 'issue',
           action: 'update',
           data: { id: `backlog-${i}` },

@@ -19,10 +19,13 @@ import { commentsRoutes } from './modules/comments/rest.js';
 import { cyclesRoutes } from './modules/cycles/rest.js';
 import { filesRoutes } from './modules/files/rest.js';
 import { flagRoutes } from './modules/flags/rest.js';
+import { issueHistoryHandler } from './modules/issues/history.js';
 import { issuesRoutes } from './modules/issues/rest.js';
+import { notificationMailHandler } from './modules/mail/digest.js';
 import { mailRoutes } from './modules/mail/rest.js';
 import { type MailWorkerOptions, startMailWorker } from './modules/mail/worker.js';
 import { milestonesRoutes } from './modules/milestones/rest.js';
+import { notificationsHandler } from './modules/notifications/handler.js';
 import { notificationsRoutes } from './modules/notifications/rest.js';
 import { progressRoutes } from './modules/projects/progress-rest.js';
 import { projectsRoutes } from './modules/projects/rest.js';
@@ -51,6 +54,7 @@ import { ErrorResponse } from './platform/http/schemas.js';
 import { INJECTED_STYLES_PAGE, installSecurityHeaders } from './platform/http/security-headers.js';
 import type { Http } from './platform/http/types.js';
 import { validatorCompiler } from './platform/http/validation.js';
+import type { EventHandler } from './platform/outbox.js';
 
 /** JSON bodies are small; file uploads stream through their own parser. */
 export const JSON_BODY_LIMIT = 1024 * 1024;
@@ -66,6 +70,17 @@ export interface BuildOptions {
   /** Options of the mail worker, which runs when SMTP is configured; false: none (tests start their own). */
   mailWorker?: MailWorkerOptions | false;
 }
+
+/**
+ * Every side effect of a change, run by recordEvent in the writer's
+ * transaction for each event of their types, in this order (a handler's own
+ * events, such as a notification's, run the list again).
+ */
+export const EVENT_HANDLERS: readonly EventHandler[] = [
+  issueHistoryHandler, // issue.update: the history entry
+  notificationsHandler, // issue and comment changes: subscriptions, assignment, mentions, replies, status
+  notificationMailHandler, // notification.create: a line of the recipient's next email digest
+];
 
 /** How long closing waits for change streams, well under Fastify's 10 s hook limit. */
 const STREAM_CLOSE_LIMIT_MS = 3_000;
@@ -112,6 +127,7 @@ export async function buildApp(opts: BuildOptions) {
     deriveKey: (purpose) => createHmac('sha256', started.jwtSecret).update(`trackway:${purpose}`).digest(),
     loginLimiter: new LoginLimiter(database.db, { ...DEFAULT_LOGIN_LIMITS, ...opts.loginLimits }, opts.clock),
     log: app.log,
+    eventHandlers: EVENT_HANDLERS,
   };
 
   app.setValidatorCompiler(validatorCompiler);

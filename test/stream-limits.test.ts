@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
-import { recordEvent } from '../src/platform/outbox.js';
+import { appendEvent } from '../src/platform/outbox.js';
 import { startTestApp, type TestApp } from './support/harness.js';
 import { openSse, type SseClient } from './support/sse.js';
 
@@ -33,7 +33,7 @@ const createIssue = async (title: string) => {
 };
 /** A workspace-wide event in the caller's transaction, as any service would record it. */
 const labelEvent = (trx: typeof t.ctx.db) =>
-  recordEvent(trx, {
+  appendEvent(trx, {
     type: 'label',
     action: 'update',
     data: { id: randomUUID() },

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, before } from 'node:test';
 import { tuneWebhookDelivery } from '../src/modules/webhooks/tuning.js';
-import { type ChangeEvent, recordEvent } from '../src/platform/outbox.js';
+import { appendEvent, type ChangeEvent } from '../src/platform/outbox.js';
 import { startTestApp, type TestApp } from './support/harness.js';
 import { type Receiver, sleep, startReceiver } from './webhooks-support.js';
 
@@ -45,7 +45,7 @@ export const actor = { id: '00000000-0000-4000-8000-000000000001', name: 'Ada', 
 
 export async function emit(event: Partial<ChangeEvent> & Pick<ChangeEvent, 'type' | 'action'>) {
   return t.ctx.db.transaction().execute((trx) =>
-    recordEvent(trx, {
+    appendEvent(trx, {
       data: { id: `rec-${Math.random().toString(36).slice(2)}`, title: 'Hello' },
       actor,
       ...event,

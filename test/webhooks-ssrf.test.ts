@@ -11,7 +11,7 @@ import {
   UnsafeDestinationError,
   vetDestination,
 } from '../src/platform/net/safe-destination.js';
-import { recordEvent } from '../src/platform/outbox.js';
+import { appendEvent } from '../src/platform/outbox.js';
 import { startTestApp, type TestApp } from './support/harness.js';
 import { type Receiver, sleep, startReceiver } from './webhooks-support.js';
 
@@ -163,7 +163,7 @@ describe('with WEBHOOK_ALLOW_PRIVATE=false', () => {
       await t.ctx.db
         .transaction()
         .execute((trx) =>
-          recordEvent(trx, { type: 'issue', action: 'create', data: { id: 'x' }, actor: null }),
+          appendEvent(trx, { type: 'issue', action: 'create', data: { id: 'x' }, actor: null }),
         );
       const deadline = Date.now() + 20_000;
       let log: any[] = [];

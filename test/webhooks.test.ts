@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { recordEvent } from '../src/platform/outbox.js';
+import { appendEvent } from '../src/platform/outbox.js';
 import { actor, createHook, deliveriesOf, emit, member, rx, setUpWebhookBed, t } from './webhooks-bed.js';
 import { signatureValid, sleep } from './webhooks-support.js';
 
@@ -187,7 +187,7 @@ describe('delivery', () => {
     const hook = await createHook();
     await assert.rejects(
       t.ctx.db.transaction().execute(async (trx) => {
-        await recordEvent(trx, { type: 'issue', action: 'create', data: { id: 'x' }, actor });
+        await appendEvent(trx, { type: 'issue', action: 'create', data: { id: 'x' }, actor });
         throw new Error('roll back');
       }),
       /roll back/,

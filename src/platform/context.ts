@@ -6,6 +6,7 @@ import type { LoginLimiter } from './auth/login-limiter.js';
 import type { TokenSigner } from './auth/tokens.js';
 import type { Db } from './db/database.js';
 import type { Role } from './db/tables.js';
+import type { EventHandler } from './outbox.js';
 
 export interface AppContext {
   db: Db;
@@ -16,6 +17,8 @@ export interface AppContext {
   deriveKey(purpose: string): Buffer;
   loginLimiter: LoginLimiter;
   log: FastifyBaseLogger;
+  /** What recordEvent runs for each event, in order (registered in app.ts). */
+  eventHandlers: readonly EventHandler[];
 }
 
 /** The authenticated caller of a request. */

@@ -2,8 +2,13 @@
 // transaction as the change: the event row (and one delivery row per matching
 // webhook) commits or rolls back with it, so no committed change is ever
 // without its event and no rolled-back change ever has one.
+//
+// The event is also what every side effect of a change reacts to: recordEvent
+// runs the app's event handlers (history, notifications, mail: the ordered
+// list in app.ts) in the same transaction, so a service writes its change and
+// one event and nothing else; a handler that throws rolls all of it back.
 import { sql } from 'kysely';
-import type { Actor } from './context.js';
+import type { Actor, AppContext } from './context.js';
 import type { Db } from './db/database.js';
 import type { EventScopeKind } from './db/tables.js';
 import { isUuid } from './ids.js';
@@ -39,7 +44,35 @@ export interface ChangeEvent {
   teamId?: string | null;
   /** Makes the event one person's alone (scope 'user'), while they see its team: a notification's recipient. */
   recipientId?: string;
+  /**
+   * Issue events: the type of the issue's state after the change ('started',
+   * 'completed', ...), which the presented issue does not carry and status
+   * notifications name. For handlers only: never stored or sent.
+   */
+  stateType?: string;
 }
+
+/**
+ * A side effect of changes: runs for each recorded event of one of `types`,
+ * inside the writer's transaction (`trx`; never ctx.db, which would wait for
+ * the transaction's own connection on PGlite). It reads what it needs from the
+ * event (data is the record after the change, updatedFrom the previous values
+ * of what changed, actor who did it) rather than reading the record again.
+ */
+export interface EventHandler {
+  /** Named in logs and errors. */
+  readonly name: string;
+  readonly types: readonly EventType[];
+  handle(ctx: AppContext, trx: Db, event: ChangeEvent): Promise<void>;
+}
+
+/** The actor as events carry it: the one place that decides what of a caller an event shows. */
+export const eventActor = (actor: Pick<Actor, 'id' | 'name' | 'email'>) => ({
+  id: actor.id,
+  name: actor.name,
+  email: actor.email,
+  type: 'user' as const,
+});
 
 /** recordEvent notifies this channel; the delivery worker LISTENs on it (delivered at commit). */
 export const WEBHOOK_NOTIFY_CHANNEL = 'trackway_webhooks';
@@ -106,17 +139,31 @@ async function scopeOf(trx: Db, event: ChangeEvent): Promise<EventScope> {
   }
 }
 
-/** Records a change event; returns its id, which doubles as the sync id. */
-export async function recordEvent(trx: Db, event: ChangeEvent): Promise<number> {
+/**
+ * Records a change event and runs the app's handlers of its type, in order,
+ * in `trx`; returns the event's id, which doubles as the sync id.
+ */
+export async function recordEvent(ctx: AppContext, trx: Db, event: ChangeEvent): Promise<number> {
+  const id = await appendEvent(trx, event);
+  for (const handler of ctx.eventHandlers) {
+    if (handler.types.includes(event.type)) await handler.handle(ctx, trx, event);
+  }
+  return id;
+}
+
+/**
+ * Writes the event row, its webhook deliveries and the wake-ups, and nothing
+ * else: no handler runs. Services call recordEvent; this is for events made
+ * up by tests and benchmarks, which no real change stands behind.
+ */
+export async function appendEvent(trx: Db, event: ChangeEvent): Promise<number> {
   const payload = {
     type: event.type,
     action: event.action,
     data: event.data,
     ...(event.updatedFrom ? { updatedFrom: event.updatedFrom } : {}),
     url: event.url ?? null,
-    actor: event.actor
-      ? { id: event.actor.id, name: event.actor.name, email: event.actor.email, type: 'user' }
-      : null,
+    actor: event.actor ? eventActor(event.actor) : null,
   };
   const { scope, teamIds, userId } = await scopeOf(trx, event);
   const row = await trx

@@ -3,7 +3,7 @@
 // (nodes.ts nodeFields), a property of the plain objects listed below, or the
 // shape every connection, edge and payload of a held operation shares.
 // Everything else answers the same way for every client (build-schema.ts).
-import { TRACKED } from '../../modules/issues/service.js';
+import { TRACKED } from '../../modules/issues/present.js';
 import { nodeFields } from '../nodes.js';
 import type { IsHeld } from './build.js';
 import { fieldType, namedType, type ThirdPartySchema } from './third-party.js';

@@ -147,7 +147,7 @@ export async function createAttachment(
         ...(subtitle !== undefined ? { subtitle } : {}),
         ...(metadata !== undefined ? { metadata } : {}),
       });
-      await recordEvent(trx, {
+      await recordEvent(ctx, trx, {
         ...event(actor, row),
         action: 'update',
         updatedFrom: changedFrom(existing, row),
@@ -163,7 +163,7 @@ export async function createAttachment(
       file_id: fileId,
       ...(metadata !== undefined ? { metadata } : {}),
     });
-    await recordEvent(trx, { ...event(actor, row), action: 'create' });
+    await recordEvent(ctx, trx, { ...event(actor, row), action: 'create' });
     return row;
   });
 }
@@ -195,7 +195,7 @@ export async function updateAttachment(
       ...(metadata !== undefined ? { metadata } : {}),
     };
     const row = await q.updateAttachmentRow(trx, id, set);
-    await recordEvent(trx, {
+    await recordEvent(ctx, trx, {
       ...event(actor, row),
       action: 'update',
       updatedFrom: changedFrom(current, row),
@@ -211,7 +211,7 @@ export async function deleteAttachment(ctx: AppContext, actor: Actor, id: string
     const current = isUuid(id) ? await q.findAttachment(trx, id, access, true) : undefined;
     if (!current) throw notFound('Attachment');
     await q.deleteAttachmentRow(trx, id);
-    await recordEvent(trx, { ...event(actor, current), action: 'remove' });
+    await recordEvent(ctx, trx, { ...event(actor, current), action: 'remove' });
     return current;
   });
 }

@@ -16,8 +16,7 @@ import type { Actor, AppContext } from '../../platform/context.js';
 import { invalidField, notFound } from '../../platform/errors.js';
 import { MAX_LIMIT } from '../../platform/http/pagination.js';
 import { recordEvent } from '../../platform/outbox.js';
-import { resolveIssueId, subscribe } from '../issues/queries.js';
-import * as notify from '../notifications/notify.js';
+import { resolveIssueId } from '../issues/queries.js';
 import { teamAccess } from '../teams/access.js';
 import { assertCanChangeComment } from './policy.js';
 import { presentComment } from './present.js';
@@ -32,8 +31,6 @@ export interface CommentCreateInput {
 }
 
 export const MAX_BODY = 100_000;
-
-const eventActor = (actor: Actor) => ({ id: actor.id, name: actor.name, email: actor.email });
 
 function checkBody(body: unknown): string {
   if (typeof body !== 'string' || body.trim() === '' || body.length > MAX_BODY) {
@@ -94,15 +91,8 @@ export async function createComment(ctx: AppContext, actor: Actor, input: Commen
       parent_id: parentId,
       body,
     });
-    await subscribe(trx, issueId, [actor.id]);
-    await notify.commentCreated(ctx, trx, actor.id, { id, issueId, parentId, body });
     const comment = (await q.findComment(trx, id, access))!;
-    await recordEvent(trx, {
-      type: 'comment',
-      action: 'create',
-      data: presentComment(comment),
-      actor: eventActor(actor),
-    });
+    await recordEvent(ctx, trx, { type: 'comment', action: 'create', data: presentComment(comment), actor });
     return comment;
   });
 }
@@ -116,22 +106,14 @@ export async function updateComment(ctx: AppContext, actor: Actor, id: string, i
     assertCanChangeComment(actor, before);
     if (before.body === body) return before;
     await q.updateCommentBody(trx, id, body);
-    await notify.commentEdited(
-      ctx,
-      trx,
-      actor.id,
-      { id, issueId: before.issue_id, parentId: before.parent_id },
-      before.body,
-      body,
-    );
     const after = (await q.findComment(trx, id, access))!;
     const old = presentComment(before);
-    await recordEvent(trx, {
+    await recordEvent(ctx, trx, {
       type: 'comment',
       action: 'update',
       data: presentComment(after),
       updatedFrom: { body: old.body, editedAt: old.editedAt, updatedAt: old.updatedAt },
-      actor: eventActor(actor),
+      actor,
     });
     return after;
   });
@@ -158,12 +140,7 @@ export async function deleteComment(ctx: AppContext, actor: Actor, id: string) {
       await q.deleteComment(trx, id);
       await q.removeEmptyPlaceholders(trx, comment.parent_id);
     }
-    await recordEvent(trx, {
-      type: 'comment',
-      action: 'remove',
-      data: presentComment(comment),
-      actor: eventActor(actor),
-    });
+    await recordEvent(ctx, trx, { type: 'comment', action: 'remove', data: presentComment(comment), actor });
     return comment;
   });
 }

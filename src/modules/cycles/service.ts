@@ -134,7 +134,7 @@ export async function createCycle(ctx: AppContext, actor: Actor, input: CycleInp
       ends_at: endsAt,
     });
     const record = await loadOne(trx, row, access);
-    await recordEvent(trx, { ...event(actor, record), action: 'create' });
+    await recordEvent(ctx, trx, { ...event(actor, record), action: 'create' });
     return record;
   });
 }
@@ -172,7 +172,7 @@ export async function updateCycle(
       if (k === 'updatedAt' || k === 'progress') continue;
       if (JSON.stringify(v) !== JSON.stringify((ev.data as Record<string, unknown>)[k])) updatedFrom[k] = v;
     }
-    await recordEvent(trx, { ...ev, action: 'update', updatedFrom });
+    await recordEvent(ctx, trx, { ...ev, action: 'update', updatedFrom });
     return record;
   });
 }
@@ -185,7 +185,11 @@ export async function archiveCycle(ctx: AppContext, actor: Actor, id: string): P
     if (!current) throw notFound('Cycle');
     const row = current.archived_at ? current : await q.updateCycleRow(trx, id, { archived_at: new Date() });
     const record = await loadOne(trx, row, access);
-    await recordEvent(trx, { ...event(actor, record), action: 'update', updatedFrom: { archivedAt: null } });
+    await recordEvent(ctx, trx, {
+      ...event(actor, record),
+      action: 'update',
+      updatedFrom: { archivedAt: null },
+    });
     return record;
   });
 }
@@ -199,7 +203,7 @@ export async function deleteCycle(ctx: AppContext, actor: Actor, id: string): Pr
     if (!current) throw notFound('Cycle');
     const record = await loadOne(trx, current, access);
     await q.deleteCycleRow(trx, id);
-    await recordEvent(trx, { ...event(actor, record), action: 'remove' });
+    await recordEvent(ctx, trx, { ...event(actor, record), action: 'remove' });
     return record;
   });
 }

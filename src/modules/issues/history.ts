@@ -1,4 +1,6 @@
-// An issue's change history as the caller may read it. Entries record ids and
+// An issue's change history: written by the handler of issue.update events
+// (one entry per event: each tracked field that changed, from and to), and
+// read as the caller may read it. Entries record ids and
 // identifiers as they were, so after a move out of a private team (or the loss
 // of a parent, project or person out of sight) they name what the reader may
 // not see. Each such value reads as null, as GraphQL's fromX/toX relations
@@ -8,11 +10,29 @@
 import { sql } from 'kysely';
 import { inVisibleTeam, type TeamAccess, type Visibility, visibility } from '../../platform/access.js';
 import type { Db } from '../../platform/db/database.js';
+import type { EventHandler } from '../../platform/outbox.js';
 import { isUuid } from '../teams/ids.js';
+import { TRACKED } from './present.js';
+import { insertHistory } from './queries.js';
 
 type Change = { from: unknown; to: unknown };
 type Changes = Record<string, Change>;
 type HistoryRow = { changes: unknown };
+
+/** Records an issue update's tracked changes: updatedFrom has what they were, data what they are. */
+export const issueHistoryHandler: EventHandler = {
+  name: 'issue history',
+  types: ['issue'],
+  async handle(_ctx, trx, event) {
+    if (event.action !== 'update' || !event.updatedFrom) return;
+    const changes: Changes = {};
+    for (const key of TRACKED) {
+      if (key in event.updatedFrom) changes[key] = { from: event.updatedFrom[key], to: event.data[key] };
+    }
+    if (Object.keys(changes).length === 0) return;
+    await insertHistory(trx, String(event.data['id']), event.actor?.id ?? null, changes);
+  },
+};
 
 /** History fields that hold ids, with the table and rule that say whether the reader sees each. */
 const REFERENCES: Record<string, { table: string; rule: Visibility }> = {

@@ -54,36 +54,58 @@ export function branchName(userName: string | null, identifier: string, title: s
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
+/**
+ * The fields whose changes an issue's history records and its update events
+ * report in updatedFrom, each as presentIssue shows it. A write presents the
+ * record after the change whole (presentIssue) and the one before only here.
+ */
+const tracked = {
+  identifier: (r: IssueRecord) => r.identifier,
+  number: (r: IssueRecord) => r.number,
+  title: (r: IssueRecord) => r.title,
+  description: (r: IssueRecord) => r.description,
+  priority: (r: IssueRecord) => r.priority,
+  estimate: (r: IssueRecord) => r.estimate,
+  dueDate: (r: IssueRecord) => r.due_date,
+  teamId: (r: IssueRecord) => r.team_id,
+  stateId: (r: IssueRecord) => r.state_id,
+  assigneeId: (r: IssueRecord) => r.assignee_id,
+  projectId: (r: IssueRecord) => r.project_id,
+  projectMilestoneId: (r: IssueRecord) => r.project_milestone_id,
+  cycleId: (r: IssueRecord) => r.cycle_id,
+  parentId: (r: IssueRecord) => r.parent_id,
+  labelIds: (r: IssueRecord) => r.labelIds,
+  sortOrder: (r: IssueRecord) => r.sort_order,
+  startedAt: (r: IssueRecord) => iso(r.started_at),
+  completedAt: (r: IssueRecord) => iso(r.completed_at),
+  canceledAt: (r: IssueRecord) => iso(r.canceled_at),
+  archivedAt: (r: IssueRecord) => iso(r.archived_at),
+};
+
+export type TrackedField = keyof typeof tracked;
+type Tracked = { [K in TrackedField]: ReturnType<(typeof tracked)[K]> };
+
+/** Fields whose changes are recorded in history and reported in updatedFrom. */
+export const TRACKED = Object.keys(tracked) as TrackedField[];
+
+/** The tracked fields of a record, presented. */
+export function presentTracked(r: IssueRecord): Tracked {
+  const out: Record<string, unknown> = {};
+  for (const key of TRACKED) out[key] = tracked[key](r);
+  return out as Tracked;
+}
+
 export function presentIssue(r: IssueRecord, publicUrl: string) {
   return {
     id: r.id,
-    identifier: r.identifier,
-    number: r.number,
-    title: r.title,
-    description: r.description,
-    priority: r.priority,
+    ...presentTracked(r),
     priorityLabel: priorityLabel(r.priority),
-    estimate: r.estimate,
-    dueDate: r.due_date,
-    teamId: r.team_id,
-    stateId: r.state_id,
-    assigneeId: r.assignee_id,
     creatorId: r.creator_id,
-    projectId: r.project_id,
-    projectMilestoneId: r.project_milestone_id,
-    cycleId: r.cycle_id,
-    parentId: r.parent_id,
-    labelIds: r.labelIds,
     childProgress: r.childProgress,
-    sortOrder: r.sort_order,
     url: issueUrl(publicUrl, r.identifier, r.title),
     branchName: branchName(r.branchUser, r.identifier, r.title),
     createdAt: r.created_at.toISOString(),
     updatedAt: r.updated_at.toISOString(),
-    startedAt: iso(r.started_at),
-    completedAt: iso(r.completed_at),
-    canceledAt: iso(r.canceled_at),
-    archivedAt: iso(r.archived_at),
   };
 }
 

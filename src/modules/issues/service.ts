@@ -12,6 +12,9 @@
 //   loadIssueRecords(db, ids) (queries.ts)                       -> IssueRecord[] for data loaders
 //
 // Present a record with presentIssue(record, ctx.config.publicUrl) from present.ts.
+// A write changes the issue and records one event; what follows from it
+// (history, subscriptions, notifications, mail) are the event's handlers
+// (app.ts), run by recordEvent in the same transaction.
 // Every record returned is read with the caller's access, as getIssue reads it
 // (readBack), so a write answer shows exactly what the GET would.
 // idOrIdentifier is a uuid or any identifier the issue ever had ("ENG-12").
@@ -25,7 +28,6 @@ import { notFound } from '../../platform/errors.js';
 import { recordEvent } from '../../platform/outbox.js';
 import { findLabelsByIds } from '../labels/queries.js';
 import { issueMilestoneChange } from '../milestones/issue-link.js';
-import * as notify from '../notifications/notify.js';
 import { defaultState, findStateById, firstStateOfType } from '../states/queries.js';
 import { findVisibleTeam, teamAccess } from '../teams/access.js';
 import { takeIssueNumber } from '../teams/queries.js';
@@ -48,13 +50,11 @@ import {
   type IssueUpdateInput,
 } from './inputs.js';
 import { assertCanEditIssues, assertCanLink } from './policy.js';
-import { type IssueRecord, presentIssue } from './present.js';
+import { type IssueRecord, presentIssue, presentTracked, TRACKED } from './present.js';
 import * as q from './queries.js';
 
 export type { IssueCreateInput, IssueUpdateInput } from './inputs.js';
 export type { IssueRecord } from './present.js';
-
-const eventActor = (actor: Actor) => ({ id: actor.id, name: actor.name, email: actor.email });
 
 /**
  * The answer to a write: the issue read back as its GET reads it, with the
@@ -143,75 +143,51 @@ export async function createIssue(
     });
     await q.addIdentifier(trx, id, identifier);
     await q.setLabels(trx, id, labelIds);
-    await q.subscribe(trx, id, [actor.id]);
-    await notify.issueCreated(ctx, trx, actor.id, {
-      id,
-      assigneeId: input.assigneeId ?? null,
-      description: input.description ?? null,
-    });
     const record = (await q.loadIssueRecord(trx, id))!;
     const data = presentIssue(record, ctx.config.publicUrl);
-    await recordEvent(trx, {
+    await recordEvent(ctx, trx, {
       type: 'issue',
       action: 'create',
       data,
-      actor: eventActor(actor),
+      actor,
       url: data.url,
     });
     return readBack(trx, id, access);
   });
 }
 
-/** Fields whose changes are recorded in history and reported in updatedFrom. */
-export const TRACKED = [
-  'identifier',
-  'number',
-  'title',
-  'description',
-  'priority',
-  'estimate',
-  'dueDate',
-  'teamId',
-  'stateId',
-  'assigneeId',
-  'projectId',
-  'projectMilestoneId',
-  'cycleId',
-  'parentId',
-  'labelIds',
-  'sortOrder',
-  'startedAt',
-  'completedAt',
-  'canceledAt',
-  'archivedAt',
-] as const;
-
-/** Writes history and the update event for a change from `before` to `after`; false when nothing changed. */
+/**
+ * Records the update event for a change from `before` to `after` (the
+ * record after it presented whole, the one before only in its tracked
+ * fields); false when no tracked field changed. `stateType`: the type of the
+ * issue's state after the change, given where the state may change.
+ */
 async function recordChange(
   trx: Db,
   ctx: AppContext,
   actor: Actor,
   before: IssueRecord,
   after: IssueRecord,
+  stateType?: string,
 ): Promise<boolean> {
-  const old = presentIssue(before, ctx.config.publicUrl);
+  const old = presentTracked(before);
   const data = presentIssue(after, ctx.config.publicUrl);
-  const changes: Record<string, { from: unknown; to: unknown }> = {};
+  const updatedFrom: Record<string, unknown> = { updatedAt: before.updated_at.toISOString() };
+  let changed = false;
   for (const key of TRACKED) {
-    if (JSON.stringify(old[key]) !== JSON.stringify(data[key]))
-      changes[key] = { from: old[key], to: data[key] };
+    if (JSON.stringify(old[key]) === JSON.stringify(data[key])) continue;
+    updatedFrom[key] = old[key];
+    changed = true;
   }
-  if (Object.keys(changes).length === 0) return false;
-  await q.insertHistory(trx, after.id, actor.id, changes);
-  const updatedFrom: Record<string, unknown> = { updatedAt: old.updatedAt };
-  for (const [key, change] of Object.entries(changes)) updatedFrom[key] = change.from;
-  await recordEvent(trx, {
+  if (!changed) return false;
+  await recordEvent(ctx, trx, {
     type: 'issue',
     action: 'update',
     data,
     updatedFrom,
-    actor: eventActor(actor),
+    actor,
     url: data.url,
+    ...(stateType ? { stateType } : {}),
   });
   return true;
 }
@@ -338,9 +314,8 @@ export async function updateIssue(
 
     await q.updateIssueRow(trx, id, changed);
     if (labelsChanged) await q.setLabels(trx, id, labelIds);
-    await notify.issueUpdated(ctx, trx, actor.id, id, row, changed, state!.type);
     const after = (await q.loadIssueRecord(trx, id))!;
-    await recordChange(trx, ctx, actor, before, after);
+    await recordChange(trx, ctx, actor, before, after, state!.type);
     return readBack(trx, id, access);
   });
 }
@@ -381,7 +356,7 @@ export async function moveIssueToState(
   const from = (await findStateById(trx, row.state_id))!;
   const before = (await q.loadIssueRecord(trx, issueId))!;
   await q.updateIssueRow(trx, issueId, { state_id: to.id, ...stateTimes(from.type, to.type, row) });
-  await recordChange(trx, ctx, actor, before, (await q.loadIssueRecord(trx, issueId))!);
+  await recordChange(trx, ctx, actor, before, (await q.loadIssueRecord(trx, issueId))!, to.type);
   return true;
 }
 
@@ -399,13 +374,7 @@ export async function deleteIssue(
     const shown = await readBack(trx, id, access);
     await q.deleteIssueRow(trx, id); // comments, attachments, labels, history cascade
     const data = presentIssue(record, ctx.config.publicUrl);
-    await recordEvent(trx, {
-      type: 'issue',
-      action: 'remove',
-      data,
-      actor: eventActor(actor),
-      url: data.url,
-    });
+    await recordEvent(ctx, trx, { type: 'issue', action: 'remove', data, actor, url: data.url });
     return shown;
   });
 }

@@ -102,8 +102,6 @@ async function resolveParent(
   return parent.id;
 }
 
-const eventActor = (actor: Actor) => ({ id: actor.id, name: actor.name, email: actor.email });
-
 export async function listLabels(ctx: AppContext, actor: Actor, opts: { teamId?: string } = {}) {
   const access = await teamAccess(ctx.db, actor);
   let teamId: string | undefined;
@@ -152,11 +150,11 @@ export async function createLabel(ctx: AppContext, actor: Actor, input: LabelCre
         creator_id: actor.id,
       });
       if (parentId) await q.markGroup(trx, parentId);
-      await recordEvent(trx, {
+      await recordEvent(ctx, trx, {
         type: 'label',
         action: 'create',
         data: presentLabel(label),
-        actor: eventActor(actor),
+        actor,
       });
       return label;
     });
@@ -206,12 +204,12 @@ export async function updateLabel(
         ),
       );
       if (Object.keys(updatedFrom).length > 0) {
-        await recordEvent(trx, {
+        await recordEvent(ctx, trx, {
           type: 'label',
           action: 'update',
           data,
           updatedFrom: { ...updatedFrom, updatedAt: old.updatedAt },
-          actor: eventActor(actor),
+          actor,
         });
       }
       return after;
@@ -229,11 +227,11 @@ export async function deleteLabel(ctx: AppContext, actor: Actor, id: string): Pr
     const label = await q.findLabelById(trx, id, access);
     if (!label) throw notFound('Label');
     await q.deleteLabel(trx, id);
-    await recordEvent(trx, {
+    await recordEvent(ctx, trx, {
       type: 'label',
       action: 'remove',
       data: presentLabel(label),
-      actor: eventActor(actor),
+      actor,
     });
     return label;
   });

@@ -1,13 +1,15 @@
 // Notification email: items wait per user (mail_notification_items) and are
 // sent as one digest per user once the oldest has waited MAIL_BATCH_WINDOW_MS.
-// enqueueNotificationMail is the seam for whatever decides who is notified;
-// it runs in that change's transaction. Who may read what is checked again
-// when the digest is sent (buildDigest), not only here.
+// notificationMailHandler queues a line for each notification's event, in
+// the transaction of the change that caused it. Who may read what is checked
+// again when the digest is sent (buildDigest), not only here.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { sql } from 'kysely';
 import { canSeeTeam } from '../../platform/access.js';
 import type { AppContext } from '../../platform/context.js';
 import type { Db } from '../../platform/db/database.js';
+import type { EventHandler } from '../../platform/outbox.js';
+import { type NotificationEventData, notificationLine } from '../notifications/notify.js';
 import { teamAccess } from '../teams/access.js';
 import { enqueueMail } from './queue.js';
 
@@ -47,6 +49,23 @@ export async function enqueueNotificationMail(
   `.execute(trx);
   return Number(r.numAffectedRows ?? 0) > 0;
 }
+
+/** Mail for notifications: a line of the recipient's next digest per notification event. */
+export const notificationMailHandler: EventHandler = {
+  name: 'notification mail',
+  types: ['notification'],
+  async handle(ctx, trx, event) {
+    if (event.action !== 'create') return;
+    const n = event.data as unknown as NotificationEventData;
+    await enqueueNotificationMail(ctx, trx, {
+      userId: n.userId,
+      issueId: n.issueId,
+      kind: n.type,
+      text: notificationLine(n.type, n.parentCommentId),
+      actorId: n.actorId,
+    });
+  },
+};
 
 /**
  * Turns waiting items into digests: for each user whose oldest waiting item

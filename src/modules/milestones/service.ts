@@ -150,7 +150,7 @@ export async function createMilestone(
       creator_id: actor.id,
     });
     const record = await toRecord(trx, row, fullAccess(actor.id));
-    await recordEvent(trx, { ...eventOf(actor, record), action: 'create' });
+    await recordEvent(ctx, trx, { ...eventOf(actor, record), action: 'create' });
     return access.all ? record : toRecord(trx, row, access);
   });
 }
@@ -194,7 +194,7 @@ export async function updateMilestone(
         updatedFrom[k] = v;
       }
     }
-    await recordEvent(trx, { ...eventOf(actor, record), action: 'update', updatedFrom });
+    await recordEvent(ctx, trx, { ...eventOf(actor, record), action: 'update', updatedFrom });
     return access.all ? record : toRecord(trx, row, access);
   });
 }
@@ -210,7 +210,7 @@ export async function deleteMilestone(ctx: AppContext, actor: Actor, id: string)
     if (!current) throw notFound('Project milestone');
     const record = await toRecord(trx, current, fullAccess(actor.id));
     await q.deleteMilestoneRow(trx, current.id);
-    await recordEvent(trx, { ...eventOf(actor, record), action: 'remove' });
+    await recordEvent(ctx, trx, { ...eventOf(actor, record), action: 'remove' });
     return record;
   });
 }

@@ -1,6 +1,7 @@
 // Subscriptions and notifications written by issue and comment changes, in
 // the change's own transaction (a committed change always has them, a
-// rolled-back one never). Rules (docs/notifications.md):
+// rolled-back one never). Called by the notifications handler of change
+// events (handler.ts), never by services. Rules (docs/notifications.md):
 // - subscribed: the creator, the assignee, whoever is @mentioned, every commenter;
 // - notified: one notification per person per change, the most specific kind
 //   first (assigned > mentioned > reply/new comment > status change);
@@ -11,11 +12,7 @@ import { sql } from 'kysely';
 import type { AppContext } from '../../platform/context.js';
 import type { Db } from '../../platform/db/database.js';
 import { recordEvent } from '../../platform/outbox.js';
-import { enqueueNotificationMail } from '../mail/digest.js';
 import { mentionedNames, newMentions } from './mentions.js';
-
-/** What writing notifications needs of the app: whether mail is configured. */
-type Mailer = Pick<AppContext, 'config'>;
 
 export type NotificationType =
   | 'issueAssignedToYou'
@@ -76,6 +73,17 @@ const MAIL_LINE: Record<NotificationType, string> = {
   issueStatusChanged: 'State changed',
 };
 
+/** A notification event's data (the stream sends its recipient only id and issueId). */
+export interface NotificationEventData {
+  id: string;
+  type: NotificationType;
+  issueId: string;
+  userId: string;
+  actorId: string;
+  commentId: string | null;
+  parentCommentId: string | null;
+}
+
 /** A notification's line in words: the email digest's, and GraphQL's `subtitle`. */
 export const notificationLine = (type: string, parentCommentId: string | null | undefined): string =>
   type === 'issueNewComment' && parentCommentId
@@ -83,12 +91,12 @@ export const notificationLine = (type: string, parentCommentId: string | null | 
     : (MAIL_LINE[type as NotificationType] ?? type);
 
 /**
- * One statement: a row per recipient who sees the issue now; and for each, a line
- * of their next notification email (which does nothing without SMTP or for
- * someone who turned it off), and an event for their change streams alone
- * (docs/live.md, `notification.create`: the inbox's unread count, live).
+ * One statement: a row per recipient who sees the issue now; and for each an
+ * event for their change streams alone (docs/live.md, `notification.create`:
+ * the inbox's unread count, live), whose handlers queue the line of their next
+ * notification email (mail/digest.ts).
  */
-async function write(ctx: Mailer, trx: Db, change: Change, to: Recipients): Promise<void> {
+async function write(ctx: AppContext, trx: Db, change: Change, to: Recipients): Promise<void> {
   if (to.byUser.size === 0) return;
   const values = [...to.byUser].map(([u, type]) => sql`(${u}::uuid, ${type}::text)`);
   const written = await sql<{
@@ -109,20 +117,22 @@ async function write(ctx: Mailer, trx: Db, change: Change, to: Recipients): Prom
     trx,
   );
   for (const row of written.rows) {
-    await recordEvent(trx, {
+    const data: NotificationEventData = {
+      id: row.id,
+      type: row.type,
+      issueId: change.issueId,
+      userId: row.user_id,
+      actorId: change.actorId,
+      commentId: change.commentId ?? null,
+      parentCommentId: change.parentCommentId ?? null,
+    };
+    await recordEvent(ctx, trx, {
       type: 'notification',
       action: 'create',
-      data: { id: row.id, type: row.type, issueId: change.issueId, userId: row.user_id },
+      data: { ...data },
       actor: null,
       recipientId: row.user_id,
       teamId: row.team_id,
-    });
-    await enqueueNotificationMail(ctx, trx, {
-      userId: row.user_id,
-      issueId: change.issueId,
-      kind: row.type,
-      text: notificationLine(row.type, change.parentCommentId),
-      actorId: change.actorId,
     });
   }
 }
@@ -138,7 +148,7 @@ async function subscribers(trx: Db, issueId: string): Promise<string[]> {
 
 /** After an issue is created (the creator is already subscribed). */
 export async function issueCreated(
-  ctx: Mailer,
+  ctx: AppContext,
   trx: Db,
   actorId: string,
   issue: { id: string; assigneeId: string | null; description: string | null },
@@ -151,36 +161,36 @@ export async function issueCreated(
   await write(ctx, trx, { issueId: issue.id, actorId }, to);
 }
 
-/**
- * After an issue update: `before` is the row as it was, `changed` the columns
- * that changed, `stateType` the type of its state now.
- */
+/** What an issue update changed, as notifications need it. */
+export interface IssueUpdate {
+  issueId: string;
+  /** The new assignee, when the assignee changed to someone. */
+  assignee: string | null;
+  /** The description before and after, when it changed. */
+  description: { from: string | null; to: string | null } | null;
+  /** The type of the issue's state, when the state changed. */
+  stateType: string | null;
+}
+
+/** After an issue update. */
 export async function issueUpdated(
-  ctx: Mailer,
+  ctx: AppContext,
   trx: Db,
   actorId: string,
-  issueId: string,
-  before: { description: string | null },
-  changed: Record<string, unknown>,
-  stateType: string,
+  { issueId, assignee, description, stateType }: IssueUpdate,
 ): Promise<void> {
-  const assignee = typeof changed['assignee_id'] === 'string' ? changed['assignee_id'] : null;
-  const mentioned =
-    'description' in changed
-      ? await usersNamed(trx, newMentions(before.description, changed['description'] as string | null))
-      : [];
+  const mentioned = description ? await usersNamed(trx, newMentions(description.from, description.to)) : [];
   await subscribeVisible(trx, issueId, assignee ? [assignee, ...mentioned] : mentioned);
   const to = new Recipients(actorId);
   to.add('issueAssignedToYou', [assignee]);
   to.add('issueMention', mentioned);
-  const stateChanged = 'state_id' in changed;
-  if (stateChanged) to.add('issueStatusChanged', await subscribers(trx, issueId));
-  await write(ctx, trx, { issueId, actorId, issueStatusType: stateChanged ? stateType : null }, to);
+  if (stateType !== null) to.add('issueStatusChanged', await subscribers(trx, issueId));
+  await write(ctx, trx, { issueId, actorId, issueStatusType: stateType }, to);
 }
 
 /** After a comment is created (the commenter is already subscribed). */
 export async function commentCreated(
-  ctx: Mailer,
+  ctx: AppContext,
   trx: Db,
   actorId: string,
   comment: { id: string; issueId: string; parentId: string | null; body: string },
@@ -209,7 +219,7 @@ export async function commentCreated(
 
 /** After a comment's body is edited: only the people it newly mentions. */
 export async function commentEdited(
-  ctx: Mailer,
+  ctx: AppContext,
   trx: Db,
   actorId: string,
   comment: { id: string; issueId: string; parentId: string | null },

@@ -212,7 +212,7 @@ export async function createProject(
     await q.replaceMembers(trx, row.id, memberIds);
     await q.replaceTeams(trx, row.id, teamIds);
     const record = await loadOne(trx, row, fullAccess(actor.id));
-    await recordEvent(trx, { ...eventOf(ctx, actor, record), action: 'create' });
+    await recordEvent(ctx, trx, { ...eventOf(ctx, actor, record), action: 'create' });
     return access.all ? record : loadOne(trx, row, access);
   });
 }
@@ -252,7 +252,7 @@ async function applyUpdate(
     const record = await loadOne(trx, row, all);
     const ev = eventOf(ctx, actor, record);
     const updatedFrom = changedFrom(presentProject(before, ctx.config.publicUrl), ev.data);
-    await recordEvent(trx, { ...ev, action: 'update', updatedFrom });
+    await recordEvent(ctx, trx, { ...ev, action: 'update', updatedFrom });
     return access.all ? record : loadOne(trx, row, access);
   });
 }
@@ -318,7 +318,7 @@ export async function deleteProject(ctx: AppContext, actor: Actor, id: string): 
     if (!current) throw notFound('Project');
     const record = await loadOne(trx, current, fullAccess(actor.id));
     await q.deleteProjectRow(trx, id);
-    await recordEvent(trx, { ...eventOf(ctx, actor, record), action: 'remove' });
+    await recordEvent(ctx, trx, { ...eventOf(ctx, actor, record), action: 'remove' });
     return record;
   });
 }

@@ -136,7 +136,7 @@ export async function createRelation(
         type,
         creator_id: actor.id,
       });
-      await recordEvent(trx, { ...(await event(trx, actor, row)), action: 'create' });
+      await recordEvent(ctx, trx, { ...(await event(trx, actor, row)), action: 'create' });
       await moveDuplicate(trx, ctx, actor, row);
       return row;
     }),
@@ -187,7 +187,7 @@ export async function updateRelation(
       for (const key of ['issueId', 'relatedIssueId', 'type'] as const) {
         if (before[key] !== after[key]) updatedFrom[key] = before[key];
       }
-      await recordEvent(trx, { ...(await event(trx, actor, row)), action: 'update', updatedFrom });
+      await recordEvent(ctx, trx, { ...(await event(trx, actor, row)), action: 'update', updatedFrom });
       // Newly a duplicate (or a different issue now is): move it, as creation would.
       if (row.type === 'duplicate' && (locked.type !== 'duplicate' || locked.issue_id !== row.issue_id)) {
         await moveDuplicate(trx, ctx, actor, row);
@@ -204,7 +204,7 @@ export async function deleteRelation(ctx: AppContext, actor: Actor, id: string):
     const current = isUuid(id) ? await q.findRelation(trx, id, access, true) : undefined;
     if (!current) throw notFound('Issue relation');
     await q.deleteRelationRow(trx, id);
-    await recordEvent(trx, { ...(await event(trx, actor, current)), action: 'remove' });
+    await recordEvent(ctx, trx, { ...(await event(trx, actor, current)), action: 'remove' });
     return current;
   });
 }
