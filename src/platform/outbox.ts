@@ -50,6 +50,12 @@ export interface ChangeEvent {
    * notifications name. For handlers only: never stored or sent.
    */
   stateType?: string;
+  /**
+   * A change that notifies nobody (handlers only, never stored): issues moved
+   * by archiving a workflow state or by marking a duplicate. History and
+   * webhooks still have it.
+   */
+  silent?: true;
 }
 
 /**

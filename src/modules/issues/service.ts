@@ -25,7 +25,7 @@ import type { Actor, AppContext } from '../../platform/context.js';
 import type { Db } from '../../platform/db/database.js';
 import type { StateRow } from '../../platform/db/tables.js';
 import { notFound } from '../../platform/errors.js';
-import { recordEvent } from '../../platform/outbox.js';
+import { type ChangeEvent, recordEvent } from '../../platform/outbox.js';
 import { findLabelsByIds } from '../labels/queries.js';
 import { issueMilestoneChange } from '../milestones/issue-link.js';
 import { defaultState, findStateById, firstStateOfType } from '../states/queries.js';
@@ -160,7 +160,8 @@ export async function createIssue(
  * Records the update event for a change from `before` to `after` (the
  * record after it presented whole, the one before only in its tracked
  * fields); false when no tracked field changed. `stateType`: the type of the
- * issue's state after the change, given where the state may change.
+ * issue's state after the change, given where the state may change; `silent`:
+ * notify nobody (outbox.ts ChangeEvent).
  */
 async function recordChange(
   trx: Db,
@@ -168,7 +169,7 @@ async function recordChange(
   actor: Actor,
   before: IssueRecord,
   after: IssueRecord,
-  stateType?: string,
+  effects: Pick<ChangeEvent, 'stateType' | 'silent'> = {},
 ): Promise<boolean> {
   const old = presentTracked(before);
   const data = presentIssue(after, ctx.config.publicUrl);
@@ -187,7 +188,7 @@ async function recordChange(
     updatedFrom,
     actor,
     url: data.url,
-    ...(stateType ? { stateType } : {}),
+    ...effects,
   });
   return true;
 }
@@ -315,7 +316,7 @@ export async function updateIssue(
     await q.updateIssueRow(trx, id, changed);
     if (labelsChanged) await q.setLabels(trx, id, labelIds);
     const after = (await q.loadIssueRecord(trx, id))!;
-    await recordChange(trx, ctx, actor, before, after, state!.type);
+    await recordChange(trx, ctx, actor, before, after, { stateType: state!.type });
     return readBack(trx, id, access);
   });
 }
@@ -341,8 +342,9 @@ export async function moveIssuesToState(
 /**
  * Moves one issue to `to`, a live state of its own team, inside the caller's
  * transaction and as an update would record it (progress times, history, an
- * issue.update event). The caller has checked that the issue is theirs to
- * change. Returns false when the issue is already there.
+ * issue.update event), but notifying nobody (docs/notifications.md). The
+ * caller has checked that the issue is theirs to change. Returns false when
+ * the issue is already there.
  */
 export async function moveIssueToState(
   trx: Db,
@@ -356,7 +358,8 @@ export async function moveIssueToState(
   const from = (await findStateById(trx, row.state_id))!;
   const before = (await q.loadIssueRecord(trx, issueId))!;
   await q.updateIssueRow(trx, issueId, { state_id: to.id, ...stateTimes(from.type, to.type, row) });
-  await recordChange(trx, ctx, actor, before, (await q.loadIssueRecord(trx, issueId))!, to.type);
+  const after = (await q.loadIssueRecord(trx, issueId))!;
+  await recordChange(trx, ctx, actor, before, after, { stateType: to.type, silent: true });
   return true;
 }
 

@@ -23,7 +23,7 @@ export const notificationsHandler: EventHandler = {
   types: ['issue', 'comment'],
   async handle(ctx, trx, event) {
     const actorId = event.actor?.id;
-    if (!actorId) return;
+    if (!actorId || event.silent) return;
     if (event.type === 'issue') {
       const issue = event.data as IssueJson;
       if (event.action === 'create') {
