@@ -209,3 +209,34 @@ describe('an issue update', () => {
     assert.equal(d.issueReads, a.issueReads, d.sql.join('\n'));
   });
 });
+
+describe('silent changes', () => {
+  test('a duplicate moved to its Duplicate state has history but notifies nobody; a state change by hand notifies', async () => {
+    const original = await newIssue();
+    const dup = await newIssue({ assigneeId: bob.user.id }); // bob subscribed
+    const start = await counts(t.ctx.db, dup.id);
+    const res = await t.post(
+      `/api/issues/${dup.id}/relations`,
+      { type: 'duplicate', relatedIssueId: original.id },
+      t.adminToken,
+    );
+    assert.equal(res.status, 201, JSON.stringify(res.body));
+    const moved = await counts(t.ctx.db, dup.id);
+    assert.equal(moved.history, start.history + 1, 'the move has its history entry');
+    assert.equal(moved.issueEvents, start.issueEvents + 1, 'and its event');
+    assert.equal(moved.notifications, start.notifications, 'no status notification');
+
+    const back = await t.patch(`/api/issues/${dup.id}`, { stateId: states['started'] }, t.adminToken);
+    assert.equal(back.status, 200, JSON.stringify(back.body));
+    const rows = await t.ctx.db
+      .selectFrom('notifications')
+      .select(['type', 'issue_status_type'])
+      .where('issue_id', '=', dup.id)
+      .where('user_id', '=', bob.user.id)
+      .execute();
+    assert.deepEqual(
+      rows.filter((r) => r.type === 'issueStatusChanged'),
+      [{ type: 'issueStatusChanged', issue_status_type: 'started' }],
+    );
+  });
+});
