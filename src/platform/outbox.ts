@@ -11,6 +11,7 @@ import { sql } from 'kysely';
 import type { Actor, AppContext } from './context.js';
 import type { Db } from './db/database.js';
 import type { EventScopeKind } from './db/tables.js';
+import { AppError } from './errors.js';
 import { isUuid } from './ids.js';
 
 export type EventType =
@@ -66,7 +67,7 @@ export interface ChangeEvent {
  * of what changed, actor who did it) rather than reading the record again.
  */
 export interface EventHandler {
-  /** Named in logs and errors. */
+  /** What the handler does, in a few words (for readers of the list, and in the log when it fails). */
   readonly name: string;
   readonly types: readonly EventType[];
   handle(ctx: AppContext, trx: Db, event: ChangeEvent): Promise<void>;
@@ -152,7 +153,18 @@ async function scopeOf(trx: Db, event: ChangeEvent): Promise<EventScope> {
 export async function recordEvent(ctx: AppContext, trx: Db, event: ChangeEvent): Promise<number> {
   const id = await appendEvent(trx, event);
   for (const handler of ctx.eventHandlers) {
-    if (handler.types.includes(event.type)) await handler.handle(ctx, trx, event);
+    if (!handler.types.includes(event.type)) continue;
+    try {
+      await handler.handle(ctx, trx, event);
+    } catch (err) {
+      // A refusal keeps its 4xx; anything else is our bug, and the log says whose.
+      if (!(err instanceof AppError))
+        ctx.log.error(
+          { err, handler: handler.name, event: `${event.type}.${event.action}` },
+          'event handler failed',
+        );
+      throw err;
+    }
   }
   return id;
 }
