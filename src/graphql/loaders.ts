@@ -4,6 +4,7 @@
 import DataLoader from 'dataloader';
 import type { Expression, Selectable, SqlBool } from 'kysely';
 import { type RawBuilder, sql } from 'kysely';
+import { labelIdsSql } from '../modules/issues/fields.js';
 import { type MilestoneState, milestoneStates } from '../modules/milestones/status.js';
 import { emptyProgress, type Progress, progressBy } from '../modules/projects/progress.js';
 import { type TeamAccess, type Visibility, visibility } from '../platform/access.js';
@@ -88,10 +89,8 @@ function byId<R extends { id: string }>(db: Db, table: Table, access: () => Prom
   });
 }
 
-// The same two reads for one issue, as a column of its page's statement (graphql/plan/):
-// the issue as SQL with id and identifier, rows in the loaders' order.
-export const issueLabelIdsSql = (issue: RawBuilder<unknown>) =>
-  sql`array(select il.label_id::text from issue_labels il where il.issue_id = ${issue}.id order by il.label_id)`;
+// An issue's former identifiers as a column of its page's statement (graphql/plan/):
+// the issue as SQL with id and identifier, rows in the loader's order.
 /** Former identifiers, but only those given by teams the caller sees (visibility.issueIdentifier). */
 export const previousIdentifiersSql = (issue: RawBuilder<unknown>, access: TeamAccess) =>
   sql`array(select ii.identifier from issue_identifiers ii
@@ -159,16 +158,14 @@ export function createLoaders(db: Db, access: () => Promise<TeamAccess>) {
       const states = await milestoneStates(db, projectIds, await access(), new Date());
       return projectIds.map(() => states);
     }),
-    issueLabelIds: grouped<string>(async (ids) =>
-      (
-        await db
-          .selectFrom('issue_labels')
-          .select(['issue_id', 'label_id'])
-          .where('issue_id', 'in', ids)
-          .orderBy('label_id')
-          .execute()
-      ).map((r) => ({ key: r.issue_id, value: r.label_id })),
-    ),
+    // The one definition of labelIds and its order (modules/issues/fields.ts), as REST reads it.
+    issueLabelIds: new DataLoader<string, string[]>(async (ids) => {
+      const rows = await sql<{ id: string; label_ids: string[] }>`
+        select t.id::text, ${labelIdsSql(sql.ref('t'))} as label_ids from issues t
+        where t.id in (${sql.join(ids.map((id) => sql`${id}::uuid`))})`.execute(db);
+      const map = new Map(rows.rows.map((r) => [r.id, r.label_ids]));
+      return ids.map((id) => map.get(id) ?? []);
+    }),
     previousIdentifiers: grouped<string>(async (ids) => {
       const seen = visibility.issueIdentifier('ii', await access()) as Expression<SqlBool>;
       return (

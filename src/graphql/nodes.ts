@@ -4,7 +4,8 @@
 // and computed lists are field resolvers in resolvers/*.ts that read `row`.
 // Anything a node does not define answers its type's empty value (see
 // build-schema.ts).
-import { issueUrl, PRIORITY_LABELS, slugify } from '../modules/issues/present.js';
+import { issueUrl, PRIORITY_LABELS, priorityLabel } from '../modules/issues/fields.js';
+import { projectUrl } from '../modules/projects/present.js';
 import {
   type AttachmentRow,
   type CommentRow,
@@ -64,7 +65,7 @@ class IssueNode extends RowNode<IssueRow> {
     super(row);
   }
   get priorityLabel() {
-    return PRIORITY_LABELS[this.row.priority] ?? 'No priority';
+    return priorityLabel(this.row.priority);
   }
   get prioritySortOrder() {
     return this.row.priority === 0 ? 5 : this.row.priority;
@@ -244,7 +245,7 @@ class ProjectNode extends RowNode<ProjectRow> {
     super(row);
   }
   get url() {
-    return `${this.publicUrl}/project/${slugify(this.row.name)}-${this.row.slug_id}`;
+    return projectUrl(this.publicUrl, this.row);
   }
   get status() {
     return projectStatusNode(this.row.status, this.row.created_at);

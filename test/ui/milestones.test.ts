@@ -124,6 +124,13 @@ describe('UI: milestones and sub-issues', () => {
       .getByRole('status')
       .filter({ hasText: '1/2 done' })
       .waitFor();
+    // Oldest first, each with its state's name (the list and the count both come from REST).
+    const items = page.getByRole('list', { name: 'Sub-issues' }).getByRole('listitem');
+    await items
+      .nth(0)
+      .filter({ hasText: `First step ${done.name}` })
+      .waitFor();
+    assert.match((await items.nth(1).textContent()) ?? '', /Second step/);
     await screenshot(page, 'sub-issues');
 
     // The child's page links back to its parent.

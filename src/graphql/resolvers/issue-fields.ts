@@ -2,12 +2,12 @@
 // read plan can inline (platform SQL given beside the loader) are fromColumn.
 import type { GraphQLResolveInfo } from 'graphql';
 import { sql } from 'kysely';
-import { branchName } from '../../modules/issues/present.js';
+import { branchName, branchOwnerSql, labelIdsSql } from '../../modules/issues/fields.js';
 import { commentsMatchSearch, matchesSearch, searchQuery } from '../../platform/list/search.js';
 import type { ResolverMap } from '../build-schema.js';
 import { lists as L, type ListArgs, listConnection, nested } from '../connections.js';
 import type { GqlContext } from '../context.js';
-import { issueLabelIdsSql, previousIdentifiersSql, visibleById } from '../loaders.js';
+import { previousIdentifiersSql } from '../loaders.js';
 import { planPage } from '../plan/page.js';
 import { belongsTo, fromColumn } from './helpers.js';
 import { findTeamRow, node } from './lookups.js';
@@ -21,20 +21,20 @@ export function issueFields(): ResolverMap[string] {
     project: belongsTo('project', 'project_id', node.project),
     cycle: belongsTo('cycle', 'cycle_id', node.cycle, { sameTeam: true }),
     parent: belongsTo('issue', 'parent_id', node.issue),
-    labelIds: fromColumn((src, _a, g) => g.loaders.issueLabelIds.load(src.id), issueLabelIdsSql),
+    labelIds: fromColumn((src, _a, g) => g.loaders.issueLabelIds.load(src.id), labelIdsSql),
     previousIdentifiers: fromColumn(
       (src, _a, g) => g.loaders.previousIdentifiers.load(src.id),
       previousIdentifiersSql,
     ),
-    // Named after the assignee, else the creator (as REST does); the plan reads the name.
+    // Named after the assignee, else the creator, if the caller sees them (fields.ts): the plan
+    // reads the name with REST's SQL; the fallback through the user loader applies the same rule.
     branchName: fromColumn(
       async (src, _a, g) => {
         const userId = src.row.assignee_id ?? src.row.creator_id;
         const user = userId ? await g.loaders.user.load(userId) : null;
         return branchName(user?.display_name ?? null, src.row.identifier, src.row.title);
       },
-      (page, access) =>
-        sql`(select x.display_name from (${visibleById('users', sql`= coalesce(${page}.assignee_id, ${page}.creator_id)`, access)}) as x)`,
+      (page, access) => branchOwnerSql(page, access),
       (name: string | null, src) => branchName(name, src.row.identifier, src.row.title),
     ),
     comments: nested(L.comments, { key: 'issue.comments', parentKey: sql.ref('t.issue_id') }),

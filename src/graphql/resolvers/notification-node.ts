@@ -5,7 +5,7 @@
 // `parentComment` and `user { id }` need no read: a notification is listed
 // only while its recipient sees its issue, and all of those share its team.
 import { sql } from 'kysely';
-import { issueUrl } from '../../modules/issues/present.js';
+import { issueUrl } from '../../modules/issues/fields.js';
 import { notificationLine } from '../../modules/notifications/notify.js';
 import type { CommentRow, IssueRow, TeamRow, UserRow } from '../../platform/db/tables.js';
 import { notificationEntity } from '../../platform/list/entities.js';

@@ -1,56 +1,17 @@
-// The public shape of an issue, shared by REST, GraphQL and webhook payloads,
-// plus the derived strings (url, slug, branch name) clients expect.
+// The public shape of an issue over REST and in webhook payloads. Its
+// computed fields (url, branchName, priorityLabel, labelIds, childProgress)
+// are defined in fields.ts, which GraphQL reads too.
 import { Type } from 'typebox';
 import type { IssueRow } from '../../platform/db/tables.js';
+import { branchName, type ChildProgress, issueUrl, priorityLabel } from './fields.js';
 
 /** An issue row with what presenting it needs: its labels and the branch owner's name. */
 export type IssueRecord = IssueRow & {
   labelIds: string[];
-  /** Display name of the assignee, else of the creator (for branchName). */
+  /** Display name of the assignee, else of the creator, if the reader sees them (fields.ts branchOwnerSql). */
   branchUser: string | null;
   childProgress: ChildProgress;
 };
-
-/**
- * How far an issue's sub-issues are: live (not archived) children the reader
- * sees, how many of them are completed, and how many canceled. The UI shows
- * "completed/(total - canceled) done", leaving canceled work out of scope as
- * project progress does.
- */
-export interface ChildProgress {
-  total: number;
-  completed: number;
-  canceled: number;
-}
-
-export const PRIORITY_LABELS = ['No priority', 'Urgent', 'High', 'Medium', 'Low'] as const;
-
-export const priorityLabel = (p: number): string => PRIORITY_LABELS[p] ?? 'No priority';
-
-/** Lower-case ASCII words joined by dashes, accents folded, cut at a word end near `max`. */
-export function slugify(text: string, max = 40): string {
-  const slug = text
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '');
-  if (slug.length <= max) return slug;
-  const cut = slug.slice(0, max + 1);
-  const dash = cut.lastIndexOf('-');
-  return (dash > max / 2 ? cut.slice(0, dash) : slug.slice(0, max)).replace(/-+$/, '');
-}
-
-export function issueUrl(publicUrl: string, identifier: string, title: string): string {
-  const slug = slugify(title);
-  return `${publicUrl}/issue/${identifier}${slug ? `/${slug}` : ''}`;
-}
-
-export function branchName(userName: string | null, identifier: string, title: string): string {
-  const user = slugify(userName ?? '', 40) || 'user';
-  const slug = slugify(title);
-  return `${user}/${identifier.toLowerCase()}${slug ? `-${slug}` : ''}`;
-}
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 

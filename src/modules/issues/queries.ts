@@ -14,7 +14,14 @@ import { type CursorValue, encodeCursor, type SortKey } from '../../platform/lis
 import { pastPosition, positionText } from '../../platform/list/paginate.js';
 import { rankedMatches, rankedOrder } from '../../platform/list/search.js';
 import { isUuid } from '../teams/ids.js';
-import type { ChildProgress, IssueRecord } from './present.js';
+import {
+  branchOwnerSql,
+  type ChildProgress,
+  childProgressOf,
+  childProgressSql,
+  labelIdsSql,
+} from './fields.js';
+import type { IssueRecord } from './present.js';
 
 const COLUMNS = ISSUE_COLUMNS.map((c) => `issues.${c}` as const);
 /** The columns that need no check: parent, project and milestone may be out of the caller's sight. */
@@ -27,9 +34,8 @@ const GUEST_COLUMNS = SCOPED_COLUMNS.filter((c) => !PEOPLE.has(c));
 export type IssueColumns = IssueRow;
 
 /**
- * Issues as records, in one statement: the branch owner's display name
- * (assignee, else creator) and the label ids (ordered by id, as GraphQL's
- * labelIds) come along. With the caller's access, what they may not see reads
+ * Issues as records, in one statement: the computed fields of fields.ts
+ * (branch owner's name, label ids, child progress) come along. With the caller's access, what they may not see reads
  * as none, exactly as GraphQL's loaders answer it: a parent, project or
  * milestone out of sight, a guest's unseen assignee or creator (and so the
  * name in branchName), sub-issues out of sight in childProgress.
@@ -66,25 +72,12 @@ export function selectIssues(db: Db, access?: TeamAccess) {
           and ${visibility.project('p', scoped!)})`.as('project_milestone_id'),
         ]),
       )
-      // Named after the assignee when there is one (even one out of sight: then "user"), as GraphQL does.
-      .select(
-        sql<
-          string | null
-        >`case when issues.assignee_id is null then c.display_name else a.display_name end`.as('branch_user'),
-      )
-      // Sub-issue counts through the parent_id index; children the caller may not see are not counted.
-      .select(
-        sql<ChildProgress>`(select json_build_object('total', count(*),
-          'completed', count(*) filter (where cs.type = 'completed'),
-          'canceled', count(*) filter (where cs.type = 'canceled'))
-        from issues ch join workflow_states cs on cs.id = ch.state_id
-        where ch.parent_id = issues.id and ch.archived_at is null
-        ${scoped ? sql`and ${visibility.issue('ch', scoped)}` : sql``})`.as('child_progress'),
-      )
-      .select(
-        sql<string[]>`array(select il.label_id::text from issue_labels il
-        where il.issue_id = issues.id order by il.label_id)`.as('label_ids'),
-      )
+      // The computed fields, as every door reads them (fields.ts), with the caller's access.
+      .select([
+        branchOwnerSql(sql.ref('issues'), access).as('branch_user'),
+        childProgressSql(sql.ref('issues'), access).as('child_progress'),
+        labelIdsSql(sql.ref('issues')).as('label_ids'),
+      ])
   );
 }
 
@@ -98,11 +91,7 @@ const toRecord = ({ branch_user, label_ids, child_progress, ...row }: SelectedIs
   ...row,
   labelIds: label_ids,
   branchUser: branch_user,
-  childProgress: {
-    total: Number(child_progress.total),
-    completed: Number(child_progress.completed),
-    canceled: Number(child_progress.canceled),
-  },
+  childProgress: childProgressOf(child_progress),
 });
 
 /** Records for these ids, in the order given (missing ids are skipped). */

@@ -1,14 +1,17 @@
 // Sub-issues of an issue: each child with its state, the progress ("2/5
-// done", canceled ones out of scope as in project progress) from REST's
-// childProgress, and a form to add a sub-issue in the parent's team.
+// done", canceled ones out of scope as in project progress) and a form to add
+// a sub-issue in the parent's team. Both reads go through one door, REST: the
+// children are the issue list's `parentId` filter and the progress is the
+// parent's `childProgress` (which GraphQL does not carry), counted with the
+// same visibility, so the count and the list cannot disagree.
 
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
-import { graphql } from '../gql';
-import { api, gql } from '../lib/api';
+import { api } from '../lib/api';
 import { createIssue } from '../lib/issues';
 import { invalidate } from '../lib/query';
+import { useRefData } from '../lib/ref';
 import { Button, ErrorMessage, TextField } from './ui';
 
 interface ChildProgress {
@@ -17,8 +20,12 @@ interface ChildProgress {
   canceled: number;
 }
 
-const CHILDREN = graphql(`query Children($id: String!) { issue(id: $id) {
-  children(first: 50, orderBy: createdAt) { nodes { id identifier title state { name type } } } } }`);
+interface Child {
+  id: string;
+  identifier: string;
+  title: string;
+  stateId: string;
+}
 
 export function SubIssues({
   issueId,
@@ -33,14 +40,15 @@ export function SubIssues({
   const q = useQuery({
     queryKey: key,
     queryFn: async () => {
-      const [tree, rest] = await Promise.all([
-        gql(CHILDREN, { id: issueId }),
+      const [list, parent] = await Promise.all([
+        // A checklist reads oldest first.
+        api.get<{ issues: Child[] }>(`/issues?parentId=${issueId}&sort=createdAt&order=asc&limit=50`),
         api.get<{ issue: { childProgress: ChildProgress } }>(`/issues/${issueId}`),
       ]);
-      // Connections come newest first; a checklist reads oldest first.
-      return { children: [...tree.issue.children.nodes].reverse(), progress: rest.issue.childProgress };
+      return { children: list.issues, progress: parent.issue.childProgress };
     },
   });
+  const states = useRefData().data?.stateById;
   const [title, setTitle] = useState('');
   const [state, setState] = useState<{ busy?: boolean; error?: unknown }>({});
 
@@ -79,14 +87,17 @@ export function SubIssues({
       <ErrorMessage error={q.error} />
       {q.data && q.data.children.length > 0 && (
         <ul className="sub-issue-list" aria-label="Sub-issues">
-          {q.data.children.map((c) => (
-            <li key={c.id} className={`state-${c.state.type}`}>
-              <Link to={`/issue/${c.identifier}`}>
-                {c.identifier} {c.title}
-              </Link>{' '}
-              <span className="muted small">{c.state.name}</span>
-            </li>
-          ))}
+          {q.data.children.map((c) => {
+            const state = states?.get(c.stateId);
+            return (
+              <li key={c.id} className={state ? `state-${state.type}` : undefined}>
+                <Link to={`/issue/${c.identifier}`}>
+                  {c.identifier} {c.title}
+                </Link>{' '}
+                <span className="muted small">{state?.name}</span>
+              </li>
+            );
+          })}
         </ul>
       )}
       {!readOnly && (

@@ -1,0 +1,87 @@
+// An issue's computed fields, each defined once for every door: REST
+// (present.ts, queries.ts selectIssues), GraphQL (nodes.ts, the Issue
+// resolvers and their read plans) and webhook payloads. What depends on the
+// caller (whose name a branch carries, which sub-issues count) takes their
+// TeamAccess and applies platform/access.ts's rule, so no door can show more
+// than another. test/doors-agree.test.ts compares the doors field by field.
+import { type RawBuilder, sql } from 'kysely';
+import { type TeamAccess, visibility } from '../../platform/access.js';
+
+type Sql = RawBuilder<unknown>;
+
+export const PRIORITY_LABELS = ['No priority', 'Urgent', 'High', 'Medium', 'Low'] as const;
+
+export const priorityLabel = (p: number): string => PRIORITY_LABELS[p] ?? 'No priority';
+
+/** Lower-case ASCII words joined by dashes, accents folded, cut at a word end near `max`. */
+export function slugify(text: string, max = 40): string {
+  const slug = text
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
+  if (slug.length <= max) return slug;
+  const cut = slug.slice(0, max + 1);
+  const dash = cut.lastIndexOf('-');
+  return (dash > max / 2 ? cut.slice(0, dash) : slug.slice(0, max)).replace(/-+$/, '');
+}
+
+export function issueUrl(publicUrl: string, identifier: string, title: string): string {
+  const slug = slugify(title);
+  return `${publicUrl}/issue/${identifier}${slug ? `/${slug}` : ''}`;
+}
+
+/** `<owner>/<identifier>-<title slug>`; "user" when the owner is none or out of the caller's sight. */
+export function branchName(ownerName: string | null, identifier: string, title: string): string {
+  const user = slugify(ownerName ?? '', 40) || 'user';
+  const slug = slugify(title);
+  return `${user}/${identifier.toLowerCase()}${slug ? `-${slug}` : ''}`;
+}
+
+/**
+ * The display name branchName carries: the assignee's, else the creator's,
+ * when the caller sees that person (visibility.user; undefined access: all).
+ * An assignee out of sight gives none, not the creator's name.
+ */
+export const branchOwnerSql = (issue: Sql, access: TeamAccess | undefined) =>
+  sql<string | null>`(select bo.display_name from users bo
+    where bo.id = coalesce(${issue}.assignee_id, ${issue}.creator_id)
+    ${access ? sql`and ${visibility.user('bo', access)}` : sql``})`;
+
+/**
+ * The issue's label ids, ordered by id: the one order of labelIds in every
+ * door (a label's name can change, its id cannot, so the order is stable
+ * across renames; docs/rest-issues.md).
+ */
+export const labelIdsSql = (issue: Sql) =>
+  sql<string[]>`array(select il.label_id::text from issue_labels il
+    where il.issue_id = ${issue}.id order by il.label_id)`;
+
+/**
+ * How far an issue's sub-issues are: live (not archived) children the reader
+ * sees, how many of them are completed, and how many canceled. The UI shows
+ * "completed/(total - canceled) done", leaving canceled work out of scope as
+ * project progress does.
+ */
+export interface ChildProgress {
+  total: number;
+  completed: number;
+  canceled: number;
+}
+
+/** childProgress as JSON, counted through the parent_id index; children out of the caller's sight are not. */
+export const childProgressSql = (issue: Sql, access: TeamAccess | undefined) =>
+  sql<ChildProgress>`(select json_build_object('total', count(*),
+      'completed', count(*) filter (where cs.type = 'completed'),
+      'canceled', count(*) filter (where cs.type = 'canceled'))
+    from issues ch join workflow_states cs on cs.id = ch.state_id
+    where ch.parent_id = ${issue}.id and ch.archived_at is null
+    ${access && !access.all ? sql`and ${visibility.issue('ch', access)}` : sql``})`;
+
+/** json_build_object's counts may arrive as strings (int8); the field holds numbers. */
+export const childProgressOf = (p: ChildProgress): ChildProgress => ({
+  total: Number(p.total),
+  completed: Number(p.completed),
+  canceled: Number(p.canceled),
+});
