@@ -4,7 +4,9 @@
 // and computed lists are field resolvers in resolvers/*.ts that read `row`.
 // Anything a node does not define answers its type's empty value (see
 // build-schema.ts).
-import { issueUrl, PRIORITY_LABELS, slugify } from '../modules/issues/present.js';
+
+import { issueUrl, slugify } from '../modules/issues/present.js';
+import { priorityLabel } from '../modules/issues/priorities.js';
 import {
   type AttachmentRow,
   type CommentRow,
@@ -64,7 +66,7 @@ class IssueNode extends RowNode<IssueRow> {
     super(row);
   }
   get priorityLabel() {
-    return PRIORITY_LABELS[this.row.priority] ?? 'No priority';
+    return priorityLabel(this.row.priority);
   }
   get prioritySortOrder() {
     return this.row.priority === 0 ? 5 : this.row.priority;
@@ -269,7 +271,7 @@ readsColumns(ProjectNode, {
 });
 // Projects carry no priority or update cadence here.
 Object.defineProperties(ProjectNode.prototype, {
-  priorityLabel: { value: PRIORITY_LABELS[0] },
+  priorityLabel: { value: priorityLabel(0) },
   frequencyResolution: { value: 'weekly' },
 });
 

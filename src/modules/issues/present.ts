@@ -2,6 +2,7 @@
 // plus the derived strings (url, slug, branch name) clients expect.
 import { Type } from 'typebox';
 import type { IssueRow } from '../../platform/db/tables.js';
+import { priorityLabel } from './priorities.js';
 
 /** An issue row with what presenting it needs: its labels and the branch owner's name. */
 export type IssueRecord = IssueRow & {
@@ -22,10 +23,6 @@ export interface ChildProgress {
   completed: number;
   canceled: number;
 }
-
-export const PRIORITY_LABELS = ['No priority', 'Urgent', 'High', 'Medium', 'Low'] as const;
-
-export const priorityLabel = (p: number): string => PRIORITY_LABELS[p] ?? 'No priority';
 
 /** Lower-case ASCII words joined by dashes, accents folded, cut at a word end near `max`. */
 export function slugify(text: string, max = 40): string {
