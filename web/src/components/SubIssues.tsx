@@ -4,18 +4,13 @@
 
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { graphql } from '../gql';
-import { api, gql } from '../lib/api';
+import { useAction } from '../lib/action';
+import { gql, ok, rest } from '../lib/api';
 import { createIssue } from '../lib/issues';
-import { invalidate } from '../lib/query';
+import { keys } from '../lib/query-keys';
 import { Button, ErrorMessage, TextField } from './ui';
-
-interface ChildProgress {
-  total: number;
-  completed: number;
-  canceled: number;
-}
 
 const CHILDREN = graphql(`query Children($id: String!) { issue(id: $id) {
   children(first: 50, orderBy: createdAt) { nodes { id identifier title state { name type } } } } }`);
@@ -29,33 +24,24 @@ export function SubIssues({
   teamId: string;
   readOnly?: boolean;
 }) {
-  const key = ['issues', 'children', issueId];
+  const key = keys.issues.children(issueId);
   const q = useQuery({
     queryKey: key,
     queryFn: async () => {
-      const [tree, rest] = await Promise.all([
+      const [tree, read] = await Promise.all([
         gql(CHILDREN, { id: issueId }),
-        api.get<{ issue: { childProgress: ChildProgress } }>(`/issues/${issueId}`),
+        ok(rest.GET('/api/issues/{id}', { params: { path: { id: issueId } } })),
       ]);
       // Connections come newest first; a checklist reads oldest first.
-      return { children: [...tree.issue.children.nodes].reverse(), progress: rest.issue.childProgress };
+      return { children: [...tree.issue.children.nodes].reverse(), progress: read.issue.childProgress };
     },
   });
   const [title, setTitle] = useState('');
-  const [state, setState] = useState<{ busy?: boolean; error?: unknown }>({});
-
-  async function add(e: FormEvent) {
-    e.preventDefault();
-    setState({ busy: true });
-    try {
-      await createIssue({ title: title.trim(), teamId, parentId: issueId });
-      setTitle('');
-      setState({});
-      invalidate(...key);
-    } catch (error) {
-      setState({ error });
-    }
-  }
+  const state = useAction(() => createIssue({ title: title.trim(), teamId, parentId: issueId }), {
+    refreshes: [key],
+    onSuccess: () => setTitle(''),
+  });
+  const add = state.submit;
 
   const p = q.data?.progress;
   const inScope = p ? p.total - p.canceled : 0;

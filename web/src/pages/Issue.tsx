@@ -18,6 +18,7 @@ import { graphql } from '../gql';
 import { gql } from '../lib/api';
 import { deleteIssue } from '../lib/issues';
 import { invalidate } from '../lib/query';
+import { keys } from '../lib/query-keys';
 import { useRefData } from '../lib/ref';
 import { useSession } from '../lib/session';
 
@@ -35,7 +36,7 @@ const IssueQuery = graphql(`
 `);
 
 export function IssuePage({ id }: { id: string }) {
-  const key = ['issues', 'detail', id];
+  const key = keys.issues.detail(id);
   const q = useQuery({ queryKey: key, queryFn: async () => (await gql(IssueQuery, { id })).issue });
   usePageTitle(q.data ? `${q.data.identifier} ${q.data.title}` : id);
   if (q.isLoading) return <Loading label="Loading issue" />;
@@ -49,14 +50,14 @@ export function IssuePage({ id }: { id: string }) {
   return <Loaded issue={q.data} queryKey={key} />;
 }
 
-function Loaded({ issue, queryKey }: { issue: IssueData; queryKey: string[] }) {
+function Loaded({ issue, queryKey }: { issue: IssueData; queryKey: readonly unknown[] }) {
   const navigate = useNavigate();
   const { flag, user } = useSession();
   const ref = useRefData();
   const saver = useIssueSaver(issue, queryKey);
   const [deleteError, setDeleteError] = useState<unknown>(null);
   const readOnly = user?.role === 'guest';
-  const reload = () => void invalidate(...queryKey);
+  const reload = () => void invalidate(queryKey);
   // "Created ENG-12", left by the New issue dialog for the page it opens.
   const [toast, setToast] = useState(() => sessionStorage.getItem('toast'));
   useEffect(() => sessionStorage.removeItem('toast'), []);
