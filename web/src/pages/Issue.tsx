@@ -15,6 +15,7 @@ import { SubIssues } from '../components/SubIssues';
 import { SubscribeButton } from '../components/SubscribeButton';
 import { Button, ErrorMessage, Loading, usePageTitle } from '../components/ui';
 import { graphql } from '../gql';
+import { useAction } from '../lib/action';
 import { gql } from '../lib/api';
 import { deleteIssue } from '../lib/issues';
 import { invalidate } from '../lib/query';
@@ -55,7 +56,10 @@ function Loaded({ issue, queryKey }: { issue: IssueData; queryKey: readonly unkn
   const { flag, user } = useSession();
   const ref = useRefData();
   const saver = useIssueSaver(issue, queryKey);
-  const [deleteError, setDeleteError] = useState<unknown>(null);
+  const deleting = useAction(() => deleteIssue(issue.id), {
+    onSuccess: () => void navigate({ to: '/issues' }),
+  });
+  const deleteError = deleting.error;
   const readOnly = user?.role === 'guest';
   const reload = () => void invalidate(queryKey);
   // "Created ENG-12", left by the New issue dialog for the page it opens.
@@ -122,14 +126,9 @@ function Loaded({ issue, queryKey }: { issue: IssueData; queryKey: readonly unkn
           <div className="danger-zone">
             <Button
               variant="danger"
-              onClick={async () => {
-                if (!confirm(`Delete ${issue.identifier}? Its comments go with it.`)) return;
-                try {
-                  await deleteIssue(issue.id);
-                  void navigate({ to: '/issues' });
-                } catch (error) {
-                  setDeleteError(error);
-                }
+              busy={deleting.busy}
+              onClick={() => {
+                if (confirm(`Delete ${issue.identifier}? Its comments go with it.`)) deleting.submit();
               }}
             >
               Delete issue
