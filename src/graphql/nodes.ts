@@ -4,7 +4,8 @@
 // and computed lists are field resolvers in resolvers/*.ts that read `row`.
 // Anything a node does not define answers its type's empty value (see
 // build-schema.ts).
-import { issueUrl, PRIORITY_LABELS, priorityLabel } from '../modules/issues/fields.js';
+import { issueUrl } from '../modules/issues/fields.js';
+import { PRIORITY_LABELS, priorityLabel } from '../modules/issues/priorities.js';
 import { projectUrl } from '../modules/projects/present.js';
 import {
   type AttachmentRow,
@@ -270,7 +271,7 @@ readsColumns(ProjectNode, {
 });
 // Projects carry no priority or update cadence here.
 Object.defineProperties(ProjectNode.prototype, {
-  priorityLabel: { value: PRIORITY_LABELS[0] },
+  priorityLabel: { value: priorityLabel(0) },
   frequencyResolution: { value: 'weekly' },
 });
 

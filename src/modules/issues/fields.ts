@@ -9,9 +9,8 @@ import { type TeamAccess, visibility } from '../../platform/access.js';
 
 type Sql = RawBuilder<unknown>;
 
-export const PRIORITY_LABELS = ['No priority', 'Urgent', 'High', 'Medium', 'Low'] as const;
-
-export const priorityLabel = (p: number): string => PRIORITY_LABELS[p] ?? 'No priority';
+// priorityLabel is the shared vocabulary's (priorities.ts, which the web UI imports too).
+export { priorityLabel } from './priorities.js';
 
 /** Lower-case ASCII words joined by dashes, accents folded, cut at a word end near `max`. */
 export function slugify(text: string, max = 40): string {

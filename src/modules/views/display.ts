@@ -1,38 +1,14 @@
 // How a saved view shows its issues in our UI: grouping, ordering and the
-// properties shown on each row. A closed shape (unknown keys and values are
-// refused) so the UI can trust what it reads back; every key is optional and
+// properties shown on each row, in the words of vocabulary.ts (shared with the
+// UI). A closed shape (unknown keys and values are refused) so the UI can
+// trust what it reads back; every key is optional and
 // the UI fills in its defaults. The third-party schema has no such input, so
 // only REST writes it.
 import { Type } from 'typebox';
 import { invalidField } from '../../platform/errors.js';
+import { DIRECTIONS, type Display, GROUPS, ORDERS, PROPERTIES } from './vocabulary.js';
 
-export const GROUPS = ['none', 'state', 'assignee', 'priority', 'project', 'cycle', 'label', 'team'] as const;
-/** The sorts the REST issue list offers, so a view opens with one request. */
-export const ORDERS = ['createdAt', 'updatedAt', 'priority', 'dueDate'] as const;
-export const DIRECTIONS = ['asc', 'desc'] as const;
-export const PROPERTIES = [
-  'identifier',
-  'state',
-  'priority',
-  'assignee',
-  'labels',
-  'project',
-  'milestone',
-  'cycle',
-  'dueDate',
-  'estimate',
-  'createdAt',
-  'updatedAt',
-] as const;
-
-export interface Display {
-  group?: (typeof GROUPS)[number];
-  order?: (typeof ORDERS)[number];
-  direction?: (typeof DIRECTIONS)[number];
-  properties?: (typeof PROPERTIES)[number][];
-  showSubIssues?: boolean;
-  showArchived?: boolean;
-}
+export type { Display };
 
 const oneOf = <T extends readonly string[]>(values: T, description: string) =>
   Type.Union(

@@ -3,7 +3,8 @@
 // (issueBatchUpdate), shows at once, and is put back if the server refuses.
 // States and cycles belong to a team, so they are offered only when every
 // selected issue is in the same team.
-import { type ReactNode, useState } from 'react';
+import type { ReactNode } from 'react';
+import { useAction } from '../lib/action';
 import { type Issue, type IssueUpdateInput, PRIORITIES, updateIssues } from '../lib/issues';
 import { cycleName, useCycles, useProjects, useRefData } from '../lib/ref';
 import { useSession } from '../lib/session';
@@ -14,23 +15,17 @@ export function BulkBar({ selected, onClear }: { selected: Issue[]; onClear: () 
   const ref = useRefData().data;
   const projects = useProjects(flag('projects')).data;
   const cycles = useCycles(flag('cycles')).data;
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
+  // Each write patches every list at once and puts the rows back if refused (lib/issues.ts updateIssues).
+  const applying = useAction(({ input, local }: { input: IssueUpdateInput; local?: Partial<Issue> }) =>
+    updateIssues(ids, input, local),
+  );
+  const { error, busy } = applying;
   const teams = new Set(selected.map((i) => i.teamId));
   const team = teams.size === 1 ? ref?.teamById.get([...teams][0]!) : undefined;
   const ids = selected.map((i) => i.id);
 
-  const apply = async (input: IssueUpdateInput, local?: Partial<Issue>) => {
-    setError(null);
-    setBusy(true);
-    try {
-      await updateIssues(ids, input, local);
-    } catch (e) {
-      setError(e);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const apply = (input: IssueUpdateInput, local?: Partial<Issue>) =>
+    applying.run(local ? { input, local } : { input });
   /** A select that acts on choosing and then shows its prompt again. */
   const action = (label: string, options: ReactNode, run: (value: string) => void) => (
     <label className="filter">

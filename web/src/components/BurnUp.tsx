@@ -3,16 +3,19 @@
 // two lines do not need a charting library. A table carries the same figures
 // for screen readers and for anyone who wants the numbers.
 import { useQuery } from '@tanstack/react-query';
-import { api } from '../lib/api';
+import { ok, type RestData, rest } from '../lib/api';
+import { keys } from '../lib/query-keys';
 
-export interface ProgressDay {
-  date: string;
-  scope: number;
-  completedScope: number;
-  inProgressScope: number;
-  issues: number;
-  completedIssues: number;
-}
+export type ProgressDay = RestData<'get', '/api/projects/{id}/progress'>['days'][number];
+
+/** A project's or a cycle's days (the two routes answer the same shape). */
+const readDays = async (kind: 'projects' | 'cycles', id: string): Promise<ProgressDay[]> => {
+  const path = { params: { path: { id } } };
+  const r = await (kind === 'projects'
+    ? ok(rest.GET('/api/projects/{id}/progress', path))
+    : ok(rest.GET('/api/cycles/{id}/progress', path)));
+  return r.days;
+};
 
 const W = 560;
 const H = 180;
@@ -20,8 +23,8 @@ const PAD = 28;
 
 export function BurnUp({ kind, id }: { kind: 'projects' | 'cycles'; id: string }) {
   const q = useQuery({
-    queryKey: [kind, 'progress', id],
-    queryFn: () => api.get<{ days: ProgressDay[] }>(`/${kind}/${id}/progress`).then((d) => d.days),
+    queryKey: kind === 'projects' ? keys.projects.progress(id) : keys.cycles.progress(id),
+    queryFn: () => readDays(kind, id),
   });
   const days = q.data ?? [];
   if (q.isLoading) return <p className="muted small">Loading progress…</p>;

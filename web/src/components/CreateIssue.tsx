@@ -2,6 +2,7 @@
 
 import { useNavigate } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
+import { useAction } from '../lib/action';
 import { createIssue, PRIORITIES } from '../lib/issues';
 import { cycleName, useCycles, useProjects, useRefData } from '../lib/ref';
 import { useSession } from '../lib/session';
@@ -26,21 +27,13 @@ export function CreateIssueDialog({ onClose }: { onClose: () => void }) {
     cycleId: '',
     labelIds: [] as string[],
   });
-  const [state, setState] = useState<{ busy?: boolean; error?: unknown; titleError?: string }>({});
+  const [titleError, setTitleError] = useState<string | undefined>();
   const team = ref.data?.teams.find((t) => t.id === form.teamId) ?? ref.data?.teams[0];
-
-  async function submit(e?: FormEvent) {
-    e?.preventDefault();
-    if (!form.title.trim()) {
-      setState({ titleError: 'Give the issue a title' });
-      return;
-    }
-    if (!team) return;
-    setState({ busy: true });
-    try {
-      const issue = await createIssue({
+  const creating = useAction(
+    (teamId: string) =>
+      createIssue({
         title: form.title.trim(),
-        teamId: team.id,
+        teamId,
         priority: form.priority,
         ...(form.description ? { description: form.description } : {}),
         ...(form.stateId ? { stateId: form.stateId } : {}),
@@ -48,13 +41,23 @@ export function CreateIssueDialog({ onClose }: { onClose: () => void }) {
         ...(form.projectId ? { projectId: form.projectId } : {}),
         ...(form.cycleId ? { cycleId: form.cycleId } : {}),
         ...(form.labelIds.length ? { labelIds: form.labelIds } : {}),
-      });
-      onClose();
-      sessionStorage.setItem('toast', `Created ${issue.identifier}`);
-      void navigate({ to: `/issue/${issue.identifier}` });
-    } catch (error) {
-      setState({ error });
-    }
+      }),
+    {
+      onSuccess: (issue) => {
+        onClose();
+        sessionStorage.setItem('toast', `Created ${issue.identifier}`);
+        void navigate({ to: `/issue/${issue.identifier}` });
+      },
+    },
+  );
+  const state = { busy: creating.busy, error: creating.error, titleError };
+
+  function submit(e?: FormEvent) {
+    e?.preventDefault();
+    const missing = !form.title.trim();
+    setTitleError(missing ? 'Give the issue a title' : undefined);
+    if (missing) return creating.reset();
+    if (team) void creating.run(team.id);
   }
 
   return (

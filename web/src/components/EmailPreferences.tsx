@@ -1,20 +1,19 @@
 // Settings › Account: whether notifications are emailed (GET/PATCH /api/me/preferences).
 // The switch shows the stored choice; without a mail server it is disabled and says why.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api } from '../lib/api';
+import { ok, type RestData, rest } from '../lib/api';
+import { keys } from '../lib/query-keys';
 import { ErrorMessage, Loading } from './ui';
 
-interface Preferences {
-  preferences: { emailNotifications: boolean };
-  emailAvailable: boolean;
-}
-const KEY = ['me', 'preferences'];
+type Preferences = RestData<'get', '/api/me/preferences'>;
+const KEY = keys.me.preferences;
 
 export function EmailPreferences() {
   const client = useQueryClient();
-  const q = useQuery({ queryKey: KEY, queryFn: () => api.get<Preferences>('/me/preferences') });
+  const q = useQuery({ queryKey: KEY, queryFn: () => ok(rest.GET('/api/me/preferences')) });
   const save = useMutation({
-    mutationFn: (on: boolean) => api.patch<Preferences>('/me/preferences', { emailNotifications: on }),
+    mutationFn: (on: boolean) =>
+      ok(rest.PATCH('/api/me/preferences', { body: { emailNotifications: on } })) as Promise<Preferences>,
     onMutate: async (on) => {
       await client.cancelQueries({ queryKey: KEY });
       const before = client.getQueryData<Preferences>(KEY);

@@ -2,6 +2,7 @@
 // has replies stays as a marker.
 import { type FormEvent, useState } from 'react';
 import { graphql } from '../gql';
+import { useAction } from '../lib/action';
 import { gql } from '../lib/api';
 import { Markdown } from '../lib/markdown';
 import { MentionTextArea } from './MentionTextArea';
@@ -29,28 +30,26 @@ export function Comments({
   onChange: () => void;
 }) {
   const [body, setBody] = useState('');
-  const [state, setState] = useState<{ busy?: boolean; error?: unknown }>({});
-  const sorted = [...items].sort((a, b) => a.createdAt.localeCompare(b.createdAt));
-
-  async function add(e: FormEvent) {
-    e.preventDefault();
-    if (!body.trim()) return;
-    setState({ busy: true });
-    try {
-      await gql(
+  const state = useAction(
+    () =>
+      gql(
         graphql(
           `mutation AddComment($input: CommentCreateInput!) { commentCreate(input: $input) { success comment { id } } }`,
         ),
-        {
-          input: { issueId, body },
-        },
-      );
-      setBody('');
-      setState({});
-      onChange();
-    } catch (error) {
-      setState({ error });
-    }
+        { input: { issueId, body } },
+      ),
+    {
+      onSuccess: () => {
+        setBody('');
+        onChange();
+      },
+    },
+  );
+  const sorted = [...items].sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+
+  function add(e: FormEvent) {
+    e.preventDefault();
+    if (body.trim()) state.submit();
   }
 
   return (
@@ -84,7 +83,29 @@ export function Comments({
 function CommentItem({ c, mine, onChange }: { c: Comment; mine: boolean; onChange: () => void }) {
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState(c.body);
-  const [error, setError] = useState<unknown>(null);
+  const removing = useAction(
+    () =>
+      gql(graphql(`mutation DeleteComment($id: String!) { commentDelete(id: $id) { success } }`), {
+        id: c.id,
+      }),
+    { onSuccess: onChange },
+  );
+  const saving = useAction(
+    () =>
+      gql(
+        graphql(
+          `mutation EditComment($id: String!, $input: CommentUpdateInput!) { commentUpdate(id: $id, input: $input) { success } }`,
+        ),
+        { id: c.id, input: { body: draft } },
+      ),
+    {
+      onSuccess: () => {
+        setEditing(false);
+        onChange();
+      },
+    },
+  );
+  const error = saving.error ?? removing.error;
   const author = c.user?.name ?? 'Deleted user';
   // A deleted comment with replies keeps its place in the thread, nothing else.
   if (c.archivedAt) {
@@ -113,19 +134,8 @@ function CommentItem({ c, mine, onChange }: { c: Comment; mine: boolean; onChang
             <Button
               variant="ghost"
               aria-label={`Delete comment by ${author}`}
-              onClick={async () => {
-                if (!confirm('Delete this comment?')) return;
-                try {
-                  await gql(
-                    graphql(`mutation DeleteComment($id: String!) { commentDelete(id: $id) { success } }`),
-                    {
-                      id: c.id,
-                    },
-                  );
-                  onChange();
-                } catch (e) {
-                  setError(e);
-                }
+              onClick={() => {
+                if (confirm('Delete this comment?')) removing.submit();
               }}
             >
               Delete
@@ -135,20 +145,9 @@ function CommentItem({ c, mine, onChange }: { c: Comment; mine: boolean; onChang
       </div>
       {editing ? (
         <form
-          onSubmit={async (e) => {
+          onSubmit={(e) => {
             e.preventDefault();
-            try {
-              await gql(
-                graphql(
-                  `mutation EditComment($id: String!, $input: CommentUpdateInput!) { commentUpdate(id: $id, input: $input) { success } }`,
-                ),
-                { id: c.id, input: { body: draft } },
-              );
-              setEditing(false);
-              onChange();
-            } catch (err) {
-              setError(err);
-            }
+            saving.submit();
           }}
         >
           <MentionTextArea label="Edit comment" value={draft} rows={3} onText={setDraft} autoFocus />

@@ -5,6 +5,7 @@ import { graphql } from '../gql';
 import type { IssueActivityQuery } from '../gql/graphql';
 import { gql } from '../lib/api';
 import { priorityLabel } from '../lib/issues';
+import { keys } from '../lib/query-keys';
 import { RelativeTime } from './RelativeTime';
 
 const Activity = graphql(`
@@ -78,7 +79,7 @@ export function describe(e: Entry): string[] {
 
 export function IssueHistory({ issueId }: { issueId: string }) {
   const q = useQuery({
-    queryKey: ['issues', 'history', issueId],
+    queryKey: keys.issues.history(issueId),
     queryFn: async () => (await gql(Activity, { id: issueId, first: SHOWN })).issue.history,
   });
   // Connections come newest first; a timeline reads oldest first.

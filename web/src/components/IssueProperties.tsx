@@ -1,7 +1,7 @@
 // The properties panel of an issue page. Each change shows at once, with a
 // busy sign until the server answers, and goes back if it refuses. Guests read
 // the values in disabled controls.
-import { useState } from 'react';
+import { useMutation } from '@tanstack/react-query';
 import type { IssueQuery } from '../gql/graphql';
 import { type IssueUpdateInput, PRIORITIES, updateIssue } from '../lib/issues';
 import { useShortcuts } from '../lib/keys';
@@ -27,34 +27,35 @@ type Field =
   | 'due'
   | 'estimate';
 
-/** Saves one field of an issue optimistically; `errorFor` and `busy` say how it went. */
+/**
+ * Saves one field of an issue through a mutation: the page shows the change at
+ * once (and every list, through updateIssue) and goes back if the server
+ * refuses. `errorFor` and `busy` come from the mutation.
+ */
 export function useIssueSaver(issue: IssueData, key: readonly unknown[]) {
-  const [error, setError] = useState<{ field: Field; error: unknown } | null>(null);
-  const [busy, setBusy] = useState<Field | null>(null);
-  async function save(
-    field: Field,
-    input: IssueUpdateInput,
-    patch: Partial<IssueData> = {},
-  ): Promise<boolean> {
-    setError(null);
-    setBusy(field);
-    await queryClient.cancelQueries({ queryKey: key });
-    const before = queryClient.getQueryData<IssueData>(key);
-    if (before) queryClient.setQueryData<IssueData>(key, { ...before, ...patch });
-    try {
-      await updateIssue(issue.id, input, listPatch(input));
-      // The saved issue (its activity, its updatedAt) comes back through the change stream's event.
-      return true;
-    } catch (e) {
-      if (before) queryClient.setQueryData(key, before);
-      setError({ field, error: e });
+  const m = useMutation({
+    mutationFn: ({ input }: { field: Field; input: IssueUpdateInput; patch: Partial<IssueData> }) =>
+      updateIssue(issue.id, input, listPatch(input)),
+    onMutate: async ({ patch }) => {
+      await queryClient.cancelQueries({ queryKey: key });
+      const before = queryClient.getQueryData<IssueData>(key);
+      if (before) queryClient.setQueryData<IssueData>(key, { ...before, ...patch });
+      return { before };
+    },
+    onError: (_e, _v, context) => {
+      if (context?.before) queryClient.setQueryData(key, context.before);
       void queryClient.invalidateQueries({ queryKey: key });
-      return false;
-    } finally {
-      setBusy(null);
-    }
-  }
-  const errorFor = (field: Field) => (error?.field === field ? <ErrorMessage error={error.error} /> : null);
+    },
+    // The saved issue (its activity, its updatedAt) comes back through the change stream's event.
+  });
+  const save = (field: Field, input: IssueUpdateInput, patch: Partial<IssueData> = {}): Promise<boolean> =>
+    m.mutateAsync({ field, input, patch }).then(
+      () => true,
+      () => false,
+    );
+  const failed = m.isError ? m.variables?.field : undefined;
+  const errorFor = (field: Field) => (failed === field ? <ErrorMessage error={m.error} /> : null);
+  const busy: Field | null = m.isPending ? (m.variables?.field ?? null) : null;
   return { save, errorFor, busy };
 }
 

@@ -1,41 +1,31 @@
 // Labels of one team (teamId) or of the whole workspace (teamId null): create
 // with a name and a colour, rename, recolour, delete after a confirmation.
-import { type FormEvent, useState } from 'react';
-import { api } from '../lib/api';
-import { type LabelRecord, refreshTeams, useLabels } from '../lib/teams';
+import { useState } from 'react';
+import { rowError, useAction } from '../lib/action';
+import { ok, rest } from '../lib/api';
+import { type LabelRecord, TEAM_CHANGES, useLabels } from '../lib/teams';
 import { NameColourRow } from './NameColourRow';
 import { Button, ErrorMessage, fieldErrors, Loading, TextField } from './ui';
 
 export function LabelsEditor({ teamId, title }: { teamId: string | null; title: string }) {
   const labels = useLabels(teamId);
   const [form, setForm] = useState({ name: '', color: '#5e6ad2' });
-  const [state, setState] = useState<{ busy?: boolean; error?: unknown }>({});
-  const [rowError, setRowError] = useState<{ id: string; error: unknown } | null>(null);
+  const state = useAction(
+    () =>
+      ok(
+        rest.POST('/api/labels', {
+          body: { name: form.name.trim(), color: form.color, ...(teamId ? { teamId } : {}) },
+        }),
+      ),
+    { refreshes: TEAM_CHANGES, onSuccess: () => setForm({ ...form, name: '' }) },
+  );
+  /** A change to one row (rename, recolour, delete); its error shows on that row. */
+  const row = useAction(({ write }: { id: string; write: () => Promise<unknown> }) => write(), {
+    refreshes: TEAM_CHANGES,
+  });
   const fields = fieldErrors(state.error);
   const scope = teamId ? 'team' : 'workspace';
-
-  async function create(e: FormEvent) {
-    e.preventDefault();
-    setState({ busy: true });
-    try {
-      await api.post('/labels', { name: form.name.trim(), color: form.color, ...(teamId ? { teamId } : {}) });
-      setForm({ ...form, name: '' });
-      setState({});
-      refreshTeams();
-    } catch (error) {
-      setState({ error });
-    }
-  }
-
-  async function act(l: LabelRecord, fn: () => Promise<unknown>) {
-    setRowError(null);
-    try {
-      await fn();
-      refreshTeams();
-    } catch (error) {
-      setRowError({ id: l.id, error });
-    }
-  }
+  const path = (id: string) => ({ params: { path: { id } } });
 
   return (
     <section className="card" aria-labelledby={`labels-${scope}-h`}>
@@ -52,17 +42,22 @@ export function LabelsEditor({ teamId, title }: { teamId: string | null; title: 
           <LabelRow
             key={`${l.id}:${l.name}:${l.color}`}
             label={l}
-            onSave={(patch) => act(l, () => api.patch(`/labels/${l.id}`, patch))}
+            onSave={async (patch) =>
+              void (await row.run({
+                id: l.id,
+                write: () => ok(rest.PATCH('/api/labels/{id}', { ...path(l.id), body: patch })),
+              }))
+            }
             onDelete={() => {
               if (confirm(`Delete the label ${l.name}? It is removed from every issue.`))
-                void act(l, () => api.del(`/labels/${l.id}`));
+                void row.run({ id: l.id, write: () => ok(rest.DELETE('/api/labels/{id}', path(l.id))) });
             }}
-            error={rowError?.id === l.id ? rowError.error : undefined}
+            error={rowError(row, l.id) ?? undefined}
           />
         ))}
         {labels.data?.length === 0 && <li className="muted">No labels yet.</li>}
       </ul>
-      <form onSubmit={create} className="grid-form" aria-label={`New ${scope} label`}>
+      <form onSubmit={state.submit} className="grid-form" aria-label={`New ${scope} label`}>
         <TextField
           label={`New ${scope} label name`}
           value={form.name}

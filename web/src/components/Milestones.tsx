@@ -5,19 +5,12 @@
 
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { api } from '../lib/api';
-import { invalidate } from '../lib/query';
+import { useAction } from '../lib/action';
+import { ok, type RestData, rest } from '../lib/api';
+import { keys } from '../lib/query-keys';
 import { Button, ErrorMessage, fieldErrors, Loading, SelectField, TextField } from './ui';
 
-export interface Milestone {
-  id: string;
-  projectId: string;
-  name: string;
-  targetDate: string | null;
-  sortOrder: number;
-  status: 'done' | 'next' | 'overdue' | 'unstarted';
-  progress: { issueCount: number; completedIssueCount: number; progress: number };
-}
+export type Milestone = RestData<'get', '/api/projects/{id}/milestones'>['milestones'][number];
 
 const STATUS_LABEL: Record<Milestone['status'], string> = {
   done: 'Done',
@@ -26,13 +19,12 @@ const STATUS_LABEL: Record<Milestone['status'], string> = {
   unstarted: 'Not started',
 };
 
-const keyOf = (projectId: string | null) => ['milestones', projectId];
-
 export function useMilestones(projectId: string | null) {
-  return useQuery<Milestone[]>({
-    queryKey: keyOf(projectId),
-    queryFn: () =>
-      api.get<{ milestones: Milestone[] }>(`/projects/${projectId}/milestones`).then((d) => d.milestones),
+  return useQuery({
+    queryKey: keys.milestones(projectId),
+    queryFn: async () =>
+      (await ok(rest.GET('/api/projects/{id}/milestones', { params: { path: { id: projectId! } } })))
+        .milestones,
     enabled: Boolean(projectId),
   });
 }
@@ -73,26 +65,17 @@ export function ProjectMilestones({ projectId, projectName }: { projectId: strin
   const q = useMilestones(projectId);
   const [name, setName] = useState('');
   const [targetDate, setTargetDate] = useState('');
-  const [state, setState] = useState<{ busy?: boolean; error?: unknown }>({});
-  const refresh = () => invalidate(...keyOf(projectId));
-
-  async function run(action: () => Promise<unknown>) {
-    setState({ busy: true });
-    try {
-      await action();
-      setState({});
-      refresh();
-      return true;
-    } catch (error) {
-      setState({ error });
-      return false;
-    }
-  }
+  // Adding, moving and deleting share one busy state and one error, under the form.
+  const state = useAction((write: () => Promise<unknown>) => write(), {
+    refreshes: [keys.milestones(projectId)],
+  });
+  const run = state.run;
+  const byId = (id: string) => ({ params: { path: { id } } });
 
   async function add(e: FormEvent) {
     e.preventDefault();
     const body = { name, ...(targetDate ? { targetDate } : {}) };
-    if (await run(() => api.post(`/projects/${projectId}/milestones`, body))) {
+    if (await run(() => ok(rest.POST('/api/projects/{id}/milestones', { ...byId(projectId), body })))) {
       setName('');
       setTargetDate('');
     }
@@ -105,7 +88,7 @@ export function ProjectMilestones({ projectId, projectName }: { projectId: strin
     if (!other || !m) return;
     const beyond = list[i + 2 * by];
     const sortOrder = beyond ? (other.sortOrder + beyond.sortOrder) / 2 : other.sortOrder + by;
-    void run(() => api.patch(`/milestones/${m.id}`, { sortOrder }));
+    void run(() => ok(rest.PATCH('/api/milestones/{id}', { ...byId(m.id), body: { sortOrder } })));
   }
 
   return (
@@ -149,7 +132,7 @@ export function ProjectMilestones({ projectId, projectName }: { projectId: strin
                   aria-label={`Delete ${m.name}`}
                   onClick={() => {
                     if (confirm(`Delete milestone ${m.name}? Its issues stay in the project.`))
-                      void run(() => api.del(`/milestones/${m.id}`));
+                      void run(() => ok(rest.DELETE('/api/milestones/{id}', byId(m.id))));
                   }}
                 >
                   ×

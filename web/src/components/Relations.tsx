@@ -6,17 +6,15 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
-import { ApiError, api } from '../lib/api';
+import { useAction } from '../lib/action';
+import { ApiError, ok, type RestData, rest } from '../lib/api';
 import { refreshIssues } from '../lib/issues';
+import { keys } from '../lib/query-keys';
 import { useSession } from '../lib/session';
 import { Button, ErrorMessage, SelectField, TextField } from './ui';
 
-type Kind = 'blocks' | 'blocked_by' | 'duplicate' | 'duplicated_by' | 'related' | 'similar';
-interface Listed {
-  id: string;
-  kind: Kind;
-  issue: { id: string; identifier: string; title: string; state: { name: string; type: string } };
-}
+type Listed = RestData<'get', '/api/issues/{id}/relations'>['relations'][number];
+type Kind = Listed['kind'];
 
 /** The groups in the order shown, with how this issue reads each. */
 const KINDS: { kind: Kind; label: string }[] = [
@@ -31,15 +29,20 @@ const DONE = new Set(['completed', 'canceled']);
 
 export function Relations({ issueId, onChange }: { issueId: string; onChange: () => void }) {
   const { user } = useSession();
-  const key = ['issues', 'relations', issueId];
   const q = useQuery({
-    queryKey: key,
-    queryFn: () =>
-      api.get<{ relations: Listed[] }>(`/issues/${issueId}/relations?limit=250`).then((d) => d.relations),
+    queryKey: keys.issues.relations(issueId),
+    queryFn: async () =>
+      (
+        await ok(
+          rest.GET('/api/issues/{id}/relations', {
+            params: { path: { id: issueId }, query: { limit: 250 } },
+          }),
+        )
+      ).relations,
   });
   const [kind, setKind] = useState<Kind>('blocked_by');
   const [other, setOther] = useState('');
-  const [state, setState] = useState<{ busy?: boolean; error?: unknown }>({});
+  const [missing, setMissing] = useState(false);
   const canEdit = user?.role !== 'guest';
 
   // A relation can move this issue (a duplicate) and change markers in lists: refresh both.
@@ -47,33 +50,48 @@ export function Relations({ issueId, onChange }: { issueId: string; onChange: ()
     refreshIssues();
     onChange();
   };
+  const adding = useAction(
+    (ref: string) =>
+      ok(
+        rest.POST('/api/issues/{id}/relations', {
+          params: { path: { id: issueId } },
+          body: { type: kind, relatedIssueId: ref },
+        }),
+      ),
+    {
+      onSuccess: () => {
+        setOther('');
+        changed();
+      },
+    },
+  );
+  const removing = useAction(
+    (id: string) => ok(rest.DELETE('/api/relations/{id}', { params: { path: { id } } })),
+    { onSuccess: changed },
+  );
+  const state = {
+    busy: adding.busy || removing.busy,
+    error: missing
+      ? 'Enter the identifier of the other issue, e.g. ENG-12'
+      : // The server names the field; say it in the form's words.
+        adding.error instanceof ApiError && adding.error.fields.relatedIssueId?.startsWith('no issue')
+        ? `No issue ${adding.input} that you can see`
+        : (adding.error ?? removing.error),
+  };
 
-  async function add(e: FormEvent) {
+  function add(e: FormEvent) {
     e.preventDefault();
     const ref = other.trim();
-    if (!ref) return setState({ error: 'Enter the identifier of the other issue, e.g. ENG-12' });
-    setState({ busy: true });
-    try {
-      await api.post(`/issues/${issueId}/relations`, { type: kind, relatedIssueId: ref });
-      setOther('');
-      setState({});
-      changed();
-    } catch (error) {
-      // The server names the field; say it in the form's words.
-      const unknown = error instanceof ApiError && error.fields.relatedIssueId?.startsWith('no issue');
-      setState({ error: unknown ? `No issue ${ref} that you can see` : error });
-    }
+    setMissing(!ref);
+    removing.reset();
+    if (ref) void adding.run(ref);
+    else adding.reset();
   }
 
-  async function remove(r: Listed) {
-    setState({ busy: true });
-    try {
-      await api.del(`/relations/${r.id}`);
-      setState({});
-      changed();
-    } catch (error) {
-      setState({ error });
-    }
+  function remove(r: Listed) {
+    setMissing(false);
+    adding.reset();
+    void removing.run(r.id);
   }
 
   const items = q.data ?? [];

@@ -1,8 +1,9 @@
 // "Save view": keeps what a list shows (its filters as an IssueFilter, its
 // grouping, order and properties) under a name, for oneself or shared.
 import { useNavigate } from '@tanstack/react-router';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import type { IssueFilter } from '../gql/graphql';
+import { useAction } from '../lib/action';
 import { useSession } from '../lib/session';
 import type { View } from '../lib/view';
 import { saveView, toDisplay } from '../lib/views';
@@ -23,27 +24,16 @@ function SaveViewDialog({ view, filter, onClose }: { view: View; filter: IssueFi
   const navigate = useNavigate();
   const [name, setName] = useState('');
   const [shared, setShared] = useState(false);
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      const saved = await saveView({
-        name: name.trim(),
-        shared,
-        filterData: filter,
-        display: toDisplay(view),
-      });
-      onClose();
-      void navigate({ to: '/views/$id', params: { id: saved.id } });
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const saving = useAction(
+    () => saveView({ name: name.trim(), shared, filterData: filter, display: toDisplay(view) }),
+    {
+      onSuccess: (saved) => {
+        onClose();
+        void navigate({ to: '/views/$id', params: { id: saved.id } });
+      },
+    },
+  );
+  const { error, busy, submit } = saving;
   const fields = fieldErrors(error);
   return (
     <Dialog title="Save view" onClose={onClose}>

@@ -7,25 +7,13 @@
 
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
-import { type FormEvent, useState } from 'react';
-import { api } from '../lib/api';
+import { useState } from 'react';
+import { useAction } from '../lib/action';
+import { ok, rest } from '../lib/api';
 import { createIssue } from '../lib/issues';
-import { invalidate } from '../lib/query';
+import { keys } from '../lib/query-keys';
 import { useRefData } from '../lib/ref';
 import { Button, ErrorMessage, TextField } from './ui';
-
-interface ChildProgress {
-  total: number;
-  completed: number;
-  canceled: number;
-}
-
-interface Child {
-  id: string;
-  identifier: string;
-  title: string;
-  stateId: string;
-}
 
 export function SubIssues({
   issueId,
@@ -36,34 +24,29 @@ export function SubIssues({
   teamId: string;
   readOnly?: boolean;
 }) {
-  const key = ['issues', 'children', issueId];
+  const key = keys.issues.children(issueId);
   const q = useQuery({
     queryKey: key,
     queryFn: async () => {
       const [list, parent] = await Promise.all([
         // A checklist reads oldest first.
-        api.get<{ issues: Child[] }>(`/issues?parentId=${issueId}&sort=createdAt&order=asc&limit=50`),
-        api.get<{ issue: { childProgress: ChildProgress } }>(`/issues/${issueId}`),
+        ok(
+          rest.GET('/api/issues', {
+            params: { query: { parentId: issueId, sort: 'createdAt', order: 'asc', limit: 50 } },
+          }),
+        ),
+        ok(rest.GET('/api/issues/{id}', { params: { path: { id: issueId } } })),
       ]);
       return { children: list.issues, progress: parent.issue.childProgress };
     },
   });
   const states = useRefData().data?.stateById;
   const [title, setTitle] = useState('');
-  const [state, setState] = useState<{ busy?: boolean; error?: unknown }>({});
-
-  async function add(e: FormEvent) {
-    e.preventDefault();
-    setState({ busy: true });
-    try {
-      await createIssue({ title: title.trim(), teamId, parentId: issueId });
-      setTitle('');
-      setState({});
-      invalidate(...key);
-    } catch (error) {
-      setState({ error });
-    }
-  }
+  const state = useAction(() => createIssue({ title: title.trim(), teamId, parentId: issueId }), {
+    refreshes: [key],
+    onSuccess: () => setTitle(''),
+  });
+  const add = state.submit;
 
   const p = q.data?.progress;
   const inScope = p ? p.total - p.canceled : 0;

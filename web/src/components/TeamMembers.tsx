@@ -1,44 +1,37 @@
 // A team's members on its admin page: list with roles, add a workspace user,
 // remove one (after a confirmation).
 import { type FormEvent, useState } from 'react';
-import { api } from '../lib/api';
-import { refreshTeams, type TeamRecord, useMembers, useUsers } from '../lib/teams';
+import { rowError, useAction } from '../lib/action';
+import { ok, rest } from '../lib/api';
+import { TEAM_CHANGES, type TeamRecord, useMembers, useUsers } from '../lib/teams';
 import { Button, ErrorMessage, fieldErrors, Loading, SelectField } from './ui';
 
 export function TeamMembers({ team }: { team: TeamRecord }) {
   const members = useMembers(team.id);
   const users = useUsers();
   const [userId, setUserId] = useState('');
-  const [state, setState] = useState<{ busy?: boolean; error?: unknown }>({});
-  const [rowError, setRowError] = useState<{ id: string; error: unknown } | null>(null);
-  const fields = fieldErrors(state.error);
+  const path = { params: { path: { id: team.id } } };
+  const adding = useAction(
+    (id: string) => ok(rest.POST('/api/teams/{id}/members', { ...path, body: { userId: id } })),
+    { refreshes: TEAM_CHANGES, onSuccess: () => setUserId('') },
+  );
+  const removing = useAction(
+    (userId: string) =>
+      ok(rest.DELETE('/api/teams/{id}/members/{userId}', { params: { path: { id: team.id, userId } } })),
+    { refreshes: TEAM_CHANGES },
+  );
+  const fields = fieldErrors(adding.error);
   const memberIds = new Set(members.data?.members.map((m) => m.userId));
   // Guests are listed too: an admin adds them to a team by hand.
   const candidates = users.data?.users.filter((u) => !memberIds.has(u.id)) ?? [];
 
-  async function add(e: FormEvent) {
+  function add(e: FormEvent) {
     e.preventDefault();
-    if (!userId) return;
-    setState({ busy: true });
-    try {
-      await api.post(`/teams/${team.id}/members`, { userId });
-      setUserId('');
-      setState({});
-      refreshTeams();
-    } catch (error) {
-      setState({ error });
-    }
+    if (userId) void adding.run(userId);
   }
 
-  async function remove(id: string, name: string) {
-    if (!confirm(`Remove ${name} from ${team.name}?`)) return;
-    setRowError(null);
-    try {
-      await api.del(`/teams/${team.id}/members/${id}`);
-      refreshTeams();
-    } catch (error) {
-      setRowError({ id, error });
-    }
+  function remove(id: string, name: string) {
+    if (confirm(`Remove ${name} from ${team.name}?`)) void removing.run(id);
   }
 
   return (
@@ -72,7 +65,7 @@ export function TeamMembers({ team }: { team: TeamRecord }) {
                   >
                     Remove
                   </Button>
-                  {rowError?.id === m.userId && <ErrorMessage error={rowError.error} />}
+                  <ErrorMessage error={rowError(removing, m.userId)} />
                 </td>
               </tr>
             ))}
@@ -92,7 +85,7 @@ export function TeamMembers({ team }: { team: TeamRecord }) {
           value={userId}
           onChange={(e) => {
             setUserId(e.target.value);
-            setState({});
+            adding.reset();
           }}
           error={fields.userId}
         >
@@ -103,11 +96,11 @@ export function TeamMembers({ team }: { team: TeamRecord }) {
             </option>
           ))}
         </SelectField>
-        <Button type="submit" busy={state.busy} disabled={!userId}>
+        <Button type="submit" busy={adding.busy} disabled={!userId}>
           Add member
         </Button>
       </form>
-      {state.error && Object.keys(fields).length === 0 ? <ErrorMessage error={state.error} /> : null}
+      {adding.error && Object.keys(fields).length === 0 ? <ErrorMessage error={adding.error} /> : null}
     </section>
   );
 }

@@ -1,9 +1,10 @@
 // A team's workflow states, grouped by type in workflow order: rename, recolour,
 // reorder within the type (up/down buttons), add, and archive with a
 // replacement that takes the state's issues.
-import { type FormEvent, useEffect, useRef, useState } from 'react';
-import { api } from '../lib/api';
-import { refreshTeams, STATE_TYPES, type StateType, useStates, type WorkflowState } from '../lib/teams';
+import { useEffect, useRef, useState } from 'react';
+import { rowError, useAction } from '../lib/action';
+import { ok, type RestBody, rest } from '../lib/api';
+import { STATE_TYPES, type StateType, TEAM_CHANGES, useStates, type WorkflowState } from '../lib/teams';
 import { NameColourRow } from './NameColourRow';
 import { Button, Dialog, ErrorMessage, fieldErrors, Loading, SelectField, TextField } from './ui';
 
@@ -28,19 +29,13 @@ function movedPosition(group: WorkflowState[], i: number, dir: -1 | 1): number |
 export function WorkflowEditor({ teamId }: { teamId: string }) {
   const states = useStates(teamId);
   const [archiving, setArchiving] = useState<WorkflowState | null>(null);
-  const [error, setError] = useState<{ id: string; error: unknown } | null>(null);
   const [moved, setMoved] = useState<{ id: string; dir: -1 | 1 } | null>(null);
   const list = states.data?.workflowStates ?? [];
-
-  async function run(id: string, fn: () => Promise<unknown>) {
-    setError(null);
-    try {
-      await fn();
-      refreshTeams();
-    } catch (e) {
-      setError({ id, error: e });
-    }
-  }
+  const update = useAction(
+    ({ id, patch }: { id: string; patch: RestBody<'patch', '/api/workflow-states/{id}'> }) =>
+      ok(rest.PATCH('/api/workflow-states/{id}', { params: { path: { id } }, body: patch })),
+    { refreshes: TEAM_CHANGES },
+  );
 
   return (
     <section className="card" aria-labelledby="workflow-h">
@@ -65,16 +60,16 @@ export function WorkflowEditor({ teamId }: { teamId: string }) {
                   state={s}
                   first={i === 0}
                   last={i === group.length - 1}
-                  onSave={(patch) => run(s.id, () => api.patch(`/workflow-states/${s.id}`, patch))}
+                  onSave={async (patch) => void (await update.run({ id: s.id, patch }))}
                   onMove={(dir) => {
                     const position = movedPosition(group, i, dir);
                     if (position === null) return;
                     setMoved({ id: s.id, dir });
-                    void run(s.id, () => api.patch(`/workflow-states/${s.id}`, { position }));
+                    void update.run({ id: s.id, patch: { position } });
                   }}
                   onArchive={() => setArchiving(s)}
                   refocus={moved?.id === s.id ? moved.dir : undefined}
-                  error={error?.id === s.id ? error.error : undefined}
+                  error={rowError(update, s.id) ?? undefined}
                 />
               ))}
             </ul>
@@ -147,24 +142,14 @@ function StateRow({
 
 function AddState({ teamId }: { teamId: string }) {
   const [form, setForm] = useState({ name: '', type: 'unstarted' as StateType, color: '#95a2b3' });
-  const [state, setState] = useState<{ busy?: boolean; error?: unknown }>({});
+  const state = useAction(
+    () => ok(rest.POST('/api/workflow-states', { body: { teamId, ...form, name: form.name.trim() } })),
+    { refreshes: TEAM_CHANGES, onSuccess: () => setForm({ ...form, name: '' }) },
+  );
   const fields = fieldErrors(state.error);
 
-  async function add(e: FormEvent) {
-    e.preventDefault();
-    setState({ busy: true });
-    try {
-      await api.post('/workflow-states', { teamId, ...form, name: form.name.trim() });
-      setForm({ ...form, name: '' });
-      setState({});
-      refreshTeams();
-    } catch (error) {
-      setState({ error });
-    }
-  }
-
   return (
-    <form onSubmit={add} className="grid-form" aria-label="Add a state">
+    <form onSubmit={state.submit} className="grid-form" aria-label="Add a state">
       <TextField
         label="New state name"
         value={form.name}
@@ -216,24 +201,23 @@ function ArchiveState({
     .filter((s) => s.id !== state.id)
     .sort((a, b) => Number(b.type === state.type) - Number(a.type === state.type));
   const [replacement, setReplacement] = useState(others[0]?.id ?? '');
-  const [st, setSt] = useState<{ busy?: boolean; error?: unknown }>({});
+  const st = useAction(
+    () =>
+      ok(
+        rest.POST('/api/workflow-states/{id}/archive', {
+          params: { path: { id: state.id } },
+          // The route reads its optional body itself (its description says so): the document has no
+          // body schema to type this by.
+          body: { replacementStateId: replacement } as never,
+        }),
+      ),
+    { refreshes: TEAM_CHANGES, onSuccess: onClose },
+  );
   const fields = fieldErrors(st.error);
-
-  async function archive(e: FormEvent) {
-    e.preventDefault();
-    setSt({ busy: true });
-    try {
-      await api.post(`/workflow-states/${state.id}/archive`, { replacementStateId: replacement });
-      refreshTeams();
-      onClose();
-    } catch (error) {
-      setSt({ error });
-    }
-  }
 
   return (
     <Dialog title={`Archive ${state.name}`} onClose={onClose}>
-      <form onSubmit={archive}>
+      <form onSubmit={st.submit}>
         <p className="muted">
           Its issues move to the replacement state (their progress times follow its type). The state leaves
           the workflow and can no longer be given to an issue.

@@ -1,6 +1,8 @@
 // REST and GraphQL calls with the signed-in user's token. Failures become
 // ApiError with a message fit to show a person, plus per-field messages.
+import createClient, { type ClientPathsWithMethod, type MethodResponse } from 'openapi-fetch';
 import type { TypedDocumentString } from '../gql/graphql';
+import type { paths } from '../rest/openapi';
 
 const TOKEN_KEY = 'trackway.token';
 
@@ -31,36 +33,65 @@ function authHeaders(): Record<string, string> {
 }
 
 const fieldName = (pointer: string) => pointer.replace(/^\//, '').split('/')[0] ?? '';
+const UNREACHABLE = 'Cannot reach the server. Check your connection and try again.';
 
-export async function rest<T>(method: string, path: string, body?: unknown): Promise<T> {
-  let res: Response;
-  try {
-    res = await fetch(`/api${path}`, {
-      method,
-      headers: { ...authHeaders(), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
-      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-    });
-  } catch {
-    throw new ApiError('Cannot reach the server. Check your connection and try again.', 0, 'NETWORK');
-  }
-  const data = res.headers.get('content-type')?.includes('json') ? await res.json() : null;
-  if (!res.ok) {
-    const e = data?.error ?? {};
-    const fields: Record<string, string> = {};
-    for (const d of e.details ?? []) fields[fieldName(d.field)] ??= d.message;
-    if (res.status === 401 && tokenStore.get() && !path.startsWith('/auth/')) onUnauthenticated();
-    throw new ApiError(e.message ?? `Request failed (${res.status})`, res.status, e.code ?? 'ERROR', fields);
-  }
-  return data as T;
+/**
+ * The REST API, typed from the server's OpenAPI document (`npm run codegen`
+ * prints it with scripts/print-openapi.ts and generates web/src/rest/): a path,
+ * its parameters, its body and its answer are checked against the routes'
+ * own schemas. Pass a call to `ok` for its answer.
+ */
+export const rest = createClient<paths>();
+rest.use({
+  onRequest: ({ request }) => {
+    const token = tokenStore.get();
+    if (token) request.headers.set('authorization', `Bearer ${token}`);
+    return request;
+  },
+});
+
+type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+/** What a call through `rest` answers on success (for types built from the API's own). */
+export type RestData<M extends Method, P extends ClientPathsWithMethod<typeof rest, M>> = MethodResponse<
+  typeof rest,
+  M,
+  P
+>;
+
+/** The JSON body a route takes. */
+export type RestBody<M extends Method, P extends keyof paths> =
+  NonNullable<paths[P][M]> extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never;
+
+interface RestError {
+  error?: { message?: string; code?: string; details?: { field: string; message: string }[] };
 }
 
-export const api = {
-  get: <T>(p: string) => rest<T>('GET', p),
-  post: <T>(p: string, b?: unknown) => rest<T>('POST', p, b ?? {}),
-  patch: <T>(p: string, b: unknown) => rest<T>('PATCH', p, b),
-  put: <T>(p: string, b?: unknown) => rest<T>('PUT', p, b ?? {}),
-  del: <T>(p: string) => rest<T>('DELETE', p),
-};
+/** The answer of a call through `rest`; a refusal becomes ApiError (a 401 also signs the user out). */
+export async function ok<R extends { data?: unknown; error?: unknown; response: Response }>(
+  call: Promise<R>,
+): Promise<NonNullable<R['data']>> {
+  let result: R;
+  try {
+    result = await call;
+  } catch {
+    throw new ApiError(UNREACHABLE, 0, 'NETWORK');
+  }
+  const { response } = result;
+  if (response.ok) return result.data as NonNullable<R['data']>;
+  const e = (result.error as RestError | undefined)?.error ?? {};
+  const fields: Record<string, string> = {};
+  for (const d of e.details ?? []) fields[fieldName(d.field)] ??= d.message;
+  // A wrong password at sign-in is a 401 too; only a refused token ends the session.
+  if (response.status === 401 && tokenStore.get() && !new URL(response.url).pathname.startsWith('/api/auth/'))
+    onUnauthenticated();
+  throw new ApiError(
+    e.message ?? `Request failed (${response.status})`,
+    response.status,
+    e.code ?? 'ERROR',
+    fields,
+  );
+}
 
 interface GqlError {
   message: string;
@@ -78,7 +109,7 @@ export async function gql<T, V>(document: TypedDocumentString<T, V>, variables?:
       body: JSON.stringify({ query, variables: variables ?? {} }),
     });
   } catch {
-    throw new ApiError('Cannot reach the server. Check your connection and try again.', 0, 'NETWORK');
+    throw new ApiError(UNREACHABLE, 0, 'NETWORK');
   }
   const data = res.headers.get('content-type')?.includes('json') ? await res.json() : null;
   const first: GqlError | undefined = data?.errors?.[0];

@@ -5,7 +5,7 @@
 // every cached list instead of reading the lists again: that is what keeps a
 // working day far inside the GraphQL budget (docs/ui.md, "What reading costs").
 //
-// A cached list is `Listed` under ['issues', 'list', filter, orderBy]: its rows
+// A cached list is `Listed` under keys.issues.list(filter, orderBy): its rows
 // in the server's order (orderBy, newest first, ties by id), the keyset cursor
 // of the last page read, and the number of issues matching in all.
 import { useQueries, useQuery } from '@tanstack/react-query';
@@ -18,10 +18,11 @@ import type {
   PaginationOrderBy,
 } from '../gql/graphql';
 import { TypedDocumentString } from '../gql/graphql';
-import { api, gql } from './api';
+import { gql, ok, rest } from './api';
 import { matchesFilter } from './issue-match';
 import type { Issue } from './issues';
 import { queryClient } from './query';
+import { keys } from './query-keys';
 
 export interface Listed {
   /** Loaded rows, in the server's order. */
@@ -52,9 +53,6 @@ const LIST_KEEP_MS = 30 * 60_000;
  * counted again rather than added: events arrive well within this.
  */
 const COUNT_SETTLE_MS = 10_000;
-
-export const listKey = (filter: IssueFilter, orderBy: PaginationOrderBy) =>
-  ['issues', 'list', filter, orderBy] as const;
 
 // What a row needs and nothing more: `labelIds` is a list of strings (0.1 point)
 // where `labels(first: 20) { nodes { id } }` cost 23 points a row.
@@ -153,13 +151,13 @@ const rowFragment = IssueList.toString().slice(IssueList.toString().indexOf('fra
 
 /** How many issues match: the REST list's `pageInfo.total`, one counting statement, one row read. */
 export async function countIssues(filter: IssueFilter): Promise<number> {
-  const q = new URLSearchParams({ limit: '1', filter: JSON.stringify(filter) });
-  return (await api.get<{ pageInfo: { total: number } }>(`/issues?${q}`)).pageInfo.total;
+  const query = { limit: 1, filter: JSON.stringify(filter) };
+  return (await ok(rest.GET('/api/issues', { params: { query } }))).pageInfo.total;
 }
 
 /** A list read (again): as many rows as it had loaded, at least a first page. */
 async function readList(filter: IssueFilter, orderBy: PaginationOrderBy): Promise<Listed> {
-  const had = queryClient.getQueryData<Listed>(listKey(filter, orderBy))?.issues.length ?? 0;
+  const had = queryClient.getQueryData<Listed>(keys.issues.list(filter, orderBy))?.issues.length ?? 0;
   const c = await firstPage(filter, orderBy, Math.min(MAX_PAGE, Math.max(FIRST_PAGE, had)));
   const issues = c.nodes.map(fromNode);
   const more = c.pageInfo.hasNextPage;
@@ -177,7 +175,7 @@ async function readList(filter: IssueFilter, orderBy: PaginationOrderBy): Promis
 export function useIssueLists(filters: IssueFilter[], orderBy: PaginationOrderBy, enabled: boolean) {
   return useQueries({
     queries: filters.map((filter) => ({
-      queryKey: listKey(filter, orderBy),
+      queryKey: keys.issues.list(filter, orderBy),
       queryFn: () => readList(filter, orderBy),
       enabled,
       staleTime: LIST_FRESH_MS,
@@ -197,7 +195,7 @@ const loadingMore = new Set<string>();
 
 /** Reads the next page of a list, when the person has scrolled to the end of what is loaded. */
 export async function loadMore(filter: IssueFilter, orderBy: PaginationOrderBy) {
-  const key = listKey(filter, orderBy);
+  const key = keys.issues.list(filter, orderBy);
   const id = JSON.stringify(key);
   const had = queryClient.getQueryData<Listed>(key);
   if (!had?.more || loadingMore.has(id)) return;
@@ -248,7 +246,7 @@ export interface BlockedSet {
  */
 export function useBlockedIds(filter: IssueFilter, enabled: boolean) {
   return useQuery({
-    queryKey: ['issues', 'blocked', filter],
+    queryKey: keys.issues.blocked(filter),
     enabled,
     staleTime: LIST_FRESH_MS,
     refetchOnWindowFocus: false,
@@ -279,7 +277,7 @@ export function useBlockedIds(filter: IssueFilter, enabled: boolean) {
 export function refreshBlockedBy(ids: Iterable<string>) {
   const changed = new Set(ids);
   void queryClient.invalidateQueries({
-    queryKey: ['issues', 'blocked'],
+    queryKey: keys.issues.allBlocked,
     predicate: (q) => {
       const d = q.state.data as BlockedSet | undefined;
       return !d || [...changed].some((id) => d.blockers.has(id));
@@ -292,7 +290,7 @@ export function refreshBlockedBy(ids: Iterable<string>) {
 type Snapshot = [readonly unknown[], Listed | undefined][];
 
 export const snapshotLists = (): Snapshot =>
-  queryClient.getQueriesData<Listed>({ queryKey: ['issues', 'list'] });
+  queryClient.getQueriesData<Listed>({ queryKey: keys.issues.lists });
 export const restoreLists = (s: Snapshot) => {
   for (const [key, data] of s) queryClient.setQueryData(key, data);
 };

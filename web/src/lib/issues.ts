@@ -2,6 +2,8 @@
 // mutations that show their effect at once in every cached list (put in place
 // by lib/issue-pages.ts, never by reading the lists again) and roll it back if
 // the server refuses.
+
+import { isPriority } from '../../../src/modules/issues/priorities';
 import { graphql } from '../gql';
 import type { IssueCreateInput, IssueFilter, IssueUpdateInput } from '../gql/graphql';
 import { gql } from './api';
@@ -15,6 +17,7 @@ import {
   snapshotLists,
 } from './issue-pages';
 import { invalidate, queryClient } from './query';
+import { keys } from './query-keys';
 import type { View } from './view';
 
 export interface Issue {
@@ -36,14 +39,7 @@ export interface Issue {
   blocked?: boolean;
 }
 
-export const PRIORITIES = [
-  { value: 0, label: 'No priority' },
-  { value: 1, label: 'Urgent' },
-  { value: 2, label: 'High' },
-  { value: 3, label: 'Medium' },
-  { value: 4, label: 'Low' },
-];
-export const priorityLabel = (p: number) => PRIORITIES.find((x) => x.value === p)?.label ?? 'No priority';
+export { PRIORITIES, priorityLabel } from '../../../src/modules/issues/priorities';
 
 /** A view's filters as a GraphQL IssueFilter; `me` stands for the viewer. */
 export function toIssueFilter(v: View, viewerId: string | undefined): IssueFilter {
@@ -53,7 +49,7 @@ export function toIssueFilter(v: View, viewerId: string | undefined): IssueFilte
   if (v.assignee === 'none') f.assignee = { null: true };
   else if (v.assignee) f.assignee = { id: { eq: v.assignee === 'me' ? (viewerId ?? '') : v.assignee } };
   if (v.label) f.labels = { some: { id: { eq: v.label } } };
-  if (v.priority && /^[0-4]$/.test(v.priority)) f.priority = { eq: Number(v.priority) };
+  if (v.priority && isPriority(Number(v.priority))) f.priority = { eq: Number(v.priority) };
   if (v.project === 'none') f.project = { null: true };
   else if (v.project) f.project = { id: { eq: v.project } };
   if (v.cycle === 'none') f.cycle = { null: true };
@@ -81,9 +77,9 @@ export function searchFilters(q: string): IssueFilter[] {
 
 /** After a change whose effect on lists cannot be computed here (a relation made an issue a duplicate). */
 export function refreshIssues() {
-  void invalidate('issues');
-  void invalidate('cycles');
-  void invalidate('projects');
+  void invalidate(keys.issues.all);
+  void invalidate(keys.cycles.all);
+  void invalidate(keys.projects.all);
 }
 
 /** The issue's own page, activity and sub-issues: what shows one issue rather than a list. */
@@ -92,7 +88,7 @@ export function refreshIssuePages(ids: Iterable<string>, kinds = ['detail', 'his
   void queryClient.invalidateQueries({
     predicate: (q) => {
       const [root, kind, id] = q.queryKey as unknown[];
-      if (root !== 'issues' || !kinds.includes(String(kind))) return false;
+      if (root !== keys.issues.all[0] || !kinds.includes(String(kind))) return false;
       if (wanted.has(String(id))) return true;
       // Sub-issues are listed under their parent's id; one that changed (or left) is in the list.
       if (kind === 'children')
@@ -187,7 +183,7 @@ function patchLists(ids: readonly string[], patch: Partial<Issue>) {
  * The change stream then brings the saved row (with its new `updatedAt`).
  */
 export async function updateIssue(id: string, input: IssueUpdateInput, local?: Partial<Issue>) {
-  await queryClient.cancelQueries({ queryKey: ['issues', 'list'] });
+  await queryClient.cancelQueries({ queryKey: keys.issues.lists });
   const before = local ? patchLists([id], local) : [];
   try {
     await gql(UpdateIssue, { id, input });
@@ -211,7 +207,7 @@ const BATCH = 50;
  * the saved ones read again, so what shows is what was saved.
  */
 export async function updateIssues(ids: string[], input: IssueUpdateInput, local?: Partial<Issue>) {
-  await queryClient.cancelQueries({ queryKey: ['issues', 'list'] });
+  await queryClient.cancelQueries({ queryKey: keys.issues.lists });
   const before = local ? patchLists(ids, local) : [];
   let saved = 0;
   try {

@@ -4,11 +4,12 @@
 // the changed issue is read once and put in place in every cached list (never
 // the lists read again), so the server's visibility rules apply as for any read.
 import { useEffect } from 'react';
-import { api } from './api';
+import { ok, rest } from './api';
 import { cachedIssue, placeIssues } from './issue-pages';
 import { placeChanged, refreshIssuePages } from './issues';
 import { refreshInbox } from './notifications';
 import { invalidate, queryClient } from './query';
+import { keys } from './query-keys';
 
 interface Change {
   syncId: number;
@@ -46,7 +47,7 @@ class LiveStream {
     if (this.#closed) return;
     try {
       // EventSource cannot send the token; a ticket opens this one stream for a minute (docs/live.md).
-      const { ticket } = await api.post<{ ticket: string }>('/stream/tickets', {});
+      const { ticket } = await ok(rest.POST('/api/stream/tickets', { body: {} }));
       if (this.#closed) return;
       const after = this.#last === null ? '' : `&after=${this.#last}`;
       const source = new EventSource(`/api/stream?ticket=${encodeURIComponent(ticket)}${after}`);
@@ -120,7 +121,7 @@ async function apply(changes: Change[]) {
     const parents =
       read.length > 0
         ? await placeChanged(read, created).catch(() => {
-            void invalidate('issues', 'list');
+            void invalidate(keys.issues.lists);
             return [];
           })
         : [];
@@ -131,20 +132,20 @@ async function apply(changes: Change[]) {
     ]);
   }
   const onPages = changes.filter((c) => c.type === 'comment' || c.type === 'attachment');
-  if (onPages.some((c) => !c.issueId)) void invalidate('issues', 'detail');
+  if (onPages.some((c) => !c.issueId)) void invalidate(keys.issues.details);
   else if (onPages.length > 0)
     refreshIssuePages(
       onPages.map((c) => c.issueId!),
       ['detail'],
     );
   if (touched.has('relation')) {
-    void invalidate('issues', 'relations');
-    void invalidate('issues', 'blocked');
+    void invalidate(keys.issues.allRelations);
+    void invalidate(keys.issues.allBlocked);
   }
   if (touched.has('issue') || touched.has('project') || touched.has('projectMilestone'))
-    void invalidate('projects');
-  if (touched.has('issue') || touched.has('cycle')) void invalidate('cycles');
-  if (touched.has('project')) void invalidate('ref', 'projects');
-  if (touched.has('cycle')) void invalidate('ref', 'cycles');
-  if (touched.has('label')) void invalidate('ref', 'core');
+    void invalidate(keys.projects.all);
+  if (touched.has('issue') || touched.has('cycle')) void invalidate(keys.cycles.all);
+  if (touched.has('project')) void invalidate(keys.ref.projects);
+  if (touched.has('cycle')) void invalidate(keys.ref.cycles);
+  if (touched.has('label')) void invalidate(keys.ref.core);
 }

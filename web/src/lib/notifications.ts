@@ -9,53 +9,41 @@ import {
   useQuery,
   useQueryClient,
 } from '@tanstack/react-query';
-import { api } from './api';
+import { ok, type RestBody, type RestData, rest } from './api';
 import { invalidate, queryClient } from './query';
+import { keys } from './query-keys';
 
-export interface Notification {
-  id: string;
-  type: string;
-  issue: { id: string; identifier: string; title: string; teamId: string };
-  commentId: string | null;
-  parentCommentId: string | null;
-  actor: { id: string; name: string; displayName: string } | null;
-  issueStatusType: string | null;
-  createdAt: string;
-  readAt: string | null;
-  archivedAt: string | null;
-  snoozedUntilAt: string | null;
-}
-interface InboxPage {
-  notifications: Notification[];
-  pageInfo: { total: number; limit: number; offset: number };
-}
+type InboxPage = RestData<'get', '/api/notifications'>;
+export type Notification = InboxPage['notifications'][number];
 export type InboxFilter = 'unread' | 'all' | 'archived';
 type Pages = InfiniteData<InboxPage, number>;
 
 const PAGE = 50;
-export const COUNT_KEY = ['notifications', 'count'];
-const LIST_KEY = ['notifications', 'list'];
+const COUNT_KEY = keys.notifications.count;
+const LIST_KEY = keys.notifications.lists;
 
 /** Unread notifications in the inbox; re-read on focus and whenever the stream says something changed. */
 export function useUnreadCount(enabled: boolean) {
   return useQuery({
     queryKey: COUNT_KEY,
-    queryFn: async () => (await api.get<{ count: number }>('/notifications/unread-count')).count,
+    queryFn: async () => (await ok(rest.GET('/api/notifications/unread-count'))).count,
     enabled,
     staleTime: 0,
     refetchOnWindowFocus: 'always',
   });
 }
 
-const query = (filter: InboxFilter, offset: number) =>
-  `/notifications?limit=${PAGE}&offset=${offset}${
-    filter === 'archived' ? '&archived=true' : filter === 'unread' ? '&unread=true' : ''
-  }`;
+const query = (filter: InboxFilter, offset: number) => ({
+  limit: PAGE,
+  offset,
+  ...(filter === 'archived' ? { archived: true } : filter === 'unread' ? { unread: true } : {}),
+});
 
 export function useInbox(filter: InboxFilter) {
   return useInfiniteQuery({
-    queryKey: [...LIST_KEY, filter],
-    queryFn: ({ pageParam }) => api.get<InboxPage>(query(filter, pageParam)),
+    queryKey: keys.notifications.list(filter),
+    queryFn: ({ pageParam }) =>
+      ok(rest.GET('/api/notifications', { params: { query: query(filter, pageParam) } })),
     initialPageParam: 0,
     getNextPageParam: (last) => {
       const next = last.pageInfo.offset + last.pageInfo.limit;
@@ -66,13 +54,9 @@ export function useInbox(filter: InboxFilter) {
 }
 
 /** The inbox and the count read again (the stream, another tab, a refused change). */
-export const refreshInbox = () => void invalidate('notifications');
+export const refreshInbox = () => void invalidate(keys.notifications.all);
 
-export interface NotificationChange {
-  read?: boolean;
-  archived?: boolean;
-  snoozedUntilAt?: string;
-}
+export type NotificationChange = RestBody<'patch', '/api/notifications/{id}'>;
 
 /** Whether `n` still belongs in `filter`'s list once changed. */
 const belongs = (n: Notification, filter: InboxFilter) =>
@@ -120,10 +104,10 @@ export function useUpdateNotification() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: ({ id, change }: { id: string; change: NotificationChange }) =>
-      api.patch<{ notification: Notification }>(`/notifications/${id}`, change),
+      ok(rest.PATCH('/api/notifications/{id}', { params: { path: { id } }, body: change })),
     onMutate: async ({ id, change }) => {
-      await client.cancelQueries({ queryKey: ['notifications'] });
-      const saved = client.getQueriesData({ queryKey: ['notifications'] });
+      await client.cancelQueries({ queryKey: keys.notifications.all });
+      const saved = client.getQueriesData({ queryKey: keys.notifications.all });
       let before: Notification | undefined;
       patchLists((n, filter) => {
         if (n.id !== id) return n;
@@ -155,10 +139,10 @@ export function useUpdateNotification() {
 export function useMarkAllRead() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: () => api.post<{ ok: true; count: number }>('/notifications/read-all', {}),
+    mutationFn: () => ok(rest.POST('/api/notifications/read-all', { body: {} })),
     onMutate: async () => {
-      await client.cancelQueries({ queryKey: ['notifications'] });
-      const saved = client.getQueriesData({ queryKey: ['notifications'] });
+      await client.cancelQueries({ queryKey: keys.notifications.all });
+      const saved = client.getQueriesData({ queryKey: keys.notifications.all });
       const now = new Date().toISOString();
       patchLists((n, filter) =>
         filter === 'archived' || !belongs(n, 'all') ? n : { ...n, readAt: n.readAt ?? now },
@@ -191,17 +175,17 @@ export function snoozeChoices(now = new Date()): { label: string; until: Date }[
 
 /** The caller's subscription to an issue (the bell on its page). */
 export function useSubscription(issueId: string) {
-  const key = ['notifications', 'subscription', issueId];
+  const key = keys.notifications.subscription(issueId);
   const client = useQueryClient();
   const q = useQuery({
     queryKey: key,
-    queryFn: () => api.get<{ subscribed: boolean }>(`/issues/${issueId}/subscription`),
+    queryFn: () => ok(rest.GET('/api/issues/{id}/subscription', { params: { path: { id: issueId } } })),
   });
   const m = useMutation({
     mutationFn: (on: boolean) =>
       on
-        ? api.put<{ subscribed: boolean }>(`/issues/${issueId}/subscription`)
-        : api.del<{ subscribed: boolean }>(`/issues/${issueId}/subscription`),
+        ? ok(rest.PUT('/api/issues/{id}/subscription', { params: { path: { id: issueId } } }))
+        : ok(rest.DELETE('/api/issues/{id}/subscription', { params: { path: { id: issueId } } })),
     onMutate: async (on) => {
       await client.cancelQueries({ queryKey: key });
       const before = client.getQueryData(key);

@@ -15,5 +15,5 @@ export const queryClient = new QueryClient({
   },
 });
 
-/** Marks every query under `key` stale; the ones on screen refetch at once. */
-export const invalidate = (...key: QueryKey) => queryClient.invalidateQueries({ queryKey: key });
+/** Marks every query under `key` (one of lib/query-keys.ts) stale; the ones on screen refetch at once. */
+export const invalidate = (key: QueryKey) => queryClient.invalidateQueries({ queryKey: key });

@@ -4,6 +4,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { graphql } from '../gql';
 import { gql } from './api';
+import { keys } from './query-keys';
 
 export interface State {
   id: string;
@@ -102,7 +103,7 @@ const REF_FRESH_MS = 10 * 60_000;
 
 export const useRefData = () =>
   useQuery({
-    queryKey: ['ref', 'core'],
+    queryKey: keys.ref.core,
     queryFn: loadRef,
     staleTime: REF_FRESH_MS,
     refetchOnWindowFocus: false,
@@ -115,7 +116,7 @@ const ProjectsQuery = graphql(`
 `);
 export const useProjects = (enabled: boolean) =>
   useQuery({
-    queryKey: ['ref', 'projects'],
+    queryKey: keys.ref.projects,
     staleTime: REF_FRESH_MS,
     queryFn: async (): Promise<ProjectRef[]> => (await gql(ProjectsQuery)).projects.nodes,
     enabled,
@@ -128,7 +129,7 @@ const CyclesQuery = graphql(`
 `);
 export const useCycles = (enabled: boolean) =>
   useQuery({
-    queryKey: ['ref', 'cycles'],
+    queryKey: keys.ref.cycles,
     staleTime: REF_FRESH_MS,
     queryFn: async (): Promise<CycleRef[]> =>
       (await gql(CyclesQuery)).cycles.nodes.map(({ team, ...c }) => ({ ...c, teamId: team.id })),

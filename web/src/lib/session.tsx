@@ -3,29 +3,13 @@
 import { useQuery } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useState } from 'react';
-import { ApiError, api, setUnauthenticatedHandler, tokenStore } from './api';
+import { ApiError, ok, type RestData, rest, setUnauthenticatedHandler, tokenStore } from './api';
 import { queryClient } from './query';
+import { keys } from './query-keys';
 
-export interface User {
-  id: string;
-  name: string;
-  email: string;
-  role: 'admin' | 'member' | 'guest';
-  status: 'active' | 'suspended';
-}
-export interface Workspace {
-  name: string;
-  tagline: string;
-  accentColor: string;
-}
-export interface Config {
-  workspace: Workspace;
-  /** Whether self-registration is open (admins can make it invite-only). */
-  registration: { open: boolean };
-  /** The server can send password-reset links (SMTP is configured). */
-  passwordReset?: boolean;
-  flags: { key: string; label: string; enabled: boolean }[];
-}
+export type User = RestData<'get', '/api/auth/me'>['user'];
+export type Config = RestData<'get', '/api/config'>;
+export type Workspace = Config['workspace'];
 
 interface Session {
   user: User | null;
@@ -67,7 +51,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const [checking, setChecking] = useState(Boolean(tokenStore.get()));
   const [offline, setOffline] = useState(false);
   const navigate = useNavigate();
-  const config = useQuery<Config>({ queryKey: ['config'], queryFn: () => api.get<Config>('/config') });
+  const config = useQuery({ queryKey: keys.config, queryFn: () => ok(rest.GET('/api/config')) });
 
   useEffect(() => applyAccent(config.data?.workspace.accentColor), [config.data]);
 
@@ -83,8 +67,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     if (!tokenStore.get()) return;
     setChecking(true);
     setOffline(false);
-    api
-      .get<{ user: User }>('/auth/me')
+    ok(rest.GET('/api/auth/me'))
       .then((r) => setUser(r.user))
       // Only the server saying the token is no good ends the session; an unreachable
       // server (offline, restarting) keeps it, and the app offers to try again.

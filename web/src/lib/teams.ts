@@ -3,98 +3,76 @@
 // up renamed states, new keys and labels without a reload.
 
 import { useQuery } from '@tanstack/react-query';
-import { api } from './api';
-import { invalidate } from './query';
-import type { User } from './session';
+import { ok, type RestBody, type RestData, rest } from './api';
+import { keys } from './query-keys';
 
-export interface TeamRecord {
-  id: string;
-  key: string;
-  name: string;
-  description: string | null;
-  color: string | null;
-  icon: string | null;
-  private: boolean;
-  issueCount: number;
-  timezone: string;
-  updatedAt: string;
-  archivedAt: string | null;
-  /** In the list of teams only. */
-  memberCount?: number;
-}
-
-export interface Membership {
-  id: string;
-  userId: string;
-  owner: boolean;
-  user: User;
-}
+// The API's own shapes (web/src/rest/openapi.ts, generated from the routes' schemas).
+export type TeamRecord = RestData<'get', '/api/teams/{id}'>['team'];
+export type Membership = RestData<'get', '/api/teams/{id}/members'>['members'][number];
+/** The types a state may have, as the create body names them. */
+export type StateType = RestBody<'post', '/api/workflow-states'>['type'];
+/** A state as listed; its answer's schema says only `string` for a type the server writes from StateType. */
+export type WorkflowState = Omit<
+  RestData<'get', '/api/workflow-states'>['workflowStates'][number],
+  'type'
+> & {
+  type: StateType;
+};
+export type LabelRecord = RestData<'get', '/api/labels'>['labels'][number];
 
 /** The API's state types, in workflow order. */
-export const STATE_TYPES = ['triage', 'backlog', 'unstarted', 'started', 'completed', 'canceled'] as const;
-export type StateType = (typeof STATE_TYPES)[number];
-
-export interface WorkflowState {
-  id: string;
-  teamId: string;
-  name: string;
-  type: StateType;
-  color: string;
-  position: number;
-}
-
-export interface LabelRecord {
-  id: string;
-  name: string;
-  color: string;
-  teamId: string | null;
-}
+export const STATE_TYPES = [
+  'triage',
+  'backlog',
+  'unstarted',
+  'started',
+  'completed',
+  'canceled',
+] as const satisfies readonly StateType[];
 
 export const HEX = /^#[0-9a-f]{6}$/i;
 
 export const useTeams = () =>
-  useQuery({ queryKey: ['team-admin', 'list'], queryFn: () => api.get<{ teams: TeamRecord[] }>('/teams') });
+  useQuery({ queryKey: keys.teamAdmin.list, queryFn: () => ok(rest.GET('/api/teams')) });
 
 export const useTeam = (id: string) =>
   useQuery({
-    queryKey: ['team-admin', 'team', id],
-    queryFn: () => api.get<{ team: TeamRecord }>(`/teams/${encodeURIComponent(id)}`),
+    queryKey: keys.teamAdmin.team(id),
+    queryFn: () => ok(rest.GET('/api/teams/{id}', { params: { path: { id } } })),
   });
 
 export const useMembers = (teamId: string | undefined) =>
   useQuery({
-    queryKey: ['team-admin', 'members', teamId],
-    queryFn: () => api.get<{ members: Membership[] }>(`/teams/${teamId}/members`),
+    queryKey: keys.teamAdmin.members(teamId),
+    queryFn: () => ok(rest.GET('/api/teams/{id}/members', { params: { path: { id: teamId! } } })),
     enabled: Boolean(teamId),
   });
 
 export const useStates = (teamId: string | undefined) =>
   useQuery({
-    queryKey: ['team-admin', 'states', teamId],
-    queryFn: () => api.get<{ workflowStates: WorkflowState[] }>(`/workflow-states?teamId=${teamId}`),
+    queryKey: keys.teamAdmin.states(teamId),
+    queryFn: async () => {
+      const r = await ok(rest.GET('/api/workflow-states', { params: { query: { teamId: teamId! } } }));
+      return r as { workflowStates: WorkflowState[] };
+    },
     enabled: Boolean(teamId),
   });
 
 /** Workspace labels (teamId null) or one team's own labels. */
 export const useLabels = (teamId: string | null) =>
   useQuery({
-    queryKey: ['team-admin', 'labels', teamId ?? 'workspace'],
+    queryKey: keys.teamAdmin.labels(teamId),
     queryFn: async () => {
-      const { labels } = await api.get<{ labels: LabelRecord[] }>(
-        teamId ? `/labels?teamId=${teamId}` : '/labels',
-      );
+      const { labels } = await ok(rest.GET('/api/labels', { params: { query: teamId ? { teamId } : {} } }));
       return labels.filter((l) => l.teamId === teamId);
     },
   });
 
 export const useUsers = () =>
   useQuery({
-    queryKey: ['team-admin', 'users'],
-    queryFn: () => api.get<{ users: User[] }>('/users?limit=250'),
+    queryKey: keys.teamAdmin.users,
+    queryFn: () => ok(rest.GET('/api/users', { params: { query: { limit: 250 } } })),
   });
 
-/** After any team change: the admin pages and the app's reference data. */
-export function refreshTeams() {
-  invalidate('team-admin');
-  invalidate('ref');
-}
+/** What any team change refreshes: the admin pages and the app's reference data. */
+export const TEAM_CHANGES = [keys.teamAdmin.all, keys.ref.all] as const;

@@ -1,18 +1,12 @@
 // What an issue list or board shows, all of it in the address: filters,
 // grouping, order and visible properties. Anything unknown in the query
 // string is dropped, so a shared or old link always opens something sensible.
+// Groupings are a saved view's own words (shared with the server); orders and
+// properties keep their short address words, mapped to the saved ones in views.ts.
+import { GROUPS, type Group } from '../../../src/modules/views/vocabulary';
 
-export const GROUPINGS = [
-  'state',
-  'assignee',
-  'project',
-  'priority',
-  'cycle',
-  'team',
-  'label',
-  'none',
-] as const;
-export type Grouping = (typeof GROUPINGS)[number];
+export const GROUPINGS = GROUPS;
+export type Grouping = Group;
 
 export const ORDERS = ['updated', 'created', 'priority', 'title', 'due'] as const;
 export type Order = (typeof ORDERS)[number];

@@ -3,26 +3,17 @@
 // list shows it (display). Personal views are their owner's; shared ones are
 // everyone's who sees their team.
 import { useQuery } from '@tanstack/react-query';
+import type { Display, ShownProperty } from '../../../src/modules/views/vocabulary';
 import type { IssueFilter } from '../gql/graphql';
-import { api } from './api';
+import { ok, type RestData, rest } from './api';
 import { invalidate } from './query';
-import { type Grouping, type Order, PROPERTIES, type Property, type View } from './view';
+import { keys } from './query-keys';
+import { type Order, PROPERTIES, type Property, type View } from './view';
 
-export interface SavedView {
-  id: string;
-  name: string;
-  description: string | null;
+/** A saved view as the API answers it; its filter is a GraphQL IssueFilter. */
+export type SavedView = Omit<RestData<'get', '/api/views/{id}'>['view'], 'filterData'> & {
   filterData: IssueFilter;
-  display: Display;
-  shared: boolean;
-  ownerId: string;
-  teamId: string | null;
-}
-interface Display {
-  group?: Grouping;
-  order?: 'createdAt' | 'updatedAt' | 'priority' | 'dueDate';
-  properties?: string[];
-}
+};
 
 // Our list's words and the stored ones differ where the API's sort names do.
 const ORDER_TO: Partial<Record<Order, Display['order']>> = {
@@ -31,7 +22,7 @@ const ORDER_TO: Partial<Record<Order, Display['order']>> = {
   priority: 'priority',
   due: 'dueDate',
 };
-const PROPERTY_TO: Record<Property, string> = {
+const PROPERTY_TO: Record<Property, ShownProperty> = {
   priority: 'priority',
   id: 'identifier',
   state: 'state',
@@ -67,14 +58,16 @@ export function fromDisplay(d: Display): View {
 
 export const useSavedViews = () =>
   useQuery({
-    queryKey: ['views', 'list'],
-    queryFn: () => api.get<{ views: SavedView[] }>('/views?limit=100').then((r) => r.views),
+    queryKey: keys.views.list,
+    queryFn: async () =>
+      (await ok(rest.GET('/api/views', { params: { query: { limit: 100 } } }))).views as SavedView[],
   });
 
 export const useSavedView = (id: string) =>
   useQuery({
-    queryKey: ['views', 'detail', id],
-    queryFn: () => api.get<{ view: SavedView }>(`/views/${id}`).then((r) => r.view),
+    queryKey: keys.views.detail(id),
+    queryFn: async () =>
+      (await ok(rest.GET('/api/views/{id}', { params: { path: { id } } }))).view as SavedView,
   });
 
 export async function saveView(input: {
@@ -83,12 +76,12 @@ export async function saveView(input: {
   filterData: IssueFilter;
   display: Display;
 }) {
-  const { view } = await api.post<{ view: SavedView }>('/views', input);
-  void invalidate('views');
-  return view;
+  const { view } = await ok(rest.POST('/api/views', { body: input }));
+  void invalidate(keys.views.all);
+  return view as SavedView;
 }
 
 export async function deleteView(id: string) {
-  await api.del(`/views/${id}`);
-  void invalidate('views');
+  await ok(rest.DELETE('/api/views/{id}', { params: { path: { id } } }));
+  void invalidate(keys.views.all);
 }

@@ -1,7 +1,7 @@
 // Administration: accounts (and who may sign up), feature flags and workspace branding.
 
 import { useQuery } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import {
   Button,
   ErrorMessage,
@@ -12,8 +12,9 @@ import {
   SelectField,
   TextField,
 } from '../components/ui';
-import { api } from '../lib/api';
-import { invalidate } from '../lib/query';
+import { rowError, useAction } from '../lib/action';
+import { ok, type RestData, rest } from '../lib/api';
+import { keys } from '../lib/query-keys';
 import { accentForeground, applyAccent, type User, useSession, type Workspace } from '../lib/session';
 import { RegistrationSettings } from './AdminRegistration';
 
@@ -22,38 +23,23 @@ const ROLES = ['admin', 'member', 'guest'] as const;
 export function AdminUsers() {
   const { user: me } = useSession();
   const users = useQuery({
-    queryKey: ['admin-users'],
-    queryFn: () => api.get<{ users: User[] }>('/admin/users?limit=250'),
+    queryKey: keys.admin.users,
+    queryFn: () => ok(rest.GET('/api/admin/users', { params: { query: { limit: 250 } } })),
   });
-  const [form, setForm] = useState({ name: '', email: '', password: '', role: 'member' });
-  const [createState, setCreateState] = useState<{ busy?: boolean; error?: unknown }>({});
-  const [rowError, setRowError] = useState<{ id: string; error: unknown } | null>(null);
+  const empty = { name: '', email: '', password: '', role: 'member' as User['role'] };
+  const [form, setForm] = useState(empty);
+  const createState = useAction(() => ok(rest.POST('/api/admin/users', { body: form })), {
+    refreshes: [keys.admin.users, keys.ref.all],
+    onSuccess: () => setForm(empty),
+  });
+  /** A change to one user's row; its error shows on that row. */
+  const row = useAction(({ write }: { id: string; write: () => Promise<unknown> }) => write(), {
+    refreshes: [keys.admin.users, keys.ref.all],
+  });
+  const act = (u: User, write: () => Promise<unknown>) => void row.run({ id: u.id, write });
+  const byId = (u: User) => ({ params: { path: { id: u.id } } });
   const fields = fieldErrors(createState.error);
-
-  async function create(e: FormEvent) {
-    e.preventDefault();
-    setCreateState({ busy: true });
-    try {
-      await api.post('/admin/users', form);
-      setForm({ name: '', email: '', password: '', role: 'member' });
-      setCreateState({});
-      invalidate('admin-users');
-      invalidate('ref');
-    } catch (error) {
-      setCreateState({ error });
-    }
-  }
-
-  async function act(u: User, fn: () => Promise<unknown>) {
-    setRowError(null);
-    try {
-      await fn();
-      invalidate('admin-users');
-      invalidate('ref');
-    } catch (error) {
-      setRowError({ id: u.id, error });
-    }
-  }
+  const create = createState.submit;
 
   return (
     <div className="page">
@@ -86,7 +72,7 @@ export function AdminUsers() {
           <SelectField
             label="Role"
             value={form.role}
-            onChange={(e) => setForm({ ...form, role: e.target.value })}
+            onChange={(e) => setForm({ ...form, role: e.target.value as User['role'] })}
           >
             {ROLES.map((r) => (
               <option key={r} value={r}>
@@ -135,9 +121,11 @@ export function AdminUsers() {
                     <select
                       id={`role-${u.id}`}
                       value={u.role}
-                      onChange={(e) =>
-                        act(u, () => api.patch(`/admin/users/${u.id}`, { role: e.target.value }))
-                      }
+                      onChange={(e) => {
+                        // Read now: the write runs later, when the controlled select shows the old role again.
+                        const role = e.target.value as User['role'];
+                        act(u, () => ok(rest.PATCH('/api/admin/users/{id}', { ...byId(u), body: { role } })));
+                      }}
                     >
                       {ROLES.map((r) => (
                         <option key={r} value={r}>
@@ -154,9 +142,12 @@ export function AdminUsers() {
                       aria-label={`${u.status === 'active' ? 'Suspend' : 'Reactivate'} ${u.name}`}
                       onClick={() =>
                         act(u, () =>
-                          api.patch(`/admin/users/${u.id}`, {
-                            status: u.status === 'active' ? 'suspended' : 'active',
-                          }),
+                          ok(
+                            rest.PATCH('/api/admin/users/{id}', {
+                              ...byId(u),
+                              body: { status: u.status === 'active' ? 'suspended' : 'active' },
+                            }),
+                          ),
                         )
                       }
                     >
@@ -167,12 +158,12 @@ export function AdminUsers() {
                       aria-label={`Delete ${u.name}`}
                       onClick={() => {
                         if (confirm(`Delete ${u.name}? What they wrote stays, under their name.`))
-                          void act(u, () => api.del(`/admin/users/${u.id}`));
+                          act(u, () => ok(rest.DELETE('/api/admin/users/{id}', byId(u))));
                       }}
                     >
                       Delete
                     </Button>
-                    {rowError?.id === u.id && <ErrorMessage error={rowError.error} />}
+                    <ErrorMessage error={rowError(row, u.id)} />
                   </td>
                 </tr>
               ))}
@@ -184,31 +175,25 @@ export function AdminUsers() {
   );
 }
 
-interface AdminFlag {
-  key: string;
-  label: string;
-  description: string;
-  enabled: boolean;
-}
+type AdminFlag = RestData<'get', '/api/admin/flags'>['flags'][number];
 
 export function AdminFlags() {
-  const flags = useQuery({
-    queryKey: ['admin-flags'],
-    queryFn: () => api.get<{ flags: AdminFlag[] }>('/admin/flags'),
-  });
-  const [state, setState] = useState<{ key?: string; error?: unknown }>({});
-
-  async function toggle(f: AdminFlag) {
-    setState({ key: f.key });
-    try {
-      await api.patch(`/admin/flags/${encodeURIComponent(f.key)}`, { enabled: !f.enabled });
-      setState({});
-      invalidate('admin-flags');
-      invalidate('config');
-    } catch (error) {
-      setState({ key: f.key, error });
-    }
-  }
+  const flags = useQuery({ queryKey: keys.admin.flags, queryFn: () => ok(rest.GET('/api/admin/flags')) });
+  const toggling = useAction(
+    (f: AdminFlag) =>
+      ok(
+        rest.PATCH('/api/admin/flags/{key}', {
+          params: { path: { key: f.key } },
+          body: { enabled: !f.enabled },
+        }),
+      ),
+    { refreshes: [keys.admin.flags, keys.config] },
+  );
+  const toggle = (f: AdminFlag) => void toggling.run(f);
+  const state = {
+    key: toggling.busy || toggling.error ? toggling.input?.key : undefined,
+    error: toggling.error,
+  };
 
   return (
     <div className="page narrow">
@@ -250,21 +235,18 @@ export function AdminBranding() {
   const { config } = useSession();
   const ws = config?.workspace;
   const [form, setForm] = useState<Workspace>(ws ?? { name: '', tagline: '', accentColor: '#5e6ad2' });
-  const [state, setState] = useState<{ busy?: boolean; error?: unknown; saved?: boolean }>({});
+  const state = useAction(
+    () =>
+      ok(
+        rest.PATCH('/api/admin/workspace', {
+          body: { ...form, accentColor: form.accentColor.toLowerCase() },
+        }),
+      ),
+    { refreshes: [keys.config] },
+  );
   const fields = fieldErrors(state.error);
   const validColor = /^#[0-9a-f]{6}$/i.test(form.accentColor);
-
-  async function save(e: FormEvent) {
-    e.preventDefault();
-    setState({ busy: true });
-    try {
-      await api.patch('/admin/workspace', { ...form, accentColor: form.accentColor.toLowerCase() });
-      invalidate('config');
-      setState({ saved: true });
-    } catch (error) {
-      setState({ error });
-    }
-  }
+  const save = state.submit;
 
   return (
     <div className="page narrow">

@@ -2,15 +2,11 @@
 // self-registration is limited to. Shown on the admin Users page.
 
 import { useQuery } from '@tanstack/react-query';
-import { type FormEvent, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { ErrorMessage, fieldErrors, Loading, SaveRow, TextField } from '../components/ui';
-import { api } from '../lib/api';
-import { invalidate } from '../lib/query';
-
-interface Registration {
-  open: boolean;
-  allowedEmailDomains: string[];
-}
+import { useAction } from '../lib/action';
+import { ok, rest } from '../lib/api';
+import { keys } from '../lib/query-keys';
 
 /** "example.com, Corp.Example.org" or one per line -> ['example.com', 'corp.example.org']. */
 const parseDomains = (text: string) =>
@@ -21,12 +17,18 @@ const parseDomains = (text: string) =>
 
 export function RegistrationSettings() {
   const current = useQuery({
-    queryKey: ['admin-registration'],
-    queryFn: () => api.get<{ registration: Registration }>('/admin/registration'),
+    queryKey: keys.admin.registration,
+    queryFn: () => ok(rest.GET('/api/admin/registration')),
   });
   const [open, setOpen] = useState(true);
   const [domains, setDomains] = useState('');
-  const [state, setState] = useState<{ busy?: boolean; error?: unknown; saved?: boolean }>({});
+  const state = useAction(
+    () =>
+      ok(
+        rest.PATCH('/api/admin/registration', { body: { open, allowedEmailDomains: parseDomains(domains) } }),
+      ),
+    { refreshes: [keys.admin.registration, keys.config] },
+  );
   const fields = fieldErrors(state.error);
   const loaded = current.data?.registration;
 
@@ -36,18 +38,7 @@ export function RegistrationSettings() {
     setDomains(loaded.allowedEmailDomains.join(', '));
   }, [loaded]);
 
-  async function save(e: FormEvent) {
-    e.preventDefault();
-    setState({ busy: true });
-    try {
-      await api.patch('/admin/registration', { open, allowedEmailDomains: parseDomains(domains) });
-      invalidate('admin-registration');
-      invalidate('config');
-      setState({ saved: true });
-    } catch (error) {
-      setState({ error });
-    }
-  }
+  const save = state.submit;
 
   return (
     <section className="card" aria-labelledby="signup-h">
@@ -75,7 +66,7 @@ export function RegistrationSettings() {
               aria-describedby="registration-open-desc"
               onChange={(e) => {
                 setOpen(e.target.checked);
-                setState({});
+                state.reset();
               }}
             />
           </div>
@@ -87,7 +78,7 @@ export function RegistrationSettings() {
             disabled={!open}
             onChange={(e) => {
               setDomains(e.target.value);
-              setState({});
+              state.reset();
             }}
             error={fields.allowedEmailDomains ? 'Use domain names such as example.com' : undefined}
           />

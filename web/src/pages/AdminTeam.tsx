@@ -2,13 +2,14 @@
 // states and labels. The id in the address may be an id or a (former) key.
 
 import { Link } from '@tanstack/react-router';
-import { type FormEvent, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { LabelsEditor } from '../components/LabelsEditor';
 import { TeamMembers } from '../components/TeamMembers';
 import { Button, ErrorMessage, fieldErrors, Loading, PageHeader, TextField } from '../components/ui';
 import { WorkflowEditor } from '../components/WorkflowEditor';
-import { ApiError, api } from '../lib/api';
-import { HEX, refreshTeams, type TeamRecord, useTeam } from '../lib/teams';
+import { useAction } from '../lib/action';
+import { ApiError, ok, rest } from '../lib/api';
+import { HEX, TEAM_CHANGES, type TeamRecord, useTeam } from '../lib/teams';
 
 export function AdminTeam({ id }: { id: string }) {
   const q = useTeam(id);
@@ -46,7 +47,24 @@ const formOf = (t: TeamRecord) => ({
 
 function TeamSettings({ team }: { team: TeamRecord }) {
   const [form, setForm] = useState(() => formOf(team));
-  const [state, setState] = useState<{ busy?: boolean; error?: unknown; saved?: boolean }>({});
+  const state = useAction(
+    () =>
+      ok(
+        rest.PATCH('/api/teams/{id}', {
+          params: { path: { id: team.id } },
+          body: {
+            key: form.key,
+            name: form.name,
+            description: form.description.trim() || null,
+            color: form.color ? form.color.toLowerCase() : null,
+            icon: form.icon.trim() || null,
+            private: form.private,
+            timezone: form.timezone.trim(),
+          },
+        }),
+      ),
+    { refreshes: TEAM_CHANGES },
+  );
   const fields = { ...fieldErrors(state.error) };
   // A taken key is a 409 without a field: it still belongs next to the key.
   if (state.error instanceof ApiError && state.error.code === 'CONFLICT') fields.key ??= state.error.message;
@@ -57,28 +75,9 @@ function TeamSettings({ team }: { team: TeamRecord }) {
   useEffect(() => setForm(formOf(team)), [team.updatedAt]);
   const set = (patch: Partial<typeof form>) => {
     setForm({ ...form, ...patch });
-    setState({});
+    state.reset();
   };
-
-  async function save(e: FormEvent) {
-    e.preventDefault();
-    setState({ busy: true });
-    try {
-      await api.patch(`/teams/${team.id}`, {
-        key: form.key,
-        name: form.name,
-        description: form.description.trim() || null,
-        color: form.color ? form.color.toLowerCase() : null,
-        icon: form.icon.trim() || null,
-        private: form.private,
-        timezone: form.timezone.trim(),
-      });
-      refreshTeams();
-      setState({ saved: true });
-    } catch (error) {
-      setState({ error });
-    }
-  }
+  const save = state.submit;
 
   return (
     <section className="card" aria-labelledby="team-settings-h">
@@ -164,22 +163,22 @@ function TeamSettings({ team }: { team: TeamRecord }) {
 }
 
 function TeamArchive({ team }: { team: TeamRecord }) {
-  const [state, setState] = useState<{ busy?: boolean; error?: unknown }>({});
   const archived = Boolean(team.archivedAt);
+  const state = useAction(
+    () => {
+      const path = { params: { path: { id: team.id } } };
+      return archived
+        ? ok(rest.POST('/api/teams/{id}/unarchive', path))
+        : ok(rest.POST('/api/teams/{id}/archive', path));
+    },
+    { refreshes: TEAM_CHANGES },
+  );
 
-  async function toggle() {
+  function toggle() {
     const question = archived
       ? `Unarchive ${team.name}? Issues can be created in it again.`
       : `Archive ${team.name}? Nothing is deleted, but no issue can be created in it or moved to it.`;
-    if (!confirm(question)) return;
-    setState({ busy: true });
-    try {
-      await api.post(`/teams/${team.id}/${archived ? 'unarchive' : 'archive'}`);
-      refreshTeams();
-      setState({});
-    } catch (error) {
-      setState({ error });
-    }
+    if (confirm(question)) state.submit();
   }
 
   return (

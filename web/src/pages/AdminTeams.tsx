@@ -2,11 +2,12 @@
 // its own page (AdminTeam.tsx) for settings, members, workflow and labels.
 
 import { Link, useNavigate } from '@tanstack/react-router';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { LabelsEditor } from '../components/LabelsEditor';
 import { Button, ErrorMessage, fieldErrors, Loading, PageHeader, TextField } from '../components/ui';
-import { api } from '../lib/api';
-import { refreshTeams, type TeamRecord, useTeams } from '../lib/teams';
+import { useAction } from '../lib/action';
+import { ok, rest } from '../lib/api';
+import { TEAM_CHANGES, useTeams } from '../lib/teams';
 
 const EMPTY = { key: '', name: '', description: '', private: false, timezone: 'UTC' };
 
@@ -14,28 +15,29 @@ export function AdminTeams() {
   const navigate = useNavigate();
   const teams = useTeams();
   const [form, setForm] = useState(EMPTY);
-  const [state, setState] = useState<{ busy?: boolean; error?: unknown }>({});
+  const state = useAction(
+    () =>
+      ok(
+        rest.POST('/api/teams', {
+          body: {
+            key: form.key,
+            name: form.name,
+            description: form.description.trim() || null,
+            private: form.private,
+            timezone: form.timezone.trim() || 'UTC',
+          },
+        }),
+      ),
+    {
+      refreshes: TEAM_CHANGES,
+      onSuccess: ({ team }) => {
+        setForm(EMPTY);
+        void navigate({ to: `/admin/teams/${team.id}` });
+      },
+    },
+  );
   const fields = fieldErrors(state.error);
-
-  async function create(e: FormEvent) {
-    e.preventDefault();
-    setState({ busy: true });
-    try {
-      const { team } = await api.post<{ team: TeamRecord }>('/teams', {
-        key: form.key,
-        name: form.name,
-        description: form.description.trim() || null,
-        private: form.private,
-        timezone: form.timezone.trim() || 'UTC',
-      });
-      setForm(EMPTY);
-      setState({});
-      refreshTeams();
-      void navigate({ to: `/admin/teams/${team.id}` });
-    } catch (error) {
-      setState({ error });
-    }
-  }
+  const create = state.submit;
 
   return (
     <div className="page">

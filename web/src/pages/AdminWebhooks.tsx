@@ -1,7 +1,7 @@
 // Webhook endpoints: register (secret shown once), enable/disable, delivery log, redeliver.
 
 import { useQuery } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import {
   Button,
   copyText,
@@ -11,73 +11,41 @@ import {
   PageHeader,
   TextField,
 } from '../components/ui';
-import { api } from '../lib/api';
-import { invalidate } from '../lib/query';
-
-interface Webhook {
-  id: string;
-  url: string;
-  label: string | null;
-  enabled: boolean;
-  disabledReason: string | null;
-  failingSince: string | null;
-  createdAt: string;
-}
-interface Delivery {
-  id: string;
-  event: string;
-  status: 'pending' | 'delivering' | 'succeeded' | 'failed';
-  attemptCount: number;
-  lastError: string | null;
-  createdAt: string;
-  nextAttemptAt: string | null;
-  attempts: {
-    id: string;
-    statusCode: number | null;
-    error: string | null;
-    durationMs: number;
-    startedAt: string;
-  }[];
-}
+import { rowError, useAction } from '../lib/action';
+import { ok, rest } from '../lib/api';
+import { keys } from '../lib/query-keys';
 
 export function AdminWebhooks() {
   const hooks = useQuery({
-    queryKey: ['admin-webhooks'],
-    queryFn: () => api.get<{ webhooks: Webhook[] }>('/admin/webhooks?limit=50'),
+    queryKey: keys.admin.webhooks,
+    queryFn: () => ok(rest.GET('/api/admin/webhooks', { params: { query: { limit: 50 } } })),
   });
   const [form, setForm] = useState({ url: '', label: '' });
-  const [state, setState] = useState<{ busy?: boolean; error?: unknown }>({});
   const [secret, setSecret] = useState<{ secret: string; url: string } | null>(null);
   const [open, setOpen] = useState<string | null>(null);
-  const [rowError, setRowError] = useState<{ id: string; error: unknown } | null>(null);
+  const state = useAction(
+    () =>
+      ok(
+        rest.POST('/api/admin/webhooks', {
+          body: { url: form.url, ...(form.label ? { label: form.label } : {}) },
+        }),
+      ),
+    {
+      refreshes: [keys.admin.webhooks],
+      onSuccess: (r) => {
+        setSecret({ secret: r.webhook.secret, url: r.webhook.url });
+        setForm({ url: '', label: '' });
+      },
+    },
+  );
+  /** A change to one endpoint; its error shows on that row. */
+  const row = useAction(({ write }: { id: string; write: () => Promise<unknown> }) => write(), {
+    refreshes: [keys.admin.webhooks],
+  });
+  const act = (id: string, write: () => Promise<unknown>) => void row.run({ id, write });
+  const byId = (id: string) => ({ params: { path: { id } } });
   const fields = fieldErrors(state.error);
-
-  async function create(e: FormEvent) {
-    e.preventDefault();
-    setState({ busy: true });
-    try {
-      const r = await api.post<{ webhook: Webhook & { secret: string } }>('/admin/webhooks', {
-        url: form.url,
-        ...(form.label ? { label: form.label } : {}),
-      });
-      setSecret({ secret: r.webhook.secret, url: r.webhook.url });
-      setForm({ url: '', label: '' });
-      setState({});
-      invalidate('admin-webhooks');
-    } catch (error) {
-      setState({ error });
-    }
-  }
-
-  async function act(id: string, fn: () => Promise<unknown>) {
-    setRowError(null);
-    try {
-      await fn();
-      invalidate('admin-webhooks');
-    } catch (error) {
-      setRowError({ id, error });
-    }
-  }
+  const create = state.submit;
 
   return (
     <div className="page">
@@ -143,7 +111,14 @@ export function AdminWebhooks() {
                 <div className="row">
                   <Button
                     onClick={() =>
-                      act(h.id, () => api.patch(`/admin/webhooks/${h.id}`, { enabled: !h.enabled }))
+                      act(h.id, () =>
+                        ok(
+                          rest.PATCH('/api/admin/webhooks/{id}', {
+                            ...byId(h.id),
+                            body: { enabled: !h.enabled },
+                          }),
+                        ),
+                      )
                     }
                   >
                     {h.enabled ? 'Disable' : 'Enable'}
@@ -155,14 +130,14 @@ export function AdminWebhooks() {
                     variant="danger"
                     onClick={() => {
                       if (confirm(`Delete the endpoint ${h.url} and its delivery log?`))
-                        void act(h.id, () => api.del(`/admin/webhooks/${h.id}`));
+                        act(h.id, () => ok(rest.DELETE('/api/admin/webhooks/{id}', byId(h.id))));
                     }}
                   >
                     Delete
                   </Button>
                 </div>
               </div>
-              {rowError?.id === h.id && <ErrorMessage error={rowError.error} />}
+              <ErrorMessage error={rowError(row, h.id)} />
               {open === h.id && <Deliveries hookId={h.id} />}
             </li>
           ))}
@@ -173,12 +148,24 @@ export function AdminWebhooks() {
 }
 
 function Deliveries({ hookId }: { hookId: string }) {
-  const key = ['admin-webhooks', 'deliveries', hookId];
   const q = useQuery({
-    queryKey: key,
-    queryFn: () => api.get<{ deliveries: Delivery[] }>(`/admin/webhooks/${hookId}/deliveries?limit=20`),
+    queryKey: keys.admin.deliveries(hookId),
+    queryFn: () =>
+      ok(
+        rest.GET('/api/admin/webhooks/{id}/deliveries', {
+          params: { path: { id: hookId }, query: { limit: 20 } },
+        }),
+      ),
   });
-  const [error, setError] = useState<{ id: string; error: unknown } | null>(null);
+  const redeliver = useAction(
+    (deliveryId: string) =>
+      ok(
+        rest.POST('/api/admin/webhooks/{id}/deliveries/{deliveryId}/redeliver', {
+          params: { path: { id: hookId, deliveryId } },
+        }),
+      ),
+    { refreshes: [keys.admin.deliveries(hookId)] },
+  );
   if (q.isLoading) return <Loading label="Loading deliveries" />;
   if (q.error) return <ErrorMessage error={q.error} />;
   if (!q.data?.deliveries.length) return <p className="muted">No deliveries yet.</p>;
@@ -214,19 +201,8 @@ function Deliveries({ hookId }: { hookId: string }) {
               </td>
               <td>{new Date(d.createdAt).toLocaleString()}</td>
               <td className="actions">
-                <Button
-                  onClick={async () => {
-                    try {
-                      await api.post(`/admin/webhooks/${hookId}/deliveries/${d.id}/redeliver`);
-                      void q.refetch();
-                    } catch (e) {
-                      setError({ id: d.id, error: e });
-                    }
-                  }}
-                >
-                  Redeliver
-                </Button>
-                {error?.id === d.id && <ErrorMessage error={error.error} />}
+                <Button onClick={() => void redeliver.run(d.id)}>Redeliver</Button>
+                <ErrorMessage error={rowError(redeliver, d.id)} />
               </td>
             </tr>
           );

@@ -1,10 +1,11 @@
 // Sign-in and registration, branded with the workspace's name, tagline and colour.
 
 import { Link, useNavigate } from '@tanstack/react-router';
-import { type FormEvent, type ReactNode, useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { Button, ErrorMessage, fieldErrors, TextField } from '../components/ui';
-import { api } from '../lib/api';
-import { type User, useSession } from '../lib/session';
+import { useAction } from '../lib/action';
+import { ok, rest } from '../lib/api';
+import { useSession } from '../lib/session';
 
 /** The card every signed-out page shares: the workspace's brand, a title, then the page. */
 export function AuthCard({ title, children }: { title: string; children: ReactNode }) {
@@ -30,28 +31,23 @@ export function AuthPage({ mode, next }: { mode: 'login' | 'register'; next?: st
   const [name, setName] = useState('');
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
+  const signing = useAction(
+    () =>
+      mode === 'login'
+        ? ok(rest.POST('/api/auth/login', { body: { email, password } }))
+        : ok(rest.POST('/api/auth/register', { body: { name, email, password } })),
+    {
+      onSuccess: (r) => {
+        signIn(r.token, r.user);
+        void navigate({ to: next ?? '/issues', replace: true });
+      },
+    },
+  );
+  const { error, busy, submit } = signing;
   const fields = fieldErrors(error);
   // The sign-up link shows once the server says registration is open; the form hides when it is closed.
   const registrationOpen = config?.registration.open === true;
   const closed = mode === 'register' && config?.registration.open === false;
-
-  async function submit(e: FormEvent) {
-    e.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      const body = mode === 'login' ? { email, password } : { name, email, password };
-      const r = await api.post<{ token: string; user: User }>(`/auth/${mode}`, body);
-      signIn(r.token, r.user);
-      void navigate({ to: next ?? '/issues', replace: true });
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
-  }
 
   return (
     <AuthCard title={mode === 'login' ? 'Sign in' : closed ? 'Sign-up is closed' : 'Create your account'}>

@@ -10,6 +10,7 @@ import { LoadMore } from '../components/LoadMore';
 import { ErrorMessage, Loading, PageHeader } from '../components/ui';
 import { VirtualList } from '../components/VirtualList';
 import type { IssueFilter, PaginationOrderBy } from '../gql/graphql';
+import { useAction } from '../lib/action';
 import { compare } from '../lib/grouping';
 import { useBlockedIds, useIssueLists } from '../lib/issue-pages';
 import { type Issue, toIssueFilter, updateIssue } from '../lib/issues';
@@ -19,7 +20,6 @@ import type { ViewProps } from '../router';
 
 export function BoardPage({ view, setView }: ViewProps) {
   const ref = useRefData();
-  const [error, setError] = useState<unknown>(null);
   const [announce, setAnnounce] = useState('');
   const [dragOver, setDragOver] = useState<string | null>(null);
   const readOnly = useSession().user?.role === 'guest';
@@ -55,16 +55,16 @@ export function BoardPage({ view, setView }: ViewProps) {
   }, [datas, team, order, blocked, columnFilters]);
   const findIssue = (id: string) => datas.flatMap((d) => d?.issues ?? []).find((i) => i.id === id);
 
+  // The card moves in every list at once and goes back if the server refuses (lib/issues.ts updateIssue).
+  const moving = useAction(({ issue, state }: { issue: Issue; state: State }) =>
+    updateIssue(issue.id, { stateId: state.id }, { stateId: state.id }),
+  );
+  const error = moving.error;
+
   async function move(issue: Issue, state: State) {
     if (issue.stateId === state.id) return;
-    setError(null);
     setAnnounce(`${issue.identifier} moved to ${state.name}`);
-    try {
-      await updateIssue(issue.id, { stateId: state.id }, { stateId: state.id });
-    } catch (e) {
-      setError(e);
-      setAnnounce(`Could not move ${issue.identifier}`);
-    }
+    if (!(await moving.run({ issue, state }))) setAnnounce(`Could not move ${issue.identifier}`);
   }
 
   function onDrop(e: DragEvent, state: State) {

@@ -6,6 +6,7 @@ import { BurnUp } from '../components/BurnUp';
 import { ErrorMessage, Loading, PageHeader } from '../components/ui';
 import { graphql } from '../gql';
 import { gql } from '../lib/api';
+import { keys } from '../lib/query-keys';
 import type { ViewProps } from '../router';
 import { day } from './Cycles';
 import { IssueList } from './Issues';
@@ -19,7 +20,7 @@ const CycleQuery = graphql(`
 
 export function CyclePage({ id, ...view }: ViewProps & { id: string }) {
   const q = useQuery({
-    queryKey: ['cycles', 'detail', id],
+    queryKey: keys.cycles.detail(id),
     queryFn: async () => (await gql(CycleQuery, { id })).cycle,
   });
   if (q.isLoading) return <Loading label="Loading cycle" />;

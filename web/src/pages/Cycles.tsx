@@ -2,11 +2,12 @@
 
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { Button, ErrorMessage, Loading, PageHeader, TextField } from '../components/ui';
 import { graphql } from '../gql';
+import { useAction } from '../lib/action';
 import { gql } from '../lib/api';
-import { invalidate } from '../lib/query';
+import { keys } from '../lib/query-keys';
 import { Progress } from './Projects';
 
 interface Cycle {
@@ -26,7 +27,7 @@ export const day = (d: string) =>
 
 export function CyclesPage() {
   const q = useQuery({
-    queryKey: ['cycles'],
+    queryKey: keys.cycles.list,
     queryFn: () =>
       gql(
         graphql(`query CyclesPage { teams(first: 50) { nodes { id name cycles(first: 100) { nodes {
@@ -100,12 +101,9 @@ function NewCycle({
     startsAt: isoDay(start),
     endsAt: isoDay(new Date(start.getTime() + 14 * 86400e3)),
   });
-  const [state, setState] = useState<{ busy?: boolean; error?: unknown }>({});
-  async function create(e: FormEvent) {
-    e.preventDefault();
-    setState({ busy: true });
-    try {
-      await gql(
+  const state = useAction(
+    () =>
+      gql(
         graphql(
           `mutation CreateCycle($input: CycleCreateInput!) { cycleCreate(input: $input) { success cycle { id } } }`,
         ),
@@ -117,15 +115,10 @@ function NewCycle({
             ...(form.name.trim() ? { name: form.name.trim() } : {}),
           },
         },
-      );
-      setForm({ ...form, name: '' });
-      setState({});
-      invalidate('cycles');
-      invalidate('ref', 'cycles');
-    } catch (error) {
-      setState({ error });
-    }
-  }
+      ),
+    { refreshes: [keys.cycles.all, keys.ref.cycles], onSuccess: () => setForm({ ...form, name: '' }) },
+  );
+  const create = state.submit;
   return (
     <form onSubmit={create} className="inline-form cycle-form" aria-label={`New cycle for ${teamName}`}>
       <TextField

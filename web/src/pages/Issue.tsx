@@ -15,9 +15,11 @@ import { SubIssues } from '../components/SubIssues';
 import { SubscribeButton } from '../components/SubscribeButton';
 import { Button, ErrorMessage, Loading, usePageTitle } from '../components/ui';
 import { graphql } from '../gql';
+import { useAction } from '../lib/action';
 import { gql } from '../lib/api';
 import { deleteIssue } from '../lib/issues';
 import { invalidate } from '../lib/query';
+import { keys } from '../lib/query-keys';
 import { useRefData } from '../lib/ref';
 import { useSession } from '../lib/session';
 
@@ -35,7 +37,7 @@ const IssueQuery = graphql(`
 `);
 
 export function IssuePage({ id }: { id: string }) {
-  const key = ['issues', 'detail', id];
+  const key = keys.issues.detail(id);
   const q = useQuery({ queryKey: key, queryFn: async () => (await gql(IssueQuery, { id })).issue });
   usePageTitle(q.data ? `${q.data.identifier} ${q.data.title}` : id);
   if (q.isLoading) return <Loading label="Loading issue" />;
@@ -49,14 +51,17 @@ export function IssuePage({ id }: { id: string }) {
   return <Loaded issue={q.data} queryKey={key} />;
 }
 
-function Loaded({ issue, queryKey }: { issue: IssueData; queryKey: string[] }) {
+function Loaded({ issue, queryKey }: { issue: IssueData; queryKey: readonly unknown[] }) {
   const navigate = useNavigate();
   const { flag, user } = useSession();
   const ref = useRefData();
   const saver = useIssueSaver(issue, queryKey);
-  const [deleteError, setDeleteError] = useState<unknown>(null);
+  const deleting = useAction(() => deleteIssue(issue.id), {
+    onSuccess: () => void navigate({ to: '/issues' }),
+  });
+  const deleteError = deleting.error;
   const readOnly = user?.role === 'guest';
-  const reload = () => void invalidate(...queryKey);
+  const reload = () => void invalidate(queryKey);
   // "Created ENG-12", left by the New issue dialog for the page it opens.
   const [toast, setToast] = useState(() => sessionStorage.getItem('toast'));
   useEffect(() => sessionStorage.removeItem('toast'), []);
@@ -121,14 +126,9 @@ function Loaded({ issue, queryKey }: { issue: IssueData; queryKey: string[] }) {
           <div className="danger-zone">
             <Button
               variant="danger"
-              onClick={async () => {
-                if (!confirm(`Delete ${issue.identifier}? Its comments go with it.`)) return;
-                try {
-                  await deleteIssue(issue.id);
-                  void navigate({ to: '/issues' });
-                } catch (error) {
-                  setDeleteError(error);
-                }
+              busy={deleting.busy}
+              onClick={() => {
+                if (confirm(`Delete ${issue.identifier}? Its comments go with it.`)) deleting.submit();
               }}
             >
               Delete issue

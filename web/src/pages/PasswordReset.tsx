@@ -2,34 +2,20 @@
 // /api/config; docs/email.md): ask for a link, then set a new password with it.
 // The first answer is the same whether or not the address has an account.
 import { Link } from '@tanstack/react-router';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { Button, ErrorMessage, fieldErrors, TextField } from '../components/ui';
-import { api } from '../lib/api';
+import { useAction } from '../lib/action';
+import { ok, rest } from '../lib/api';
 import { AuthCard } from './Auth';
 
 function useSubmit(run: () => Promise<unknown>) {
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
-  const [done, setDone] = useState(false);
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      await run();
-      setDone(true);
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
-  };
-  return { submit, error, busy, done, fields: fieldErrors(error) };
+  const a = useAction(run);
+  return { submit: a.submit, error: a.error, busy: a.busy, done: a.saved, fields: fieldErrors(a.error) };
 }
 
 export function ForgotPasswordPage() {
   const [email, setEmail] = useState('');
-  const s = useSubmit(() => api.post('/auth/password-reset', { email }));
+  const s = useSubmit(() => ok(rest.POST('/api/auth/password-reset', { body: { email } })));
   return (
     <AuthCard title="Reset your password">
       {s.done ? (
@@ -62,7 +48,7 @@ export function ForgotPasswordPage() {
 
 export function ResetPasswordPage({ token }: { token: string }) {
   const [password, setPassword] = useState('');
-  const s = useSubmit(() => api.post('/auth/password-reset/confirm', { token, password }));
+  const s = useSubmit(() => ok(rest.POST('/api/auth/password-reset/confirm', { body: { token, password } })));
   return (
     <AuthCard title="Choose a new password">
       {s.done ? (

@@ -2,18 +2,17 @@
 // milestones and its issues, the list keeping its view in the address.
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
-import { useState } from 'react';
 import { BurnUp } from '../components/BurnUp';
 import { ProjectMilestones } from '../components/Milestones';
 import { ErrorMessage, Loading, PageHeader, SelectField, TextField } from '../components/ui';
 import { graphql } from '../gql';
-import { api, gql } from '../lib/api';
-import { invalidate } from '../lib/query';
+import { gql } from '../lib/api';
+import { keys } from '../lib/query-keys';
 import { useRefData } from '../lib/ref';
 import { useSession } from '../lib/session';
 import type { ViewProps } from '../router';
 import { IssueList } from './Issues';
-import { HEALTH, Progress, STATUSES } from './Projects';
+import { HEALTH, Progress, type ProjectPatch, STATUSES, useProjectPatch } from './Projects';
 
 const ProjectQuery = graphql(`
   query ProjectPage($id: String!) {
@@ -23,7 +22,7 @@ const ProjectQuery = graphql(`
 
 export function ProjectPage({ id, ...view }: ViewProps & { id: string }) {
   const q = useQuery({
-    queryKey: ['projects', 'detail', id],
+    queryKey: keys.projects.detail(id),
     queryFn: async () => (await gql(ProjectQuery, { id })).project,
   });
   if (q.isLoading) return <Loading label="Loading project" />;
@@ -64,25 +63,15 @@ type ProjectData = {
 function ProjectProperties({ project: p }: { project: ProjectData }) {
   const { user } = useSession();
   const people = useRefData().data?.people ?? [];
-  const [error, setError] = useState<unknown>(null);
   const readOnly = user?.role === 'guest';
-  async function patch(body: Record<string, unknown>) {
-    setError(null);
-    try {
-      await api.patch(`/projects/${p.id}`, body);
-    } catch (e) {
-      setError(e);
-    } finally {
-      void invalidate('projects');
-    }
-  }
+  const { error, patch } = useProjectPatch(p.id);
   return (
     <section className="project-props" aria-label="Properties">
       <SelectField
         label="Status"
         value={p.state}
         disabled={readOnly}
-        onChange={(e) => patch({ status: e.target.value })}
+        onChange={(e) => patch({ status: e.target.value as ProjectPatch['status'] })}
       >
         {STATUSES.map((s) => (
           <option key={s} value={s}>
@@ -94,7 +83,7 @@ function ProjectProperties({ project: p }: { project: ProjectData }) {
         label="Health"
         value={p.health ?? ''}
         disabled={readOnly}
-        onChange={(e) => patch({ health: e.target.value || null })}
+        onChange={(e) => patch({ health: (e.target.value || null) as ProjectPatch['health'] })}
       >
         <option value="">No update</option>
         {Object.entries(HEALTH).map(([v, label]) => (
@@ -124,7 +113,7 @@ function ProjectProperties({ project: p }: { project: ProjectData }) {
         defaultValue={p.targetDate ?? ''}
         onBlur={(e) => {
           const v = e.target.value || null;
-          if (v !== p.targetDate) void patch({ targetDate: v });
+          if (v !== p.targetDate) patch({ targetDate: v });
         }}
       />
       <div className="field">

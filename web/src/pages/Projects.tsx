@@ -3,12 +3,13 @@
 
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
-import { type FormEvent, Fragment, useState } from 'react';
+import { Fragment, useState } from 'react';
 import { ProjectMilestones } from '../components/Milestones';
 import { Button, ErrorMessage, fieldErrors, Loading, PageHeader, TextField } from '../components/ui';
 import { graphql } from '../gql';
-import { api, gql } from '../lib/api';
-import { invalidate } from '../lib/query';
+import { useAction } from '../lib/action';
+import { gql, ok, type RestBody, rest } from '../lib/api';
+import { keys } from '../lib/query-keys';
 import { type Person, useRefData } from '../lib/ref';
 
 interface Project {
@@ -29,7 +30,7 @@ export const HEALTH: Record<string, string> = {
 
 export function ProjectsPage() {
   const q = useQuery({
-    queryKey: ['projects'],
+    queryKey: keys.projects.list,
     queryFn: () =>
       gql(
         graphql(
@@ -39,28 +40,19 @@ export function ProjectsPage() {
   });
   const ref = useRefData();
   const [name, setName] = useState('');
-  const [state, setState] = useState<{ busy?: boolean; error?: unknown }>({});
-
-  async function create(e: FormEvent) {
-    e.preventDefault();
-    setState({ busy: true });
-    try {
-      await gql(
+  const state = useAction(
+    () =>
+      gql(
         graphql(
           `mutation CreateProject($input: ProjectCreateInput!) { projectCreate(input: $input) { success project { id } } }`,
         ),
         {
           input: { name, teamIds: ref.data?.teams.slice(0, 1).map((t) => t.id) ?? [] },
         },
-      );
-      setName('');
-      setState({});
-      invalidate('projects');
-      invalidate('ref', 'projects');
-    } catch (error) {
-      setState({ error });
-    }
-  }
+      ),
+    { refreshes: [keys.projects.all, keys.ref.projects], onSuccess: () => setName('') },
+  );
+  const create = state.submit;
 
   return (
     <div className="page">
@@ -114,21 +106,30 @@ export function Progress({ value }: { value: number }) {
   );
 }
 
-export const STATUSES = ['backlog', 'planned', 'started', 'paused', 'completed', 'canceled'];
+export type ProjectPatch = RestBody<'patch', '/api/projects/{id}'>;
+
+export const STATUSES = [
+  'backlog',
+  'planned',
+  'started',
+  'paused',
+  'completed',
+  'canceled',
+] as const satisfies readonly NonNullable<ProjectPatch['status']>[];
+
+/** Edits a project in place over REST (which also takes health); the project views read again after. */
+export function useProjectPatch(id: string) {
+  const saving = useAction(
+    (body: ProjectPatch) => ok(rest.PATCH('/api/projects/{id}', { params: { path: { id } }, body })),
+    { refreshes: [keys.projects.all] },
+  );
+  return { error: saving.error, patch: (body: ProjectPatch) => void saving.run(body) };
+}
 
 /** One project, its properties editable in place (REST PATCH: it also takes health). */
 function ProjectRow({ p, people }: { p: Project; people: Person[] }) {
-  const [error, setError] = useState<unknown>(null);
+  const { error, patch } = useProjectPatch(p.id);
   const [open, setOpen] = useState(false);
-  async function patch(body: Record<string, unknown>) {
-    setError(null);
-    try {
-      await api.patch(`/projects/${p.id}`, body);
-      invalidate('projects');
-    } catch (e) {
-      setError(e);
-    }
-  }
   return (
     <Fragment>
       <tr>
@@ -142,7 +143,7 @@ function ProjectRow({ p, people }: { p: Project; people: Person[] }) {
           <select
             aria-label={`Status of ${p.name}`}
             value={p.state}
-            onChange={(e) => patch({ status: e.target.value })}
+            onChange={(e) => patch({ status: e.target.value as ProjectPatch['status'] })}
           >
             {STATUSES.map((s) => (
               <option key={s} value={s}>
@@ -156,7 +157,7 @@ function ProjectRow({ p, people }: { p: Project; people: Person[] }) {
             aria-label={`Health of ${p.name}`}
             className={p.health ? `health ${p.health}` : ''}
             value={p.health ?? ''}
-            onChange={(e) => patch({ health: e.target.value || null })}
+            onChange={(e) => patch({ health: (e.target.value || null) as ProjectPatch['health'] })}
           >
             <option value="">No update</option>
             {Object.entries(HEALTH).map(([v, label]) => (
@@ -188,7 +189,7 @@ function ProjectRow({ p, people }: { p: Project; people: Person[] }) {
             defaultValue={p.targetDate ?? ''}
             onBlur={(e) => {
               const v = e.target.value || null;
-              if (v !== p.targetDate) void patch({ targetDate: v });
+              if (v !== p.targetDate) patch({ targetDate: v });
             }}
           />
         </td>

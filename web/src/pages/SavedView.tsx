@@ -2,8 +2,8 @@
 // shown as it was saved unless the address says otherwise. Filters set here
 // narrow it further for this visit; the view itself changes only by saving.
 import { Link, useNavigate } from '@tanstack/react-router';
-import { useState } from 'react';
 import { Button, ErrorMessage, Loading } from '../components/ui';
+import { useAction } from '../lib/action';
 import { useSession } from '../lib/session';
 import { deleteView, fromDisplay, useSavedView } from '../lib/views';
 import type { ViewProps } from '../router';
@@ -13,7 +13,10 @@ export function SavedViewPage({ id, view, setView }: ViewProps & { id: string })
   const q = useSavedView(id);
   const { user } = useSession();
   const navigate = useNavigate();
-  const [error, setError] = useState<unknown>(null);
+  const removing = useAction((viewId: string) => deleteView(viewId), {
+    onSuccess: () => void navigate({ to: '/issues' }),
+  });
+  const error = removing.error;
   if (q.isLoading) return <Loading label="Loading view" />;
   if (!q.data)
     return (
@@ -24,14 +27,8 @@ export function SavedViewPage({ id, view, setView }: ViewProps & { id: string })
     );
   const saved = q.data;
   const mayDelete = saved.ownerId === user?.id || (saved.shared && user?.role === 'admin');
-  const remove = async () => {
-    if (!confirm(`Delete the view "${saved.name}"? Its issues stay as they are.`)) return;
-    try {
-      await deleteView(saved.id);
-      void navigate({ to: '/issues' });
-    } catch (e) {
-      setError(e);
-    }
+  const remove = () => {
+    if (confirm(`Delete the view "${saved.name}"? Its issues stay as they are.`)) void removing.run(saved.id);
   };
   return (
     <IssueList

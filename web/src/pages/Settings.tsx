@@ -1,7 +1,7 @@
 // Personal settings: account details, password, personal API keys.
 
 import { useQuery } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { EmailPreferences } from '../components/EmailPreferences';
 import {
   Button,
@@ -13,42 +13,27 @@ import {
   SaveRow,
   TextField,
 } from '../components/ui';
-import { api, tokenStore } from '../lib/api';
-import { invalidate } from '../lib/query';
-import { type User, useSession } from '../lib/session';
+import { rowError, useAction } from '../lib/action';
+import { ok, type RestData, rest, tokenStore } from '../lib/api';
+import { keys } from '../lib/query-keys';
+import { useSession } from '../lib/session';
 
 export function AccountSettings() {
   const { user, setUser } = useSession();
   const [name, setName] = useState(user?.name ?? '');
-  const [nameState, setNameState] = useState<{ busy?: boolean; error?: unknown; saved?: boolean }>({});
+  const nameState = useAction(() => ok(rest.PATCH('/api/auth/me', { body: { name } })), {
+    onSuccess: (r) => setUser(r.user),
+  });
   const [pw, setPw] = useState({ currentPassword: '', newPassword: '' });
-  const [pwState, setPwState] = useState<{ busy?: boolean; error?: unknown; saved?: boolean }>({});
-  if (!user) return null;
-
-  async function saveName(e: FormEvent) {
-    e.preventDefault();
-    setNameState({ busy: true });
-    try {
-      const r = await api.patch<{ user: User }>('/auth/me', { name });
-      setUser(r.user);
-      setNameState({ saved: true });
-    } catch (error) {
-      setNameState({ error });
-    }
-  }
-
-  async function changePassword(e: FormEvent) {
-    e.preventDefault();
-    setPwState({ busy: true });
-    try {
-      const r = await api.post<{ token: string }>('/auth/change-password', pw);
+  const pwState = useAction(() => ok(rest.POST('/api/auth/change-password', { body: pw })), {
+    onSuccess: (r) => {
       tokenStore.set(r.token);
       setPw({ currentPassword: '', newPassword: '' });
-      setPwState({ saved: true });
-    } catch (error) {
-      setPwState({ error });
-    }
-  }
+    },
+  });
+  if (!user) return null;
+  const saveName = nameState.submit;
+  const changePassword = pwState.submit;
   const pwFields = fieldErrors(pwState.error);
 
   return (
@@ -111,48 +96,31 @@ export function AccountSettings() {
   );
 }
 
-interface ApiKey {
-  id: string;
-  label: string;
-  hint: string;
-  createdAt: string;
-  lastUsedAt: string | null;
-}
+type ApiKey = RestData<'get', '/api/api-keys'>['apiKeys'][number];
 
 export function ApiKeys() {
-  const keys = useQuery({
-    queryKey: ['api-keys'],
-    queryFn: () => api.get<{ apiKeys: ApiKey[] }>('/api-keys'),
-  });
+  const list = useQuery({ queryKey: keys.me.apiKeys, queryFn: () => ok(rest.GET('/api/api-keys')) });
   const [label, setLabel] = useState('');
   const [created, setCreated] = useState<{ key: string; label: string } | null>(null);
-  const [state, setState] = useState<{ busy?: boolean; error?: unknown }>({});
-  const [revokeError, setRevokeError] = useState<{ id: string; error: unknown } | null>(null);
   const [copied, setCopied] = useState(false);
-
-  async function create(e: FormEvent) {
-    e.preventDefault();
-    setState({ busy: true });
-    try {
-      const r = await api.post<{ key: string; apiKey: ApiKey }>('/api-keys', { label });
+  const state = useAction(() => ok(rest.POST('/api/api-keys', { body: { label } })), {
+    refreshes: [keys.me.apiKeys],
+    onSuccess: (r) => {
       setCreated({ key: r.key, label: r.apiKey.label });
       setCopied(false);
       setLabel('');
-      setState({});
-      invalidate('api-keys');
-    } catch (error) {
-      setState({ error });
-    }
-  }
+    },
+  });
+  const revoking = useAction(
+    (id: string) => ok(rest.DELETE('/api/api-keys/{id}', { params: { path: { id } } })),
+    {
+      refreshes: [keys.me.apiKeys],
+    },
+  );
+  const create = state.submit;
 
-  async function revoke(k: ApiKey) {
-    if (!confirm(`Revoke the key "${k.label}"? Programs using it will stop working.`)) return;
-    try {
-      await api.del(`/api-keys/${k.id}`);
-      invalidate('api-keys');
-    } catch (error) {
-      setRevokeError({ id: k.id, error });
-    }
+  function revoke(k: ApiKey) {
+    if (confirm(`Revoke the key "${k.label}"? Programs using it will stop working.`)) void revoking.run(k.id);
   }
 
   return (
@@ -204,10 +172,10 @@ export function ApiKeys() {
       </section>
       <section className="card" aria-labelledby="keys-h">
         <h2 id="keys-h">Your keys</h2>
-        {keys.isLoading && <Loading label="Loading keys" />}
-        <ErrorMessage error={keys.error} />
-        {keys.data && keys.data.apiKeys.length === 0 && <p className="muted">No keys yet.</p>}
-        {keys.data && keys.data.apiKeys.length > 0 && (
+        {list.isLoading && <Loading label="Loading keys" />}
+        <ErrorMessage error={list.error} />
+        {list.data && list.data.apiKeys.length === 0 && <p className="muted">No keys yet.</p>}
+        {list.data && list.data.apiKeys.length > 0 && (
           <table className="table">
             <thead>
               <tr>
@@ -221,7 +189,7 @@ export function ApiKeys() {
               </tr>
             </thead>
             <tbody>
-              {keys.data.apiKeys.map((k) => (
+              {list.data.apiKeys.map((k) => (
                 <tr key={k.id}>
                   <td>{k.label}</td>
                   <td>
@@ -233,7 +201,7 @@ export function ApiKeys() {
                     <Button variant="danger" aria-label={`Revoke ${k.label}`} onClick={() => revoke(k)}>
                       Revoke
                     </Button>
-                    {revokeError?.id === k.id && <ErrorMessage error={revokeError.error} />}
+                    <ErrorMessage error={rowError(revoking, k.id)} />
                   </td>
                 </tr>
               ))}
