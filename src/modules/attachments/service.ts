@@ -115,13 +115,6 @@ export async function getAttachment(ctx: AppContext, actor: Actor, id: string): 
   return row;
 }
 
-/** Attachments by id for GraphQL loaders; unknown ids are skipped. */
-export function getAttachmentsByIds(db: Db, ids: readonly string[]): Promise<AttachmentRow[]> {
-  return q.findAttachmentsByIds(db, ids.filter(isUuid));
-}
-
-export { findAttachmentsByIssueIds } from './queries.js';
-
 export async function createAttachment(
   ctx: AppContext,
   actor: Actor,

@@ -177,19 +177,6 @@ export async function updateCycle(
   });
 }
 
-export async function archiveCycle(ctx: AppContext, actor: Actor, id: string): Promise<CycleRecord> {
-  await assertCanWriteCycles(ctx.db, actor);
-  const access = await teamAccess(ctx.db, actor);
-  return ctx.db.transaction().execute(async (trx) => {
-    const current = isUuid(id) ? await q.findCycleRow(trx, id, access, true) : undefined;
-    if (!current) throw notFound('Cycle');
-    const row = current.archived_at ? current : await q.updateCycleRow(trx, id, { archived_at: new Date() });
-    const record = await loadOne(trx, row, access);
-    await recordEvent(trx, { ...event(actor, record), action: 'update', updatedFrom: { archivedAt: null } });
-    return record;
-  });
-}
-
 /** Deletes a cycle; its issues stay and lose the cycle (FK set null). Numbers are not reused. */
 export async function deleteCycle(ctx: AppContext, actor: Actor, id: string): Promise<CycleRecord> {
   await assertCanWriteCycles(ctx.db, actor);

@@ -5,10 +5,6 @@ import type { NewUser, Role, UserRow, UserStatus } from '../../platform/db/table
 
 const live = (db: Db) => db.selectFrom('users').where('deleted_at', 'is', null);
 
-export function findUserById(db: Db, id: string): Promise<UserRow | undefined> {
-  return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
-}
-
 export function findLiveUserById(db: Db, id: string): Promise<UserRow | undefined> {
   return live(db).selectAll().where('id', '=', id).executeTakeFirst();
 }
