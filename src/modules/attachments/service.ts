@@ -3,7 +3,6 @@
 // has updates that attachment instead of adding a duplicate.
 import type { Updateable } from 'kysely';
 import type { Actor, AppContext } from '../../platform/context.js';
-import type { Db } from '../../platform/db/database.js';
 import type { AttachmentRow, AttachmentsTable } from '../../platform/db/tables.js';
 import { invalidField, notFound } from '../../platform/errors.js';
 import { recordEvent } from '../../platform/outbox.js';
