@@ -1,9 +1,10 @@
 // SQL for teams. Every function takes the connection or transaction it runs in.
 
-import type { Insertable } from 'kysely';
+import type { Expression, Insertable, SqlBool } from 'kysely';
 import { sql } from 'kysely';
+import { userSeesTeam } from '../../platform/access.js';
 import type { Db } from '../../platform/db/database.js';
-import type { TeamRow, TeamsTable } from '../../platform/db/tables.js';
+import type { Role, TeamRow, TeamsTable } from '../../platform/db/tables.js';
 import { isUuid, TEAM_KEY } from './ids.js';
 
 export function findTeamById(db: Db, id: string): Promise<TeamRow | undefined> {
@@ -132,4 +133,18 @@ export async function takeIssueNumber(db: Db, teamId: string): Promise<{ number:
     .returning(['issue_count', 'key'])
     .executeTakeFirstOrThrow();
   return { number: row.issue_count, key: row.key };
+}
+
+/**
+ * The ids of the teams a user sees, by the one rule (platform/access.ts
+ * `userSeesTeam`) with the role the request carries.
+ */
+export async function visibleTeamIds(db: Db, user: { id: string; role: Role }): Promise<string[]> {
+  const rule = userSeesTeam({ id: sql`${user.id}::uuid`, role: sql`${user.role}::text` }, 't');
+  const rows = await db
+    .selectFrom('teams as t')
+    .select('t.id')
+    .where(rule as Expression<SqlBool>)
+    .execute();
+  return rows.map((r) => r.id);
 }
