@@ -8,7 +8,7 @@ import { sql } from 'kysely';
 import { hashPassword } from '../../platform/auth/passwords.js';
 import type { AppContext } from '../../platform/context.js';
 import { AppError, rateLimited } from '../../platform/errors.js';
-import { revokeAllApiKeys } from '../api-keys/service.js';
+import { revokeAllApiKeys } from '../api-keys/queries.js';
 import { SEALING_PURPOSE } from '../mail/messages.js';
 import { enqueueMail } from '../mail/queue.js';
 import { seal } from '../mail/sealed.js';

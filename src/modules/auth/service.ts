@@ -6,7 +6,7 @@ import { looksLikeJwt } from '../../platform/auth/tokens.js';
 import type { Actor, AppContext } from '../../platform/context.js';
 import type { UserRow } from '../../platform/db/tables.js';
 import { AppError, rateLimited, unauthenticated } from '../../platform/errors.js';
-import { revokeAllApiKeys } from '../api-keys/service.js';
+import { revokeAllApiKeys } from '../api-keys/queries.js';
 import * as users from '../users/queries.js';
 import { createAccount } from '../users/service.js';
 import { assertMayRegister } from '../workspace/policy.js';
