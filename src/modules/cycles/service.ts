@@ -1,13 +1,11 @@
 // Cycle rules: numbering within the team, date order, events in the same
 // transaction as each change.
-import { sql, type Updateable } from 'kysely';
+import type { Updateable } from 'kysely';
 import { canSeeTeam, type TeamAccess } from '../../platform/access.js';
 import type { Actor, AppContext } from '../../platform/context.js';
 import type { Db } from '../../platform/db/database.js';
 import type { CycleRow, CyclesTable } from '../../platform/db/tables.js';
 import { invalidField, notFound } from '../../platform/errors.js';
-import { cycleEntity } from '../../platform/list/entities.js';
-import { offsetList } from '../../platform/list/query.js';
 import { isOneLine, ONE_LINE_MESSAGE } from '../../platform/one-line.js';
 import { recordEvent } from '../../platform/outbox.js';
 import { findTeamByRef, firstTeam, isUuid } from '../projects/refs.js';
@@ -90,17 +88,12 @@ export async function listCycles(
     teamId = team.id;
   }
   // The list parameters as a filter tree, through the one list engine.
-  const { rows, total } = await offsetList<CycleRow>(ctx.db, {
-    entity: cycleEntity,
+  const { rows, total } = await q.listCycleRows(ctx.db, {
     access,
     filter: teamId ? { team: { id: { eq: teamId } } } : undefined,
     now: new Date(),
     actorId: actor.id,
-    from: sql`cycles as t`,
-    archivable: true,
     includeArchived: input.includeArchived,
-    // By team, then newest number first (the unique (team_id, number) index serves it).
-    order: sql`t.team_id, t.number desc`,
     limit: input.limit,
     offset: input.offset,
   });

@@ -5,6 +5,8 @@ import { sql } from 'kysely';
 import { canSeeTeam, type TeamAccess, visibility, visibleIn } from '../../platform/access.js';
 import type { Db } from '../../platform/db/database.js';
 import type { ProjectRow, ProjectsTable } from '../../platform/db/tables.js';
+import { projectEntity } from '../../platform/list/entities.js';
+import { type OffsetPage, offsetList } from '../../platform/list/query.js';
 import type { ProjectRecord } from './present.js';
 import { emptyProgress, progressBy } from './progress.js';
 
@@ -111,4 +113,15 @@ export async function loadProjectRecords(
       .map((t) => t.team_id),
     progress: progress.get(r.id) ?? emptyProgress(),
   }));
+}
+
+/** A page of the projects the caller sees, newest first. */
+export function listProjectRows(db: Db, list: OffsetPage) {
+  return offsetList<ProjectRow>(db, {
+    ...list,
+    entity: projectEntity,
+    from: sql`projects as t`,
+    archivable: true,
+    order: sql`t.created_at desc, t.id desc`,
+  });
 }

@@ -1,7 +1,7 @@
 // Project rules: validation of references and dates, status timestamps,
 // events in the same transaction as each change.
 import { randomBytes } from 'node:crypto';
-import { sql, type Updateable } from 'kysely';
+import type { Updateable } from 'kysely';
 import { canSeeTeam, fullAccess, type TeamAccess } from '../../platform/access.js';
 import type { Actor, AppContext } from '../../platform/context.js';
 import type { Db } from '../../platform/db/database.js';
@@ -13,8 +13,6 @@ import {
   type ProjectsTable,
 } from '../../platform/db/tables.js';
 import { invalidField, notFound } from '../../platform/errors.js';
-import { projectEntity } from '../../platform/list/entities.js';
-import { offsetList } from '../../platform/list/query.js';
 import { isOneLine, ONE_LINE_MESSAGE } from '../../platform/one-line.js';
 import { recordEvent } from '../../platform/outbox.js';
 import { teamAccess } from '../teams/access.js';
@@ -146,8 +144,7 @@ export async function listProjects(
   const access = await teamAccess(ctx.db, actor);
   if (input.leadId && !isUuid(input.leadId)) return { projects: [], total: 0 };
   // The list parameters as a filter tree, through the one list engine.
-  const { rows, total } = await offsetList<ProjectRow>(ctx.db, {
-    entity: projectEntity,
+  const { rows, total } = await q.listProjectRows(ctx.db, {
     access,
     filter: {
       ...(input.status ? { state: { eq: input.status } } : {}),
@@ -155,10 +152,7 @@ export async function listProjects(
     },
     now: new Date(),
     actorId: actor.id,
-    from: sql`projects as t`,
-    archivable: true,
     includeArchived: input.includeArchived,
-    order: sql`t.created_at desc, t.id desc`,
     limit: input.limit,
     offset: input.offset,
   });

@@ -15,14 +15,11 @@
 // Teams and memberships send no webhook events: the webhook resource types
 // (docs/webhooks.md) are issue, comment, project, cycle, label and attachment.
 
-import { sql } from 'kysely';
 import { DEFAULT_STATES } from '../../first-start.js';
 import type { Actor, AppContext } from '../../platform/context.js';
 import { isUniqueViolation } from '../../platform/db/errors.js';
 import type { TeamRow, UserRow } from '../../platform/db/tables.js';
 import { conflict, invalidField, notFound } from '../../platform/errors.js';
-import { teamEntity } from '../../platform/list/entities.js';
-import { offsetList } from '../../platform/list/query.js';
 import { assertAdmin } from '../users/policy.js';
 import { findUsersByIds, lockLiveUser } from '../users/queries.js';
 import { findVisibleTeam, teamAccess } from './access.js';
@@ -51,15 +48,10 @@ const keyTaken = (key: string) =>
 
 /** Every team the caller may see (archived ones too), oldest first, with its member count. */
 export async function listTeams(ctx: AppContext, actor: Actor) {
-  const { rows } = await offsetList<TeamRow & { member_count: number }>(ctx.db, {
-    entity: teamEntity,
+  const { rows } = await q.listTeamRows(ctx.db, {
     access: await teamAccess(ctx.db, actor),
     now: new Date(),
     actorId: actor.id,
-    from: sql`teams as t`,
-    columns: sql`t.*, (select count(*) from team_memberships m where m.team_id = t.id)::int as member_count`,
-    archivable: false,
-    order: sql`t.created_at, t.id`,
   });
   return rows;
 }
