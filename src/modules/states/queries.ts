@@ -1,6 +1,7 @@
 // SQL for workflow states.
 
 import { sql } from 'kysely';
+import { DEFAULT_STATES } from '../../first-start.js';
 import type { Db } from '../../platform/db/database.js';
 import type { StateRow, StateType } from '../../platform/db/tables.js';
 import { workflowStateEntity } from '../../platform/list/entities.js';
@@ -81,6 +82,14 @@ export function insertState(
   s: Pick<StateRow, 'team_id' | 'name' | 'type' | 'color' | 'description' | 'position'>,
 ): Promise<StateRow> {
   return db.insertInto('workflow_states').values(s).returningAll().executeTakeFirstOrThrow();
+}
+
+/** A new team's workflow: the default states in their order. */
+export async function insertDefaultStates(db: Db, teamId: string): Promise<void> {
+  await db
+    .insertInto('workflow_states')
+    .values(DEFAULT_STATES.map((s, i) => ({ ...s, team_id: teamId, position: i, description: null })))
+    .execute();
 }
 
 export function updateState(

@@ -54,6 +54,17 @@ export async function resolveTeamId(db: Db, idOrKey: string): Promise<string | u
 }
 
 /** The default team of new issues: the oldest one. */
+/** The id of an unarchived team, undefined when there is none with this id. */
+export async function liveTeamId(db: Db, id: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('teams')
+    .select('id')
+    .where('id', '=', id)
+    .where('archived_at', 'is', null)
+    .executeTakeFirst();
+  return row?.id;
+}
+
 export function firstTeam(db: Db): Promise<TeamRow | undefined> {
   return db
     .selectFrom('teams')

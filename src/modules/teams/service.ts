@@ -15,11 +15,11 @@
 // Teams and memberships send no webhook events: the webhook resource types
 // (docs/webhooks.md) are issue, comment, project, cycle, label and attachment.
 
-import { DEFAULT_STATES } from '../../first-start.js';
 import type { Actor, AppContext } from '../../platform/context.js';
 import { isUniqueViolation } from '../../platform/db/errors.js';
 import type { TeamRow, UserRow } from '../../platform/db/tables.js';
 import { conflict, invalidField, notFound } from '../../platform/errors.js';
+import { insertDefaultStates } from '../states/queries.js';
 import { assertAdmin } from '../users/policy.js';
 import { findUsersByIds, lockLiveUser } from '../users/queries.js';
 import { findVisibleTeam, teamAccess } from './access.js';
@@ -112,10 +112,7 @@ export async function createTeam(ctx: AppContext, actor: Actor, input: TeamCreat
         timezone: input.timezone ?? 'UTC',
         cycles_enabled: input.cyclesEnabled ?? true,
       });
-      await trx
-        .insertInto('workflow_states')
-        .values(DEFAULT_STATES.map((s, i) => ({ ...s, team_id: team.id, position: i, description: null })))
-        .execute();
+      await insertDefaultStates(trx, team.id);
       // The creator joins as owner; a public team takes every member and admin too.
       await m.insertMembership(trx, { team_id: team.id, user_id: actor.id, owner: true, sort_order: 0 });
       if (!team.private) await m.addActiveUsers(trx, team.id);
