@@ -1,10 +1,10 @@
 // SQL for teams. Every function takes the connection or transaction it runs in.
 
-import type { Expression, Insertable, SqlBool } from 'kysely';
+import type { Expression, Insertable, Selectable, SqlBool } from 'kysely';
 import { sql } from 'kysely';
 import { userSeesTeam } from '../../platform/access.js';
 import type { Db } from '../../platform/db/database.js';
-import type { Role, TeamRow, TeamsTable } from '../../platform/db/tables.js';
+import type { Role, TeamMembershipsTable, TeamRow, TeamsTable } from '../../platform/db/tables.js';
 import { teamEntity } from '../../platform/list/entities.js';
 import { type OffsetPage, offsetList } from '../../platform/list/query.js';
 import { isUuid, TEAM_KEY } from './ids.js';
@@ -172,4 +172,101 @@ export function listTeamRows(db: Db, list: OffsetPage) {
     archivable: false,
     order: sql`t.created_at, t.id`,
   });
+}
+
+export type MembershipRow = Selectable<TeamMembershipsTable>;
+
+/** A user joins every live public team (memberships.ts decides who). */
+export async function addToOpenTeams(db: Db, userId: string): Promise<void> {
+  await db
+    .insertInto('team_memberships')
+    .columns(['team_id', 'user_id'])
+    .expression((eb) =>
+      eb
+        .selectFrom('teams')
+        .select((e) => ['id', e.val(userId).as('user_id')])
+        .where('private', '=', false)
+        .where('archived_at', 'is', null),
+    )
+    .onConflict((oc) => oc.columns(['team_id', 'user_id']).doNothing())
+    .execute();
+}
+
+/**
+ * Every active account that joins automatically joins a new public team:
+ * memberships.ts `joinsAutomatically` as SQL (every role but guest).
+ */
+export async function addActiveUsers(db: Db, teamId: string): Promise<void> {
+  await db
+    .insertInto('team_memberships')
+    .columns(['team_id', 'user_id'])
+    .expression((eb) =>
+      eb
+        .selectFrom('users')
+        .select((e) => [e.val(teamId).as('team_id'), 'id'])
+        .where('deleted_at', 'is', null)
+        .where('status', '=', 'active')
+        .where('role', '<>', 'guest'),
+    )
+    .onConflict((oc) => oc.columns(['team_id', 'user_id']).doNothing())
+    .execute();
+}
+
+export function findMembership(db: Db, teamId: string, userId: string): Promise<MembershipRow | undefined> {
+  if (!isUuid(userId)) return Promise.resolve(undefined);
+  return db
+    .selectFrom('team_memberships')
+    .selectAll()
+    .where('team_id', '=', teamId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+}
+
+export function findMembershipById(db: Db, id: string): Promise<MembershipRow | undefined> {
+  if (!isUuid(id)) return Promise.resolve(undefined);
+  return db.selectFrom('team_memberships').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** Adds the membership; undefined when the user already is a member. */
+export function insertMembership(
+  db: Db,
+  m: { team_id: string; user_id: string; owner: boolean; sort_order: number },
+): Promise<MembershipRow | undefined> {
+  return db
+    .insertInto('team_memberships')
+    .values(m)
+    .onConflict((oc) => oc.columns(['team_id', 'user_id']).doNothing())
+    .returningAll()
+    .executeTakeFirst();
+}
+
+export function updateMembership(
+  db: Db,
+  id: string,
+  set: { owner?: boolean; sort_order?: number },
+): Promise<MembershipRow> {
+  return db
+    .updateTable('team_memberships')
+    .set({ ...set, updated_at: sql<Date>`now()` })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export async function deleteMembership(db: Db, id: string): Promise<void> {
+  await db.deleteFrom('team_memberships').where('id', '=', id).execute();
+}
+
+/** A team's memberships of live accounts, oldest first. */
+export function listLiveMemberships(db: Db, teamId: string): Promise<MembershipRow[]> {
+  return db
+    .selectFrom('team_memberships as m')
+    .innerJoin('users as u', 'u.id', 'm.user_id')
+    .selectAll('m')
+    .where('m.team_id', '=', teamId)
+    .where('m.archived_at', 'is', null)
+    .where('u.deleted_at', 'is', null)
+    .orderBy('m.created_at')
+    .orderBy('m.id')
+    .execute();
 }
