@@ -48,10 +48,6 @@ const NOT_YET_MOVED: readonly { path: string; remains: string }[] = [
     path: 'src/modules/mail/digest.ts',
     remains: 'digest lines: enqueue, claim due digests, read and mark them',
   },
-  {
-    path: 'src/modules/mail/queue.ts',
-    remains: 'the email outbox: enqueue, claim with a lease, record the outcome',
-  },
   { path: 'src/modules/projects/progress.ts', remains: "the progress of a page of projects' issues" },
   {
     path: 'src/modules/projects/progress-history.ts',

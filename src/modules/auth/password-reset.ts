@@ -9,7 +9,7 @@ import type { AppContext } from '../../platform/context.js';
 import { AppError, rateLimited } from '../../platform/errors.js';
 import { revokeAllApiKeys } from '../api-keys/queries.js';
 import { SEALING_PURPOSE } from '../mail/messages.js';
-import { enqueueMail } from '../mail/queue.js';
+import { enqueueMail } from '../mail/queries.js';
 import { seal } from '../mail/sealed.js';
 import { kickMailWorker } from '../mail/worker.js';
 import * as users from '../users/queries.js';

@@ -9,7 +9,7 @@ import { canSeeTeam } from '../../platform/access.js';
 import type { AppContext } from '../../platform/context.js';
 import type { Db } from '../../platform/db/database.js';
 import { teamAccess } from '../teams/access.js';
-import { enqueueMail } from './queue.js';
+import { enqueueMail } from './queries.js';
 
 /** Items in one digest; more wait for the next one. */
 export const DIGEST_MAX_ITEMS = 100;

@@ -1,6 +1,10 @@
-// SQL of notification email: the per-user preference. Every function takes
-// the connection or transaction it runs in.
+// SQL of email: the outgoing mail queue (table outgoing_mail) and the
+// per-user preference. Every function takes the connection or transaction it
+// runs in; enqueueMail is meant to run in the transaction of whatever causes
+// the message, so both commit or neither does.
+import { sql } from 'kysely';
 import type { Db } from '../../platform/db/database.js';
+import type { MailKind } from '../../platform/db/tables.js';
 
 /** Whether a user wants notification email; undefined for an unknown user. */
 export async function emailNotificationsOf(db: Db, userId: string): Promise<boolean | undefined> {
@@ -26,4 +30,91 @@ export async function setEmailNotifications(
     .returning('email_notifications')
     .executeTakeFirst();
   return row?.email_notifications;
+}
+
+export interface ClaimedMail {
+  id: string;
+  kind: MailKind;
+  to_user_id: string | null;
+  to_address: string;
+  payload: unknown;
+  attempts: number;
+}
+
+export async function enqueueMail(
+  trx: Db,
+  mail: { kind: MailKind; toUserId: string | null; toAddress: string; payload: unknown; dedupeKey?: string },
+): Promise<string | null> {
+  const row = await trx
+    .insertInto('outgoing_mail')
+    .values({
+      kind: mail.kind,
+      to_user_id: mail.toUserId,
+      to_address: mail.toAddress,
+      payload: JSON.stringify(mail.payload),
+      dedupe_key: mail.dedupeKey ?? null,
+    })
+    .onConflict((oc) => oc.column('dedupe_key').doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  return row?.id ?? null;
+}
+
+/**
+ * Claims up to `limit` due messages: pending ones, and ones whose sender's
+ * lease ran out (it died or hung). SKIP LOCKED so that several workers never
+ * claim the same row; the attempt count fences every later update.
+ */
+export async function claimDue(db: Db, limit: number, leaseMs: number): Promise<ClaimedMail[]> {
+  const r = await sql<ClaimedMail>`
+    with claimable as (
+      select id from outgoing_mail
+      where status in ('pending', 'sending') and next_attempt_at <= now()
+        and (status = 'pending' or lease_until < now())
+      order by next_attempt_at
+      limit ${limit}
+      for update skip locked
+    )
+    update outgoing_mail m
+    set status = 'sending',
+        lease_until = now() + make_interval(secs => ${leaseMs / 1000}),
+        attempts = m.attempts + 1,
+        updated_at = now()
+    from claimable c
+    where m.id = c.id
+    returning m.id, m.kind, m.to_user_id, m.to_address, m.payload, m.attempts
+  `.execute(db);
+  return r.rows;
+}
+
+type Outcome =
+  | { status: 'sent' }
+  | { status: 'dropped'; reason: string }
+  | { status: 'failed'; error: string }
+  | { status: 'pending'; error: string; retryInMs: number };
+
+/**
+ * Records the outcome of the attempt `attempts`, unless another worker has
+ * claimed the row since (its lease ran out): then this one changes nothing.
+ * A sent message loses its payload, which may hold a reset link.
+ */
+export async function settleMail(db: Db, job: ClaimedMail, outcome: Outcome): Promise<boolean> {
+  const r = await db
+    .updateTable('outgoing_mail')
+    .set({
+      status: outcome.status,
+      lease_until: null,
+      updated_at: sql<Date>`now()`,
+      ...(outcome.status === 'sent' ? { sent_at: sql<Date>`now()`, payload: '{}', last_error: null } : {}),
+      ...(outcome.status === 'dropped' ? { payload: '{}', last_error: outcome.reason } : {}),
+      ...(outcome.status === 'failed' || outcome.status === 'pending' ? { last_error: outcome.error } : {}),
+      ...(outcome.status === 'pending'
+        ? { next_attempt_at: sql<Date>`now() + make_interval(secs => ${outcome.retryInMs / 1000})` }
+        : {}),
+    })
+    .where('id', '=', job.id)
+    .where('attempts', '=', job.attempts)
+    .where('status', '=', 'sending')
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) > 0;
 }
