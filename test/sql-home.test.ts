@@ -53,7 +53,6 @@ const NOT_YET_MOVED: readonly { path: string; remains: string }[] = [
     path: 'src/modules/projects/progress-history.ts',
     remains: 'the daily progress series from issue history',
   },
-  { path: 'src/modules/projects/refs.ts', remains: "a project's team and member references" },
   { path: 'src/platform/auth/login-limiter.ts', remains: 'the sign-in throttle (auth_throttle)' },
 ];
 

@@ -13,13 +13,13 @@ import {
   type ProjectsTable,
 } from '../../platform/db/tables.js';
 import { invalidField, notFound } from '../../platform/errors.js';
+import { isUuid } from '../../platform/ids.js';
 import { isOneLine, ONE_LINE_MESSAGE } from '../../platform/one-line.js';
 import { recordEvent } from '../../platform/outbox.js';
 import { teamAccess } from '../teams/access.js';
 import { assertCanReadProjects, assertCanWriteProjects } from './policy.js';
 import { type ProjectRecord, presentProject, projectUrl } from './present.js';
 import * as q from './queries.js';
-import { existingUserIds, firstTeam, isUuid, resolveTeamRefs } from './refs.js';
 
 export interface ProjectInput {
   name: string;
@@ -69,13 +69,13 @@ function checkName(name: string | undefined): string | undefined {
 
 async function checkLead(db: Db, leadId: string | null | undefined): Promise<void> {
   if (leadId === null || leadId === undefined) return;
-  if (!(await existingUserIds(db, [leadId])).has(leadId)) throw invalidField('leadId', 'no such user');
+  if (!(await q.existingUserIds(db, [leadId])).has(leadId)) throw invalidField('leadId', 'no such user');
 }
 
 async function checkMembers(db: Db, ids: string[] | undefined): Promise<string[] | undefined> {
   if (ids === undefined) return undefined;
   const unique = [...new Set(ids)];
-  const found = await existingUserIds(db, unique);
+  const found = await q.existingUserIds(db, unique);
   const missing = unique.filter((id) => !found.has(id));
   if (missing.length) throw invalidField('memberIds', `no such user: ${missing.join(', ')}`);
   return unique;
@@ -87,7 +87,7 @@ async function checkTeams(
   access: TeamAccess,
 ): Promise<string[] | undefined> {
   if (refs === undefined) return undefined;
-  const { ids, missing } = await resolveTeamRefs(db, refs, access);
+  const { ids, missing } = await q.resolveTeamRefs(db, refs, access);
   if (missing.length) throw invalidField('teamIds', `no such team: ${missing.join(', ')}`);
   return ids;
 }
@@ -183,7 +183,7 @@ export async function createProject(
     const memberIds = (await checkMembers(trx, input.memberIds)) ?? [];
     let teamIds = await checkTeams(trx, input.teamIds, access);
     if (teamIds === undefined) {
-      const team = await firstTeam(trx);
+      const team = await q.firstTeam(trx);
       teamIds = team && canSeeTeam(access, team.id) ? [team.id] : [];
     }
     const status = checkStatus(input.status) ?? 'planned';
