@@ -6,7 +6,6 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyServerOptions } from 'fastify';
-import { sql } from 'kysely';
 import type { Config } from './config.js';
 import { firstStart } from './first-start.js';
 import { Budgets } from './graphql/rate-budget.js';
@@ -42,7 +41,7 @@ import { workspaceRoutes } from './modules/workspace/rest.js';
 import { DEFAULT_LOGIN_LIMITS, LoginLimiter, type LoginLimits } from './platform/auth/login-limiter.js';
 import { TokenSigner } from './platform/auth/tokens.js';
 import type { AppContext } from './platform/context.js';
-import type { Database } from './platform/db/database.js';
+import { type Database, ping } from './platform/db/database.js';
 import { migrate } from './platform/db/migrate.js';
 import { installAuth } from './platform/http/auth-hook.js';
 import { installCompression } from './platform/http/compression.js';
@@ -173,7 +172,7 @@ export async function buildApp(opts: BuildOptions) {
   app.get('/healthz', { config: { auth: 'public' }, schema: { hide: true } }, async () => ({ ok: true }));
   app.get('/readyz', { config: { auth: 'public' }, schema: { hide: true } }, async (_req, reply) => {
     try {
-      await sql`select 1`.execute(ctx.db);
+      await ping(ctx.db);
       return { ok: true, database: database.kind };
     } catch {
       return reply

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { enqueueNotificationMail } from '../src/modules/mail/digest.js';
 import { SEALING_PURPOSE } from '../src/modules/mail/messages.js';
-import { claimDue, enqueueMail } from '../src/modules/mail/queue.js';
+import { claimDue, enqueueMail } from '../src/modules/mail/queries.js';
 import { seal } from '../src/modules/mail/sealed.js';
 import { kickMailWorker } from '../src/modules/mail/worker.js';
 import { rawHeader, sleep, startSmtp, type TestSmtp } from './mail-support.js';

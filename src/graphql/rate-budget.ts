@@ -14,12 +14,12 @@
 // up, and until when: within a window the totals only grow, so "used up until
 // T" stays true on every instance, and a refused caller's next requests are
 // answered 429 without parsing them or asking the database.
-import { sql } from 'kysely';
 import type { Config } from '../config.js';
 import type { Actor } from '../platform/context.js';
 import type { Db } from '../platform/db/database.js';
 import { rateLimited } from '../platform/errors.js';
 import type { BudgetState, RequestBudget } from '../platform/http/request-budget.js';
+import { type BudgetUsage, chargeBudgetRow } from './queries.js';
 
 export type { BudgetState } from '../platform/http/request-budget.js';
 export { budgetHeaders } from '../platform/http/request-budget.js';
@@ -31,13 +31,6 @@ export interface BudgetLimits {
   requests: number;
   complexity: number;
   windowMs: number;
-}
-
-interface Usage {
-  window_start: Date;
-  requests: number;
-  complexity: number;
-  charged: boolean;
 }
 
 // Entries are dropped once their window has reset; this only bounds a sweep.
@@ -84,33 +77,17 @@ export class RateBudget implements RequestBudget {
   async #spend(userId: string, cost: number, mustFit: boolean): Promise<BudgetState> {
     const now = this.clock();
     const { requests: maxRequests, complexity: maxComplexity, windowMs } = this.limits;
-    // A request that does not fit an empty budget is refused even in a new window.
-    const fresh = mustFit && cost > maxComplexity ? 0 : 1;
-    const nowAt = new Date(now);
-    const expired = new Date(now - windowMs);
-    // One statement, atomic per row: concurrent requests on any instance queue
-    // on the row's lock and each sees the totals the one before it left.
-    const { rows } = await sql<Usage>`
-      insert into graphql_budget as b (user_id, kind, window_start, requests, complexity, charged)
-      values (${userId}::uuid, ${this.kind}, ${nowAt}::timestamptz, ${fresh}, ${fresh * cost}::float8, ${fresh === 1})
-      on conflict (user_id, kind) do update set (window_start, requests, complexity, charged) = (
-        select w.start, w.requests + c.n, w.complexity + c.n * ${cost}::float8, c.n = 1
-        from (
-          select
-            case when b.window_start <= ${expired}::timestamptz then ${nowAt}::timestamptz else b.window_start end as start,
-            case when b.window_start <= ${expired}::timestamptz then 0 else b.requests end as requests,
-            case when b.window_start <= ${expired}::timestamptz then 0 else b.complexity end as complexity
-        ) w
-        cross join lateral (
-          select case when w.requests < ${maxRequests}
-            and w.complexity < ${maxComplexity}::float8
-            and (not ${mustFit}::boolean or w.complexity + ${cost}::float8 <= ${maxComplexity}::float8)
-            then 1 else 0 end as n
-        ) c
-      )
-      returning window_start, requests, complexity, charged
-    `.execute(this.db);
-    const usage = rows[0]!;
+    // One statement, atomic per row (queries.ts).
+    const usage = await chargeBudgetRow(this.db, {
+      userId,
+      kind: this.kind,
+      at: new Date(now),
+      expired: new Date(now - windowMs),
+      cost,
+      mustFit,
+      maxRequests,
+      maxComplexity,
+    });
     const state = this.#state(usage);
     if (usage.requests >= maxRequests || usage.complexity >= maxComplexity) {
       if (this.#usedUp.size >= SWEEP_ABOVE) this.#sweep(now);
@@ -120,7 +97,7 @@ export class RateBudget implements RequestBudget {
     return state;
   }
 
-  #state(u: Usage): BudgetState {
+  #state(u: BudgetUsage): BudgetState {
     return {
       requestsLimit: this.limits.requests,
       requestsRemaining: Math.max(0, this.limits.requests - u.requests),

@@ -31,6 +31,20 @@ const TRUE = sql`true`;
 const FALSE = sql`false`;
 const ref = (alias: string, column: string) => sql.ref(`${alias}.${column}`);
 
+/**
+ * "Who sees a team", for any user: SQL true when the user with id `user.id`
+ * and role `user.role` (expressions) may see the team row under `team`.
+ * Admins see every team; members the public ones and the private ones they
+ * belong to; guests only the ones they belong to (an archived membership
+ * counts for nothing). The caller's own `TeamAccess` is read by this rule
+ * (teams/queries.ts `visibleTeamIds`), and notifications and the change
+ * stream apply it to other users, so all three agree.
+ */
+export function userSeesTeam(user: { id: Sql; role: Sql }, team: string): Sql {
+  const member = sql`exists (select 1 from team_memberships v_seen_m where v_seen_m.team_id = ${ref(team, 'id')} and v_seen_m.user_id = ${user.id} and v_seen_m.archived_at is null)`;
+  return sql`(${user.role} = 'admin' or ${member} or (${user.role} <> 'guest' and not ${ref(team, 'private')}))`;
+}
+
 /** SQL true when `teamId` (an expression) names a team the caller sees. */
 export function inVisibleTeam(teamId: Sql, access: TeamAccess): Sql {
   if (access.all) return TRUE;

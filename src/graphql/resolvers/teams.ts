@@ -4,7 +4,7 @@
 // Input fields for settings we do not hold are dropped here (docs/graphql.md).
 
 import * as states from '../../modules/states/service.js';
-import { findMembershipById } from '../../modules/teams/memberships.js';
+import { findMembershipById } from '../../modules/teams/queries.js';
 import * as teams from '../../modules/teams/service.js';
 import { canSeeTeam } from '../../platform/access.js';
 import { notFound } from '../../platform/errors.js';

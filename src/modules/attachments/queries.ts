@@ -43,28 +43,6 @@ export function findAttachment(
   return (lock ? q.forUpdate() : q).executeTakeFirst();
 }
 
-export function findAttachmentsByIds(db: Db, ids: readonly string[]): Promise<AttachmentRow[]> {
-  if (ids.length === 0) return Promise.resolve([]);
-  return db
-    .selectFrom('attachments')
-    .selectAll()
-    .where('id', 'in', [...ids])
-    .execute();
-}
-
-/** Attachments of a page of issues (GraphQL issue.attachments), oldest first. */
-export function findAttachmentsByIssueIds(db: Db, issueIds: readonly string[]): Promise<AttachmentRow[]> {
-  if (issueIds.length === 0) return Promise.resolve([]);
-  return db
-    .selectFrom('attachments')
-    .selectAll()
-    .where('issue_id', 'in', [...issueIds])
-    .where('archived_at', 'is', null)
-    .orderBy('created_at')
-    .orderBy('id')
-    .execute();
-}
-
 export function findByIssueAndUrl(db: Db, issueId: string, url: string): Promise<AttachmentRow | undefined> {
   return db
     .selectFrom('attachments')

@@ -3,13 +3,12 @@
 // has updates that attachment instead of adding a duplicate.
 import type { Updateable } from 'kysely';
 import type { Actor, AppContext } from '../../platform/context.js';
-import type { Db } from '../../platform/db/database.js';
 import type { AttachmentRow, AttachmentsTable } from '../../platform/db/tables.js';
 import { invalidField, notFound } from '../../platform/errors.js';
+import { isUuid } from '../../platform/ids.js';
 import { recordEvent } from '../../platform/outbox.js';
 import { attachableFileId } from '../files/service.js';
 import { resolveIssueId } from '../issues/queries.js';
-import { isUuid } from '../projects/refs.js';
 import { teamAccess } from '../teams/access.js';
 import { assertCanReadAttachments, assertCanWriteAttachments } from './policy.js';
 import { presentAttachment } from './present.js';
@@ -114,13 +113,6 @@ export async function getAttachment(ctx: AppContext, actor: Actor, id: string): 
   if (!row) throw notFound('Attachment');
   return row;
 }
-
-/** Attachments by id for GraphQL loaders; unknown ids are skipped. */
-export function getAttachmentsByIds(db: Db, ids: readonly string[]): Promise<AttachmentRow[]> {
-  return q.findAttachmentsByIds(db, ids.filter(isUuid));
-}
-
-export { findAttachmentsByIssueIds } from './queries.js';
 
 export async function createAttachment(
   ctx: AppContext,

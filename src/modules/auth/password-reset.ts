@@ -4,16 +4,16 @@
 // once the password changes (confirm, and changePassword, void every unused
 // token of the user).
 import { createHash, randomBytes } from 'node:crypto';
-import { sql } from 'kysely';
 import { hashPassword } from '../../platform/auth/passwords.js';
 import type { AppContext } from '../../platform/context.js';
 import { AppError, rateLimited } from '../../platform/errors.js';
-import { revokeAllApiKeys } from '../api-keys/service.js';
+import { revokeAllApiKeys } from '../api-keys/queries.js';
 import { SEALING_PURPOSE } from '../mail/messages.js';
-import { enqueueMail } from '../mail/queue.js';
+import { enqueueMail } from '../mail/queries.js';
 import { seal } from '../mail/sealed.js';
 import { kickMailWorker } from '../mail/worker.js';
 import * as users from '../users/queries.js';
+import * as q from './queries.js';
 
 export const RESET_TOKEN_TTL_MS = 60 * 60_000;
 /** A token is 32 random bytes in base64url: 43 characters. */
@@ -43,14 +43,7 @@ export async function requestPasswordReset(ctx: AppContext, rawEmail: string, ad
   const token = randomBytes(32).toString('base64url');
   const link = `${ctx.config.publicUrl}/reset-password?token=${token}`;
   await ctx.db.transaction().execute(async (trx) => {
-    await trx
-      .insertInto('password_reset_tokens')
-      .values({
-        user_id: user.id,
-        token_hash: hashToken(token),
-        expires_at: sql<Date>`now() + make_interval(secs => ${RESET_TOKEN_TTL_MS / 1000})`,
-      })
-      .execute();
+    await q.insertResetToken(trx, user.id, hashToken(token), RESET_TOKEN_TTL_MS);
     await enqueueMail(trx, {
       kind: 'password_reset',
       toUserId: user.id,
@@ -85,34 +78,13 @@ export async function confirmPasswordReset(
     throw rateLimited(`Too many password-reset attempts; try again in ${slot.retryAfter} s`, slot.retryAfter);
   }
   if (input.token.length !== RESET_TOKEN_LENGTH) throw invalidToken();
-  const claimed = await ctx.db
-    .updateTable('password_reset_tokens as t')
-    .from('users as u')
-    .set({ used_at: sql<Date>`now()` })
-    .whereRef('u.id', '=', 't.user_id')
-    .where('t.token_hash', '=', hashToken(input.token))
-    .where('t.used_at', 'is', null)
-    .where('t.expires_at', '>', sql<Date>`now()`)
-    .where('u.status', '=', 'active')
-    .where('u.deleted_at', 'is', null)
-    .returning('t.user_id')
-    .executeTakeFirst();
-  if (!claimed) throw invalidToken();
+  const userId = await q.claimResetToken(ctx.db, hashToken(input.token));
+  if (!userId) throw invalidToken();
   const password_hash = await hashPassword(input.password);
   await ctx.db.transaction().execute(async (trx) => {
-    await invalidateResetTokens(trx, claimed.user_id);
-    const updated = await users.updateUser(trx, claimed.user_id, { password_hash, bumpEpoch: true });
+    await q.invalidateResetTokens(trx, userId);
+    const updated = await users.updateUser(trx, userId, { password_hash, bumpEpoch: true });
     if (!updated) throw invalidToken();
-    await revokeAllApiKeys(trx, claimed.user_id);
+    await revokeAllApiKeys(trx, userId);
   });
-}
-
-/** Every unused reset token of the user stops working (after any password change). */
-export async function invalidateResetTokens(db: AppContext['db'], userId: string): Promise<void> {
-  await db
-    .updateTable('password_reset_tokens')
-    .set({ used_at: sql<Date>`now()` })
-    .where('user_id', '=', userId)
-    .where('used_at', 'is', null)
-    .execute();
 }

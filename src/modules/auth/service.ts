@@ -1,17 +1,15 @@
-// Sign-in, registration, password change, and turning a credential into an Actor.
-import { sql } from 'kysely';
 import { hashApiKey, looksLikeApiKey } from '../../platform/auth/api-key-secrets.js';
 import { burnPasswordCheck, hashPassword, verifyPassword } from '../../platform/auth/passwords.js';
 import { looksLikeJwt } from '../../platform/auth/tokens.js';
 import type { Actor, AppContext } from '../../platform/context.js';
 import type { UserRow } from '../../platform/db/tables.js';
 import { AppError, rateLimited, unauthenticated } from '../../platform/errors.js';
-import { revokeAllApiKeys } from '../api-keys/service.js';
+import { revokeAllApiKeys } from '../api-keys/queries.js';
 import * as users from '../users/queries.js';
 import { createAccount } from '../users/service.js';
 import { assertMayRegister } from '../workspace/policy.js';
 import { getWorkspace } from '../workspace/service.js';
-import { invalidateResetTokens } from './password-reset.js';
+import * as q from './queries.js';
 
 /**
  * Self-registration: refused when the workspace does not allow it (before any
@@ -82,7 +80,7 @@ export async function changePassword(
   const password_hash = await hashPassword(input.newPassword);
   const result = await ctx.db.transaction().execute(async (trx) => {
     // A reset link mailed before the change must not undo it.
-    await invalidateResetTokens(trx, actor.id);
+    await q.invalidateResetTokens(trx, actor.id);
     const updated = await users.updateUser(trx, actor.id, { password_hash, bumpEpoch: true });
     const revoked = updated && input.revokeApiKeys ? await revokeAllApiKeys(trx, actor.id) : 0;
     return { updated, revoked };
@@ -115,27 +113,12 @@ const toActor = (u: UserRow, via: Actor['via']): Actor => ({
   via,
 });
 
-// last_used_at is written at most once a minute per key, not on every request.
-const LAST_USED_GRANULARITY = sql<Date>`now() - interval '1 minute'`;
-
 async function actorFromApiKey(ctx: AppContext, key: string): Promise<Actor> {
-  const row = await ctx.db
-    .selectFrom('api_keys')
-    .innerJoin('users', 'users.id', 'api_keys.user_id')
-    .selectAll('users')
-    .select(['api_keys.id as key_id', 'api_keys.last_used_at as key_last_used_at'])
-    .where('api_keys.key_hash', '=', hashApiKey(key))
-    .where('users.deleted_at', 'is', null)
-    .executeTakeFirst();
+  const row = await q.apiKeyOwner(ctx.db, hashApiKey(key));
   if (!row) throw unauthenticated('Invalid API key');
   if (row.status !== 'active') throw unauthenticated('This account is suspended');
   if (!row.key_last_used_at || row.key_last_used_at < new Date(Date.now() - 60_000)) {
-    await ctx.db
-      .updateTable('api_keys')
-      .set({ last_used_at: sql<Date>`now()` })
-      .where('id', '=', row.key_id)
-      .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', LAST_USED_GRANULARITY)]))
-      .execute();
+    await q.touchApiKey(ctx.db, row.key_id);
   }
   return toActor(row, 'apiKey');
 }

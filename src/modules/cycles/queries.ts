@@ -3,6 +3,8 @@ import { type Insertable, sql, type Updateable } from 'kysely';
 import { type TeamAccess, visibility, visibleIn } from '../../platform/access.js';
 import type { Db } from '../../platform/db/database.js';
 import type { CycleRow, CyclesTable } from '../../platform/db/tables.js';
+import { cycleEntity } from '../../platform/list/entities.js';
+import { type OffsetPage, offsetList } from '../../platform/list/query.js';
 import { emptyProgress, progressBy } from '../projects/progress.js';
 import type { CycleRecord } from './present.js';
 
@@ -63,4 +65,15 @@ export async function loadCycleRecords(
     access,
   );
   return rows.map((r) => ({ ...r, progress: progress.get(r.id) ?? emptyProgress() }));
+}
+
+/** A page of the cycles the caller sees: by team, then newest number first (the unique (team_id, number) index serves it). */
+export function listCycleRows(db: Db, list: OffsetPage) {
+  return offsetList<CycleRow>(db, {
+    ...list,
+    entity: cycleEntity,
+    from: sql`cycles as t`,
+    archivable: true,
+    order: sql`t.team_id, t.number desc`,
+  });
 }

@@ -1,16 +1,15 @@
 // Cycle rules: numbering within the team, date order, events in the same
 // transaction as each change.
-import { sql, type Updateable } from 'kysely';
+import type { Updateable } from 'kysely';
 import { canSeeTeam, type TeamAccess } from '../../platform/access.js';
 import type { Actor, AppContext } from '../../platform/context.js';
 import type { Db } from '../../platform/db/database.js';
 import type { CycleRow, CyclesTable } from '../../platform/db/tables.js';
 import { invalidField, notFound } from '../../platform/errors.js';
-import { cycleEntity } from '../../platform/list/entities.js';
-import { offsetList } from '../../platform/list/query.js';
+import { isUuid } from '../../platform/ids.js';
 import { isOneLine, ONE_LINE_MESSAGE } from '../../platform/one-line.js';
 import { recordEvent } from '../../platform/outbox.js';
-import { findTeamByRef, firstTeam, isUuid } from '../projects/refs.js';
+import { findTeamByRef, firstTeam } from '../projects/queries.js';
 import { teamAccess } from '../teams/access.js';
 import { assertCanReadCycles, assertCanWriteCycles } from './policy.js';
 import { type CycleRecord, presentCycle } from './present.js';
@@ -90,17 +89,12 @@ export async function listCycles(
     teamId = team.id;
   }
   // The list parameters as a filter tree, through the one list engine.
-  const { rows, total } = await offsetList<CycleRow>(ctx.db, {
-    entity: cycleEntity,
+  const { rows, total } = await q.listCycleRows(ctx.db, {
     access,
     filter: teamId ? { team: { id: { eq: teamId } } } : undefined,
     now: new Date(),
     actorId: actor.id,
-    from: sql`cycles as t`,
-    archivable: true,
     includeArchived: input.includeArchived,
-    // By team, then newest number first (the unique (team_id, number) index serves it).
-    order: sql`t.team_id, t.number desc`,
     limit: input.limit,
     offset: input.offset,
   });
@@ -173,23 +167,6 @@ export async function updateCycle(
       if (JSON.stringify(v) !== JSON.stringify((ev.data as Record<string, unknown>)[k])) updatedFrom[k] = v;
     }
     await recordEvent(ctx, trx, { ...ev, action: 'update', updatedFrom });
-    return record;
-  });
-}
-
-export async function archiveCycle(ctx: AppContext, actor: Actor, id: string): Promise<CycleRecord> {
-  await assertCanWriteCycles(ctx.db, actor);
-  const access = await teamAccess(ctx.db, actor);
-  return ctx.db.transaction().execute(async (trx) => {
-    const current = isUuid(id) ? await q.findCycleRow(trx, id, access, true) : undefined;
-    if (!current) throw notFound('Cycle');
-    const row = current.archived_at ? current : await q.updateCycleRow(trx, id, { archived_at: new Date() });
-    const record = await loadOne(trx, row, access);
-    await recordEvent(ctx, trx, {
-      ...event(actor, record),
-      action: 'update',
-      updatedFrom: { archivedAt: null },
-    });
     return record;
   });
 }

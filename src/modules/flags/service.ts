@@ -6,23 +6,15 @@ import type { FlagRow } from '../../platform/db/tables.js';
 import { featureDisabled, notFound } from '../../platform/errors.js';
 import { assertAdmin } from '../users/policy.js';
 import type { FlagKey } from './catalog.js';
+import * as q from './queries.js';
 
 export function listFlags(db: Db): Promise<FlagRow[]> {
-  return db.selectFrom('feature_flags').selectAll().orderBy('key').execute();
-}
-
-export async function isEnabled(db: Db, key: FlagKey): Promise<boolean> {
-  const row = await db
-    .selectFrom('feature_flags')
-    .select('enabled')
-    .where('key', '=', key)
-    .executeTakeFirst();
-  return row?.enabled ?? false;
+  return q.allFlags(db);
 }
 
 /** Throws 403 FEATURE_DISABLED when the feature is switched off. */
 export async function assertFeature(db: Db, key: FlagKey, label: string = key): Promise<void> {
-  if (!(await isEnabled(db, key))) throw featureDisabled(label);
+  if (!(await q.flagEnabled(db, key))) throw featureDisabled(label);
 }
 
 export async function adminListFlags(ctx: AppContext, actor: Actor): Promise<FlagRow[]> {
@@ -37,12 +29,7 @@ export async function adminSetFlag(
   enabled: boolean,
 ): Promise<FlagRow> {
   assertAdmin(actor);
-  const row = await ctx.db
-    .updateTable('feature_flags')
-    .set({ enabled, updated_at: new Date() })
-    .where('key', '=', key)
-    .returningAll()
-    .executeTakeFirst();
+  const row = await q.setFlag(ctx.db, key, enabled);
   if (!row) throw notFound(`Feature flag "${key}"`);
   return row;
 }

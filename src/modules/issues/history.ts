@@ -7,13 +7,12 @@
 // answer; label lists keep only the labels the reader sees; an identifier
 // (and the number that goes with it) is masked when the team whose key it
 // carries is out of sight (visibility.issueIdentifier).
-import { sql } from 'kysely';
-import { inVisibleTeam, type TeamAccess, type Visibility, visibility } from '../../platform/access.js';
+import { type TeamAccess, type Visibility, visibility } from '../../platform/access.js';
 import type { Db } from '../../platform/db/database.js';
 import type { EventHandler } from '../../platform/outbox.js';
 import { isUuid } from '../teams/ids.js';
 import { TRACKED } from './present.js';
-import { insertHistory } from './queries.js';
+import * as q from './queries.js';
 
 type Change = { from: unknown; to: unknown };
 type Changes = Record<string, Change>;
@@ -30,7 +29,7 @@ export const issueHistoryHandler: EventHandler = {
       if (key in event.updatedFrom) changes[key] = { from: event.updatedFrom[key], to: event.data[key] };
     }
     if (Object.keys(changes).length === 0) return;
-    await insertHistory(trx, String(event.data['id']), event.actor?.id ?? null, changes);
+    await q.insertHistory(trx, String(event.data['id']), event.actor?.id ?? null, changes);
   },
 };
 
@@ -49,20 +48,6 @@ const REFERENCES: Record<string, { table: string; rule: Visibility }> = {
 const idsIn = (v: unknown): string[] =>
   (Array.isArray(v) ? v : [v]).filter((x): x is string => typeof x === 'string' && isUuid(x));
 
-/** The ids among `ids` (of one table) that the caller sees. */
-async function seenIds(db: Db, table: string, rule: Visibility, ids: string[], access: TeamAccess) {
-  const rows = await sql<{ id: string }>`select t.id::text as id from ${sql.table(table)} as t
-    where t.id in (${sql.join(ids.map((id) => sql`${id}::uuid`))}) and ${rule('t', access)}`.execute(db);
-  return new Set(rows.rows.map((r) => r.id));
-}
-
-/** The keys (of identifiers `KEY-N`) whose team the caller sees. */
-async function seenKeys(db: Db, keys: string[], access: TeamAccess) {
-  const rows = await sql<{ key: string }>`select k.key from team_keys k
-    where k.key in (${sql.join(keys)}) and ${inVisibleTeam(sql.ref('k.team_id'), access)}`.execute(db);
-  return new Set(rows.rows.map((r) => r.key));
-}
-
 const keyOf = (identifier: unknown) => (typeof identifier === 'string' ? identifier.split('-')[0]! : '');
 
 /** The rows with every value the caller may not see masked; one statement per kind of reference present. */
@@ -78,12 +63,12 @@ export async function readableHistory<R extends HistoryRow>(
     const ids = [
       ...new Set(all.flatMap((c) => (c[field] ? [...idsIn(c[field].from), ...idsIn(c[field].to)] : []))),
     ];
-    if (ids.length > 0) seen.set(field, await seenIds(db, table, rule, ids, access));
+    if (ids.length > 0) seen.set(field, await q.visibleIdsIn(db, table, rule, ids, access));
   }
   const keys = [
     ...new Set(all.flatMap((c) => (c.identifier ? [keyOf(c.identifier.from), keyOf(c.identifier.to)] : []))),
   ].filter(Boolean);
-  const keysSeen = keys.length > 0 ? await seenKeys(db, keys, access) : new Set<string>();
+  const keysSeen = keys.length > 0 ? await q.visibleTeamKeys(db, keys, access) : new Set<string>();
 
   const mask = (field: string, value: unknown): unknown => {
     const ok = seen.get(field);

@@ -2,7 +2,13 @@
 // Related tables owned by other domains (projects, cycles, users) are read here
 // directly, only to check that a referenced row exists.
 import { type AliasedRawBuilder, type Expression, type SqlBool, sql } from 'kysely';
-import { type TeamAccess, visibility, visibleIn } from '../../platform/access.js';
+import {
+  inVisibleTeam,
+  type TeamAccess,
+  type Visibility,
+  visibility,
+  visibleIn,
+} from '../../platform/access.js';
 import type { Db } from '../../platform/db/database.js';
 import { type CycleRow, ISSUE_COLUMNS, type IssueRow } from '../../platform/db/tables.js';
 import {
@@ -451,4 +457,24 @@ export function keptTotal(access: TeamAccess, teamId: string | undefined, includ
   const counted = includeArchived ? sql`c.live + c.archived` : sql`c.live`;
   return sql`(select coalesce(sum(${counted}), 0) from team_issue_counts c
     where ${visibility.issue('c', access)} ${teamId === undefined ? sql`` : sql`and c.team_id = ${teamId}::uuid`})`;
+}
+
+/** The ids among `ids` (rows of `table`) that the caller sees by `rule`. */
+export async function visibleIdsIn(
+  db: Db,
+  table: string,
+  rule: Visibility,
+  ids: string[],
+  access: TeamAccess,
+): Promise<Set<string>> {
+  const rows = await sql<{ id: string }>`select t.id::text as id from ${sql.table(table)} as t
+    where t.id in (${sql.join(ids.map((id) => sql`${id}::uuid`))}) and ${rule('t', access)}`.execute(db);
+  return new Set(rows.rows.map((r) => r.id));
+}
+
+/** The team keys (of identifiers `KEY-N`, current or former) whose team the caller sees. */
+export async function visibleTeamKeys(db: Db, keys: string[], access: TeamAccess): Promise<Set<string>> {
+  const rows = await sql<{ key: string }>`select k.key from team_keys k
+    where k.key in (${sql.join(keys)}) and ${inVisibleTeam(sql.ref('k.team_id'), access)}`.execute(db);
+  return new Set(rows.rows.map((r) => r.key));
 }

@@ -3,6 +3,8 @@ import { sql } from 'kysely';
 import { type TeamAccess, visibility, visibleIn } from '../../platform/access.js';
 import type { Db } from '../../platform/db/database.js';
 import type { LabelRow } from '../../platform/db/tables.js';
+import { labelEntity } from '../../platform/list/entities.js';
+import { type OffsetPage, offsetList } from '../../platform/list/query.js';
 import { isUuid } from '../teams/ids.js';
 
 /** A live label the caller may see. */
@@ -91,4 +93,15 @@ export async function markGroup(db: Db, id: string): Promise<void> {
 
 export async function deleteLabel(db: Db, id: string): Promise<void> {
   await db.deleteFrom('labels').where('id', '=', id).execute();
+}
+
+/** Every label the caller sees, by name. */
+export function listLabelRows(db: Db, list: OffsetPage) {
+  return offsetList<LabelRow>(db, {
+    ...list,
+    entity: labelEntity,
+    from: sql`labels as t`,
+    archivable: true,
+    order: sql`lower(t.name), t.id`,
+  });
 }

@@ -1,19 +1,9 @@
-// Label rules. Public API (used by REST and GraphQL):
-//   listLabels(ctx, actor, { teamId? })                 -> LabelRow[]
-//   createLabel(ctx, actor, LabelCreateInput)           -> LabelRow   (event label.create)
-//   updateLabel(ctx, actor, id, LabelUpdateInput)       -> LabelRow   (event label.update)
-//   deleteLabel(ctx, actor, id)                         -> LabelRow   (event label.remove; the deleted row)
-// A name is unique (case-insensitively) within its team, or among workspace-wide
-// labels (teamId null). parentId names a label group (one level deep).
-import { sql } from 'kysely';
 import type { TeamAccess } from '../../platform/access.js';
 import type { Actor, AppContext } from '../../platform/context.js';
 import type { Db } from '../../platform/db/database.js';
 import { isUniqueViolation } from '../../platform/db/errors.js';
 import type { LabelRow } from '../../platform/db/tables.js';
 import { conflict, invalidField, notFound } from '../../platform/errors.js';
-import { labelEntity } from '../../platform/list/entities.js';
-import { offsetList } from '../../platform/list/query.js';
 import { isOneLine, ONE_LINE_MESSAGE } from '../../platform/one-line.js';
 import { recordEvent } from '../../platform/outbox.js';
 import { findVisibleTeam, teamAccess } from '../teams/access.js';
@@ -111,15 +101,11 @@ export async function listLabels(ctx: AppContext, actor: Actor, opts: { teamId?:
     teamId = team.id;
   }
   // With a team: that team's labels and the workspace's (no team).
-  const { rows } = await offsetList<LabelRow>(ctx.db, {
-    entity: labelEntity,
+  const { rows } = await q.listLabelRows(ctx.db, {
     access,
     filter: teamId ? { or: [{ team: { id: { eq: teamId } } }, { team: { null: true } }] } : undefined,
     now: new Date(),
     actorId: actor.id,
-    from: sql`labels as t`,
-    archivable: true,
-    order: sql`lower(t.name), t.id`,
   });
   return rows;
 }

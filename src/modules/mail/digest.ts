@@ -11,7 +11,7 @@ import type { Db } from '../../platform/db/database.js';
 import type { EventHandler } from '../../platform/outbox.js';
 import { type NotificationEventData, notificationLine } from '../notifications/notify.js';
 import { teamAccess } from '../teams/access.js';
-import { enqueueMail } from './queue.js';
+import { enqueueMail } from './queries.js';
 
 /** Items in one digest; more wait for the next one. */
 export const DIGEST_MAX_ITEMS = 100;

@@ -7,6 +7,7 @@ import { actorOf } from '../../platform/http/auth-hook.js';
 import { errors } from '../../platform/http/schemas.js';
 import type { Http } from '../../platform/http/types.js';
 import { UNSUBSCRIBE_TOKEN_MAX, verifyUnsubscribeToken } from './digest.js';
+import { myPreferences, setEmailNotifications } from './service.js';
 
 const Preferences = Type.Object({
   preferences: Type.Object({
@@ -31,22 +32,6 @@ const UNSUBSCRIBE_PAGE = `<!doctype html><html lang="en"><meta charset="utf-8">
 <body><p>Stop notification emails from Trackway?</p>
 <form method="post"><button type="submit">Unsubscribe</button></form>
 <p>You can turn them back on in Trackway at any time.</p></body></html>`;
-
-const preferencesOf = (ctx: AppContext, emailNotifications: boolean) => ({
-  preferences: { emailNotifications },
-  emailAvailable: Boolean(ctx.config.mail),
-});
-
-async function setEmailNotifications(ctx: AppContext, userId: string, on: boolean) {
-  const row = await ctx.db
-    .updateTable('users')
-    .set({ email_notifications: on })
-    .where('id', '=', userId)
-    .where('deleted_at', 'is', null)
-    .returning('email_notifications')
-    .executeTakeFirst();
-  return preferencesOf(ctx, row?.email_notifications ?? on);
-}
 
 export function mailRoutes(app: Http, ctx: AppContext): void {
   // Mail clients POST "List-Unsubscribe=One-Click" form-encoded; the body says
@@ -107,12 +92,7 @@ export function mailRoutes(app: Http, ctx: AppContext): void {
       },
     },
     async (req) => {
-      const row = await ctx.db
-        .selectFrom('users')
-        .select('email_notifications')
-        .where('id', '=', actorOf(req).id)
-        .executeTakeFirstOrThrow();
-      return preferencesOf(ctx, row.email_notifications);
+      return myPreferences(ctx, actorOf(req));
     },
   );
 

@@ -12,7 +12,7 @@ import type { AppContext } from '../../platform/context.js';
 import { retryDelayMs } from '../webhooks/schedule.js';
 import { composeDigests } from './digest.js';
 import { buildMessage } from './messages.js';
-import { type ClaimedMail, claimDue, settleMail } from './queue.js';
+import { type ClaimedMail, claimDue, settleMail } from './queries.js';
 
 export interface MailWorkerOptions {
   pollMs?: number;

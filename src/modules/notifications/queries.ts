@@ -1,9 +1,10 @@
 // SQL of the inbox. Every read is the caller's own rows whose issue they
 // still see (platform/access.ts visibility.notification, the rule GraphQL's
 // notifications list applies too), so a notification about an issue moved to
-// a team they left disappears.
+// a team they left disappears. Writing notifications (notify.ts) reaches
+// only users who see the issue's team (platform/access.ts `userSeesTeam`).
 import { type Expression, type SqlBool, sql } from 'kysely';
-import { type TeamAccess, visibility } from '../../platform/access.js';
+import { type TeamAccess, userSeesTeam, visibility } from '../../platform/access.js';
 import type { Db } from '../../platform/db/database.js';
 import { isUuid } from '../../platform/ids.js';
 
@@ -173,4 +174,86 @@ export async function unsubscribe(db: Db, issueId: string, userId: string): Prom
     .where('issue_id', '=', issueId)
     .where('user_id', '=', userId)
     .execute();
+}
+
+/** `users u` sees `teams t` (the one rule, over the rows of the statements below). */
+const userSeesT = userSeesTeam({ id: sql.ref('u.id'), role: sql.ref('u.role') }, 't');
+
+/** Live users, each named alone by its lower-cased display name. */
+export async function liveUsersNamedAlone(db: Db, names: string[]): Promise<string[]> {
+  if (names.length === 0) return [];
+  const rows = await sql<{ id: string }>`
+    select min(id::text)::uuid as id from users
+    where deleted_at is null and lower(display_name) in (${sql.join(names)})
+    group by lower(display_name) having count(*) = 1`.execute(db);
+  return rows.rows.map((r) => r.id);
+}
+
+/** Subscribes those of `userIds` who are live and see the issue's team. */
+export async function subscribeWhoSees(db: Db, issueId: string, userIds: string[]): Promise<void> {
+  if (userIds.length === 0) return;
+  await sql`insert into issue_subscribers (issue_id, user_id)
+    select i.id, u.id from issues i join teams t on t.id = i.team_id
+    join users u on u.id in (${sql.join(userIds.map((id) => sql`${id}::uuid`))}) and u.deleted_at is null
+    where i.id = ${issueId}::uuid and ${userSeesT}
+    on conflict do nothing`.execute(db);
+}
+
+export async function issueSubscribers(db: Db, issueId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('issue_subscribers')
+    .select('user_id')
+    .where('issue_id', '=', issueId)
+    .execute();
+  return rows.map((r) => r.user_id);
+}
+
+/** Who wrote a comment (null or undefined when unknown or gone). */
+export async function commentAuthor(db: Db, commentId: string): Promise<string | null | undefined> {
+  const row = await db
+    .selectFrom('comments')
+    .select('user_id')
+    .where('id', '=', commentId)
+    .executeTakeFirst();
+  return row?.user_id;
+}
+
+/** The change a batch of notifications is about. */
+export interface NotificationChange {
+  issueId: string;
+  actorId: string;
+  commentId?: string | null;
+  parentCommentId?: string | null;
+  issueStatusType?: string | null;
+}
+
+/**
+ * One statement: a notification of the given kind per recipient who is live
+ * and sees the issue's team now; returns the rows written with the issue's team.
+ */
+export async function insertNotifications<T extends string>(
+  db: Db,
+  change: NotificationChange,
+  byUser: ReadonlyMap<string, T>,
+): Promise<{ id: string; user_id: string; type: T; team_id: string }[]> {
+  if (byUser.size === 0) return [];
+  const values = [...byUser].map(([u, type]) => sql`(${u}::uuid, ${type}::text)`);
+  const written = await sql<{
+    id: string;
+    user_id: string;
+    type: T;
+    team_id: string;
+  }>`insert into notifications
+      (user_id, type, issue_id, comment_id, parent_comment_id, actor_id, issue_status_type)
+    select u.id, v.type, i.id, ${change.commentId ?? null}::uuid, ${change.parentCommentId ?? null}::uuid,
+      ${change.actorId}::uuid, ${change.issueStatusType ?? null}::text
+    from (values ${sql.join(values)}) as v (user_id, type)
+    join users u on u.id = v.user_id and u.deleted_at is null
+    join issues i on i.id = ${change.issueId}::uuid
+    join teams t on t.id = i.team_id
+    where ${userSeesT}
+    returning id, user_id, type, (select i2.team_id from issues i2 where i2.id = notifications.issue_id) as team_id`.execute(
+    db,
+  );
+  return written.rows;
 }

@@ -4,7 +4,10 @@ import type { Insertable, Updateable } from 'kysely';
 import { sql } from 'kysely';
 import { canSeeTeam, type TeamAccess, visibility, visibleIn } from '../../platform/access.js';
 import type { Db } from '../../platform/db/database.js';
-import type { ProjectRow, ProjectsTable } from '../../platform/db/tables.js';
+import type { ProjectRow, ProjectsTable, TeamRow } from '../../platform/db/tables.js';
+import { isUuid } from '../../platform/ids.js';
+import { projectEntity } from '../../platform/list/entities.js';
+import { type OffsetPage, offsetList } from '../../platform/list/query.js';
 import type { ProjectRecord } from './present.js';
 import { emptyProgress, progressBy } from './progress.js';
 
@@ -111,4 +114,80 @@ export async function loadProjectRecords(
       .map((t) => t.team_id),
     progress: progress.get(r.id) ?? emptyProgress(),
   }));
+}
+
+/** A page of the projects the caller sees, newest first. */
+export function listProjectRows(db: Db, list: OffsetPage) {
+  return offsetList<ProjectRow>(db, {
+    ...list,
+    entity: projectEntity,
+    from: sql`projects as t`,
+    archivable: true,
+    order: sql`t.created_at desc, t.id desc`,
+  });
+}
+
+// Lookups of records projects and cycles refer to by id: the tables read
+// directly, so these domains do not depend on the teams module.
+
+/** The workspace's first team (oldest live one): the default for new records. */
+export function firstTeam(db: Db): Promise<TeamRow | undefined> {
+  return db
+    .selectFrom('teams')
+    .selectAll()
+    .where('archived_at', 'is', null)
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(1)
+    .executeTakeFirst();
+}
+
+/** A team by id or by key (e.g. "ENG"). */
+export function findTeamByRef(db: Db, ref: string): Promise<TeamRow | undefined> {
+  const q = db.selectFrom('teams').selectAll();
+  return (isUuid(ref) ? q.where('id', '=', ref) : q.where('key', '=', ref.toUpperCase())).executeTakeFirst();
+}
+
+/** The subset of `ids` that are live (not deleted) users. */
+export async function existingUserIds(db: Db, ids: readonly string[]): Promise<Set<string>> {
+  const valid = ids.filter(isUuid);
+  if (valid.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('users')
+    .select('id')
+    .where('id', 'in', valid)
+    .where('deleted_at', 'is', null)
+    .execute();
+  return new Set(rows.map((r) => r.id));
+}
+
+/** Resolves team ids or keys to ids; returns the refs that match no team in `missing`. */
+export async function resolveTeamRefs(
+  db: Db,
+  refs: readonly string[],
+  access: TeamAccess,
+): Promise<{ ids: string[]; missing: string[] }> {
+  if (refs.length === 0) return { ids: [], missing: [] };
+  const uuids = refs.filter(isUuid);
+  const keys = refs.filter((r) => !isUuid(r)).map((r) => r.toUpperCase());
+  const rows = await db
+    .selectFrom('teams')
+    .select(['id', 'key'])
+    .where((eb) =>
+      eb.or([
+        ...(uuids.length ? [eb('id', 'in', uuids)] : []),
+        ...(keys.length ? [eb('key', 'in', keys)] : []),
+      ]),
+    )
+    .execute();
+  const ids: string[] = [];
+  const missing: string[] = [];
+  for (const ref of refs) {
+    const row = rows.find((r) => r.id === ref || r.key === ref.toUpperCase());
+    // A team the caller may not see does not exist for them.
+    if (row && canSeeTeam(access, row.id)) {
+      if (!ids.includes(row.id)) ids.push(row.id);
+    } else missing.push(ref);
+  }
+  return { ids, missing };
 }

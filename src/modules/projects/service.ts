@@ -1,7 +1,7 @@
 // Project rules: validation of references and dates, status timestamps,
 // events in the same transaction as each change.
 import { randomBytes } from 'node:crypto';
-import { sql, type Updateable } from 'kysely';
+import type { Updateable } from 'kysely';
 import { canSeeTeam, fullAccess, type TeamAccess } from '../../platform/access.js';
 import type { Actor, AppContext } from '../../platform/context.js';
 import type { Db } from '../../platform/db/database.js';
@@ -13,15 +13,13 @@ import {
   type ProjectsTable,
 } from '../../platform/db/tables.js';
 import { invalidField, notFound } from '../../platform/errors.js';
-import { projectEntity } from '../../platform/list/entities.js';
-import { offsetList } from '../../platform/list/query.js';
+import { isUuid } from '../../platform/ids.js';
 import { isOneLine, ONE_LINE_MESSAGE } from '../../platform/one-line.js';
 import { recordEvent } from '../../platform/outbox.js';
 import { teamAccess } from '../teams/access.js';
 import { assertCanReadProjects, assertCanWriteProjects } from './policy.js';
 import { type ProjectRecord, presentProject, projectUrl } from './present.js';
 import * as q from './queries.js';
-import { existingUserIds, firstTeam, isUuid, resolveTeamRefs } from './refs.js';
 
 export interface ProjectInput {
   name: string;
@@ -71,13 +69,13 @@ function checkName(name: string | undefined): string | undefined {
 
 async function checkLead(db: Db, leadId: string | null | undefined): Promise<void> {
   if (leadId === null || leadId === undefined) return;
-  if (!(await existingUserIds(db, [leadId])).has(leadId)) throw invalidField('leadId', 'no such user');
+  if (!(await q.existingUserIds(db, [leadId])).has(leadId)) throw invalidField('leadId', 'no such user');
 }
 
 async function checkMembers(db: Db, ids: string[] | undefined): Promise<string[] | undefined> {
   if (ids === undefined) return undefined;
   const unique = [...new Set(ids)];
-  const found = await existingUserIds(db, unique);
+  const found = await q.existingUserIds(db, unique);
   const missing = unique.filter((id) => !found.has(id));
   if (missing.length) throw invalidField('memberIds', `no such user: ${missing.join(', ')}`);
   return unique;
@@ -89,7 +87,7 @@ async function checkTeams(
   access: TeamAccess,
 ): Promise<string[] | undefined> {
   if (refs === undefined) return undefined;
-  const { ids, missing } = await resolveTeamRefs(db, refs, access);
+  const { ids, missing } = await q.resolveTeamRefs(db, refs, access);
   if (missing.length) throw invalidField('teamIds', `no such team: ${missing.join(', ')}`);
   return ids;
 }
@@ -146,8 +144,7 @@ export async function listProjects(
   const access = await teamAccess(ctx.db, actor);
   if (input.leadId && !isUuid(input.leadId)) return { projects: [], total: 0 };
   // The list parameters as a filter tree, through the one list engine.
-  const { rows, total } = await offsetList<ProjectRow>(ctx.db, {
-    entity: projectEntity,
+  const { rows, total } = await q.listProjectRows(ctx.db, {
     access,
     filter: {
       ...(input.status ? { state: { eq: input.status } } : {}),
@@ -155,10 +152,7 @@ export async function listProjects(
     },
     now: new Date(),
     actorId: actor.id,
-    from: sql`projects as t`,
-    archivable: true,
     includeArchived: input.includeArchived,
-    order: sql`t.created_at desc, t.id desc`,
     limit: input.limit,
     offset: input.offset,
   });
@@ -189,7 +183,7 @@ export async function createProject(
     const memberIds = (await checkMembers(trx, input.memberIds)) ?? [];
     let teamIds = await checkTeams(trx, input.teamIds, access);
     if (teamIds === undefined) {
-      const team = await firstTeam(trx);
+      const team = await q.firstTeam(trx);
       teamIds = team && canSeeTeam(access, team.id) ? [team.id] : [];
     }
     const status = checkStatus(input.status) ?? 'planned';

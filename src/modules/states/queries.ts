@@ -1,8 +1,11 @@
 // SQL for workflow states.
 
 import { sql } from 'kysely';
+import { DEFAULT_STATES } from '../../first-start.js';
 import type { Db } from '../../platform/db/database.js';
 import type { StateRow, StateType } from '../../platform/db/tables.js';
+import { workflowStateEntity } from '../../platform/list/entities.js';
+import { type OffsetPage, offsetList } from '../../platform/list/query.js';
 import { isUuid } from '../teams/ids.js';
 
 export function findStateById(db: Db, id: string): Promise<StateRow | undefined> {
@@ -81,6 +84,14 @@ export function insertState(
   return db.insertInto('workflow_states').values(s).returningAll().executeTakeFirstOrThrow();
 }
 
+/** A new team's workflow: the default states in their order. */
+export async function insertDefaultStates(db: Db, teamId: string): Promise<void> {
+  await db
+    .insertInto('workflow_states')
+    .values(DEFAULT_STATES.map((s, i) => ({ ...s, team_id: teamId, position: i, description: null })))
+    .execute();
+}
+
 export function updateState(
   db: Db,
   id: string,
@@ -114,4 +125,15 @@ export async function countIssuesInState(db: Db, stateId: string): Promise<numbe
     .where('state_id', '=', stateId)
     .executeTakeFirstOrThrow();
   return Number(row.n);
+}
+
+/** Every workflow state the caller sees: by team (oldest team first), then position. */
+export function listStateRows(db: Db, list: OffsetPage) {
+  return offsetList<StateRow>(db, {
+    ...list,
+    entity: workflowStateEntity,
+    from: sql`workflow_states as t join teams as o on o.id = t.team_id`,
+    archivable: true,
+    order: sql`o.created_at, o.id, t.position, t.id`,
+  });
 }

@@ -1,22 +1,7 @@
-// Workflow state rules. Anyone signed in reads states; admins add, change and
-// archive them (docs/rest-issues.md, "Workflow states"). REST and GraphQL call:
-//
-//   createState(ctx, actor, StateCreateInput)                -> StateRow
-//   updateState(ctx, actor, id, StateUpdateInput)            -> StateRow
-//   archiveState(ctx, actor, id, { replacementStateId? })    -> StateRow   its issues move: issue.update each
-//
-// A team keeps at least one live state of every type but triage: new issues go
-// to the first backlog state, a team move keeps the type of progress, and
-// progress counts completed and canceled work. A state's type is fixed once
-// created, since issues in it carry the times of that type. States themselves
-// send no webhook events (there is no such resource type); the issues they move do.
-import { sql } from 'kysely';
 import { canSeeTeam } from '../../platform/access.js';
 import type { Actor, AppContext } from '../../platform/context.js';
 import type { StateRow, StateType } from '../../platform/db/tables.js';
 import { invalidField, notFound } from '../../platform/errors.js';
-import { workflowStateEntity } from '../../platform/list/entities.js';
-import { offsetList } from '../../platform/list/query.js';
 import { lockIssuesInState } from '../issues/queries.js';
 import { moveIssuesToState } from '../issues/service.js';
 import { findVisibleTeam, teamAccess } from '../teams/access.js';
@@ -53,16 +38,11 @@ export async function listStates(ctx: AppContext, actor: Actor, teamRef?: string
     if (!team) throw notFound('Team');
     teamId = team.id;
   }
-  const { rows } = await offsetList<StateRow>(ctx.db, {
-    entity: workflowStateEntity,
+  const { rows } = await q.listStateRows(ctx.db, {
     access,
     filter: teamId ? { team: { id: { eq: teamId } } } : undefined,
     now: new Date(),
     actorId: actor.id,
-    from: sql`workflow_states as t join teams as o on o.id = t.team_id`,
-    archivable: true,
-    // By team (oldest team first), then position.
-    order: sql`o.created_at, o.id, t.position, t.id`,
   });
   return rows;
 }

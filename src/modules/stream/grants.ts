@@ -1,15 +1,14 @@
 // Every connected user's standing, in one query per batch of the shared feed
 // (hub.ts): their row (role, status, session epoch), the teams they see now
-// (the access rule of platform/access.ts as notify.ts writes it for any user),
+// (platform/access.ts `userSeesTeam`, the rule every door applies),
 // and their API keys' hashes. Loaded after the batch was read, so it is at
 // least as new as every event in it: a removal from a team that committed
 // before an event is seen by the batch that holds the event.
-import { sql } from 'kysely';
 import { fullAccess, type TeamAccess } from '../../platform/access.js';
 import type { Db } from '../../platform/db/database.js';
 import type { Role } from '../../platform/db/tables.js';
-import { userSeesTeam } from '../notifications/notify.js';
 import type { StreamCredential } from './credential.js';
+import { grantRows } from './queries.js';
 
 export interface UserGrant {
   role: Role;
@@ -23,21 +22,7 @@ export type Grants = ReadonlyMap<string, UserGrant>;
 
 /** The live users among `userIds`, with what a stream needs of each. */
 export async function loadGrants(db: Db, userIds: readonly string[]): Promise<Grants> {
-  if (userIds.length === 0) return new Map();
-  const { rows } = await sql<{
-    id: string;
-    role: Role;
-    status: string;
-    session_epoch: number;
-    key_hashes: string[];
-    team_ids: string[];
-  }>`
-    select u.id, u.role, u.status, u.session_epoch,
-      coalesce((select jsonb_agg(k.key_hash) from api_keys k where k.user_id = u.id), '[]') as key_hashes,
-      case when u.role = 'admin' then '[]'::jsonb
-        else coalesce((select jsonb_agg(t.id) from teams t where ${userSeesTeam}), '[]') end as team_ids
-    from users u
-    where u.deleted_at is null and u.id in (${sql.join(userIds.map((id) => sql`${id}::uuid`))})`.execute(db);
+  const rows = await grantRows(db, userIds);
   return new Map(
     rows.map((r) => [
       r.id,

@@ -1,9 +1,11 @@
-// The change stream's only SQL: pages of events in id order, the head, and
+// The change stream's only SQL: pages of events in id order, the head,
 // which transactions are writing events (pg_locks, the same on PGlite): what
-// tells a hole left by a transaction still open from one left by a rollback.
+// tells a hole left by a transaction still open from one left by a rollback;
+// and the standing of the users a batch goes to (grants.ts).
 import { sql } from 'kysely';
+import { userSeesTeam } from '../../platform/access.js';
 import type { Db } from '../../platform/db/database.js';
-import type { EventScopeKind } from '../../platform/db/tables.js';
+import type { EventScopeKind, Role } from '../../platform/db/tables.js';
 
 export interface StreamEventRow {
   id: number;
@@ -61,4 +63,28 @@ export async function headId(db: Db): Promise<number> {
     id: number | string;
   }>`select coalesce(max(id), 0) as id from webhook_events`.execute(db);
   return Number(rows[0]!.id);
+}
+
+export interface GrantRow {
+  id: string;
+  role: Role;
+  status: string;
+  session_epoch: number;
+  key_hashes: string[];
+  /** The teams the user sees now; empty for admins, who see all. */
+  team_ids: string[];
+}
+
+/** One row per live user among `userIds`: role, status, epoch, key hashes and visible teams. */
+export async function grantRows(db: Db, userIds: readonly string[]): Promise<GrantRow[]> {
+  if (userIds.length === 0) return [];
+  const sees = userSeesTeam({ id: sql.ref('u.id'), role: sql.ref('u.role') }, 't');
+  const { rows } = await sql<GrantRow>`
+    select u.id, u.role, u.status, u.session_epoch,
+      coalesce((select jsonb_agg(k.key_hash) from api_keys k where k.user_id = u.id), '[]') as key_hashes,
+      case when u.role = 'admin' then '[]'::jsonb
+        else coalesce((select jsonb_agg(t.id) from teams t where ${sees}), '[]') end as team_ids
+    from users u
+    where u.deleted_at is null and u.id in (${sql.join(userIds.map((id) => sql`${id}::uuid`))})`.execute(db);
+  return rows;
 }

@@ -1,10 +1,11 @@
 // The caller's team access, read once per request: which teams they see.
-// Every read of team data applies it through platform/access.ts.
+// Every read of team data applies it through platform/access.ts, whose
+// `userSeesTeam` is the rule the read itself uses.
 import { canSeeTeam, type TeamAccess } from '../../platform/access.js';
 import type { Actor } from '../../platform/context.js';
 import type { Db } from '../../platform/db/database.js';
 import type { TeamRow } from '../../platform/db/tables.js';
-import { findTeamByIdOrKey } from './queries.js';
+import { findTeamByIdOrKey, visibleTeamIds } from './queries.js';
 
 // An Actor object lives for one request (the auth hook makes a new one each
 // time), so this remembers the answer for exactly that request.
@@ -27,23 +28,8 @@ export function teamAccess(db: Db, actor: Actor): Promise<TeamAccess> {
 }
 
 async function readAccess(db: Db, actor: Actor): Promise<TeamAccess> {
-  const guest = actor.role === 'guest';
-  const rows = await db
-    .selectFrom('teams as t')
-    .select('t.id')
-    .where((eb) => {
-      const member = eb.exists(
-        eb
-          .selectFrom('team_memberships as m')
-          .select('m.id')
-          .whereRef('m.team_id', '=', 't.id')
-          .where('m.user_id', '=', actor.id)
-          .where('m.archived_at', 'is', null),
-      );
-      return guest ? member : eb.or([eb('t.private', '=', false), member]);
-    })
-    .execute();
-  return { all: false, userId: actor.id, guest, teamIds: new Set(rows.map((r) => r.id)) };
+  const teamIds = await visibleTeamIds(db, actor);
+  return { all: false, userId: actor.id, guest: actor.role === 'guest', teamIds: new Set(teamIds) };
 }
 
 /**

@@ -2,7 +2,7 @@
 import { Type } from 'typebox';
 import type { TeamRow } from '../../platform/db/tables.js';
 import { type UserJson, UserSchema } from '../users/present.js';
-import type { MembershipRow } from './memberships.js';
+import type { MembershipRow } from './queries.js';
 
 export function presentTeam(t: TeamRow) {
   return {

@@ -1,9 +1,12 @@
 // SQL for teams. Every function takes the connection or transaction it runs in.
 
-import type { Insertable } from 'kysely';
+import type { Expression, Insertable, Selectable, SqlBool } from 'kysely';
 import { sql } from 'kysely';
+import { userSeesTeam } from '../../platform/access.js';
 import type { Db } from '../../platform/db/database.js';
-import type { TeamRow, TeamsTable } from '../../platform/db/tables.js';
+import type { Role, TeamMembershipsTable, TeamRow, TeamsTable } from '../../platform/db/tables.js';
+import { teamEntity } from '../../platform/list/entities.js';
+import { type OffsetPage, offsetList } from '../../platform/list/query.js';
 import { isUuid, TEAM_KEY } from './ids.js';
 
 export function findTeamById(db: Db, id: string): Promise<TeamRow | undefined> {
@@ -51,6 +54,17 @@ export async function resolveTeamId(db: Db, idOrKey: string): Promise<string | u
 }
 
 /** The default team of new issues: the oldest one. */
+/** The id of an unarchived team, undefined when there is none with this id. */
+export async function liveTeamId(db: Db, id: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('teams')
+    .select('id')
+    .where('id', '=', id)
+    .where('archived_at', 'is', null)
+    .executeTakeFirst();
+  return row?.id;
+}
+
 export function firstTeam(db: Db): Promise<TeamRow | undefined> {
   return db
     .selectFrom('teams')
@@ -132,4 +146,127 @@ export async function takeIssueNumber(db: Db, teamId: string): Promise<{ number:
     .returning(['issue_count', 'key'])
     .executeTakeFirstOrThrow();
   return { number: row.issue_count, key: row.key };
+}
+
+/**
+ * The ids of the teams a user sees, by the one rule (platform/access.ts
+ * `userSeesTeam`) with the role the request carries.
+ */
+export async function visibleTeamIds(db: Db, user: { id: string; role: Role }): Promise<string[]> {
+  const rule = userSeesTeam({ id: sql`${user.id}::uuid`, role: sql`${user.role}::text` }, 't');
+  const rows = await db
+    .selectFrom('teams as t')
+    .select('t.id')
+    .where(rule as Expression<SqlBool>)
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+/** Every team the caller sees (archived ones too), oldest first, with its member count. */
+export function listTeamRows(db: Db, list: OffsetPage) {
+  return offsetList<TeamRow & { member_count: number }>(db, {
+    ...list,
+    entity: teamEntity,
+    from: sql`teams as t`,
+    columns: sql`t.*, (select count(*) from team_memberships m where m.team_id = t.id)::int as member_count`,
+    archivable: false,
+    order: sql`t.created_at, t.id`,
+  });
+}
+
+export type MembershipRow = Selectable<TeamMembershipsTable>;
+
+/** A user joins every live public team (memberships.ts decides who). */
+export async function addToOpenTeams(db: Db, userId: string): Promise<void> {
+  await db
+    .insertInto('team_memberships')
+    .columns(['team_id', 'user_id'])
+    .expression((eb) =>
+      eb
+        .selectFrom('teams')
+        .select((e) => ['id', e.val(userId).as('user_id')])
+        .where('private', '=', false)
+        .where('archived_at', 'is', null),
+    )
+    .onConflict((oc) => oc.columns(['team_id', 'user_id']).doNothing())
+    .execute();
+}
+
+/**
+ * Every active account that joins automatically joins a new public team:
+ * memberships.ts `joinsAutomatically` as SQL (every role but guest).
+ */
+export async function addActiveUsers(db: Db, teamId: string): Promise<void> {
+  await db
+    .insertInto('team_memberships')
+    .columns(['team_id', 'user_id'])
+    .expression((eb) =>
+      eb
+        .selectFrom('users')
+        .select((e) => [e.val(teamId).as('team_id'), 'id'])
+        .where('deleted_at', 'is', null)
+        .where('status', '=', 'active')
+        .where('role', '<>', 'guest'),
+    )
+    .onConflict((oc) => oc.columns(['team_id', 'user_id']).doNothing())
+    .execute();
+}
+
+export function findMembership(db: Db, teamId: string, userId: string): Promise<MembershipRow | undefined> {
+  if (!isUuid(userId)) return Promise.resolve(undefined);
+  return db
+    .selectFrom('team_memberships')
+    .selectAll()
+    .where('team_id', '=', teamId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+}
+
+export function findMembershipById(db: Db, id: string): Promise<MembershipRow | undefined> {
+  if (!isUuid(id)) return Promise.resolve(undefined);
+  return db.selectFrom('team_memberships').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** Adds the membership; undefined when the user already is a member. */
+export function insertMembership(
+  db: Db,
+  m: { team_id: string; user_id: string; owner: boolean; sort_order: number },
+): Promise<MembershipRow | undefined> {
+  return db
+    .insertInto('team_memberships')
+    .values(m)
+    .onConflict((oc) => oc.columns(['team_id', 'user_id']).doNothing())
+    .returningAll()
+    .executeTakeFirst();
+}
+
+export function updateMembership(
+  db: Db,
+  id: string,
+  set: { owner?: boolean; sort_order?: number },
+): Promise<MembershipRow> {
+  return db
+    .updateTable('team_memberships')
+    .set({ ...set, updated_at: sql<Date>`now()` })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export async function deleteMembership(db: Db, id: string): Promise<void> {
+  await db.deleteFrom('team_memberships').where('id', '=', id).execute();
+}
+
+/** A team's memberships of live accounts, oldest first. */
+export function listLiveMemberships(db: Db, teamId: string): Promise<MembershipRow[]> {
+  return db
+    .selectFrom('team_memberships as m')
+    .innerJoin('users as u', 'u.id', 'm.user_id')
+    .selectAll('m')
+    .where('m.team_id', '=', teamId)
+    .where('m.archived_at', 'is', null)
+    .where('u.deleted_at', 'is', null)
+    .orderBy('m.created_at')
+    .orderBy('m.id')
+    .execute();
 }

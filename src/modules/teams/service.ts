@@ -15,14 +15,11 @@
 // Teams and memberships send no webhook events: the webhook resource types
 // (docs/webhooks.md) are issue, comment, project, cycle, label and attachment.
 
-import { sql } from 'kysely';
-import { DEFAULT_STATES } from '../../first-start.js';
 import type { Actor, AppContext } from '../../platform/context.js';
 import { isUniqueViolation } from '../../platform/db/errors.js';
 import type { TeamRow, UserRow } from '../../platform/db/tables.js';
 import { conflict, invalidField, notFound } from '../../platform/errors.js';
-import { teamEntity } from '../../platform/list/entities.js';
-import { offsetList } from '../../platform/list/query.js';
+import { insertDefaultStates } from '../states/queries.js';
 import { assertAdmin } from '../users/policy.js';
 import { findUsersByIds, lockLiveUser } from '../users/queries.js';
 import { findVisibleTeam, teamAccess } from './access.js';
@@ -38,7 +35,6 @@ import {
   TeamPatchBody,
   type TeamUpdateInput,
 } from './inputs.js';
-import * as m from './memberships.js';
 import * as q from './queries.js';
 
 export type { MembershipInput, MembershipUpdateInput, TeamCreateInput, TeamUpdateInput } from './inputs.js';
@@ -51,15 +47,10 @@ const keyTaken = (key: string) =>
 
 /** Every team the caller may see (archived ones too), oldest first, with its member count. */
 export async function listTeams(ctx: AppContext, actor: Actor) {
-  const { rows } = await offsetList<TeamRow & { member_count: number }>(ctx.db, {
-    entity: teamEntity,
+  const { rows } = await q.listTeamRows(ctx.db, {
     access: await teamAccess(ctx.db, actor),
     now: new Date(),
     actorId: actor.id,
-    from: sql`teams as t`,
-    columns: sql`t.*, (select count(*) from team_memberships m where m.team_id = t.id)::int as member_count`,
-    archivable: false,
-    order: sql`t.created_at, t.id`,
   });
   return rows;
 }
@@ -120,13 +111,10 @@ export async function createTeam(ctx: AppContext, actor: Actor, input: TeamCreat
         timezone: input.timezone ?? 'UTC',
         cycles_enabled: input.cyclesEnabled ?? true,
       });
-      await trx
-        .insertInto('workflow_states')
-        .values(DEFAULT_STATES.map((s, i) => ({ ...s, team_id: team.id, position: i, description: null })))
-        .execute();
+      await insertDefaultStates(trx, team.id);
       // The creator joins as owner; a public team takes every member and admin too.
-      await m.insertMembership(trx, { team_id: team.id, user_id: actor.id, owner: true, sort_order: 0 });
-      if (!team.private) await m.addActiveUsers(trx, team.id);
+      await q.insertMembership(trx, { team_id: team.id, user_id: actor.id, owner: true, sort_order: 0 });
+      if (!team.private) await q.addActiveUsers(trx, team.id);
       return team;
     }),
   );
@@ -193,9 +181,9 @@ export async function listMembers(
   ctx: AppContext,
   actor: Actor,
   idOrKey: string,
-): Promise<{ membership: m.MembershipRow; user: UserRow }[]> {
+): Promise<{ membership: q.MembershipRow; user: UserRow }[]> {
   const team = await getTeam(ctx, actor, idOrKey);
-  const memberships = await m.listLiveMemberships(ctx.db, team.id);
+  const memberships = await q.listLiveMemberships(ctx.db, team.id);
   const users = new Map(
     (
       await findUsersByIds(
@@ -212,7 +200,7 @@ export async function addMember(
   actor: Actor,
   idOrKey: string,
   input: MembershipInput,
-): Promise<m.MembershipRow> {
+): Promise<q.MembershipRow> {
   assertAdmin(actor);
   checkInput(MembershipBody, input);
   const team = await q.findTeamByIdOrKey(ctx.db, idOrKey);
@@ -221,7 +209,7 @@ export async function addMember(
   return ctx.db.transaction().execute(async (trx) => {
     // Locked so that a deletion of the account (which drops its memberships) waits or goes first.
     if (!(await lockLiveUser(trx, input.userId))) throw invalidField('userId', 'no user with this id');
-    const row = await m.insertMembership(trx, {
+    const row = await q.insertMembership(trx, {
       team_id: team.id,
       user_id: input.userId,
       owner: input.owner ?? false,
@@ -234,14 +222,14 @@ export async function addMember(
 
 async function change(
   ctx: AppContext,
-  membership: m.MembershipRow | undefined,
+  membership: q.MembershipRow | undefined,
   patch: MembershipUpdateInput,
-): Promise<m.MembershipRow> {
+): Promise<q.MembershipRow> {
   if (!membership) throw notFound('Team membership');
   // GraphQL may send an empty input: nothing to change then.
   if (Object.keys(patch).length === 0) return membership;
   checkInput(MembershipPatchBody, patch);
-  return m.updateMembership(ctx.db, membership.id, {
+  return q.updateMembership(ctx.db, membership.id, {
     ...(patch.owner !== undefined ? { owner: patch.owner } : {}),
     ...(patch.sortOrder !== undefined ? { sort_order: patch.sortOrder } : {}),
   });
@@ -253,11 +241,11 @@ export async function updateMember(
   idOrKey: string,
   userId: string,
   patch: MembershipUpdateInput,
-): Promise<m.MembershipRow> {
+): Promise<q.MembershipRow> {
   assertAdmin(actor);
   const team = await q.findTeamByIdOrKey(ctx.db, idOrKey);
   if (!team) throw notFound('Team');
-  return change(ctx, await m.findMembership(ctx.db, team.id, userId), patch);
+  return change(ctx, await q.findMembership(ctx.db, team.id, userId), patch);
 }
 
 export async function updateMembership(
@@ -265,14 +253,14 @@ export async function updateMembership(
   actor: Actor,
   id: string,
   patch: MembershipUpdateInput,
-): Promise<m.MembershipRow> {
+): Promise<q.MembershipRow> {
   assertAdmin(actor);
-  return change(ctx, await m.findMembershipById(ctx.db, id), patch);
+  return change(ctx, await q.findMembershipById(ctx.db, id), patch);
 }
 
-async function remove(ctx: AppContext, membership: m.MembershipRow | undefined): Promise<m.MembershipRow> {
+async function remove(ctx: AppContext, membership: q.MembershipRow | undefined): Promise<q.MembershipRow> {
   if (!membership) throw notFound('Team membership');
-  await m.deleteMembership(ctx.db, membership.id);
+  await q.deleteMembership(ctx.db, membership.id);
   return membership;
 }
 
@@ -281,14 +269,14 @@ export async function removeMember(
   actor: Actor,
   idOrKey: string,
   userId: string,
-): Promise<m.MembershipRow> {
+): Promise<q.MembershipRow> {
   assertAdmin(actor);
   const team = await q.findTeamByIdOrKey(ctx.db, idOrKey);
   if (!team) throw notFound('Team');
-  return remove(ctx, await m.findMembership(ctx.db, team.id, userId));
+  return remove(ctx, await q.findMembership(ctx.db, team.id, userId));
 }
 
-export async function deleteMembership(ctx: AppContext, actor: Actor, id: string): Promise<m.MembershipRow> {
+export async function deleteMembership(ctx: AppContext, actor: Actor, id: string): Promise<q.MembershipRow> {
   assertAdmin(actor);
-  return remove(ctx, await m.findMembershipById(ctx.db, id));
+  return remove(ctx, await q.findMembershipById(ctx.db, id));
 }

@@ -1,13 +1,12 @@
 // SQL for users. Every function takes the connection or transaction it runs in.
 import { sql } from 'kysely';
+import type { TeamAccess } from '../../platform/access.js';
 import type { Db } from '../../platform/db/database.js';
 import type { NewUser, Role, UserRow, UserStatus } from '../../platform/db/tables.js';
+import { userEntity } from '../../platform/list/entities.js';
+import { offsetList } from '../../platform/list/query.js';
 
 const live = (db: Db) => db.selectFrom('users').where('deleted_at', 'is', null);
-
-export function findUserById(db: Db, id: string): Promise<UserRow | undefined> {
-  return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
-}
 
 export function findLiveUserById(db: Db, id: string): Promise<UserRow | undefined> {
   return live(db).selectAll().where('id', '=', id).executeTakeFirst();
@@ -90,4 +89,42 @@ export async function lockActiveAdmins(db: Db): Promise<string[]> {
     .forUpdate()
     .execute();
   return rows.map((r) => r.id);
+}
+
+/** A page of the live users the caller sees (the user entity's rule), oldest first, with the total. */
+export function listVisibleUsers(db: Db, access: TeamAccess, page: { limit: number; offset: number }) {
+  return offsetList<UserRow>(db, {
+    entity: userEntity,
+    access,
+    scope: [sql`t.deleted_at is null`],
+    now: new Date(),
+    actorId: access.userId,
+    from: sql`users as t`,
+    archivable: false,
+    order: sql`t.created_at, t.id`,
+    limit: page.limit,
+    offset: page.offset,
+  });
+}
+
+// Changes that may remove an admin take this transaction-scoped lock first, so
+// they run one at a time. Locking the target row and then every admin row
+// instead lets two admins demoting each other deadlock (each holds its target
+// and waits for the other's), which PostgreSQL resolves by failing one of them.
+const ADMIN_CHANGES_LOCK = 727_003;
+export const serialiseAdminChanges = (trx: Db) =>
+  sql`select pg_advisory_xact_lock(${ADMIN_CHANGES_LOCK})`.execute(trx);
+
+/**
+ * What a deleted account leaves behind: its API keys and memberships go, and
+ * it is unassigned from every issue; what it wrote stays.
+ */
+export async function detachDeletedUser(trx: Db, id: string): Promise<void> {
+  await trx.deleteFrom('api_keys').where('user_id', '=', id).execute();
+  await trx.deleteFrom('team_memberships').where('user_id', '=', id).execute();
+  await trx
+    .updateTable('issues')
+    .set({ assignee_id: null, updated_at: sql<Date>`now()` })
+    .where('assignee_id', '=', id)
+    .execute();
 }

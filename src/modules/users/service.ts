@@ -1,13 +1,10 @@
 // Account rules: creating, changing and deleting users.
-import { sql } from 'kysely';
 import { hashPassword } from '../../platform/auth/passwords.js';
 import type { Actor, AppContext } from '../../platform/context.js';
 import type { Db } from '../../platform/db/database.js';
 import { isUniqueViolation } from '../../platform/db/errors.js';
 import type { Role, UserRow, UserStatus } from '../../platform/db/tables.js';
 import { AppError, conflict, notFound } from '../../platform/errors.js';
-import { userEntity } from '../../platform/list/entities.js';
-import { offsetList } from '../../platform/list/query.js';
 import { teamAccess } from '../teams/access.js';
 import { joinOpenTeams } from '../teams/memberships.js';
 import { assertAdmin } from './policy.js';
@@ -62,18 +59,7 @@ export async function adminListUsers(ctx: AppContext, actor: Actor, page: { limi
 
 /** Live accounts the caller may see: everyone for members, their teams' people for guests. */
 export async function listUsers(ctx: AppContext, actor: Actor, page: { limit: number; offset: number }) {
-  const { rows, total } = await offsetList<UserRow>(ctx.db, {
-    entity: userEntity,
-    access: await teamAccess(ctx.db, actor),
-    scope: [sql`t.deleted_at is null`],
-    now: new Date(),
-    actorId: actor.id,
-    from: sql`users as t`,
-    archivable: false,
-    order: sql`t.created_at, t.id`,
-    limit: page.limit,
-    offset: page.offset,
-  });
+  const { rows, total } = await q.listVisibleUsers(ctx.db, await teamAccess(ctx.db, actor), page);
   return { users: rows, total };
 }
 
@@ -83,14 +69,6 @@ const lastAdmin = () =>
     'LAST_ADMIN',
     'The workspace must keep at least one active admin; promote someone else first',
   );
-
-// Changes that may remove an admin take this transaction-scoped lock first, so
-// they run one at a time. Locking the target row and then every admin row
-// instead lets two admins demoting each other deadlock (each holds its target
-// and waits for the other's), which PostgreSQL resolves by failing one of them.
-const ADMIN_CHANGES_LOCK = 727_003;
-const serialiseAdminChanges = (trx: Db) =>
-  sql`select pg_advisory_xact_lock(${ADMIN_CHANGES_LOCK})`.execute(trx);
 
 /** Refuses a change that would leave the workspace without an active admin. */
 async function assertAdminsRemain(
@@ -113,7 +91,7 @@ export async function adminUpdateUser(
 ): Promise<UserRow> {
   assertAdmin(actor);
   return ctx.db.transaction().execute(async (trx) => {
-    await serialiseAdminChanges(trx);
+    await q.serialiseAdminChanges(trx);
     // Read (and lock) the target only now, so we see any change that finished while we waited.
     const target = await q.lockLiveUser(trx, id);
     if (!target) throw notFound('User');
@@ -145,17 +123,11 @@ export async function adminUpdateUser(
 export async function adminDeleteUser(ctx: AppContext, actor: Actor, id: string): Promise<void> {
   assertAdmin(actor);
   await ctx.db.transaction().execute(async (trx) => {
-    await serialiseAdminChanges(trx);
+    await q.serialiseAdminChanges(trx);
     const target = await q.lockLiveUser(trx, id);
     if (!target) throw notFound('User');
     await assertAdminsRemain(trx, target, 'deleted');
     await q.softDeleteUser(trx, id);
-    await trx.deleteFrom('api_keys').where('user_id', '=', id).execute();
-    await trx.deleteFrom('team_memberships').where('user_id', '=', id).execute();
-    await trx
-      .updateTable('issues')
-      .set({ assignee_id: null, updated_at: sql<Date>`now()` })
-      .where('assignee_id', '=', id)
-      .execute();
+    await q.detachDeletedUser(trx, id);
   });
 }

@@ -26,6 +26,13 @@ export function findViewRow(
   return (lock ? q.forUpdate() : q).executeTakeFirst();
 }
 
+/** Whether any view (whoever's) has this id. */
+export async function viewIdTaken(db: Db, id: string): Promise<boolean> {
+  return (
+    (await db.selectFrom('custom_views').select('id').where('id', '=', id).executeTakeFirst()) !== undefined
+  );
+}
+
 export async function slugTaken(db: Db, slug: string): Promise<boolean> {
   const row = await db.selectFrom('custom_views').select('id').where('slug_id', '=', slug).executeTakeFirst();
   return row !== undefined;

@@ -194,10 +194,7 @@ export async function createView(ctx: AppContext, actor: Actor, input: ViewInput
   checkHandOver({ owner_id: actor.id, shared: false }, input);
   return ctx.db.transaction().execute(async (trx) => {
     const set = await columns(trx, actor, access, input);
-    if (
-      input.id &&
-      (await trx.selectFrom('custom_views').select('id').where('id', '=', input.id).executeTakeFirst())
-    ) {
+    if (input.id && (await q.viewIdTaken(trx, input.id))) {
       throw conflict('A view with this id exists', 'id');
     }
     return q.insertView(trx, {

@@ -16,6 +16,7 @@ import { randomBytes } from 'node:crypto';
 import type { Actor, AppContext } from '../../platform/context.js';
 import { AppError, invalidField, notFound } from '../../platform/errors.js';
 import { UnsafeDestinationError, vetDestination } from '../../platform/net/safe-destination.js';
+import { liveTeamId } from '../teams/queries.js';
 import { assertCanManageWebhooks } from './policy.js';
 import { presentDelivery, RESOURCE_TYPES, type ResourceType } from './present.js';
 import * as q from './queries.js';
@@ -76,16 +77,9 @@ function checkedResourceTypes(types: readonly string[]): ResourceType[] {
 
 async function checkedTeam(ctx: AppContext, teamId: string | null): Promise<string | null> {
   if (teamId === null) return null;
-  const team = isUuid(teamId)
-    ? await ctx.db
-        .selectFrom('teams')
-        .select('id')
-        .where('id', '=', teamId)
-        .where('archived_at', 'is', null)
-        .executeTakeFirst()
-    : undefined;
+  const team = isUuid(teamId) ? await liveTeamId(ctx.db, teamId) : undefined;
   if (!team) throw invalidField('teamId', 'no such team');
-  return team.id;
+  return team;
 }
 
 const checkedLabel = (label: string | null | undefined) => {

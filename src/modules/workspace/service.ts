@@ -3,9 +3,10 @@ import type { Actor, AppContext } from '../../platform/context.js';
 import type { Db } from '../../platform/db/database.js';
 import type { WorkspaceRow } from '../../platform/db/tables.js';
 import { assertAdmin } from '../users/policy.js';
+import * as q from './queries.js';
 
 export function getWorkspace(db: Db): Promise<WorkspaceRow> {
-  return db.selectFrom('workspace').selectAll().where('id', '=', 1).executeTakeFirstOrThrow();
+  return q.workspaceRow(db);
 }
 
 export async function adminUpdateWorkspace(
@@ -14,17 +15,11 @@ export async function adminUpdateWorkspace(
   patch: { name?: string; tagline?: string; accentColor?: string },
 ): Promise<WorkspaceRow> {
   assertAdmin(actor);
-  return ctx.db
-    .updateTable('workspace')
-    .set({
-      ...(patch.name !== undefined ? { name: patch.name.trim() } : {}),
-      ...(patch.tagline !== undefined ? { tagline: patch.tagline.trim() } : {}),
-      ...(patch.accentColor !== undefined ? { accent_color: patch.accentColor.toLowerCase() } : {}),
-      updated_at: new Date(),
-    })
-    .where('id', '=', 1)
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  return q.updateWorkspaceRow(ctx.db, {
+    ...(patch.name !== undefined ? { name: patch.name.trim() } : {}),
+    ...(patch.tagline !== undefined ? { tagline: patch.tagline.trim() } : {}),
+    ...(patch.accentColor !== undefined ? { accent_color: patch.accentColor.toLowerCase() } : {}),
+  });
 }
 
 export const presentWorkspace = (w: WorkspaceRow) => ({
@@ -48,16 +43,10 @@ export async function adminUpdateRegistration(
   const domains = patch.allowedEmailDomains && [
     ...new Set(patch.allowedEmailDomains.map((d) => d.trim().toLowerCase().replace(/\.$/, ''))),
   ];
-  return ctx.db
-    .updateTable('workspace')
-    .set({
-      ...(patch.open !== undefined ? { registration_open: patch.open } : {}),
-      ...(domains ? { allowed_email_domains: domains } : {}),
-      updated_at: new Date(),
-    })
-    .where('id', '=', 1)
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  return q.updateWorkspaceRow(ctx.db, {
+    ...(patch.open !== undefined ? { registration_open: patch.open } : {}),
+    ...(domains ? { allowed_email_domains: domains } : {}),
+  });
 }
 
 export const presentRegistration = (w: WorkspaceRow) => ({

@@ -2,7 +2,7 @@
 // otherwise embedded PGlite under DATA_DIR. Both speak the same SQL.
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { Kysely, PostgresDialect } from 'kysely';
+import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { CallerSlots, slotsPerCaller } from './caller-slots.js';
 import { MeteredPool, type StatementListener } from './metered-pool.js';
@@ -11,6 +11,11 @@ import type { DB } from './tables.js';
 import { timestamptzParser } from './timestamps.js';
 
 export type Db = Kysely<DB>;
+
+/** One round trip to the database (the readiness probe); throws when it cannot be reached. */
+export async function ping(db: Db): Promise<void> {
+  await sql`select 1`.execute(db);
+}
 
 export interface Database {
   db: Db;

@@ -2,8 +2,6 @@
 const codeOf = (err: unknown) => (err as { code?: unknown } | null)?.code;
 
 export const isUniqueViolation = (err: unknown) => codeOf(err) === '23505';
-export const isForeignKeyViolation = (err: unknown) => codeOf(err) === '23503';
-export const isCheckViolation = (err: unknown) => codeOf(err) === '23514';
 
 /**
  * PostgreSQL class 22, "data exception" (a malformed uuid, a NUL byte in

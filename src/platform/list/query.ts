@@ -47,6 +47,10 @@ export interface OffsetList extends ListScope {
   offset?: number;
 }
 
+/** What a domain's list query takes from its service: who asks, the filter tree and the page. */
+export type OffsetPage = Pick<OffsetList, 'access' | 'now' | 'actorId'> &
+  Partial<Pick<OffsetList, 'filter' | 'includeArchived' | 'limit' | 'offset'>>;
+
 /**
  * One page by offset and the number of all matches, in one statement (the
  * total rides along as a window count); a page past the end counts apart.

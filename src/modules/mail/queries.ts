@@ -1,9 +1,36 @@
-// SQL of the outgoing mail queue (table outgoing_mail). Every function takes
-// the connection or transaction it runs in; enqueueMail is meant to run in the
-// transaction of whatever causes the message, so both commit or neither does.
+// SQL of email: the outgoing mail queue (table outgoing_mail) and the
+// per-user preference. Every function takes the connection or transaction it
+// runs in; enqueueMail is meant to run in the transaction of whatever causes
+// the message, so both commit or neither does.
 import { sql } from 'kysely';
 import type { Db } from '../../platform/db/database.js';
 import type { MailKind } from '../../platform/db/tables.js';
+
+/** Whether a user wants notification email; undefined for an unknown user. */
+export async function emailNotificationsOf(db: Db, userId: string): Promise<boolean | undefined> {
+  const row = await db
+    .selectFrom('users')
+    .select('email_notifications')
+    .where('id', '=', userId)
+    .executeTakeFirst();
+  return row?.email_notifications;
+}
+
+/** Sets a live user's preference; returns it as stored, undefined for an unknown or deleted user. */
+export async function setEmailNotifications(
+  db: Db,
+  userId: string,
+  on: boolean,
+): Promise<boolean | undefined> {
+  const row = await db
+    .updateTable('users')
+    .set({ email_notifications: on })
+    .where('id', '=', userId)
+    .where('deleted_at', 'is', null)
+    .returning('email_notifications')
+    .executeTakeFirst();
+  return row?.email_notifications;
+}
 
 export interface ClaimedMail {
   id: string;

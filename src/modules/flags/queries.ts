@@ -1,0 +1,26 @@
+// SQL for feature flags. Every function takes the connection or transaction it runs in.
+import type { Db } from '../../platform/db/database.js';
+import type { FlagRow } from '../../platform/db/tables.js';
+
+export function allFlags(db: Db): Promise<FlagRow[]> {
+  return db.selectFrom('feature_flags').selectAll().orderBy('key').execute();
+}
+
+export async function flagEnabled(db: Db, key: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('feature_flags')
+    .select('enabled')
+    .where('key', '=', key)
+    .executeTakeFirst();
+  return row?.enabled ?? false;
+}
+
+/** Switches a flag; undefined when there is no such flag. */
+export function setFlag(db: Db, key: string, enabled: boolean): Promise<FlagRow | undefined> {
+  return db
+    .updateTable('feature_flags')
+    .set({ enabled, updated_at: new Date() })
+    .where('key', '=', key)
+    .returningAll()
+    .executeTakeFirst();
+}

@@ -1,0 +1,21 @@
+// SQL for the workspace's one settings row (id 1, made by the first migration).
+import type { Updateable } from 'kysely';
+import type { Db } from '../../platform/db/database.js';
+import type { WorkspaceRow, WorkspaceTable } from '../../platform/db/tables.js';
+
+export function workspaceRow(db: Db): Promise<WorkspaceRow> {
+  return db.selectFrom('workspace').selectAll().where('id', '=', 1).executeTakeFirstOrThrow();
+}
+
+/** Writes the given settings (and updated_at); returns the row as it is now. */
+export function updateWorkspaceRow(
+  db: Db,
+  patch: Omit<Updateable<WorkspaceTable>, 'id' | 'updated_at'>,
+): Promise<WorkspaceRow> {
+  return db
+    .updateTable('workspace')
+    .set({ ...patch, updated_at: new Date() })
+    .where('id', '=', 1)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
