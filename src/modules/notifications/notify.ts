@@ -130,7 +130,9 @@ export async function issueUpdated(
   actorId: string,
   { issueId, assignee, description, stateType }: IssueUpdate,
 ): Promise<void> {
-  const mentioned = description ? await liveUsersNamedAlone(trx, newMentions(description.from, description.to)) : [];
+  const mentioned = description
+    ? await liveUsersNamedAlone(trx, newMentions(description.from, description.to))
+    : [];
   await subscribeWhoSees(trx, issueId, assignee ? [assignee, ...mentioned] : mentioned);
   const to = new Recipients(actorId);
   to.add('issueAssignedToYou', [assignee]);
