@@ -50,6 +50,9 @@ export function emptyValue(type: GraphQLOutputType): unknown {
   return {};
 }
 
+/** Fields this service does not hold (each answers its type's empty value): compiled reads answer them so too. */
+export const unheldFields = new WeakSet<object>();
+
 export const notHeld = (what: string) =>
   new AppError(400, 'NOT_HELD', `${what} is not available on this server: it does not hold this feature`);
 
@@ -93,6 +96,7 @@ export function buildExecutableSchema(resolverMaps: ResolverMap[]): GraphQLSchem
       const empty = emptyValue(field.type);
       if (resolve) field.resolve = resolve;
       else if (!isHeld(name, fieldName)) {
+        unheldFields.add(field);
         field.resolve =
           name === 'Query' || name === 'Mutation'
             ? unheldRoot(name, fieldName, field.type)

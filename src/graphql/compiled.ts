@@ -1,0 +1,254 @@
+// Compiled reads: a query whose every field the read model declares
+// (platform/read/entities.ts) is answered by one statement in which
+// PostgreSQL builds the whole `{"data":...}` JSON, sent as it comes. The
+// document was parsed, validated and measured (execute.ts) before; here its
+// selections are collected as graphql-js would (fragments, @skip/@include,
+// merged fields by response key), arguments coerced as resolvers get them.
+// Anything the model cannot answer (a field it does not declare, a root
+// field it does not list, arguments the list refuses) answers undefined and
+// the resolvers run instead, so the answer is the same either way.
+import {
+  type FieldNode,
+  type FragmentDefinitionNode,
+  type GraphQLField,
+  GraphQLIncludeDirective,
+  GraphQLList,
+  GraphQLNonNull,
+  type GraphQLObjectType,
+  type GraphQLSchema,
+  GraphQLSkipDirective,
+  getArgumentValues,
+  getDirectiveValues,
+  getNamedType,
+  isAbstractType,
+  isObjectType,
+  Kind,
+  type OperationDefinitionNode,
+  type SelectionSetNode,
+} from 'graphql';
+import { sql } from 'kysely';
+import { AppError } from '../platform/errors.js';
+import { type ListArgs, listJson, NotPlannable, rootJson, type Selection } from '../platform/read/compile.js';
+import { entities, issue } from '../platform/read/entities.js';
+import type { Entity } from '../platform/read/model.js';
+import { emptyValue, unheldFields } from './build-schema.js';
+import type { GqlContext } from './context.js';
+
+type Vars = Record<string, unknown>;
+// biome-ignore lint/suspicious/noExplicitAny: field definitions of any source type
+type Field = GraphQLField<any, any>;
+
+interface Doc {
+  schema: GraphQLSchema;
+  fragments: Record<string, FragmentDefinitionNode>;
+  variables: Vars;
+}
+
+class Unplannable extends Error {}
+const give_up = (why: string): never => {
+  throw new Unplannable(why);
+};
+
+/** Root fields answered by a list of an entity: the entity and the arguments the list reads. */
+const ROOT_LISTS: Record<string, Entity> = { issues: issue };
+
+/** Fields by response key, in the order graphql-js executes them. */
+function collect(
+  doc: Doc,
+  type: GraphQLObjectType,
+  sets: readonly SelectionSetNode[],
+): Map<string, FieldNode[]> {
+  const fields = new Map<string, FieldNode[]>();
+  const seen = new Set<string>();
+  const included = (node: { directives?: readonly unknown[] | undefined }) => {
+    const n = node as Parameters<typeof getDirectiveValues>[1];
+    if (getDirectiveValues(GraphQLSkipDirective, n, doc.variables)?.['if'] === true) return false;
+    return getDirectiveValues(GraphQLIncludeDirective, n, doc.variables)?.['if'] !== false;
+  };
+  const applies = (condition: string | undefined) => {
+    if (!condition || condition === type.name) return true;
+    const t = doc.schema.getType(condition);
+    return Boolean(t && isAbstractType(t) && doc.schema.isSubType(t, type));
+  };
+  const walk = (set: SelectionSetNode) => {
+    for (const sel of set.selections) {
+      if (!included(sel)) continue;
+      if (sel.kind === Kind.FIELD) {
+        const key = sel.alias?.value ?? sel.name.value;
+        const list = fields.get(key);
+        if (list) list.push(sel);
+        else fields.set(key, [sel]);
+      } else if (sel.kind === Kind.INLINE_FRAGMENT) {
+        if (applies(sel.typeCondition?.name.value)) walk(sel.selectionSet);
+      } else {
+        const name = sel.name.value;
+        if (seen.has(name)) continue;
+        seen.add(name);
+        const fragment = doc.fragments[name];
+        if (fragment && applies(fragment.typeCondition.name.value)) walk(fragment.selectionSet);
+      }
+    }
+  };
+  for (const set of sets) walk(set);
+  return fields;
+}
+
+const subSets = (nodes: FieldNode[]) => nodes.flatMap((n) => (n.selectionSet ? [n.selectionSet] : []));
+
+/** The empty answer of a field we do not hold, when it is a plain value (null, [], false, 0, ''). */
+function unheldConstant(def: Field): { value: unknown } | undefined {
+  if (!unheldFields.has(def)) return undefined;
+  const type = def.type;
+  const inner = type instanceof GraphQLNonNull ? type.ofType : type;
+  if (type instanceof GraphQLNonNull && !(inner instanceof GraphQLList) && isObjectType(inner))
+    return undefined;
+  return { value: emptyValue(type) };
+}
+
+/** The selections of an object of `entity` (GraphQL type `type`). */
+function objectSelections(
+  doc: Doc,
+  type: GraphQLObjectType,
+  entity: Entity,
+  nodes: FieldNode[],
+): Selection[] {
+  const out: Selection[] = [];
+  for (const [key, fieldNodes] of collect(doc, type, subSets(nodes))) {
+    const name = fieldNodes[0]!.name.value;
+    if (name === '__typename') {
+      out.push({ key, constant: type.name });
+      continue;
+    }
+    const def = type.getFields()[name] ?? give_up(`${type.name}.${name}`);
+    const field = entity.fields[name];
+    if (!field) {
+      const empty = unheldConstant(def) ?? give_up(`${type.name}.${name}`);
+      out.push({ key, constant: empty.value });
+      continue;
+    }
+    if (field.kind === 'value') {
+      if (def.args.length) give_up(`${type.name}.${name} takes arguments`);
+      out.push({ key, field: name });
+      continue;
+    }
+    const target = field.to();
+    const named = getNamedType(def.type);
+    if (!isObjectType(named)) return give_up(`${type.name}.${name}`);
+    if (field.kind === 'one') {
+      if (named.name !== target.name) give_up(`${type.name}.${name} is a ${named.name}`);
+      out.push({ key, field: name, select: objectSelections(doc, named, target, fieldNodes) });
+    } else {
+      const args = getArgumentValues(def, fieldNodes[0]!, doc.variables) as ListArgs;
+      out.push({ key, field: name, args, select: connectionSelections(doc, named, target, fieldNodes) });
+    }
+  }
+  return out;
+}
+
+/** The selections of a connection of `entity`: nodes, edges { node cursor }, pageInfo. */
+function connectionSelections(
+  doc: Doc,
+  type: GraphQLObjectType,
+  entity: Entity,
+  nodes: FieldNode[],
+): Selection[] {
+  const nodeType = getNamedType(type.getFields().nodes?.type);
+  if (!nodeType || !isObjectType(nodeType) || nodeType.name !== entity.name) return give_up(type.name);
+  const out: Selection[] = [];
+  for (const [key, fieldNodes] of collect(doc, type, subSets(nodes))) {
+    const name = fieldNodes[0]!.name.value;
+    if (name === '__typename') out.push({ key, constant: type.name });
+    else if (name === 'nodes')
+      out.push({ key, field: name, select: objectSelections(doc, nodeType, entity, fieldNodes) });
+    else if (name === 'pageInfo')
+      out.push({
+        key,
+        field: name,
+        select: plainSelections(doc, fieldNodes, name, [
+          'hasNextPage',
+          'hasPreviousPage',
+          'startCursor',
+          'endCursor',
+        ]),
+      });
+    else if (name === 'edges') {
+      const edgeType = getNamedType(type.getFields().edges!.type) as GraphQLObjectType;
+      const edge: Selection[] = [];
+      for (const [k, n] of collect(doc, edgeType, subSets(fieldNodes))) {
+        const f = n[0]!.name.value;
+        if (f === '__typename') edge.push({ key: k, constant: edgeType.name });
+        else if (f === 'cursor') edge.push({ key: k, field: f });
+        else if (f === 'node')
+          edge.push({ key: k, field: f, select: objectSelections(doc, nodeType, entity, n) });
+        else give_up(`${edgeType.name}.${f}`);
+      }
+      out.push({ key, field: name, select: edge });
+    } else give_up(`${type.name}.${name}`);
+  }
+  return out;
+}
+
+function plainSelections(doc: Doc, nodes: FieldNode[], typeName: string, allowed: string[]): Selection[] {
+  const type = doc.schema.getType(typeName === 'pageInfo' ? 'PageInfo' : typeName) as GraphQLObjectType;
+  return [...collect(doc, type, subSets(nodes))].map(([key, n]) => {
+    const f = n[0]!.name.value;
+    if (f === '__typename') return { key, constant: type.name };
+    if (!allowed.includes(f)) give_up(`${type.name}.${f}`);
+    return { key, field: f };
+  });
+}
+
+/**
+ * The answer's JSON text (`{"data":{...}}`), or undefined when the resolvers
+ * must answer: the model cannot plan the document, or its arguments are
+ * refused (the resolvers then report the error at its path).
+ */
+export async function answerCompiled(
+  schema: GraphQLSchema,
+  g: GqlContext,
+  op: OperationDefinitionNode,
+  fragments: Record<string, FragmentDefinitionNode>,
+  variables: Vars,
+): Promise<string | undefined> {
+  if (!g.app.config.graphqlCompiledReads || op.operation !== 'query') return undefined;
+  const doc: Doc = { schema, fragments, variables };
+  const queryType = schema.getQueryType()!;
+  let roots: { key: string; entity: Entity; args: ListArgs; select: Selection[] }[];
+  try {
+    roots = [...collect(doc, queryType, [op.selectionSet])].map(([key, nodes]) => {
+      const name = nodes[0]!.name.value;
+      const entity = ROOT_LISTS[name] ?? give_up(`Query.${name}`);
+      const def = queryType.getFields()[name]!;
+      const type = getNamedType(def.type) as GraphQLObjectType;
+      const args = getArgumentValues(def, nodes[0]!, variables) as ListArgs;
+      return { key, entity, args, select: connectionSelections(doc, type, entity, nodes) };
+    });
+  } catch (err) {
+    if (err instanceof Unplannable) return undefined;
+    throw err;
+  }
+  const c = {
+    access: await g.access(),
+    viewerId: g.actor.id,
+    publicUrl: g.app.config.publicUrl,
+    now: g.now,
+  };
+  let data: ReturnType<typeof rootJson>;
+  try {
+    data = rootJson(
+      roots.map((root) => ({
+        key: root.key,
+        json: (st) => listJson(root.entity, root.args, root.select, st),
+      })),
+      c,
+    );
+  } catch (err) {
+    // A bad cursor or filter: the resolvers answer with the error at the field's path.
+    if (err instanceof AppError || err instanceof NotPlannable) return undefined;
+    throw err;
+  }
+  const { rows } = await sql<{ json: string }>`select '{"data":' || ${data} || '}' as json`.execute(g.db);
+  return rows[0]!.json;
+}
+
+export { entities };
