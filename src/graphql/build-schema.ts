@@ -53,6 +53,9 @@ export function emptyValue(type: GraphQLOutputType): unknown {
 /** Fields this service does not hold (each answers its type's empty value): compiled reads answer them so too. */
 export const unheldFields = new WeakSet<object>();
 
+/** Fields answered from their source object's property of the same name (or their empty value). */
+export const sourceFields = new WeakSet<object>();
+
 export const notHeld = (what: string) =>
   new AppError(400, 'NOT_HELD', `${what} is not available on this server: it does not hold this feature`);
 
@@ -102,6 +105,7 @@ export function buildExecutableSchema(resolverMaps: ResolverMap[]): GraphQLSchem
             ? unheldRoot(name, fieldName, field.type)
             : unheldField(name, fieldName, empty);
       } else {
+        sourceFields.add(field);
         field.resolve = (source) => {
           const v = source?.[fieldName];
           return v === undefined ? empty : typeof v === 'function' ? v.call(source) : v;

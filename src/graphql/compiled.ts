@@ -12,9 +12,8 @@ import {
   type FragmentDefinitionNode,
   type GraphQLField,
   GraphQLIncludeDirective,
-  GraphQLList,
-  GraphQLNonNull,
   type GraphQLObjectType,
+  type GraphQLOutputType,
   type GraphQLSchema,
   GraphQLSkipDirective,
   getArgumentValues,
@@ -29,9 +28,9 @@ import {
 import { sql } from 'kysely';
 import { AppError } from '../platform/errors.js';
 import { type ListArgs, listJson, NotPlannable, rootJson, type Selection } from '../platform/read/compile.js';
-import { entities, issue } from '../platform/read/entities.js';
+import { issue } from '../platform/read/entities.js';
 import type { Entity } from '../platform/read/model.js';
-import { emptyValue, unheldFields } from './build-schema.js';
+import { emptyValue, sourceFields, unheldFields } from './build-schema.js';
 import type { GqlContext } from './context.js';
 
 type Vars = Record<string, unknown>;
@@ -95,14 +94,45 @@ function collect(
 
 const subSets = (nodes: FieldNode[]) => nodes.flatMap((n) => (n.selectionSet ? [n.selectionSet] : []));
 
-/** The empty answer of a field we do not hold, when it is a plain value (null, [], false, 0, ''). */
-function unheldConstant(def: Field): { value: unknown } | undefined {
+/**
+ * The answer of a field this service does not hold, as graphql-js would give
+ * it: the empty value of its type, and for an object the same for each field
+ * selected on it (read from the empty object, as its default resolvers do).
+ * Undefined when a field below has a resolver of its own.
+ */
+function unheldValue(doc: Doc, def: Field, nodes: FieldNode[]): { value: unknown } | undefined {
   if (!unheldFields.has(def)) return undefined;
-  const type = def.type;
-  const inner = type instanceof GraphQLNonNull ? type.ofType : type;
-  if (type instanceof GraphQLNonNull && !(inner instanceof GraphQLList) && isObjectType(inner))
-    return undefined;
-  return { value: emptyValue(type) };
+  return emptyAnswer(doc, def.type, emptyValue(def.type), nodes);
+}
+
+function emptyAnswer(
+  doc: Doc,
+  type: GraphQLOutputType,
+  value: unknown,
+  nodes: FieldNode[],
+): { value: unknown } | undefined {
+  const named = getNamedType(type);
+  if (value == null || !isObjectType(named)) return { value: value ?? null };
+  if (Array.isArray(value)) return value.length ? undefined : { value: [] };
+  const source = value as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const [key, fieldNodes] of collect(doc, named, subSets(nodes))) {
+    const name = fieldNodes[0]!.name.value;
+    if (name === '__typename') {
+      out[key] = named.name;
+      continue;
+    }
+    const def = named.getFields()[name];
+    if (!def) return undefined;
+    let v: unknown;
+    if (unheldFields.has(def)) v = emptyValue(def.type);
+    else if (sourceFields.has(def)) v = source[name] === undefined ? emptyValue(def.type) : source[name];
+    else return undefined;
+    const answer = emptyAnswer(doc, def.type, v, fieldNodes);
+    if (!answer) return undefined;
+    out[key] = answer.value;
+  }
+  return { value: out };
 }
 
 /** The selections of an object of `entity` (GraphQL type `type`). */
@@ -122,7 +152,7 @@ function objectSelections(
     const def = type.getFields()[name] ?? give_up(`${type.name}.${name}`);
     const field = entity.fields[name];
     if (!field) {
-      const empty = unheldConstant(def) ?? give_up(`${type.name}.${name}`);
+      const empty = unheldValue(doc, def, fieldNodes) ?? give_up(`${type.name}.${name}`);
       out.push({ key, constant: empty.value });
       continue;
     }
@@ -198,6 +228,34 @@ function plainSelections(doc: Doc, nodes: FieldNode[], typeName: string, allowed
   });
 }
 
+type Root = { key: string; entity: Entity; args: ListArgs; select: Selection[] };
+
+/** The plan of an operation: its root lists and their selections, or why the model cannot answer it. */
+export function planOperation(
+  schema: GraphQLSchema,
+  op: OperationDefinitionNode,
+  fragments: Record<string, FragmentDefinitionNode>,
+  variables: Vars,
+): { roots: Root[] } | { unplannable: string } {
+  if (op.operation !== 'query') return { unplannable: op.operation };
+  const doc: Doc = { schema, fragments, variables };
+  const queryType = schema.getQueryType()!;
+  try {
+    const roots = [...collect(doc, queryType, [op.selectionSet])].map(([key, nodes]) => {
+      const name = nodes[0]!.name.value;
+      const entity = ROOT_LISTS[name] ?? give_up(`Query.${name}`);
+      const def = queryType.getFields()[name]!;
+      const type = getNamedType(def.type) as GraphQLObjectType;
+      const args = getArgumentValues(def, nodes[0]!, variables) as ListArgs;
+      return { key, entity, args, select: connectionSelections(doc, type, entity, nodes) };
+    });
+    return { roots };
+  } catch (err) {
+    if (err instanceof Unplannable) return { unplannable: err.message };
+    throw err;
+  }
+}
+
 /**
  * The answer's JSON text (`{"data":{...}}`), or undefined when the resolvers
  * must answer: the model cannot plan the document, or its arguments are
@@ -210,23 +268,9 @@ export async function answerCompiled(
   fragments: Record<string, FragmentDefinitionNode>,
   variables: Vars,
 ): Promise<string | undefined> {
-  if (!g.app.config.graphqlCompiledReads || op.operation !== 'query') return undefined;
-  const doc: Doc = { schema, fragments, variables };
-  const queryType = schema.getQueryType()!;
-  let roots: { key: string; entity: Entity; args: ListArgs; select: Selection[] }[];
-  try {
-    roots = [...collect(doc, queryType, [op.selectionSet])].map(([key, nodes]) => {
-      const name = nodes[0]!.name.value;
-      const entity = ROOT_LISTS[name] ?? give_up(`Query.${name}`);
-      const def = queryType.getFields()[name]!;
-      const type = getNamedType(def.type) as GraphQLObjectType;
-      const args = getArgumentValues(def, nodes[0]!, variables) as ListArgs;
-      return { key, entity, args, select: connectionSelections(doc, type, entity, nodes) };
-    });
-  } catch (err) {
-    if (err instanceof Unplannable) return undefined;
-    throw err;
-  }
+  if (!g.app.config.graphqlCompiledReads) return undefined;
+  const plan = planOperation(schema, op, fragments, variables);
+  if (!('roots' in plan)) return undefined;
   const c = {
     access: await g.access(),
     viewerId: g.actor.id,
@@ -236,7 +280,7 @@ export async function answerCompiled(
   let data: ReturnType<typeof rootJson>;
   try {
     data = rootJson(
-      roots.map((root) => ({
+      plan.roots.map((root) => ({
         key: root.key,
         json: (st) => listJson(root.entity, root.args, root.select, st),
       })),
@@ -250,5 +294,3 @@ export async function answerCompiled(
   const { rows } = await sql<{ json: string }>`select '{"data":' || ${data} || '}' as json`.execute(g.db);
   return rows[0]!.json;
 }
-
-export { entities };

@@ -9,7 +9,7 @@
 import { sql } from 'kysely';
 import { type PageArgs, pageWindow, pastPosition } from '../list/paginate.js';
 import { listWhere } from '../list/query.js';
-import { constant, cursor, json, literal, object, type Sql } from './json.js';
+import { constant, cursor, json, object, type Sql } from './json.js';
 import type { Entity, ReadContext, Via } from './model.js';
 
 /** A field of an object: a constant (__typename, a value this service does not hold) or a declared field. */
@@ -17,15 +17,12 @@ export type Selection =
   | { key: string; constant: unknown }
   | { key: string; field: string; args?: ListArgs | undefined; select?: Selection[] | undefined };
 
-/** What a connection may select: nodes, edges { node cursor }, pageInfo, constants. */
-export type ConnectionSelection = Selection;
-
 export type ListArgs = PageArgs & {
   filter?: Record<string, unknown> | null | undefined;
   includeDisabled?: boolean | null | undefined;
 };
 
-/** Names that must not be treated as a declared field (a typo in a caller's selection is a bug here). */
+/** A selection names something the declarations do not have. */
 export class NotPlannable extends Error {}
 
 interface State {
@@ -73,7 +70,7 @@ function toOne(entity: Entity, key: Sql, select: Selection[], st: State): Sql {
 export function listJson(
   entity: Entity,
   args: ListArgs,
-  select: ConnectionSelection[],
+  select: Selection[],
   st: State,
   nested?: { via: Via; parent: Sql },
   where: Sql[] = [],
@@ -171,4 +168,3 @@ export function rootJson(roots: { key: string; json: (st: State) => Sql }[], c: 
 }
 
 export type { State };
-export { literal };

@@ -14,6 +14,7 @@ import {
   issueEntity,
   labelEntity,
   projectEntity,
+  projectMilestoneEntity,
   teamEntity,
   userEntity,
   workflowStateEntity,
@@ -96,6 +97,7 @@ export const issue: Entity = {
     creator: one(() => user, 'creator_id'),
     project: one(() => project, 'project_id'),
     cycle: one(() => cycle, 'cycle_id'),
+    projectMilestone: one(() => milestone, 'project_milestone_id'),
     parent: one(() => issue, 'parent_id'),
     comments: { kind: 'many', to: () => comment, via: { parentKey: sql.ref('t.issue_id') } },
     children: { kind: 'many', to: () => issue, via: { parentKey: sql.ref('t.parent_id') } },
@@ -286,6 +288,21 @@ export const cycle: Entity = {
   },
 };
 
+export const milestone: Entity = {
+  name: 'ProjectMilestone',
+  table: 'project_milestones',
+  spec: projectMilestoneEntity,
+  archivable: false,
+  fields: {
+    ...stamps,
+    name: col('name'),
+    description: col('description'),
+    targetDate: col('target_date'),
+    sortOrder: col('sort_order'),
+    project: one(() => project, 'project_id'),
+  },
+};
+
 /** Every declaration by the API's type name (IssueSearchResult is an issue with match metadata). */
 export const entities: Record<string, Entity> = {
   Issue: issue,
@@ -296,4 +313,5 @@ export const entities: Record<string, Entity> = {
   Comment: comment,
   Project: project,
   Cycle: cycle,
+  ProjectMilestone: milestone,
 };
