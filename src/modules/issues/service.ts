@@ -439,6 +439,15 @@ export async function getIssue(ctx: AppContext, actor: Actor, idOrIdentifier: st
   return record;
 }
 
+/** getIssue's answer as REST sends it, `{"issue":{...}}`, its JSON built by PostgreSQL (platform/read). */
+export async function getIssueJson(ctx: AppContext, actor: Actor, idOrIdentifier: string): Promise<string> {
+  const access = await teamAccess(ctx.db, actor);
+  const read = { access, viewerId: actor.id, publicUrl: ctx.config.publicUrl, now: new Date() };
+  const json = await q.findIssueJson(ctx.db, idOrIdentifier, read);
+  if (json === undefined) throw notFound('Issue');
+  return json;
+}
+
 /** Change history of an issue, oldest first, with what the caller may not see masked (history.ts). */
 export async function issueHistory(ctx: AppContext, actor: Actor, idOrIdentifier: string) {
   const access = await teamAccess(ctx.db, actor);

@@ -161,6 +161,11 @@ export function listJson(
   return sql`(select ${object(fields)} from (${rows}) as ${r})`;
 }
 
+/** One row of `entity`, under alias `row` in the caller's statement, as JSON text. */
+export function rowJson(entity: Entity, row: string, select: Selection[], c: ReadContext): Sql {
+  return objectJson(entity, row, select, { c, depth: 0 });
+}
+
 /** The JSON text of a top-level answer: `{ key: list, ... }` in the order asked. */
 export function rootJson(roots: { key: string; json: (st: State) => Sql }[], c: ReadContext): Sql {
   const st: State = { c, depth: 0 };

@@ -35,6 +35,24 @@ const value = (f: (row: Sql, c: ReadContext) => Sql): Field => ({
 });
 const fixed = (v: unknown): Field => ({ kind: 'value', json: () => constant(v) });
 const one = (to: () => Entity, key: string): Field => ({ kind: 'one', to, key });
+/** Whether the entity's rule can hide a row from this caller (admins see all; members every user). */
+const hides = (entity: Entity, c: ReadContext) => {
+  const rule = entity.spec.visible;
+  if (!rule || c.access.all) return false;
+  return entity !== user || c.access.guest;
+};
+/** A key column, null when the row it names is out of the caller's sight. */
+const seenId = (column: string, to: () => Entity): Field => ({
+  kind: 'value',
+  json: (row, c) => {
+    const target = to();
+    if (!hides(target, c)) return json(at(row, column));
+    const alias = sql.raw(`seen_${column}`);
+    return json(
+      sql`(select ${alias}.id from ${sql.table(target.table)} as ${alias} where ${alias}.id = ${at(row, column)} and ${target.spec.visible!(`seen_${column}`, c.access)})`,
+    );
+  },
+});
 const stamps = { id: col('id'), createdAt: stamp('created_at'), updatedAt: stamp('updated_at') };
 
 const priorityLabel = (priority: Sql) =>
@@ -90,6 +108,29 @@ export const issue: Entity = {
       (row, c) => sql`array(select ii.identifier from issue_identifiers ii
         where ii.issue_id = ${at(row, 'id')} and ii.identifier <> ${at(row, 'identifier')}
         and ${visibility.issueIdentifier('ii', c.access)} order by ii.identifier)`,
+    ),
+    // The references by id, as REST names them: one the caller may not see reads as null,
+    // as the relation would (a member sees every user, a guest only those of their teams).
+    teamId: col('team_id'),
+    stateId: col('state_id'),
+    assigneeId: seenId('assignee_id', () => user),
+    creatorId: seenId('creator_id', () => user),
+    projectId: seenId('project_id', () => project),
+    // A milestone is seen with its project.
+    projectMilestoneId: value((row, c) =>
+      hides(project, c)
+        ? sql`(select ${at(row, 'project_milestone_id')} from projects pm where pm.id = ${at(row, 'project_id')} and ${project.spec.visible!('pm', c.access)})`
+        : at(row, 'project_milestone_id'),
+    ),
+    cycleId: col('cycle_id'),
+    parentId: seenId('parent_id', () => issue),
+    /** Live sub-issues the caller sees: all, completed, canceled. */
+    childProgress: value(
+      (row, c) => sql`(select json_build_object('total', count(*),
+          'completed', count(*) filter (where cs.type = 'completed'),
+          'canceled', count(*) filter (where cs.type = 'canceled'))
+        from issues ch join workflow_states cs on cs.id = ch.state_id
+        where ch.parent_id = ${at(row, 'id')} and ch.archived_at is null and ${issue.spec.visible!('ch', c.access)})`,
     ),
     team: one(() => team, 'team_id'),
     state: one(() => workflowState, 'state_id'),
