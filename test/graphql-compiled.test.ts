@@ -227,6 +227,34 @@ describe('compiled reads answer what the resolvers answer', () => {
     });
   }
 
+  test('issue(id): by id and identifier, seen or not, every role', async () => {
+    const refs = (await t.ctx.db.selectFrom('issues').select(['id', 'identifier']).execute()).flatMap((r) => [
+      r.id,
+      r.identifier.toLowerCase(),
+    ]);
+    let compiledAnswers = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...ROLES),
+        fc.constantFrom(...refs, 'NOPE-1', 'not an id'),
+        ISSUE,
+        async (role, ref, fields) => {
+          const query = `query One($id: String!) { issue(id: $id) { ${fields.join(' ')} } }`;
+          const compiled = await run(role, true, query, { id: ref });
+          const resolved = await run(role, false, query, { id: ref });
+          assert.equal(
+            JSON.stringify(compiled.body),
+            JSON.stringify(resolved.body),
+            `${role} ${ref} ${query}`,
+          );
+          if (compiled.compiled) compiledAnswers++;
+        },
+      ),
+      { numRuns: 80 },
+    );
+    assert.ok(compiledAnswers >= 20, `${compiledAnswers} of 80 compiled`);
+  });
+
   test('the bench page is compiled, and hides what each role may not see', async () => {
     for (const role of ROLES) {
       const compiled = await run(

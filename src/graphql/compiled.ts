@@ -26,10 +26,20 @@ import {
   type SelectionSetNode,
 } from 'graphql';
 import { sql } from 'kysely';
+import { issueRefCondition } from '../modules/issues/queries.js';
 import { AppError } from '../platform/errors.js';
-import { type ListArgs, listJson, NotPlannable, rootJson, type Selection } from '../platform/read/compile.js';
+import {
+  type ListArgs,
+  listJson,
+  NotPlannable,
+  oneJson,
+  rootJson,
+  type Selection,
+  type State,
+} from '../platform/read/compile.js';
 import { issue } from '../platform/read/entities.js';
-import type { Entity } from '../platform/read/model.js';
+import type { Sql } from '../platform/read/json.js';
+import type { Entity, ReadContext } from '../platform/read/model.js';
 import { emptyValue, sourceFields, unheldFields } from './build-schema.js';
 import type { GqlContext } from './context.js';
 
@@ -48,8 +58,16 @@ const give_up = (why: string): never => {
   throw new Unplannable(why);
 };
 
-/** Root fields answered by a list of an entity: the entity and the arguments the list reads. */
+/** Root fields answered by a list of an entity. */
 const ROOT_LISTS: Record<string, Entity> = { issues: issue };
+
+/** Root fields answered by one row, found by the condition its arguments make (undefined: none can match). */
+const ROOT_ONES: Record<
+  string,
+  { entity: Entity; where: (alias: string, args: Vars, c: ReadContext) => Sql | undefined }
+> = {
+  issue: { entity: issue, where: (alias, args, c) => issueRefCondition(alias, String(args['id']), c.access) },
+};
 
 /** Fields by response key, in the order graphql-js executes them. */
 function collect(
@@ -228,7 +246,13 @@ function plainSelections(doc: Doc, nodes: FieldNode[], typeName: string, allowed
   });
 }
 
-type Root = { key: string; entity: Entity; args: ListArgs; select: Selection[] };
+type Root = {
+  key: string;
+  entity: Entity;
+  args: ListArgs;
+  select: Selection[];
+  one?: (typeof ROOT_ONES)[string];
+};
 
 /** The plan of an operation: its root lists and their selections, or why the model cannot answer it. */
 export function planOperation(
@@ -243,10 +267,13 @@ export function planOperation(
   try {
     const roots = [...collect(doc, queryType, [op.selectionSet])].map(([key, nodes]) => {
       const name = nodes[0]!.name.value;
-      const entity = ROOT_LISTS[name] ?? give_up(`Query.${name}`);
-      const def = queryType.getFields()[name]!;
+      const def = queryType.getFields()[name] ?? give_up(`Query.${name}`);
       const type = getNamedType(def.type) as GraphQLObjectType;
       const args = getArgumentValues(def, nodes[0]!, variables) as ListArgs;
+      const one = ROOT_ONES[name];
+      if (one)
+        return { key, entity: one.entity, args, one, select: objectSelections(doc, type, one.entity, nodes) };
+      const entity = ROOT_LISTS[name] ?? give_up(`Query.${name}`);
       return { key, entity, args, select: connectionSelections(doc, type, entity, nodes) };
     });
     return { roots };
@@ -279,18 +306,27 @@ export async function answerCompiled(
   };
   let data: ReturnType<typeof rootJson>;
   try {
-    data = rootJson(
-      plan.roots.map((root) => ({
+    const roots = plan.roots.map((root) => {
+      const one = root.one;
+      if (!one)
+        return { key: root.key, json: (st: State) => listJson(root.entity, root.args, root.select, st) };
+      const args = root.args as Vars;
+      // Text that cannot name a row: the resolvers answer with their "not found".
+      if (!one.where('r', args, c)) throw new NotPlannable('no row can match');
+      return {
         key: root.key,
-        json: (st) => listJson(root.entity, root.args, root.select, st),
-      })),
-      c,
-    );
+        json: (st: State) => oneJson(root.entity, (alias) => one.where(alias, args, c)!, root.select, st),
+      };
+    });
+    data = rootJson(roots, c);
   } catch (err) {
     // A bad cursor or filter: the resolvers answer with the error at the field's path.
     if (err instanceof AppError || err instanceof NotPlannable) return undefined;
     throw err;
   }
-  const { rows } = await sql<{ json: string }>`select '{"data":' || ${data} || '}' as json`.execute(g.db);
-  return rows[0]!.json;
+  const { rows } = await sql<{ json: string | null }>`select '{"data":' || ${data} || '}' as json`.execute(
+    g.db,
+  );
+  // NULL: a root row the caller may not see, or none: the resolvers answer with their "not found".
+  return rows[0]!.json ?? undefined;
 }

@@ -188,6 +188,20 @@ export async function findIssueRecord(
 }
 
 /**
+ * The condition that picks the issue an id or identifier names (current or
+ * former, as resolveIssueId), over the issue row `alias`; undefined when the
+ * text cannot name one. The caller adds the issue's own visibility.
+ */
+export function issueRefCondition(alias: string, idOrIdentifier: string, access: TeamAccess) {
+  const id = sql.ref(`${alias}.id`);
+  if (isUuid(idOrIdentifier)) return sql`${id} = ${idOrIdentifier}::uuid`;
+  const identifier = normalIdentifier(idOrIdentifier);
+  if (!identifier) return undefined;
+  return sql`${id} = (select ii.issue_id from issue_identifiers ii where ii.identifier = ${identifier}
+    and ${visibility.issueIdentifier('ii', access)})`;
+}
+
+/**
  * The same read as JSON text built by PostgreSQL from the read model's issue
  * (platform/read): `{"issue":{...}}` as REST sends it, fields in the schema's order.
  */
@@ -196,20 +210,12 @@ export async function findIssueJson(
   idOrIdentifier: string,
   read: ReadContext,
 ): Promise<string | undefined> {
-  const access = read.access;
-  const match = isUuid(idOrIdentifier)
-    ? sql`r.id = ${idOrIdentifier}::uuid`
-    : (() => {
-        const identifier = normalIdentifier(idOrIdentifier);
-        if (!identifier) return undefined;
-        return sql`r.id = (select ii.issue_id from issue_identifiers ii where ii.identifier = ${identifier}
-          and ${visibility.issueIdentifier('ii', access)})`;
-      })();
+  const match = issueRefCondition('r', idOrIdentifier, read.access);
   if (!match) return undefined;
   const { rows } = await sql<{
     json: string;
   }>`select '{"issue":' || ${rowJson(readIssue, 'r', REST_ISSUE_FIELDS, read)} || '}' as json
-    from issues r where ${match} and ${visibility.issue('r', access)}`.execute(db);
+    from issues r where ${match} and ${visibility.issue('r', read.access)}`.execute(db);
   return rows[0]?.json;
 }
 

@@ -161,6 +161,18 @@ export function listJson(
   return sql`(select ${object(fields)} from (${rows}) as ${r})`;
 }
 
+/**
+ * One row picked by `where` (over its alias) as a root answer: SQL NULL, not
+ * JSON null, when there is none the caller may see, so the whole answer is
+ * NULL and its caller can report the miss its own way.
+ */
+export function oneJson(entity: Entity, where: (alias: string) => Sql, select: Selection[], st: State): Sql {
+  const alias = `r${++st.depth}`;
+  const conditions = [where(alias), ...visibleRule(entity, alias, st.c)];
+  return sql`(select ${objectJson(entity, alias, select, st)} from ${sql.table(entity.table)} as ${sql.raw(alias)}
+    where ${sql.join(conditions, sql` and `)})`;
+}
+
 /** One row of `entity`, under alias `row` in the caller's statement, as JSON text. */
 export function rowJson(entity: Entity, row: string, select: Selection[], c: ReadContext): Sql {
   return objectJson(entity, row, select, { c, depth: 0 });
