@@ -146,14 +146,8 @@ async function listQuery(ctx: AppContext, actor: Actor, opts: ListIssuesOptions)
   return query;
 }
 
-export async function listIssues(ctx: AppContext, actor: Actor, opts: ListIssuesOptions = {}) {
-  const query = await listQuery(ctx, actor, opts);
-  const { records: issues, total, nextCursor } = await q.listIssuePage(ctx.db, query);
-  return { issues, total, limit: query.limit, offset: query.offset, nextCursor };
-}
-
 /**
- * The same page as REST sends it, `{"issues":[...],"pageInfo":{...}}`, each
+ * A page as REST sends it, `{"issues":[...],"pageInfo":{...}}`, each
  * issue's JSON built by PostgreSQL from the read model (platform/read) and
  * never parsed here.
  */

@@ -486,28 +486,10 @@ async function finishPage<R extends Positioned>(
 }
 
 /**
- * A page of records and the number of all matches, in one statement. The
- * page's ids are picked first, then only those rows are read in full.
+ * A page of the list and the number of all matches, in one statement: the
+ * page's ids are picked first, then each row is read as JSON text built by
+ * PostgreSQL from the read model (findIssueJson's shape).
  */
-export async function listIssuePage(
-  db: Db,
-  query: ListQuery,
-): Promise<{ records: IssueRecord[]; total: number; nextCursor: string | null }> {
-  const p = pageOf(db, query);
-  const rows = await selectIssues(db, query.access)
-    .innerJoin(p.page, 'page.id', 'issues.id')
-    .select(p.extra)
-    .orderBy(p.order)
-    .execute();
-  const { kept, total, nextCursor } = await finishPage(db, query, p, rows);
-  return {
-    records: kept.map(({ total: _, position: __, created_position: ___, ...r }) => toRecord(r)),
-    total,
-    nextCursor,
-  };
-}
-
-/** The same page with each issue as JSON text built by PostgreSQL (findIssueJson's shape). */
 export async function listIssueJsonPage(
   db: Db,
   query: ListQuery,

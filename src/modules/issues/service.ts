@@ -8,7 +8,7 @@
 //   unarchiveIssue(ctx, actor, idOrIdentifier)                   -> IssueRecord   event issue.update
 //   getIssue(ctx, actor, idOrIdentifier)                         -> IssueRecord
 //   moveIssuesToState(trx, ctx, actor, fromStateId, toState)     -> number moved  event issue.update each
-//   listIssues(ctx, actor, ListIssuesOptions) (list.ts)          -> { issues, total, limit, offset, nextCursor }
+//   listIssuesJson(ctx, actor, ListIssuesOptions) (list.ts)      -> the REST page as JSON text
 //   loadIssueRecords(db, ids) (queries.ts)                       -> IssueRecord[] for data loaders
 //
 // Present a record with presentIssue(record, ctx.config.publicUrl) from present.ts.
