@@ -106,3 +106,14 @@ test("REST's branchName and labelIds are GraphQL's, for every role", async () =>
     }
   }
 });
+
+test('a compressed page arrives whole over a socket (the handler waits for compression)', async () => {
+  const base = await t.listen();
+  const res = await fetch(`${base}/api/issues?limit=50&includeArchived=true`, {
+    headers: { authorization: `Bearer ${tokens.admin}`, 'accept-encoding': 'gzip' },
+  });
+  assert.equal(res.status, 200);
+  assert.equal(res.headers.get('content-encoding'), 'gzip');
+  const body = (await res.json()) as { issues: unknown[] };
+  assert.ok(body.issues.length > 3);
+});

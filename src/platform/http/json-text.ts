@@ -7,6 +7,12 @@ interface Sends {
   type(contentType: string): { send(payload: never): unknown };
 }
 
-export function sendJsonText(reply: Sends, text: string): void {
-  reply.type('application/json; charset=utf-8').send(text as never);
+/**
+ * Sends `text` and returns the reply, which the handler must return: an async
+ * handler that resolves to undefined while an onSend hook (compression) is
+ * still working would have Fastify send again, with an empty body. Typed
+ * `never` so it fits the route's declared answer, which the text already is.
+ */
+export function sendJsonText(reply: Sends, text: string): never {
+  return reply.type('application/json; charset=utf-8').send(text as never) as never;
 }
