@@ -20,6 +20,8 @@ export interface Config {
   graphqlRequestsPerHour: number;
   /** Read a GraphQL issue page's selected relations in the page's own statement (docs/graphql.md). */
   graphqlReadPlan: boolean;
+  /** Answer plannable GraphQL reads with one statement whose JSON PostgreSQL builds (docs/graphql.md). */
+  graphqlCompiledReads: boolean;
   graphqlComplexityPerHour: number;
   /** Per-user budget of the web UI's sessions (login tokens) for each hour: requests, and complexity points. */
   sessionRequestsPerHour: number;
@@ -236,6 +238,7 @@ export function loadConfig(env: Env = process.env): Config {
     webhookRetryBaseMs: int(env, 'WEBHOOK_RETRY_BASE_MS', 60_000, 1, 86_400_000),
     graphqlRequestsPerHour: int(env, 'GRAPHQL_REQUESTS_PER_HOUR', 5_000, 1, 1_000_000_000),
     graphqlReadPlan: bool(env, 'GRAPHQL_READ_PLAN', true),
+    graphqlCompiledReads: bool(env, 'GRAPHQL_COMPILED_READS', true),
     graphqlComplexityPerHour: int(env, 'GRAPHQL_COMPLEXITY_PER_HOUR', 3_000_000, 1, 1_000_000_000_000),
     sessionRequestsPerHour: int(env, 'SESSION_REQUESTS_PER_HOUR', 20_000, 1, 1_000_000_000),
     sessionComplexityPerHour: int(env, 'SESSION_COMPLEXITY_PER_HOUR', 30_000_000, 1, 1_000_000_000_000),

@@ -38,7 +38,8 @@ async function run(role: Role, plan: boolean, query: string, variables: Record<s
   const app = {
     ...t.ctx,
     db: t.ctx.db.withPlugin(counter),
-    config: { ...t.ctx.config, graphqlReadPlan: plan },
+    // Compiled reads (test/graphql-compiled.test.ts) would answer these documents before the plan.
+    config: { ...t.ctx.config, graphqlReadPlan: plan, graphqlCompiledReads: false },
   };
   // A new actor object per request: the caller's teams are read again, as for a real request.
   const res = await runGraphql(graphqlSchema(), app, { ...actors[role] }, { query, variables });

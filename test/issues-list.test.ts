@@ -1,11 +1,20 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { listIssues } from '../src/modules/issues/list.js';
+import { listIssuesJson } from '../src/modules/issues/list.js';
 import { teamAccess } from '../src/modules/teams/access.js';
 import { startTestApp, type TestApp } from './support/harness.js';
 import { StatementCounter } from './support/statement-counter.js';
 
 let t: TestApp;
+
+/** The REST page as its JSON text says it. */
+async function listIssues(...args: Parameters<typeof listIssuesJson>) {
+  const page = JSON.parse(await listIssuesJson(...args)) as {
+    issues: { id: string; teamId: string }[];
+    pageInfo: { total: number };
+  };
+  return { issues: page.issues, total: page.pageInfo.total };
+}
 let member: { token: string; user: any };
 let states: Record<string, any>;
 let labels: Record<string, any>;
@@ -250,7 +259,7 @@ describe('query count', () => {
       again.issues.map((i) => i.id),
       byKey.issues.map((i) => i.id),
     );
-    assert.ok(byKey.issues.every((i) => i.team_id === team.id));
+    assert.ok(byKey.issues.every((i) => i.teamId === team.id));
     assert.equal(counter.count, 3);
   });
 });

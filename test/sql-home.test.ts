@@ -18,6 +18,10 @@ const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..')
 const HOMES: readonly { path: string; why: string }[] = [
   { path: 'src/platform/db/', why: 'drivers, pool, migrations and the migration runner' },
   { path: 'src/platform/list/', why: 'the filter compiler, list and page builders, search' },
+  {
+    path: 'src/platform/read/',
+    why: 'the read model: entity declarations and their compiler to JSON-building SQL',
+  },
   { path: 'src/platform/access.ts', why: "each entity's visibility rule, written as SQL" },
   { path: 'src/platform/outbox.ts', why: 'recordEvent: the change log, written in the caller’s transaction' },
   { path: 'src/platform/storage/postgres.ts', why: 'the file-storage driver whose medium is the database' },

@@ -50,6 +50,12 @@ export function emptyValue(type: GraphQLOutputType): unknown {
   return {};
 }
 
+/** Fields this service does not hold (each answers its type's empty value): compiled reads answer them so too. */
+export const unheldFields = new WeakSet<object>();
+
+/** Fields answered from their source object's property of the same name (or their empty value). */
+export const sourceFields = new WeakSet<object>();
+
 export const notHeld = (what: string) =>
   new AppError(400, 'NOT_HELD', `${what} is not available on this server: it does not hold this feature`);
 
@@ -93,11 +99,13 @@ export function buildExecutableSchema(resolverMaps: ResolverMap[]): GraphQLSchem
       const empty = emptyValue(field.type);
       if (resolve) field.resolve = resolve;
       else if (!isHeld(name, fieldName)) {
+        unheldFields.add(field);
         field.resolve =
           name === 'Query' || name === 'Mutation'
             ? unheldRoot(name, fieldName, field.type)
             : unheldField(name, fieldName, empty);
       } else {
+        sourceFields.add(field);
         field.resolve = (source) => {
           const v = source?.[fieldName];
           return v === undefined ? empty : typeof v === 'function' ? v.call(source) : v;

@@ -21,6 +21,7 @@ import {
 } from 'graphql';
 import type { Actor, AppContext } from '../platform/context.js';
 import { AppError } from '../platform/errors.js';
+import { answerCompiled } from './compiled.js';
 import { createGqlContext } from './context.js';
 import { assertWithinLimits, MAX_COMPLEXITY, measure } from './cost.js';
 import { assertDocumentNesting, assertDocumentShape, MAX_TOKENS } from './document-limits.js';
@@ -42,6 +43,8 @@ export interface GraphqlResponse {
   body: { data?: unknown; errors?: GraphqlErrorBody[] };
   /** The body as JSON text, for answers that ran (the only ones that can be large). */
   json?: string;
+  /** Answered by a compiled read (compiled.ts) rather than the resolvers. */
+  compiled?: boolean;
   cost?: number;
   budget?: BudgetState;
   retryAfter?: number;
@@ -72,7 +75,14 @@ function rememberValid(query: string, document: DocumentNode): void {
 
 /** A request ready to run, or the answer that refuses it and the points that refusal costs. */
 type Prepared =
-  | { document: DocumentNode; op: OperationDefinitionNode; cost: number; refused?: undefined }
+  | {
+      document: DocumentNode;
+      op: OperationDefinitionNode;
+      cost: number;
+      fragments: Record<string, FragmentDefinitionNode>;
+      variables: Record<string, unknown>;
+      refused?: undefined;
+    }
   | { refused: GraphqlResponse; charge: number };
 
 const refuse = (response: GraphqlResponse, charge = 0): Prepared => ({ refused: response, charge });
@@ -140,7 +150,7 @@ function prepare(schema: GraphQLSchema, req: GraphqlRequest, log: (err: unknown)
   } catch (err) {
     return tooComplex(err);
   }
-  return { document, op, cost: m.cost };
+  return { document, op, cost: m.cost, fragments, variables: vars.coerced };
 }
 
 export async function runGraphql(
@@ -173,21 +183,43 @@ export async function runGraphql(
     return { ...overBudget(err), cost: ready.cost };
   }
 
+  const contextValue = createGqlContext(app, actor);
+  const extra = { cost: ready.cost, ...(state ? { budget: state } : {}) };
+  const compiled = await answerCompiled(schema, contextValue, ready.op, ready.fragments, ready.variables);
+  if (compiled !== undefined) {
+    if (Buffer.byteLength(compiled) > MAX_RESPONSE_BYTES)
+      return { ...fail(responseTooLarge(false)), ...extra };
+    return compiledResponse(compiled, extra);
+  }
   const result = await execute({
     schema,
     document: ready.document,
     variableValues: req.variables as Record<string, unknown> | undefined,
     operationName: ready.op.name?.value,
-    contextValue: createGqlContext(app, actor),
+    contextValue,
   });
   const body: GraphqlResponse['body'] = { data: result.data ?? null };
   if (result.errors?.length) body.errors = result.errors.map((e) => formatError(e, log));
-  const extra = { cost: ready.cost, ...(state ? { budget: state } : {}) };
   const json = serialiseWithin(body);
   if (json === undefined) return { ...fail(responseTooLarge(ready.op.operation === 'mutation')), ...extra };
   // Errors without data: execution refused the request as a whole.
   const status = result.data === undefined && body.errors ? 400 : 200;
   return { status, body, json, ...extra };
+}
+
+/** A compiled answer: its JSON text is what is sent; the body is parsed only if someone reads it. */
+function compiledResponse(json: string, extra: Partial<GraphqlResponse>): GraphqlResponse {
+  let body: GraphqlResponse['body'] | undefined;
+  return {
+    status: 200,
+    json,
+    compiled: true,
+    get body() {
+      body ??= JSON.parse(json) as GraphqlResponse['body'];
+      return body;
+    },
+    ...extra,
+  };
 }
 
 function overBudget(err: unknown): GraphqlResponse {

@@ -85,7 +85,8 @@ function paramsFilter(f: IssueFilters & { teamId?: string }, q: string | undefin
   return tree;
 }
 
-export async function listIssues(ctx: AppContext, actor: Actor, opts: ListIssuesOptions = {}) {
+/** The list's query: parameters checked and folded into conditions with the caller's visibility. */
+async function listQuery(ctx: AppContext, actor: Actor, opts: ListIssuesOptions) {
   const access = await teamAccess(ctx.db, actor);
   const limit = opts.limit ?? 50;
   const offset = opts.offset ?? 0;
@@ -131,11 +132,7 @@ export async function listIssues(ctx: AppContext, actor: Actor, opts: ListIssues
     !opts.filter &&
     Object.keys(filters).every((k) => k === 'teamId' && filters.teamId !== undefined);
   const total = unfiltered ? q.keptTotal(access, filters.teamId, opts.includeArchived ?? false) : undefined;
-  const {
-    records: issues,
-    total: count,
-    nextCursor,
-  } = await q.listIssuePage(ctx.db, {
+  const query: q.ListQuery = {
     where,
     search,
     sort: opts.sort,
@@ -145,6 +142,23 @@ export async function listIssues(ctx: AppContext, actor: Actor, opts: ListIssues
     after,
     access,
     total,
-  });
-  return { issues, total: count, limit, offset, nextCursor };
+  };
+  return query;
+}
+
+/**
+ * A page as REST sends it, `{"issues":[...],"pageInfo":{...}}`, each
+ * issue's JSON built by PostgreSQL from the read model (platform/read) and
+ * never parsed here.
+ */
+export async function listIssuesJson(
+  ctx: AppContext,
+  actor: Actor,
+  opts: ListIssuesOptions = {},
+): Promise<string> {
+  const query = await listQuery(ctx, actor, opts);
+  const read = { access: query.access, viewerId: actor.id, publicUrl: ctx.config.publicUrl, now: new Date() };
+  const { issues, total, nextCursor } = await q.listIssueJsonPage(ctx.db, query, read);
+  const pageInfo = { total, limit: query.limit, offset: query.offset, nextCursor };
+  return `{"issues":[${issues.join(',')}],"pageInfo":${JSON.stringify(pageInfo)}}`;
 }

@@ -108,3 +108,6 @@ export const IssueSchema = Type.Object({
   canceledAt: NullableTime,
   archivedAt: NullableTime,
 });
+
+/** What REST presents of an issue, in the schema's order: fields of the read model's issue (platform/read). */
+export const REST_ISSUE_FIELDS = Object.keys(IssueSchema.properties).map((f) => ({ key: f, field: f }));

@@ -19,6 +19,9 @@ import {
 import { type CursorValue, encodeCursor, type SortKey } from '../../platform/list/cursor.js';
 import { pastPosition, positionText } from '../../platform/list/paginate.js';
 import { rankedMatches, rankedOrder } from '../../platform/list/search.js';
+import { rowJson } from '../../platform/read/compile.js';
+import { issue as readIssue } from '../../platform/read/entities.js';
+import type { ReadContext } from '../../platform/read/model.js';
 import { isUuid } from '../teams/ids.js';
 import {
   branchOwnerSql,
@@ -27,7 +30,7 @@ import {
   childProgressSql,
   labelIdsSql,
 } from './fields.js';
-import type { IssueRecord } from './present.js';
+import { type IssueRecord, REST_ISSUE_FIELDS } from './present.js';
 
 const COLUMNS = ISSUE_COLUMNS.map((c) => `issues.${c}` as const);
 /** The columns that need no check: parent, project and milestone may be out of the caller's sight. */
@@ -177,6 +180,38 @@ export async function findIssueRecord(
     )
     .executeTakeFirst();
   return row ? toRecord(row) : undefined;
+}
+
+/**
+ * The condition that picks the issue an id or identifier names (current or
+ * former, as resolveIssueId), over the issue row `alias`; undefined when the
+ * text cannot name one. The caller adds the issue's own visibility.
+ */
+export function issueRefCondition(alias: string, idOrIdentifier: string, access: TeamAccess) {
+  const id = sql.ref(`${alias}.id`);
+  if (isUuid(idOrIdentifier)) return sql`${id} = ${idOrIdentifier}::uuid`;
+  const identifier = normalIdentifier(idOrIdentifier);
+  if (!identifier) return undefined;
+  return sql`${id} = (select ii.issue_id from issue_identifiers ii where ii.identifier = ${identifier}
+    and ${visibility.issueIdentifier('ii', access)})`;
+}
+
+/**
+ * The same read as JSON text built by PostgreSQL from the read model's issue
+ * (platform/read): `{"issue":{...}}` as REST sends it, fields in the schema's order.
+ */
+export async function findIssueJson(
+  db: Db,
+  idOrIdentifier: string,
+  read: ReadContext,
+): Promise<string | undefined> {
+  const match = issueRefCondition('r', idOrIdentifier, read.access);
+  if (!match) return undefined;
+  const { rows } = await sql<{
+    json: string;
+  }>`select '{"issue":' || ${rowJson(readIssue, 'r', REST_ISSUE_FIELDS, read)} || '}' as json
+    from issues r where ${match} and ${visibility.issue('r', read.access)}`.execute(db);
+  return rows[0]?.json;
 }
 
 /** Locks the issue row for this transaction (not its key: child inserts may still reference it). */
@@ -395,15 +430,8 @@ type PageId = { id: string; total: string };
 const orderBy = (order: ReturnType<typeof listOrder>) =>
   sql.join(order.map(([expr, dir]) => sql`${expr} ${sql.raw(dir)}`));
 
-/**
- * A page of records and the number of all matches, in one statement. The
- * page's ids are picked first (narrow and index-friendly: a deep offset skips
- * index entries, not whole rows), then only those rows are read in full.
- */
-export async function listIssuePage(
-  db: Db,
-  query: ListQuery,
-): Promise<{ records: IssueRecord[]; total: number; nextCursor: string | null }> {
+/** The page's ids (narrow and index-friendly: a deep offset skips index entries, not whole rows) and its order. */
+function pageOf(db: Db, query: ListQuery) {
   const key = keysetKey(query);
   const after = key && query.after ? query.after : undefined;
   // Ranked by search: the page and its total come from one scan of the matches.
@@ -421,13 +449,23 @@ export async function listIssuePage(
         .limit(key ? query.limit + 1 : query.limit)
         .offset(query.offset)
         .as('page') as unknown as AliasedRawBuilder<PageId, 'page'>);
-  const rows = await selectIssues(db, query.access)
-    .innerJoin(page, 'page.id', 'issues.id')
-    .select(ranked ? sql<string>`page.total`.as('total') : sql<string>`${totalOf(query)}`.as('total'))
-    .select(key ? positionOf(key).as('position') : sql<null>`null`.as('position'))
-    .select(positionText(sql.ref('issues.created_at')).as('created_position'))
-    .orderBy(order)
-    .execute();
+  const extra = [
+    ranked ? sql<string>`page.total`.as('total') : sql<string>`${totalOf(query)}`.as('total'),
+    key ? positionOf(key).as('position') : sql<null>`null`.as('position'),
+    positionText(sql.ref('issues.created_at')).as('created_position'),
+  ] as const;
+  return { key, after, order, page, extra };
+}
+
+type Positioned = { id: string; total: string; position: string | null; created_position: string };
+
+/** The rows kept for the page, the cursor after it, and the number of all matches. */
+async function finishPage<R extends Positioned>(
+  db: Db,
+  query: ListQuery,
+  { key, after }: ReturnType<typeof pageOf>,
+  rows: R[],
+): Promise<{ kept: R[]; total: number; nextCursor: string | null }> {
   const more = key !== undefined && rows.length > query.limit;
   const kept = more ? rows.slice(0, query.limit) : rows;
   const last = kept[kept.length - 1];
@@ -439,11 +477,29 @@ export async function listIssuePage(
       : query.offset > 0 || after
         ? Number((await sql<{ n: string }>`select ${totalOf(query)} as n`.execute(db)).rows[0]!.n)
         : 0;
-  return {
-    records: kept.map(({ total: _, position: __, created_position: ___, ...r }) => toRecord(r)),
-    total,
-    nextCursor,
-  };
+  return { kept, total, nextCursor };
+}
+
+/**
+ * A page of the list and the number of all matches, in one statement: the
+ * page's ids are picked first, then each row is read as JSON text built by
+ * PostgreSQL from the read model (findIssueJson's shape).
+ */
+export async function listIssueJsonPage(
+  db: Db,
+  query: ListQuery,
+  read: ReadContext,
+): Promise<{ issues: string[]; total: number; nextCursor: string | null }> {
+  const p = pageOf(db, query);
+  const rows = await db
+    .selectFrom('issues')
+    .innerJoin(p.page, 'page.id', 'issues.id')
+    .select(['issues.id', rowJson(readIssue, 'issues', REST_ISSUE_FIELDS, read).$castTo<string>().as('json')])
+    .select(p.extra)
+    .orderBy(p.order)
+    .execute();
+  const { kept, total, nextCursor } = await finishPage(db, query, p, rows);
+  return { issues: kept.map((r) => r.json), total, nextCursor };
 }
 
 const totalOf = (query: ListQuery) => query.total ?? sql`(select count(*) from issues where ${query.where})`;

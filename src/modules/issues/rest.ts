@@ -2,20 +2,21 @@
 import { Type } from 'typebox';
 import type { AppContext } from '../../platform/context.js';
 import { actorOf } from '../../platform/http/auth-hook.js';
+import { sendJsonText } from '../../platform/http/json-text.js';
 import { PageInfo, pageQuery } from '../../platform/http/pagination.js';
 import { errors, IdParams, Ok } from '../../platform/http/schemas.js';
 import type { Http } from '../../platform/http/types.js';
 import { issueEntity } from '../../platform/list/entities.js';
 import { parseFilterParam } from '../../platform/list/query-param.js';
 import { IssueCreateBody, IssuePatchBody } from './inputs.js';
-import { listIssues } from './list.js';
+import { listIssuesJson } from './list.js';
 import { EDIT_ISSUES } from './policy.js';
 import { type IssueRecord, IssueSchema, presentIssue } from './present.js';
 import {
   archiveIssue,
   createIssue,
   deleteIssue,
-  getIssue,
+  getIssueJson,
   issueHistory,
   unarchiveIssue,
   updateIssue,
@@ -94,7 +95,7 @@ export function issuesRoutes(app: Http, ctx: AppContext): void {
         },
       },
     },
-    async (req) => {
+    async (req, reply) => {
       const qs = req.query;
       const filters = Object.fromEntries(
         Object.entries({
@@ -111,7 +112,7 @@ export function issuesRoutes(app: Http, ctx: AppContext): void {
       );
       const actor = actorOf(req);
       const filter = parseFilterParam(qs.filter);
-      const page = await listIssues(ctx, actor, {
+      const page = await listIssuesJson(ctx, actor, {
         filters,
         ...(filter ? { filter } : {}),
         ...(qs.q !== undefined ? { q: qs.q } : {}),
@@ -122,10 +123,8 @@ export function issuesRoutes(app: Http, ctx: AppContext): void {
         ...(qs.after !== undefined ? { after: qs.after } : {}),
         includeArchived: qs.includeArchived ?? false,
       });
-      return {
-        issues: page.issues.map(present),
-        pageInfo: { total: page.total, limit: page.limit, offset: page.offset, nextCursor: page.nextCursor },
-      };
+      // JSON text built by PostgreSQL from the read model: sent as it is, the schema stays its contract.
+      return sendJsonText(reply, page);
     },
   );
 
@@ -156,7 +155,7 @@ export function issuesRoutes(app: Http, ctx: AppContext): void {
         response: { 200: IssueEnvelope, ...errors(401, 404) },
       },
     },
-    async (req) => ({ issue: present(await getIssue(ctx, actorOf(req), req.params.id)) }),
+    async (req, reply) => sendJsonText(reply, await getIssueJson(ctx, actorOf(req), req.params.id)),
   );
 
   app.patch(

@@ -8,7 +8,7 @@
 //   unarchiveIssue(ctx, actor, idOrIdentifier)                   -> IssueRecord   event issue.update
 //   getIssue(ctx, actor, idOrIdentifier)                         -> IssueRecord
 //   moveIssuesToState(trx, ctx, actor, fromStateId, toState)     -> number moved  event issue.update each
-//   listIssues(ctx, actor, ListIssuesOptions) (list.ts)          -> { issues, total, limit, offset, nextCursor }
+//   listIssuesJson(ctx, actor, ListIssuesOptions) (list.ts)      -> the REST page as JSON text
 //   loadIssueRecords(db, ids) (queries.ts)                       -> IssueRecord[] for data loaders
 //
 // Present a record with presentIssue(record, ctx.config.publicUrl) from present.ts.
@@ -409,6 +409,15 @@ export async function getIssue(ctx: AppContext, actor: Actor, idOrIdentifier: st
   const record = await q.findIssueRecord(ctx.db, idOrIdentifier, await teamAccess(ctx.db, actor));
   if (!record) throw notFound('Issue');
   return record;
+}
+
+/** getIssue's answer as REST sends it, `{"issue":{...}}`, its JSON built by PostgreSQL (platform/read). */
+export async function getIssueJson(ctx: AppContext, actor: Actor, idOrIdentifier: string): Promise<string> {
+  const access = await teamAccess(ctx.db, actor);
+  const read = { access, viewerId: actor.id, publicUrl: ctx.config.publicUrl, now: new Date() };
+  const json = await q.findIssueJson(ctx.db, idOrIdentifier, read);
+  if (json === undefined) throw notFound('Issue');
+  return json;
 }
 
 /** Change history of an issue, oldest first, with what the caller may not see masked (history.ts). */

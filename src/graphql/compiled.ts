@@ -1,0 +1,332 @@
+// Compiled reads: a query whose every field the read model declares
+// (platform/read/entities.ts) is answered by one statement in which
+// PostgreSQL builds the whole `{"data":...}` JSON, sent as it comes. The
+// document was parsed, validated and measured (execute.ts) before; here its
+// selections are collected as graphql-js would (fragments, @skip/@include,
+// merged fields by response key), arguments coerced as resolvers get them.
+// Anything the model cannot answer (a field it does not declare, a root
+// field it does not list, arguments the list refuses) answers undefined and
+// the resolvers run instead, so the answer is the same either way.
+import {
+  type FieldNode,
+  type FragmentDefinitionNode,
+  type GraphQLField,
+  GraphQLIncludeDirective,
+  type GraphQLObjectType,
+  type GraphQLOutputType,
+  type GraphQLSchema,
+  GraphQLSkipDirective,
+  getArgumentValues,
+  getDirectiveValues,
+  getNamedType,
+  isAbstractType,
+  isObjectType,
+  Kind,
+  type OperationDefinitionNode,
+  type SelectionSetNode,
+} from 'graphql';
+import { sql } from 'kysely';
+import { issueRefCondition } from '../modules/issues/queries.js';
+import { AppError } from '../platform/errors.js';
+import {
+  type ListArgs,
+  listJson,
+  NotPlannable,
+  oneJson,
+  rootJson,
+  type Selection,
+  type State,
+} from '../platform/read/compile.js';
+import { issue } from '../platform/read/entities.js';
+import type { Sql } from '../platform/read/json.js';
+import type { Entity, ReadContext } from '../platform/read/model.js';
+import { emptyValue, sourceFields, unheldFields } from './build-schema.js';
+import type { GqlContext } from './context.js';
+
+type Vars = Record<string, unknown>;
+// biome-ignore lint/suspicious/noExplicitAny: field definitions of any source type
+type Field = GraphQLField<any, any>;
+
+interface Doc {
+  schema: GraphQLSchema;
+  fragments: Record<string, FragmentDefinitionNode>;
+  variables: Vars;
+}
+
+class Unplannable extends Error {}
+const give_up = (why: string): never => {
+  throw new Unplannable(why);
+};
+
+/** Root fields answered by a list of an entity. */
+const ROOT_LISTS: Record<string, Entity> = { issues: issue };
+
+/** Root fields answered by one row, found by the condition its arguments make (undefined: none can match). */
+const ROOT_ONES: Record<
+  string,
+  { entity: Entity; where: (alias: string, args: Vars, c: ReadContext) => Sql | undefined }
+> = {
+  issue: { entity: issue, where: (alias, args, c) => issueRefCondition(alias, String(args['id']), c.access) },
+};
+
+/** Fields by response key, in the order graphql-js executes them. */
+function collect(
+  doc: Doc,
+  type: GraphQLObjectType,
+  sets: readonly SelectionSetNode[],
+): Map<string, FieldNode[]> {
+  const fields = new Map<string, FieldNode[]>();
+  const seen = new Set<string>();
+  const included = (node: { directives?: readonly unknown[] | undefined }) => {
+    const n = node as Parameters<typeof getDirectiveValues>[1];
+    if (getDirectiveValues(GraphQLSkipDirective, n, doc.variables)?.['if'] === true) return false;
+    return getDirectiveValues(GraphQLIncludeDirective, n, doc.variables)?.['if'] !== false;
+  };
+  const applies = (condition: string | undefined) => {
+    if (!condition || condition === type.name) return true;
+    const t = doc.schema.getType(condition);
+    return Boolean(t && isAbstractType(t) && doc.schema.isSubType(t, type));
+  };
+  const walk = (set: SelectionSetNode) => {
+    for (const sel of set.selections) {
+      if (!included(sel)) continue;
+      if (sel.kind === Kind.FIELD) {
+        const key = sel.alias?.value ?? sel.name.value;
+        const list = fields.get(key);
+        if (list) list.push(sel);
+        else fields.set(key, [sel]);
+      } else if (sel.kind === Kind.INLINE_FRAGMENT) {
+        if (applies(sel.typeCondition?.name.value)) walk(sel.selectionSet);
+      } else {
+        const name = sel.name.value;
+        if (seen.has(name)) continue;
+        seen.add(name);
+        const fragment = doc.fragments[name];
+        if (fragment && applies(fragment.typeCondition.name.value)) walk(fragment.selectionSet);
+      }
+    }
+  };
+  for (const set of sets) walk(set);
+  return fields;
+}
+
+const subSets = (nodes: FieldNode[]) => nodes.flatMap((n) => (n.selectionSet ? [n.selectionSet] : []));
+
+/**
+ * The answer of a field this service does not hold, as graphql-js would give
+ * it: the empty value of its type, and for an object the same for each field
+ * selected on it (read from the empty object, as its default resolvers do).
+ * Undefined when a field below has a resolver of its own.
+ */
+function unheldValue(doc: Doc, def: Field, nodes: FieldNode[]): { value: unknown } | undefined {
+  if (!unheldFields.has(def)) return undefined;
+  return emptyAnswer(doc, def.type, emptyValue(def.type), nodes);
+}
+
+function emptyAnswer(
+  doc: Doc,
+  type: GraphQLOutputType,
+  value: unknown,
+  nodes: FieldNode[],
+): { value: unknown } | undefined {
+  const named = getNamedType(type);
+  if (value == null || !isObjectType(named)) return { value: value ?? null };
+  if (Array.isArray(value)) return value.length ? undefined : { value: [] };
+  const source = value as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const [key, fieldNodes] of collect(doc, named, subSets(nodes))) {
+    const name = fieldNodes[0]!.name.value;
+    if (name === '__typename') {
+      out[key] = named.name;
+      continue;
+    }
+    const def = named.getFields()[name];
+    if (!def) return undefined;
+    let v: unknown;
+    if (unheldFields.has(def)) v = emptyValue(def.type);
+    else if (sourceFields.has(def)) v = source[name] === undefined ? emptyValue(def.type) : source[name];
+    else return undefined;
+    const answer = emptyAnswer(doc, def.type, v, fieldNodes);
+    if (!answer) return undefined;
+    out[key] = answer.value;
+  }
+  return { value: out };
+}
+
+/** The selections of an object of `entity` (GraphQL type `type`). */
+function objectSelections(
+  doc: Doc,
+  type: GraphQLObjectType,
+  entity: Entity,
+  nodes: FieldNode[],
+): Selection[] {
+  const out: Selection[] = [];
+  for (const [key, fieldNodes] of collect(doc, type, subSets(nodes))) {
+    const name = fieldNodes[0]!.name.value;
+    if (name === '__typename') {
+      out.push({ key, constant: type.name });
+      continue;
+    }
+    const def = type.getFields()[name] ?? give_up(`${type.name}.${name}`);
+    const field = entity.fields[name];
+    if (!field) {
+      const empty = unheldValue(doc, def, fieldNodes) ?? give_up(`${type.name}.${name}`);
+      out.push({ key, constant: empty.value });
+      continue;
+    }
+    if (field.kind === 'value') {
+      if (def.args.length) give_up(`${type.name}.${name} takes arguments`);
+      out.push({ key, field: name });
+      continue;
+    }
+    const target = field.to();
+    const named = getNamedType(def.type);
+    if (!isObjectType(named)) return give_up(`${type.name}.${name}`);
+    if (field.kind === 'one') {
+      if (named.name !== target.name) give_up(`${type.name}.${name} is a ${named.name}`);
+      out.push({ key, field: name, select: objectSelections(doc, named, target, fieldNodes) });
+    } else {
+      const args = getArgumentValues(def, fieldNodes[0]!, doc.variables) as ListArgs;
+      out.push({ key, field: name, args, select: connectionSelections(doc, named, target, fieldNodes) });
+    }
+  }
+  return out;
+}
+
+/** The selections of a connection of `entity`: nodes, edges { node cursor }, pageInfo. */
+function connectionSelections(
+  doc: Doc,
+  type: GraphQLObjectType,
+  entity: Entity,
+  nodes: FieldNode[],
+): Selection[] {
+  const nodeType = getNamedType(type.getFields().nodes?.type);
+  if (!nodeType || !isObjectType(nodeType) || nodeType.name !== entity.name) return give_up(type.name);
+  const out: Selection[] = [];
+  for (const [key, fieldNodes] of collect(doc, type, subSets(nodes))) {
+    const name = fieldNodes[0]!.name.value;
+    if (name === '__typename') out.push({ key, constant: type.name });
+    else if (name === 'nodes')
+      out.push({ key, field: name, select: objectSelections(doc, nodeType, entity, fieldNodes) });
+    else if (name === 'pageInfo')
+      out.push({
+        key,
+        field: name,
+        select: plainSelections(doc, fieldNodes, name, [
+          'hasNextPage',
+          'hasPreviousPage',
+          'startCursor',
+          'endCursor',
+        ]),
+      });
+    else if (name === 'edges') {
+      const edgeType = getNamedType(type.getFields().edges!.type) as GraphQLObjectType;
+      const edge: Selection[] = [];
+      for (const [k, n] of collect(doc, edgeType, subSets(fieldNodes))) {
+        const f = n[0]!.name.value;
+        if (f === '__typename') edge.push({ key: k, constant: edgeType.name });
+        else if (f === 'cursor') edge.push({ key: k, field: f });
+        else if (f === 'node')
+          edge.push({ key: k, field: f, select: objectSelections(doc, nodeType, entity, n) });
+        else give_up(`${edgeType.name}.${f}`);
+      }
+      out.push({ key, field: name, select: edge });
+    } else give_up(`${type.name}.${name}`);
+  }
+  return out;
+}
+
+function plainSelections(doc: Doc, nodes: FieldNode[], typeName: string, allowed: string[]): Selection[] {
+  const type = doc.schema.getType(typeName === 'pageInfo' ? 'PageInfo' : typeName) as GraphQLObjectType;
+  return [...collect(doc, type, subSets(nodes))].map(([key, n]) => {
+    const f = n[0]!.name.value;
+    if (f === '__typename') return { key, constant: type.name };
+    if (!allowed.includes(f)) give_up(`${type.name}.${f}`);
+    return { key, field: f };
+  });
+}
+
+type Root = {
+  key: string;
+  entity: Entity;
+  args: ListArgs;
+  select: Selection[];
+  one?: (typeof ROOT_ONES)[string];
+};
+
+/** The plan of an operation: its root lists and their selections, or why the model cannot answer it. */
+export function planOperation(
+  schema: GraphQLSchema,
+  op: OperationDefinitionNode,
+  fragments: Record<string, FragmentDefinitionNode>,
+  variables: Vars,
+): { roots: Root[] } | { unplannable: string } {
+  if (op.operation !== 'query') return { unplannable: op.operation };
+  const doc: Doc = { schema, fragments, variables };
+  const queryType = schema.getQueryType()!;
+  try {
+    const roots = [...collect(doc, queryType, [op.selectionSet])].map(([key, nodes]) => {
+      const name = nodes[0]!.name.value;
+      const def = queryType.getFields()[name] ?? give_up(`Query.${name}`);
+      const type = getNamedType(def.type) as GraphQLObjectType;
+      const args = getArgumentValues(def, nodes[0]!, variables) as ListArgs;
+      const one = ROOT_ONES[name];
+      if (one)
+        return { key, entity: one.entity, args, one, select: objectSelections(doc, type, one.entity, nodes) };
+      const entity = ROOT_LISTS[name] ?? give_up(`Query.${name}`);
+      return { key, entity, args, select: connectionSelections(doc, type, entity, nodes) };
+    });
+    return { roots };
+  } catch (err) {
+    if (err instanceof Unplannable) return { unplannable: err.message };
+    throw err;
+  }
+}
+
+/**
+ * The answer's JSON text (`{"data":{...}}`), or undefined when the resolvers
+ * must answer: the model cannot plan the document, or its arguments are
+ * refused (the resolvers then report the error at its path).
+ */
+export async function answerCompiled(
+  schema: GraphQLSchema,
+  g: GqlContext,
+  op: OperationDefinitionNode,
+  fragments: Record<string, FragmentDefinitionNode>,
+  variables: Vars,
+): Promise<string | undefined> {
+  if (!g.app.config.graphqlCompiledReads) return undefined;
+  const plan = planOperation(schema, op, fragments, variables);
+  if (!('roots' in plan)) return undefined;
+  const c = {
+    access: await g.access(),
+    viewerId: g.actor.id,
+    publicUrl: g.app.config.publicUrl,
+    now: g.now,
+  };
+  let data: ReturnType<typeof rootJson>;
+  try {
+    const roots = plan.roots.map((root) => {
+      const one = root.one;
+      if (!one)
+        return { key: root.key, json: (st: State) => listJson(root.entity, root.args, root.select, st) };
+      const args = root.args as Vars;
+      // Text that cannot name a row: the resolvers answer with their "not found".
+      if (!one.where('r', args, c)) throw new NotPlannable('no row can match');
+      return {
+        key: root.key,
+        json: (st: State) => oneJson(root.entity, (alias) => one.where(alias, args, c)!, root.select, st),
+      };
+    });
+    data = rootJson(roots, c);
+  } catch (err) {
+    // A bad cursor or filter: the resolvers answer with the error at the field's path.
+    if (err instanceof AppError || err instanceof NotPlannable) return undefined;
+    throw err;
+  }
+  const { rows } = await sql<{ json: string | null }>`select '{"data":' || ${data} || '}' as json`.execute(
+    g.db,
+  );
+  // NULL: a root row the caller may not see, or none: the resolvers answer with their "not found".
+  return rows[0]!.json ?? undefined;
+}

@@ -1,0 +1,187 @@
+// The read compiler: a selection of declared fields (entities.ts) becomes one
+// SQL expression whose value is the answer's JSON text. Each level reads its
+// rows under its own alias (r1, r2, ...): a to-one relation is a correlated
+// subquery by key, a nested list is a correlated subquery that pages its rows
+// (row_number over the list's order) and aggregates them, so one statement
+// answers a page whatever its size and nesting. Every level applies the
+// entity's visibility rule: a to-one row the caller may not see is null, a
+// list holds only visible rows (listWhere, the rule lists use everywhere).
+import { sql } from 'kysely';
+import { type PageArgs, pageWindow, pastPosition } from '../list/paginate.js';
+import { listWhere } from '../list/query.js';
+import { constant, cursor, json, object, type Sql } from './json.js';
+import type { Entity, ReadContext, Via } from './model.js';
+
+/** A field of an object: a constant (__typename, a value this service does not hold) or a declared field. */
+export type Selection =
+  | { key: string; constant: unknown }
+  | { key: string; field: string; args?: ListArgs | undefined; select?: Selection[] | undefined };
+
+export type ListArgs = PageArgs & {
+  filter?: Record<string, unknown> | null | undefined;
+  includeDisabled?: boolean | null | undefined;
+};
+
+/** A selection names something the declarations do not have. */
+export class NotPlannable extends Error {}
+
+interface State {
+  c: ReadContext;
+  depth: number;
+}
+
+const SORT_COLUMN = { createdAt: 'created_at', updatedAt: 'updated_at' } as const;
+
+/** The JSON text of one row of `entity` under alias `row`. */
+function objectJson(entity: Entity, row: string, select: Selection[], st: State): Sql {
+  const ref = sql.raw(row);
+  return object(
+    select.map((s): [string, Sql] => {
+      if ('constant' in s) return [s.key, constant(s.constant)];
+      const field = entity.fields[s.field];
+      if (!field) throw new NotPlannable(`${entity.name}.${s.field}`);
+      if (field.kind === 'value') return [s.key, field.json(ref, st.c)];
+      if (field.kind === 'one')
+        return [s.key, toOne(field.to(), sql`${ref}.${sql.ref(field.key)}`, s.select ?? [], st)];
+      return [s.key, listJson(field.to(), s.args ?? {}, s.select ?? [], st, { via: field.via, parent: ref })];
+    }),
+  );
+}
+
+const visibleRule = (entity: Entity, alias: string, c: ReadContext): Sql[] => {
+  const rule = entity.spec.visible;
+  return rule && (!c.access.all || entity.spec.bindsAdmins) ? [rule(alias, c.access)] : [];
+};
+
+/** A related row by key: its object, or null when there is none or the caller may not see it. */
+function toOne(entity: Entity, key: Sql, select: Selection[], st: State): Sql {
+  const alias = `r${++st.depth}`;
+  const where = [sql`${sql.raw(alias)}.id = ${key}`, ...visibleRule(entity, alias, st.c)];
+  return sql`coalesce((select ${objectJson(entity, alias, select, st)} from ${sql.table(entity.table)} as ${sql.raw(alias)}
+    where ${sql.join(where, sql` and `)}), 'null')`;
+}
+
+/**
+ * A page of a list as a connection's JSON. Top-level lists pass `where`
+ * (extra conditions over t); nested ones say how their rows hang off the
+ * parent row. Throws the list's own errors (a bad cursor, an unknown filter
+ * field) before anything runs.
+ */
+export function listJson(
+  entity: Entity,
+  args: ListArgs,
+  select: Selection[],
+  st: State,
+  nested?: { via: Via; parent: Sql },
+  where: Sql[] = [],
+): Sql {
+  const w = pageWindow(args);
+  const c = st.c;
+  const parts = [
+    ...listWhere({
+      entity: entity.spec,
+      access: c.access,
+      filter: args.filter,
+      scope: entity.scope?.(args) ?? [],
+      now: c.now,
+      actorId: c.viewerId,
+    }),
+    ...where,
+  ];
+  if (nested) parts.push(sql`${nested.via.parentKey} = ${nested.parent}.id`);
+  if (entity.archivable && !args.includeArchived) parts.push(sql`t.archived_at is null`);
+  const sortColumn = sql.raw(`t.${SORT_COLUMN[w.key]}`);
+  if (w.cursor) parts.push(pastPosition(sortColumn, sql`t.id`, w.cursor, w.backward ? 'asc' : 'desc'));
+  const dir = sql.raw(w.backward ? 'asc' : 'desc');
+  const columns = entity.columns ? sql.raw(entity.columns.map((col) => `t.${col}`).join(', ')) : sql`t.*`;
+  const from = nested?.via.from ?? sql`${sql.table(entity.table)} as t`;
+  const alias = `r${++st.depth}`;
+  const r = sql.raw(alias);
+  const rows = sql`select ${columns}, row_number() over (order by ${sortColumn} ${dir}, t.id ${dir}) as __rn
+    from ${from} ${parts.length ? sql`where ${sql.join(parts, sql` and `)}` : sql``}
+    order by ${sortColumn} ${dir}, t.id ${dir} limit ${sql.lit(w.limit === 0 ? 0 : w.limit + 1)}`;
+
+  const limit = sql.lit(w.limit);
+  const kept = sql`${r}.__rn <= ${limit}`;
+  // The page in the caller's order: a backward page was read oldest first.
+  const order = sql.raw(w.backward ? `${alias}.__rn desc` : `${alias}.__rn`);
+  const rowCursor = () => cursor(w.key, sql`${r}.${sql.raw(SORT_COLUMN[w.key])}`, sql`${r}.id`);
+  const list = (item: Sql) =>
+    sql`'[' || coalesce(string_agg(${item}, ',' order by ${order}) filter (where ${kept}), '') || ']'`;
+  // First and last kept rows in the read order; which is the page's start depends on the direction.
+  const firstRead = () => sql`(array_agg(${rowCursor()} order by ${r}.__rn) filter (where ${kept}))[1]`;
+  const lastRead = () => sql`(array_agg(${rowCursor()} order by ${r}.__rn desc) filter (where ${kept}))[1]`;
+  const more = sql`(count(*) > ${limit})`;
+
+  const fields = select.map((s): [string, Sql] => {
+    if ('constant' in s) return [s.key, constant(s.constant)];
+    const sub = s.select ?? [];
+    switch (s.field) {
+      case 'nodes':
+        return [s.key, list(objectJson(entity, alias, sub, st))];
+      case 'edges':
+        return [
+          s.key,
+          list(
+            object(
+              sub.map((e): [string, Sql] => {
+                if ('constant' in e) return [e.key, constant(e.constant)];
+                if (e.field === 'cursor') return [e.key, json(rowCursor())];
+                if (e.field === 'node') return [e.key, objectJson(entity, alias, e.select ?? [], st)];
+                throw new NotPlannable(`edge.${e.field}`);
+              }),
+            ),
+          ),
+        ];
+      case 'pageInfo':
+        return [
+          s.key,
+          object(
+            sub.map((p): [string, Sql] => {
+              if ('constant' in p) return [p.key, constant(p.constant)];
+              switch (p.field) {
+                case 'hasNextPage':
+                  return [p.key, w.backward ? constant(Boolean(args.before)) : json(more)];
+                case 'hasPreviousPage':
+                  return [p.key, w.backward ? json(more) : constant(Boolean(args.after))];
+                case 'startCursor':
+                  return [p.key, json(w.backward ? lastRead() : firstRead())];
+                case 'endCursor':
+                  return [p.key, json(w.backward ? firstRead() : lastRead())];
+                default:
+                  throw new NotPlannable(`pageInfo.${p.field}`);
+              }
+            }),
+          ),
+        ];
+      default:
+        throw new NotPlannable(`connection.${s.field}`);
+    }
+  });
+  return sql`(select ${object(fields)} from (${rows}) as ${r})`;
+}
+
+/**
+ * One row picked by `where` (over its alias) as a root answer: SQL NULL, not
+ * JSON null, when there is none the caller may see, so the whole answer is
+ * NULL and its caller can report the miss its own way.
+ */
+export function oneJson(entity: Entity, where: (alias: string) => Sql, select: Selection[], st: State): Sql {
+  const alias = `r${++st.depth}`;
+  const conditions = [where(alias), ...visibleRule(entity, alias, st.c)];
+  return sql`(select ${objectJson(entity, alias, select, st)} from ${sql.table(entity.table)} as ${sql.raw(alias)}
+    where ${sql.join(conditions, sql` and `)})`;
+}
+
+/** One row of `entity`, under alias `row` in the caller's statement, as JSON text. */
+export function rowJson(entity: Entity, row: string, select: Selection[], c: ReadContext): Sql {
+  return objectJson(entity, row, select, { c, depth: 0 });
+}
+
+/** The JSON text of a top-level answer: `{ key: list, ... }` in the order asked. */
+export function rootJson(roots: { key: string; json: (st: State) => Sql }[], c: ReadContext): Sql {
+  const st: State = { c, depth: 0 };
+  return object(roots.map((root) => [root.key, root.json(st)]));
+}
+
+export type { State };

@@ -1,0 +1,51 @@
+// The read model's vocabulary: what an entity declaration says. One
+// declaration per entity (entities.ts) names its table, its visibility (the
+// rule of platform/access.ts, through the entity's filter spec), its fields
+// as SQL over its row, and its relations; compile.ts turns a selection of
+// those fields into one statement whose JSON PostgreSQL builds.
+import type { TeamAccess } from '../access.js';
+import type { EntitySpec } from '../list/filter.js';
+import type { Sql } from './json.js';
+
+/** What a read may depend on besides the row: the caller and the request. */
+export interface ReadContext {
+  access: TeamAccess;
+  /** The caller (User.isMe). */
+  viewerId: string;
+  /** Links (Issue.url) start here. */
+  publicUrl: string;
+  /** One clock per request (relative dates in filters, cycle states). */
+  now: Date;
+}
+
+export type Field =
+  /** A value over the row (`row` is its alias), as JSON text. */
+  | { kind: 'value'; json: (row: Sql, c: ReadContext) => Sql }
+  /** A to-one relation through a key column of the row; null when absent or not visible. */
+  | { kind: 'one'; to: () => Entity; key: string }
+  /** A list of related rows, read as a connection (paged, filtered, visible rows only). */
+  | { kind: 'many'; to: () => Entity; via: Via };
+
+/**
+ * How a list's rows hang off their parent: the rows are `t` in `from`, and
+ * `parentKey` is the SQL of their parent's id (a column of t or of a link table).
+ */
+export interface Via {
+  from?: Sql;
+  parentKey: Sql;
+}
+
+export interface Entity {
+  /** The API's name of the type (GraphQL's __typename). */
+  name: string;
+  table: string;
+  /** The columns a row is read with (default all: issues leave out their search vectors). */
+  columns?: readonly string[];
+  /** Its filter fields and visibility rule (platform/list/entities.ts, platform/access.ts). */
+  spec: EntitySpec;
+  /** Rows with archived_at, hidden from lists unless includeArchived. */
+  archivable: boolean;
+  /** Conditions of every list of this entity, besides visibility (no deleted users). */
+  scope?: (args: { includeDisabled?: boolean | null | undefined }) => Sql[];
+  fields: Record<string, Field>;
+}
