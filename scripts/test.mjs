@@ -82,9 +82,9 @@ if (!useTsx) {
 
 // Longest first (by the last run on this database), new files first of all.
 const timingsFile = path.join(root, '.test-cache', 'timings.json');
-const timings = readJson(timingsFile) ?? {};
-const known = timings[dbName] ?? {};
-const queue = [...files].sort((a, b) => (known[b]?.wallMs ?? Infinity) - (known[a]?.wallMs ?? Infinity));
+const known = readJson(timingsFile)?.[dbName] ?? {};
+const lastWall = (f) => known[f]?.wallMs ?? Number.MAX_SAFE_INTEGER;
+const queue = [...files].sort((a, b) => lastWall(b) - lastWall(a));
 
 const results = [];
 await Promise.all(Array.from({ length: Math.min(concurrency, queue.length) }, worker));
@@ -183,13 +183,15 @@ if (usePostgres) {
 }
 fs.rmSync(compiled, { recursive: true, force: true });
 
-// Remember this run's times for the next run's order (files that ran keep theirs, others stay).
-timings[dbName] = {
-  ...known,
+// Remember this run's times for the next run's order (files that ran get theirs, others keep
+// theirs). Read again: a run on the other database may have written meanwhile (.ci/run runs both).
+const latest = readJson(timingsFile) ?? {};
+latest[dbName] = {
+  ...latest[dbName],
   ...Object.fromEntries(results.map((r) => [r.file, { wallMs: r.wallMs, cpuMs: Math.round(r.cpuMs) }])),
 };
 fs.mkdirSync(path.dirname(timingsFile), { recursive: true });
-fs.writeFileSync(timingsFile, `${JSON.stringify(timings, null, 1)}\n`);
+fs.writeFileSync(timingsFile, `${JSON.stringify(latest, null, 1)}\n`);
 
 const failed = results.filter((r) => !r.ok);
 const sum = (k) => results.reduce((n, r) => n + r[k], 0);
