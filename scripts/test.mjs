@@ -86,6 +86,23 @@ const known = readJson(timingsFile)?.[dbName] ?? {};
 const lastWall = (f) => known[f]?.wallMs ?? Number.MAX_SAFE_INTEGER;
 const queue = [...files].sort((a, b) => lastWall(b) - lastWall(a));
 
+/** Process groups of the files running now; ended with the runner. */
+const groups = new Set();
+function killGroup(pid) {
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    // already gone
+  }
+}
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    for (const pid of groups) killGroup(pid);
+    fs.rmSync(compiled, { recursive: true, force: true });
+    process.exit(130);
+  });
+}
+
 const results = [];
 await Promise.all(Array.from({ length: Math.min(concurrency, queue.length) }, worker));
 
@@ -115,10 +132,20 @@ function runFile(file) {
       `--test-timeout=${timeoutMs}`,
       useTsx ? file : path.join(compiled, file.replace(/\.ts$/, '.js')),
     ];
+    // Its own process group, so that what the file started (a server, Chromium)
+    // goes with it: a server orphaned by a timed-out file keeps the output pipe
+    // open, and `node --test` would wait for it forever.
     const child = spawn('sh', ['-c', '"$@"; s=$?; times >&3; exit $s', 'sh', process.execPath, ...nodeArgs], {
       env: { ...env, FORCE_COLOR: env.FORCE_COLOR ?? '0' },
       stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
+      detached: true,
     });
+    groups.add(child.pid);
+    let killed = false;
+    const hardLimit = setTimeout(() => {
+      killed = true;
+      killGroup(child.pid);
+    }, timeoutMs + 60_000);
     const out = [];
     let times = '';
     child.stdout.on('data', (d) => out.push(d));
@@ -126,12 +153,16 @@ function runFile(file) {
     child.stdio[3].on('data', (d) => {
       times += d;
     });
+    child.on('exit', () => killGroup(child.pid)); // leftovers of a file that ended
     child.on('close', (code, signal) => {
-      const output = Buffer.concat(out).toString();
+      clearTimeout(hardLimit);
+      groups.delete(child.pid);
+      let output = Buffer.concat(out).toString();
+      if (killed) output += `\n# ${file}: killed ${timeoutMs / 1000 + 60} s after it started\n`;
       const count = (name) => Number(output.match(new RegExp(`^ℹ ${name} (\\d+)$`, 'm'))?.[1] ?? 0);
       resolve({
         file,
-        ok: code === 0,
+        ok: code === 0 && !killed,
         code: code ?? signal,
         wallMs: Date.now() - t0,
         cpuMs: parseTimes(times),
