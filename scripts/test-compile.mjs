@@ -11,22 +11,31 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { transform } from 'esbuild';
 
-const COMPILED = ['src', 'test', 'bench', 'scripts'];
+// web/src: tests import the UI's pure modules (web/src/lib/markdown-parse.ts, ...).
+const COMPILED = ['src', 'test', 'bench', 'scripts', 'web/src'];
 
 /** Builds `out` from the checkout at `root`; returns the number of files transpiled. */
 export async function compileForTests(root, out) {
   fs.rmSync(out, { recursive: true, force: true });
   fs.mkdirSync(out, { recursive: true });
-  // Top-level entries other than the compiled folders are links to the real ones.
-  for (const e of fs.readdirSync(root)) {
-    if (COMPILED.includes(e) || e === '.test-cache' || e === '.git') continue;
-    fs.symlinkSync(path.join(root, e), path.join(out, e));
-  }
   const jobs = [];
-  for (const dir of COMPILED) walk(path.join(root, dir), path.join(out, dir), jobs);
+  mirror(root, out, '', jobs);
   // esbuild's service transforms in parallel; the batch bounds open files.
   for (let i = 0; i < jobs.length; i += 64) await Promise.all(jobs.slice(i, i + 64).map((job) => job()));
   return jobs.length;
+}
+
+/** Links what is not compiled; walks into the compiled folders and their parents. */
+function mirror(root, out, rel, jobs) {
+  for (const e of fs.readdirSync(path.join(root, rel))) {
+    const r = rel ? `${rel}/${e}` : e;
+    if (r === '.test-cache' || r === '.git') continue;
+    if (COMPILED.includes(r)) walk(path.join(root, r), path.join(out, r), jobs);
+    else if (COMPILED.some((c) => c.startsWith(`${r}/`))) {
+      fs.mkdirSync(path.join(out, r));
+      mirror(root, out, r, jobs);
+    } else fs.symlinkSync(path.join(root, r), path.join(out, r));
+  }
 }
 
 function walk(src, dst, jobs) {
