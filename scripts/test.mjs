@@ -1,12 +1,21 @@
 #!/usr/bin/env node
-// `npm test`: prepares a template database once, then runs every test file
-// with Node's test runner. Embedded PGlite by default; PostgreSQL when
+// `npm test`: prepares a template database once, then runs every test file in
+// its own Node process (node:test, one file per process as `node --test`
+// does), a few at a time. Embedded PGlite by default; PostgreSQL when
 // DATABASE_URL is set (each file then gets its own database, dropped after).
 // Arguments narrow the run to files whose path contains any of them.
-import { spawnSync } from 'node:child_process';
+//
+// Why our own pool rather than `node --test a b c`: it measures every file
+// (wall and CPU time, user+sys of the file's process and everything it
+// waited for: Chromium, spawned servers), prints each file's output whole
+// when it ends, and starts the files that took longest last time first, so
+// the run does not end waiting on one slow file (.test-cache/timings.json).
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { compileForTests } from './test-compile.mjs';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 process.chdir(root);
@@ -32,6 +41,8 @@ if (files.length === 0) {
 }
 
 const env = { ...process.env };
+const concurrency = Math.max(1, Number(env.TEST_CONCURRENCY ?? 2));
+const timeoutMs = Number(env.TEST_TIMEOUT_MS ?? 300_000);
 
 // The UI tests drive the built web app; build it once when it is missing.
 if (files.some((f) => f.includes(`test${path.sep}ui${path.sep}`)) && !fs.existsSync('web/dist/index.html')) {
@@ -39,34 +50,154 @@ if (files.some((f) => f.includes(`test${path.sep}ui${path.sep}`)) && !fs.existsS
   if (b.status !== 0) process.exit(b.status ?? 1);
 }
 const usePostgres = Boolean(env.DATABASE_URL);
+const dbName = usePostgres ? 'PostgreSQL' : 'PGlite';
 const started = Date.now();
-const run = (args, extraEnv = {}) =>
-  spawnSync(process.execPath, args, { stdio: 'inherit', env: { ...env, ...extraEnv } });
+const cpuAtStart = childrenCpuMs();
 
 let templateDb;
-if (usePostgres) {
-  templateDb = `trackway_tpl_${process.pid}`;
-  env.TEST_PG_TEMPLATE = templateDb;
-  env.TEST_RUN_ID = String(process.pid);
-  const r = run(['--import', 'tsx', 'test/support/prepare-template.ts', 'postgres', templateDb]);
-  if (r.status !== 0) process.exit(r.status ?? 1);
-} else {
-  const tarball = path.join(root, '.test-cache', `pglite-template-${process.pid}.tar.gz`);
-  env.TEST_PGLITE_TEMPLATE = tarball;
-  const r = run(['--import', 'tsx', 'test/support/prepare-template.ts', 'pglite', tarball]);
+{
+  const args = ['--import', 'tsx', 'test/support/prepare-template.ts'];
+  if (usePostgres) {
+    templateDb = `trackway_tpl_${process.pid}`;
+    env.TEST_PG_TEMPLATE = templateDb;
+    env.TEST_RUN_ID = String(process.pid);
+    args.push('postgres', templateDb);
+  } else {
+    env.TEST_PGLITE_TEMPLATE = path.join(root, '.test-cache', `pglite-template-${process.pid}.tar`);
+    args.push('pglite', env.TEST_PGLITE_TEMPLATE);
+  }
+  const r = spawnSync(process.execPath, args, { stdio: 'inherit', env });
   if (r.status !== 0) process.exit(r.status ?? 1);
 }
-console.log(`# template ready on ${usePostgres ? 'PostgreSQL' : 'PGlite'} in ${Date.now() - started} ms`);
+console.log(`# template ready on ${dbName} in ${Date.now() - started} ms`);
 
-const result = run([
-  '--import',
-  'tsx',
-  '--test',
-  `--test-concurrency=${env.TEST_CONCURRENCY ?? 2}`,
-  // Per file. Generous because a busy machine slows the child-process tests most.
-  `--test-timeout=${env.TEST_TIMEOUT_MS ?? 300_000}`,
-  ...files,
-]);
+// Test processes load a compiled copy (scripts/test-compile.mjs); TEST_TSX=1 runs the sources through tsx.
+const useTsx = env.TEST_TSX === '1';
+const compiled = path.join(root, '.test-cache', `js-${process.pid}`);
+if (!useTsx) {
+  const t0 = Date.now();
+  const n = await compileForTests(root, compiled);
+  console.log(`# ${n} TypeScript files compiled in ${Date.now() - t0} ms`);
+}
+
+// Longest first (by the last run on this database), new files first of all.
+const timingsFile = path.join(root, '.test-cache', 'timings.json');
+const known = readJson(timingsFile)?.[dbName] ?? {};
+const lastWall = (f) => known[f]?.wallMs ?? Number.MAX_SAFE_INTEGER;
+const queue = [...files].sort((a, b) => lastWall(b) - lastWall(a));
+
+/** Process groups of the files running now; ended with the runner. */
+const groups = new Set();
+function killGroup(pid) {
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    // already gone
+  }
+}
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    for (const pid of groups) killGroup(pid);
+    fs.rmSync(compiled, { recursive: true, force: true });
+    process.exit(130);
+  });
+}
+
+const results = [];
+await Promise.all(Array.from({ length: Math.min(concurrency, queue.length) }, worker));
+
+async function worker() {
+  for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
+    const r = await runFile(file);
+    results.push(r);
+    process.stdout.write(r.output);
+    console.log(
+      `# ${r.ok ? 'ok  ' : 'FAIL'} ${file}  ${(r.wallMs / 1000).toFixed(1)} s wall, ${(r.cpuMs / 1000).toFixed(1)} s cpu` +
+        `  (${results.length}/${files.length})`,
+    );
+  }
+}
+
+/**
+ * One file under `node --test` (per-test timeout, the spec reporter), through
+ * `sh` only to read `times`: the CPU time of the file's whole process tree.
+ */
+function runFile(file) {
+  return new Promise((resolve) => {
+    const t0 = Date.now();
+    const nodeArgs = [
+      ...(useTsx ? ['--import', 'tsx'] : ['--enable-source-maps']),
+      '--test',
+      '--test-reporter=spec',
+      `--test-timeout=${timeoutMs}`,
+      useTsx ? file : path.join(compiled, file.replace(/\.ts$/, '.js')),
+    ];
+    // Its own process group, so that what the file started (a server, Chromium)
+    // goes with it: a server orphaned by a timed-out file keeps the output pipe
+    // open, and `node --test` would wait for it forever.
+    const child = spawn('sh', ['-c', '"$@"; s=$?; times >&3; exit $s', 'sh', process.execPath, ...nodeArgs], {
+      env: { ...env, FORCE_COLOR: env.FORCE_COLOR ?? '0' },
+      stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
+      detached: true,
+    });
+    groups.add(child.pid);
+    let killed = false;
+    const hardLimit = setTimeout(() => {
+      killed = true;
+      killGroup(child.pid);
+    }, timeoutMs + 60_000);
+    const out = [];
+    let times = '';
+    child.stdout.on('data', (d) => out.push(d));
+    child.stderr.on('data', (d) => out.push(d));
+    child.stdio[3].on('data', (d) => {
+      times += d;
+    });
+    child.on('exit', () => killGroup(child.pid)); // leftovers of a file that ended
+    child.on('close', (code, signal) => {
+      clearTimeout(hardLimit);
+      groups.delete(child.pid);
+      let output = Buffer.concat(out).toString();
+      if (killed) output += `\n# ${file}: killed ${timeoutMs / 1000 + 60} s after it started\n`;
+      const count = (name) => Number(output.match(new RegExp(`^ℹ ${name} (\\d+)$`, 'm'))?.[1] ?? 0);
+      resolve({
+        file,
+        ok: code === 0 && !killed,
+        code: code ?? signal,
+        wallMs: Date.now() - t0,
+        cpuMs: parseTimes(times),
+        tests: count('tests'),
+        pass: count('pass'),
+        fail: count('fail') + count('cancelled'),
+        output,
+      });
+    });
+  });
+}
+
+/** `times` prints the shell's own and then its children's user and system time, as `1m2.345s`. */
+function parseTimes(text) {
+  const line = text.trim().split('\n').at(-1) ?? '';
+  return line
+    .split(/\s+/)
+    .map((x) => x.match(/^(\d+)m([\d.]+)s$/))
+    .filter(Boolean)
+    .reduce((ms, m) => ms + (Number(m[1]) * 60 + Number(m[2])) * 1000, 0);
+}
+
+/** This runner's own CPU time (the files' is measured per file). */
+function childrenCpuMs() {
+  const u = process.resourceUsage();
+  return u.userCPUTime / 1000 + u.systemCPUTime / 1000;
+}
+
+function readJson(p) {
+  try {
+    return JSON.parse(fs.readFileSync(p, 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
 
 if (usePostgres) {
   const client = new pg.Client({ connectionString: env.DATABASE_URL });
@@ -81,7 +212,34 @@ if (usePostgres) {
 } else {
   fs.rmSync(env.TEST_PGLITE_TEMPLATE, { force: true });
 }
+fs.rmSync(compiled, { recursive: true, force: true });
+
+// Remember this run's times for the next run's order (files that ran get theirs, others keep
+// theirs). Read again: a run on the other database may have written meanwhile (.ci/run runs both).
+const latest = readJson(timingsFile) ?? {};
+latest[dbName] = {
+  ...latest[dbName],
+  ...Object.fromEntries(results.map((r) => [r.file, { wallMs: r.wallMs, cpuMs: Math.round(r.cpuMs) }])),
+};
+fs.mkdirSync(path.dirname(timingsFile), { recursive: true });
+fs.writeFileSync(timingsFile, `${JSON.stringify(latest, null, 1)}\n`);
+
+const failed = results.filter((r) => !r.ok);
+const sum = (k) => results.reduce((n, r) => n + r[k], 0);
+const cpuFiles = sum('cpuMs');
+console.log(`\n# slowest files on ${dbName} (wall, cpu):`);
+for (const r of [...results].sort((a, b) => b.wallMs - a.wallMs).slice(0, 10))
+  console.log(
+    `#   ${(r.wallMs / 1000).toFixed(1).padStart(6)} s ${(r.cpuMs / 1000).toFixed(1).padStart(6)} s  ${r.file}`,
+  );
 console.log(
-  `# ${files.length} test files on ${usePostgres ? 'PostgreSQL' : 'PGlite'} in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+  `# ${files.length} test files, ${sum('tests')} tests (${sum('pass')} pass, ${sum('fail')} fail) on ${dbName}` +
+    ` in ${((Date.now() - started) / 1000).toFixed(1)} s wall, ${(cpuFiles / 1000).toFixed(1)} s cpu in test files` +
+    ` (${((childrenCpuMs() - cpuAtStart) / 1000).toFixed(1)} s in this runner), ${concurrency} at a time,` +
+    ` load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
 );
-process.exit(result.status ?? 1);
+for (const r of failed) console.log(`# FAILED: ${r.file} (exit ${r.code})`);
+process.exit(failed.length ? 1 : 0);

@@ -48,6 +48,7 @@ import { installCompression } from './platform/http/compression.js';
 import { installDbTimeBudget } from './platform/http/db-time-hook.js';
 import { frameworkErrors, installErrorHandling } from './platform/http/error-handler.js';
 import { installJsonBodyParser } from './platform/http/json-body.js';
+import { lazySerializerFactory, lazyValidatorCompiler } from './platform/http/lazy-compile.js';
 import { installRequestBudget } from './platform/http/request-budget.js';
 import { ErrorResponse } from './platform/http/schemas.js';
 import { INJECTED_STYLES_PAGE, installSecurityHeaders } from './platform/http/security-headers.js';
@@ -116,6 +117,7 @@ export async function buildApp(opts: BuildOptions) {
     routerOptions: { ignoreTrailingSlash: true },
     frameworkErrors,
     ajv: { customOptions: { removeAdditional: false } },
+    schemaController: { compilersFactory: { buildSerializer: lazySerializerFactory() } },
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as Http;
 
   const ctx: AppContext = {
@@ -129,7 +131,7 @@ export async function buildApp(opts: BuildOptions) {
     eventHandlers: EVENT_HANDLERS,
   };
 
-  app.setValidatorCompiler(validatorCompiler);
+  app.setValidatorCompiler(lazyValidatorCompiler(validatorCompiler));
   installJsonBodyParser(app);
   app.addSchema(ErrorResponse);
   installErrorHandling(app);

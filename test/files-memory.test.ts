@@ -18,7 +18,7 @@ import path from 'node:path';
 import { after, test } from 'node:test';
 import { freshDatabase, type TestDatabase } from './support/database.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD } from './support/env.js';
-import { freePort } from './support/server-process.js';
+import { freePort, SERVER_ARGS, SERVER_ROOT } from './support/server-process.js';
 
 const MAX = 26_214_400;
 const MiB = 1024 * 1024;
@@ -121,7 +121,7 @@ test('a 25 MB upload grows the server RSS by far less than 25 MB', {
     // initialising a fresh embedded database, which is slow on a busy machine.
     const pgdata = path.join(dataDir, 'pgdata');
     await fs.mkdir(pgdata, { recursive: true });
-    const untar = spawnSync('tar', ['-xzf', process.env['TEST_PGLITE_TEMPLATE'], '-C', pgdata]);
+    const untar = spawnSync('tar', ['-xf', process.env['TEST_PGLITE_TEMPLATE'], '-C', pgdata]);
     assert.equal(untar.status, 0, String(untar.stderr));
   }
   const port = await freePort();
@@ -131,24 +131,21 @@ test('a 25 MB upload grows the server RSS by far less than 25 MB', {
     encodeURIComponent(
       "let t; process.on('SIGUSR2', () => { t ??= setInterval(() => globalThis.gc(), 20); t.unref(); });",
     );
-  const child = spawn(
-    process.execPath,
-    ['--expose-gc', '--import', preload, '--import', 'tsx', 'src/server.ts'],
-    {
-      env: {
-        ...process.env,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        DATA_DIR: dataDir,
-        PUBLIC_URL: base,
-        ADMIN_EMAIL,
-        ADMIN_PASSWORD,
-        LOG_LEVEL: 'warn',
-        DATABASE_URL: database?.url ?? '',
-      },
-      stdio: ['ignore', 'ignore', 'inherit'],
+  const child = spawn(process.execPath, ['--expose-gc', '--import', preload, ...SERVER_ARGS], {
+    cwd: SERVER_ROOT,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      PUBLIC_URL: base,
+      ADMIN_EMAIL,
+      ADMIN_PASSWORD,
+      LOG_LEVEL: 'warn',
+      DATABASE_URL: database?.url ?? '',
     },
-  );
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   cleanups.push(async () => {
     if (child.exitCode === null) {
       const exited = new Promise((r) => child.once('exit', r));

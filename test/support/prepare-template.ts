@@ -1,6 +1,8 @@
 // Run once per test run by scripts/test.mjs: builds a migrated, first-started
 // database that every test file then copies (PGlite: a dumped data directory;
 // PostgreSQL: a template database). Copying takes ~1 s instead of ~5 s each.
+// The PGlite dump is an uncompressed tar: 43 MB read from the page cache
+// costs less than gunzipping 5 MB in every test file.
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import pg from 'pg';
@@ -16,7 +18,7 @@ if (mode === 'pglite') {
   const database = await openDatabase({});
   await migrate(database.db);
   await firstStart(database.db, config);
-  const blob = await database.pglite!.dumpDataDir('gzip');
+  const blob = await database.pglite!.dumpDataDir('none');
   await fs.mkdir(path.dirname(target!), { recursive: true });
   await fs.writeFile(target!, Buffer.from(await blob.arrayBuffer()));
   await database.close();

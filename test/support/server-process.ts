@@ -1,12 +1,22 @@
-// The real server as a child process (node --import tsx src/server.ts), for
-// the tests about what only a whole process shows: first start, shutdown,
-// crashes, and several instances on one database.
+// The real server as a child process, for the tests about what only a whole
+// process shows: first start, shutdown, crashes, and several instances on one
+// database.
 import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 
-const root = path.resolve(import.meta.dirname, '..', '..');
-// Generous: tsx compiles on the fly and the machine may be busy with other runs.
+/** The checkout, or the compiled copy of it this module was loaded from (scripts/test-compile.mjs). */
+export const SERVER_ROOT = path.resolve(import.meta.dirname, '..', '..');
+/**
+ * How to start src/server: as plain JavaScript (with `npm start`'s source
+ * maps) when the tests run from the compiled copy, which holds src/server.js;
+ * through tsx when they run from the sources.
+ */
+export const SERVER_ARGS = fs.existsSync(path.join(SERVER_ROOT, 'src', 'server.js'))
+  ? ['--enable-source-maps', 'src/server.js']
+  : ['--import', 'tsx', 'src/server.ts'];
+// Generous: the machine may be busy with other runs.
 // How fast start-up really is gets measured by scripts/measure-startup.mjs.
 export const START_LIMIT_MS = 180_000;
 
@@ -49,8 +59,8 @@ export async function startServerProcess(opts: StartOptions): Promise<ServerProc
     if (v === undefined) delete env[k];
     else env[k] = v;
   }
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
-    cwd: root,
+  const child = spawn(process.execPath, SERVER_ARGS, {
+    cwd: SERVER_ROOT,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
