@@ -13,23 +13,16 @@ import { graphqlSchema } from '../src/graphql/routes.js';
 import type { Actor } from '../src/platform/context.js';
 import { startTestApp, type TestApp } from './support/harness.js';
 import { StatementCounter } from './support/statement-counter.js';
-import { buildWorld, ROLES, type Role, type World } from './support/visibility-fixture.js';
+import { buildWorld, ROLES, type Role, type World, worldActors } from './support/visibility-fixture.js';
 
 let t: TestApp;
 let world: World;
-const actors = {} as Record<Role, Actor>;
+let actors: Record<Role, Actor>;
 
 before(async () => {
   t = await startTestApp();
   world = await buildWorld(t);
-  for (const role of ROLES) {
-    const u = await t.ctx.db
-      .selectFrom('users')
-      .select(['id', 'role', 'name', 'email'])
-      .where('id', '=', world.userIds[role])
-      .executeTakeFirstOrThrow();
-    actors[role] = { ...u, role: u.role as Actor['role'], via: 'apiKey' };
-  }
+  actors = await worldActors(t, world);
 });
 after(() => t.close());
 

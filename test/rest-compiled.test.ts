@@ -11,23 +11,18 @@ import { presentIssue } from '../src/modules/issues/present.js';
 import { getIssue } from '../src/modules/issues/service.js';
 import type { Actor } from '../src/platform/context.js';
 import { startTestApp, type TestApp } from './support/harness.js';
-import { buildWorld, ROLES, type Role, type World } from './support/visibility-fixture.js';
+import { buildWorld, ROLES, type Role, type World, worldActors } from './support/visibility-fixture.js';
 
 let t: TestApp;
 let world: World;
-const actors = {} as Record<Role, Actor>;
+let actors: Record<Role, Actor>;
 const tokens = {} as Record<Role, string>;
 
 before(async () => {
   t = await startTestApp();
   world = await buildWorld(t);
+  actors = await worldActors(t, world);
   for (const role of ROLES) {
-    const u = await t.ctx.db
-      .selectFrom('users')
-      .select(['id', 'role', 'name', 'email'])
-      .where('id', '=', world.userIds[role])
-      .executeTakeFirstOrThrow();
-    actors[role] = { ...u, role: u.role as Actor['role'], via: 'apiKey' };
     tokens[role] = world.tokens[role];
   }
 });

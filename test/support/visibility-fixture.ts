@@ -5,6 +5,7 @@
 // may see which row, computed from the tables with the written rules (not
 // with the code under test), so every row of every team-scoped table counts.
 import { sql } from 'kysely';
+import type { Actor } from '../../src/platform/context.js';
 import type { TestApp } from './harness.js';
 
 export const ROLES = ['guest', 'outsider', 'insider', 'admin'] as const;
@@ -359,4 +360,25 @@ async function oracle(t: TestApp, userIds: Record<Role, string>, names: Record<s
     };
   }
   return { records: all.map(({ rec }) => rec), visible, secretWords, issueCounts };
+}
+
+/** Each role's user as the services take it (an API-key caller), for tests that call services directly. */
+export async function worldActors(t: TestApp, world: World): Promise<Record<Role, Actor>> {
+  const users = await t.ctx.db
+    .selectFrom('users')
+    .select(['id', 'role', 'name', 'email'])
+    .where(
+      'id',
+      'in',
+      ROLES.map((r) => world.userIds[r]),
+    )
+    .execute();
+  const byId = new Map(users.map((u) => [u.id, u]));
+  const actors = {} as Record<Role, Actor>;
+  for (const role of ROLES) {
+    const u = byId.get(world.userIds[role]);
+    if (!u) throw new Error(`setup: no user for ${role}`);
+    actors[role] = { ...u, role: u.role as Actor['role'], via: 'apiKey' };
+  }
+  return actors;
 }

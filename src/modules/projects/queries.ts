@@ -127,20 +127,10 @@ export function listProjectRows(db: Db, list: OffsetPage) {
   });
 }
 
-// Lookups of records projects and cycles refer to by id: the tables read
-// directly, so these domains do not depend on the teams module.
+// Lookups of records projects and cycles refer to by id.
 
-/** The workspace's first team (oldest live one): the default for new records. */
-export function firstTeam(db: Db): Promise<TeamRow | undefined> {
-  return db
-    .selectFrom('teams')
-    .selectAll()
-    .where('archived_at', 'is', null)
-    .orderBy('created_at')
-    .orderBy('id')
-    .limit(1)
-    .executeTakeFirst();
-}
+/** The workspace's first team, the default for new records: the one the issues module uses too. */
+export { firstTeam } from '../teams/queries.js';
 
 /** A team by id or by key (e.g. "ENG"). */
 export function findTeamByRef(db: Db, ref: string): Promise<TeamRow | undefined> {
