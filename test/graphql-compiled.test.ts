@@ -261,6 +261,20 @@ describe('compiled reads answer what the resolvers answer', () => {
     }
   });
 
+  // Found by test/fuzz-graphql.test.ts: a connection selecting only constants made one answer per row.
+  test('a connection that selects only __typename answers once, over many rows or none', async () => {
+    for (const query of [
+      '{ issues { __typename } }',
+      '{ issues(first: 0) { __typename } }',
+      '{ issues(first: 3) { __typename nodes { __typename comments { __typename } } } }',
+    ]) {
+      const compiled = await run('admin', true, query);
+      const resolved = await run('admin', false, query);
+      assert.equal(compiled.compiled, true, query);
+      assert.equal(JSON.stringify(compiled.body), JSON.stringify(resolved.body), query);
+    }
+  });
+
   test('arguments a list refuses are answered by the resolvers, with the error at its path', async () => {
     const query = `{ issues(first: 3) { nodes { identifier comments(after: "not a cursor") { nodes { id } } } } }`;
     const compiled = await run('admin', true, query);

@@ -25,10 +25,10 @@ import {
   type OperationDefinitionNode,
   type SelectionSetNode,
 } from 'graphql';
-import { sql } from 'kysely';
 import { issueRefCondition } from '../modules/issues/queries.js';
 import { AppError } from '../platform/errors.js';
 import {
+  answerJson,
   type ListArgs,
   listJson,
   NotPlannable,
@@ -324,9 +324,6 @@ export async function answerCompiled(
     if (err instanceof AppError || err instanceof NotPlannable) return undefined;
     throw err;
   }
-  const { rows } = await sql<{ json: string | null }>`select '{"data":' || ${data} || '}' as json`.execute(
-    g.db,
-  );
   // NULL: a root row the caller may not see, or none: the resolvers answer with their "not found".
-  return rows[0]!.json ?? undefined;
+  return (await answerJson(g.db, data)) ?? undefined;
 }

@@ -56,17 +56,38 @@ export function presentTracked(r: IssueRecord): Tracked {
   return out as Tracked;
 }
 
+/** In IssueSchema's key order, which REST's serializer and the read model's JSON (rest-compiled.test.ts) use too. */
 export function presentIssue(r: IssueRecord, publicUrl: string) {
+  const t = presentTracked(r);
   return {
     id: r.id,
-    ...presentTracked(r),
+    identifier: t.identifier,
+    number: t.number,
+    title: t.title,
+    description: t.description,
+    priority: t.priority,
     priorityLabel: priorityLabel(r.priority),
+    estimate: t.estimate,
+    dueDate: t.dueDate,
+    teamId: t.teamId,
+    stateId: t.stateId,
+    assigneeId: t.assigneeId,
     creatorId: r.creator_id,
+    projectId: t.projectId,
+    projectMilestoneId: t.projectMilestoneId,
+    cycleId: t.cycleId,
+    parentId: t.parentId,
+    labelIds: t.labelIds,
     childProgress: r.childProgress,
+    sortOrder: t.sortOrder,
     url: issueUrl(publicUrl, r.identifier, r.title),
     branchName: branchName(r.branchUser, r.identifier, r.title),
     createdAt: r.created_at.toISOString(),
     updatedAt: r.updated_at.toISOString(),
+    startedAt: t.startedAt,
+    completedAt: t.completedAt,
+    canceledAt: t.canceledAt,
+    archivedAt: t.archivedAt,
   };
 }
 

@@ -7,6 +7,7 @@
 // entity's visibility rule: a to-one row the caller may not see is null, a
 // list holds only visible rows (listWhere, the rule lists use everywhere).
 import { sql } from 'kysely';
+import type { Db } from '../db/database.js';
 import { type PageArgs, pageWindow, pastPosition } from '../list/paginate.js';
 import { listWhere } from '../list/query.js';
 import { constant, cursor, json, object, type Sql } from './json.js';
@@ -158,7 +159,9 @@ export function listJson(
         throw new NotPlannable(`connection.${s.field}`);
     }
   });
-  return sql`(select ${object(fields)} from (${rows}) as ${r})`;
+  // `having true` groups the page into one row even when nothing selected aggregates it
+  // (`issues { __typename }`): one answer, never one per row.
+  return sql`(select ${object(fields)} from (${rows}) as ${r} having true)`;
 }
 
 /**
@@ -185,3 +188,11 @@ export function rootJson(roots: { key: string; json: (st: State) => Sql }[], c: 
 }
 
 export type { State };
+
+/** Runs a top-level answer: `{"data": ...}` as text, or null when a root row is missing or unseen. */
+export async function answerJson(db: Db, data: Sql): Promise<string | null> {
+  const { rows } = await sql<{ json: string | null }>`select '{"data":' || ${data} || '}' as json`.execute(
+    db,
+  );
+  return rows[0]?.json ?? null;
+}
