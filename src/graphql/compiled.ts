@@ -11,19 +11,13 @@ import {
   type FieldNode,
   type FragmentDefinitionNode,
   type GraphQLField,
-  GraphQLIncludeDirective,
   type GraphQLObjectType,
   type GraphQLOutputType,
   type GraphQLSchema,
-  GraphQLSkipDirective,
   getArgumentValues,
-  getDirectiveValues,
   getNamedType,
-  isAbstractType,
   isObjectType,
-  Kind,
   type OperationDefinitionNode,
-  type SelectionSetNode,
 } from 'graphql';
 import { issueRefCondition } from '../modules/issues/queries.js';
 import { AppError } from '../platform/errors.js';
@@ -42,6 +36,7 @@ import type { Sql } from '../platform/read/json.js';
 import type { Entity, ReadContext } from '../platform/read/model.js';
 import { emptyValue, sourceFields, unheldFields } from './build-schema.js';
 import type { GqlContext } from './context.js';
+import { collectFields } from './plan/selection.js';
 
 type Vars = Record<string, unknown>;
 // biome-ignore lint/suspicious/noExplicitAny: field definitions of any source type
@@ -70,46 +65,6 @@ const ROOT_ONES: Record<
 };
 
 /** Fields by response key, in the order graphql-js executes them. */
-function collect(
-  doc: Doc,
-  type: GraphQLObjectType,
-  sets: readonly SelectionSetNode[],
-): Map<string, FieldNode[]> {
-  const fields = new Map<string, FieldNode[]>();
-  const seen = new Set<string>();
-  const included = (node: { directives?: readonly unknown[] | undefined }) => {
-    const n = node as Parameters<typeof getDirectiveValues>[1];
-    if (getDirectiveValues(GraphQLSkipDirective, n, doc.variables)?.['if'] === true) return false;
-    return getDirectiveValues(GraphQLIncludeDirective, n, doc.variables)?.['if'] !== false;
-  };
-  const applies = (condition: string | undefined) => {
-    if (!condition || condition === type.name) return true;
-    const t = doc.schema.getType(condition);
-    return Boolean(t && isAbstractType(t) && doc.schema.isSubType(t, type));
-  };
-  const walk = (set: SelectionSetNode) => {
-    for (const sel of set.selections) {
-      if (!included(sel)) continue;
-      if (sel.kind === Kind.FIELD) {
-        const key = sel.alias?.value ?? sel.name.value;
-        const list = fields.get(key);
-        if (list) list.push(sel);
-        else fields.set(key, [sel]);
-      } else if (sel.kind === Kind.INLINE_FRAGMENT) {
-        if (applies(sel.typeCondition?.name.value)) walk(sel.selectionSet);
-      } else {
-        const name = sel.name.value;
-        if (seen.has(name)) continue;
-        seen.add(name);
-        const fragment = doc.fragments[name];
-        if (fragment && applies(fragment.typeCondition.name.value)) walk(fragment.selectionSet);
-      }
-    }
-  };
-  for (const set of sets) walk(set);
-  return fields;
-}
-
 const subSets = (nodes: FieldNode[]) => nodes.flatMap((n) => (n.selectionSet ? [n.selectionSet] : []));
 
 /**
@@ -134,7 +89,7 @@ function emptyAnswer(
   if (Array.isArray(value)) return value.length ? undefined : { value: [] };
   const source = value as Record<string, unknown>;
   const out: Record<string, unknown> = {};
-  for (const [key, fieldNodes] of collect(doc, named, subSets(nodes))) {
+  for (const [key, fieldNodes] of collectFields(doc, named, subSets(nodes))) {
     const name = fieldNodes[0]!.name.value;
     if (name === '__typename') {
       out[key] = named.name;
@@ -161,7 +116,7 @@ function objectSelections(
   nodes: FieldNode[],
 ): Selection[] {
   const out: Selection[] = [];
-  for (const [key, fieldNodes] of collect(doc, type, subSets(nodes))) {
+  for (const [key, fieldNodes] of collectFields(doc, type, subSets(nodes))) {
     const name = fieldNodes[0]!.name.value;
     if (name === '__typename') {
       out.push({ key, constant: type.name });
@@ -203,7 +158,7 @@ function connectionSelections(
   const nodeType = getNamedType(type.getFields().nodes?.type);
   if (!nodeType || !isObjectType(nodeType) || nodeType.name !== entity.name) return give_up(type.name);
   const out: Selection[] = [];
-  for (const [key, fieldNodes] of collect(doc, type, subSets(nodes))) {
+  for (const [key, fieldNodes] of collectFields(doc, type, subSets(nodes))) {
     const name = fieldNodes[0]!.name.value;
     if (name === '__typename') out.push({ key, constant: type.name });
     else if (name === 'nodes')
@@ -222,7 +177,7 @@ function connectionSelections(
     else if (name === 'edges') {
       const edgeType = getNamedType(type.getFields().edges!.type) as GraphQLObjectType;
       const edge: Selection[] = [];
-      for (const [k, n] of collect(doc, edgeType, subSets(fieldNodes))) {
+      for (const [k, n] of collectFields(doc, edgeType, subSets(fieldNodes))) {
         const f = n[0]!.name.value;
         if (f === '__typename') edge.push({ key: k, constant: edgeType.name });
         else if (f === 'cursor') edge.push({ key: k, field: f });
@@ -238,7 +193,7 @@ function connectionSelections(
 
 function plainSelections(doc: Doc, nodes: FieldNode[], typeName: string, allowed: string[]): Selection[] {
   const type = doc.schema.getType(typeName === 'pageInfo' ? 'PageInfo' : typeName) as GraphQLObjectType;
-  return [...collect(doc, type, subSets(nodes))].map(([key, n]) => {
+  return [...collectFields(doc, type, subSets(nodes))].map(([key, n]) => {
     const f = n[0]!.name.value;
     if (f === '__typename') return { key, constant: type.name };
     if (!allowed.includes(f)) give_up(`${type.name}.${f}`);
@@ -265,7 +220,7 @@ export function planOperation(
   const doc: Doc = { schema, fragments, variables };
   const queryType = schema.getQueryType()!;
   try {
-    const roots = [...collect(doc, queryType, [op.selectionSet])].map(([key, nodes]) => {
+    const roots = [...collectFields(doc, queryType, [op.selectionSet])].map(([key, nodes]) => {
       const name = nodes[0]!.name.value;
       const def = queryType.getFields()[name] ?? give_up(`Query.${name}`);
       const type = getNamedType(def.type) as GraphQLObjectType;

@@ -4,10 +4,12 @@
 // variables, and each field's arguments coerced as its resolver will get them.
 import {
   type FieldNode,
+  type FragmentDefinitionNode,
   type GraphQLField,
   GraphQLIncludeDirective,
   type GraphQLObjectType,
   type GraphQLResolveInfo,
+  type GraphQLSchema,
   GraphQLSkipDirective,
   getArgumentValues,
   getDirectiveValues,
@@ -59,28 +61,49 @@ export function nodeSelections(
   return { type, fields };
 }
 
-/** The field nodes of some selection sets on `type`, as graphql-js's field collection finds them. */
-function collect(
-  info: GraphQLResolveInfo,
+/** What collecting fields needs of a request: its schema, fragments and variables. */
+export interface FieldScope {
+  schema: GraphQLSchema;
+  fragments: Record<string, FragmentDefinitionNode>;
+  variables: Record<string, unknown>;
+}
+
+/**
+ * The fields some selection sets select on `type`, grouped by response key in
+ * document order, as graphql-js's field collection finds them: fragments whose
+ * type condition `type` meets (each once), @skip/@include with the variables.
+ * The read plans here and the compiled reads (graphql/compiled.ts) both use it.
+ */
+export function collectFields(
+  scope: FieldScope,
   type: GraphQLObjectType,
-  sets: (SelectionSetNode | undefined)[],
-): FieldNode[] {
-  const out: FieldNode[] = [];
+  sets: readonly (SelectionSetNode | undefined)[],
+): Map<string, FieldNode[]> {
+  const fields = new Map<string, FieldNode[]>();
   const seen = new Set<string>();
+  const included = (node: Parameters<typeof getDirectiveValues>[1]) => {
+    if (!node.directives?.length) return true;
+    if (getDirectiveValues(GraphQLSkipDirective, node, scope.variables)?.['if'] === true) return false;
+    return getDirectiveValues(GraphQLIncludeDirective, node, scope.variables)?.['if'] !== false;
+  };
   const applies = (condition: string | undefined) => {
     if (!condition || condition === type.name) return true;
-    const t = info.schema.getType(condition);
-    return t !== undefined && isAbstractType(t) && info.schema.isSubType(t, type);
+    const t = scope.schema.getType(condition);
+    return t !== undefined && isAbstractType(t) && scope.schema.isSubType(t, type);
   };
   const walk = (set: SelectionSetNode | undefined) => {
     for (const sel of set?.selections ?? []) {
-      if (!included(info, sel)) continue;
-      if (sel.kind === Kind.FIELD) out.push(sel);
-      else if (sel.kind === Kind.INLINE_FRAGMENT) {
+      if (!included(sel)) continue;
+      if (sel.kind === Kind.FIELD) {
+        const key = sel.alias?.value ?? sel.name.value;
+        const list = fields.get(key);
+        if (list) list.push(sel);
+        else fields.set(key, [sel]);
+      } else if (sel.kind === Kind.INLINE_FRAGMENT) {
         if (applies(sel.typeCondition?.name.value)) walk(sel.selectionSet);
       } else {
         const name = sel.name.value;
-        const fragment = info.fragments[name];
+        const fragment = scope.fragments[name];
         if (seen.has(name) || !fragment) continue;
         seen.add(name);
         if (applies(fragment.typeCondition.name.value)) walk(fragment.selectionSet);
@@ -88,11 +111,15 @@ function collect(
     }
   };
   for (const set of sets) walk(set);
-  return out;
+  return fields;
 }
 
-function included(info: GraphQLResolveInfo, node: Parameters<typeof getDirectiveValues>[1]): boolean {
-  if (!node.directives?.length) return true;
-  if (getDirectiveValues(GraphQLSkipDirective, node, info.variableValues)?.if === true) return false;
-  return getDirectiveValues(GraphQLIncludeDirective, node, info.variableValues)?.if !== false;
-}
+/** The field nodes `info`'s request selects on `type` in some selection sets. */
+const collect = (info: GraphQLResolveInfo, type: GraphQLObjectType, sets: (SelectionSetNode | undefined)[]) =>
+  [
+    ...collectFields(
+      { schema: info.schema, fragments: info.fragments, variables: info.variableValues },
+      type,
+      sets,
+    ).values(),
+  ].flat();
