@@ -65,7 +65,7 @@ const priorityLabel = (priority: Sql) =>
 export const issue: Entity = {
   name: 'Issue',
   table: 'issues',
-  columns: ISSUE_COLUMNS,
+  columns: [...ISSUE_COLUMNS, 'title_slug'],
   spec: issueEntity,
   archivable: true,
   fields: {
@@ -87,13 +87,14 @@ export const issue: Entity = {
     prioritySortOrder: value(
       (row) => sql`(case when ${at(row, 'priority')} = 0 then 5 else ${at(row, 'priority')} end)`,
     ),
-    url: value((row, c) => {
-      const s = slug(at(row, 'title'));
-      return sql`${c.publicUrl} || '/issue/' || ${at(row, 'identifier')} || (select case when x.s = '' then '' else '/' || x.s end from (select ${s} as s) x)`;
-    }),
+    // The slugs are kept with the rows (migration 0031): title_slug, and users.name_slug (branchOwnerSql).
+    url: value(
+      (row, c) =>
+        sql`${c.publicUrl} || '/issue/' || ${at(row, 'identifier')} || (case when ${at(row, 'title_slug')} = '' then '' else '/' || ${at(row, 'title_slug')} end)`,
+    ),
     branchName: value((row, c) => {
-      const user = sql`coalesce(nullif(${slug(branchOwnerSql(row, c.access))}, ''), 'user')`;
-      return sql`${user} || '/' || lower(${at(row, 'identifier')}) || (select case when x.s = '' then '' else '-' || x.s end from (select ${slug(at(row, 'title'))} as s) x)`;
+      const user = sql`coalesce(nullif(${branchOwnerSql(row, c.access, 'name_slug')}, ''), 'user')`;
+      return sql`${user} || '/' || lower(${at(row, 'identifier')}) || (case when ${at(row, 'title_slug')} = '' then '' else '-' || ${at(row, 'title_slug')} end)`;
     }),
     // By label id, as every door orders them (issues/fields.ts).
     labelIds: value((row) => labelIdsSql(row)),

@@ -42,15 +42,8 @@ export function cursor(key: 'createdAt' | 'updatedAt', sortColumn: Sql, id: Sql)
 }
 
 /**
- * The slug of a text as `modules/issues/present.ts` slugify makes it:
- * accents folded (NFKD, combining marks dropped), lower case, runs of other
- * characters as one dash, cut at a word end near `max`.
+ * The slug of a text as modules/issues/fields.ts slugify makes it, by the SQL
+ * function of migration 0031 (issue titles and display names keep theirs in
+ * a column: title_slug, name_slug).
  */
-export function slug(text: Sql, max = 40): Sql {
-  const folded = sql`trim(both '-' from regexp_replace(lower(regexp_replace(normalize(coalesce(${text}, ''), NFKD), ${literal('[\u0300-\u036f]')}, '', 'g')), '[^a-z0-9]+', '-', 'g'))`;
-  // Past `max`: up to the last dash within max + 1 characters if it lies beyond half, else max characters.
-  return sql`(select case when length(z.s) <= ${sql.lit(max)} then z.s
-      else rtrim(case when z.dash > ${sql.lit(max / 2)} then left(z.s, z.dash) else left(z.s, ${sql.lit(max)}) end, '-') end
-    from (select y.s, ${sql.lit(max + 1)} - coalesce(nullif(strpos(reverse(left(y.s, ${sql.lit(max + 1)})), '-'), 0), ${sql.lit(max + 2)}) as dash
-      from (select ${folded} as s) y) z)`;
-}
+export const slug = (text: Sql, max = 40): Sql => sql`slug(${text}, ${sql.lit(max)})`;
