@@ -87,13 +87,14 @@ export const issue: Entity = {
     prioritySortOrder: value(
       (row) => sql`(case when ${at(row, 'priority')} = 0 then 5 else ${at(row, 'priority')} end)`,
     ),
-    url: value((row, c) => {
-      const s = slug(at(row, 'title'));
-      return sql`${c.publicUrl} || '/issue/' || ${at(row, 'identifier')} || (select case when x.s = '' then '' else '/' || x.s end from (select ${s} as s) x)`;
-    }),
+    // Each slug named once (a second use would compute it again): `sep || nullif(slug, '')` is null when empty.
+    url: value(
+      (row, c) =>
+        sql`${c.publicUrl} || '/issue/' || ${at(row, 'identifier')} || coalesce('/' || nullif(${slug(at(row, 'title'))}, ''), '')`,
+    ),
     branchName: value((row, c) => {
       const user = sql`coalesce(nullif(${slug(branchOwnerSql(row, c.access))}, ''), 'user')`;
-      return sql`${user} || '/' || lower(${at(row, 'identifier')}) || (select case when x.s = '' then '' else '-' || x.s end from (select ${slug(at(row, 'title'))} as s) x)`;
+      return sql`${user} || '/' || lower(${at(row, 'identifier')}) || coalesce('-' || nullif(${slug(at(row, 'title'))}, ''), '')`;
     }),
     // By label id, as every door orders them (issues/fields.ts).
     labelIds: value((row) => labelIdsSql(row)),

@@ -42,15 +42,20 @@ export function cursor(key: 'createdAt' | 'updatedAt', sortColumn: Sql, id: Sql)
 }
 
 /**
- * The slug of a text as `modules/issues/present.ts` slugify makes it:
+ * The slug of a text as `modules/issues/fields.ts` slugify makes it:
  * accents folded (NFKD, combining marks dropped), lower case, runs of other
- * characters as one dash, cut at a word end near `max`.
+ * characters as one dash, cut at a word end near `max`. The text is named
+ * once and no subquery is used: the planner inlines a named subresult at
+ * every use, so a slug written with them folded its text (and ran the
+ * owner's lookup of a branchName) several times per row.
  */
 export function slug(text: Sql, max = 40): Sql {
   const folded = sql`trim(both '-' from regexp_replace(lower(regexp_replace(normalize(coalesce(${text}, ''), NFKD), ${literal('[\u0300-\u036f]')}, '', 'g')), '[^a-z0-9]+', '-', 'g'))`;
-  // Past `max`: up to the last dash within max + 1 characters if it lies beyond half, else max characters.
-  return sql`(select case when length(z.s) <= ${sql.lit(max)} then z.s
-      else rtrim(case when z.dash > ${sql.lit(max / 2)} then left(z.s, z.dash) else left(z.s, ${sql.lit(max)}) end, '-') end
-    from (select y.s, ${sql.lit(max + 1)} - coalesce(nullif(strpos(reverse(left(y.s, ${sql.lit(max + 1)})), '-'), 0), ${sql.lit(max + 2)}) as dash
-      from (select ${folded} as s) y) z)`;
+  // Past `max`, the cut is at the last dash within max + 1 characters if more than half lies
+  // before it, else at max. The first max + 1 characters, padded with '#' (never in a slug) to
+  // max + 2: exactly one '#' ends them only when the text was longer than max, so only then does
+  // the pattern cut at the last dash; the padding goes, and what was not cut is cut at max.
+  const lo = Math.floor(max / 2) + 1;
+  const cut = literal(`^(.{${lo},${max}})-[^-#]*#$`);
+  return sql`rtrim(left(rtrim(regexp_replace(rpad(left(${folded}, ${sql.lit(max + 1)}), ${sql.lit(max + 2)}, '#'), ${cut}, '\\1'), '#'), ${sql.lit(max)}), '-')`;
 }
