@@ -20,6 +20,7 @@ import {
   userEntity,
   workflowStateEntity,
 } from '../list/entities.js';
+import { mayHide } from './compile.js';
 import { constant, json, literal, type Sql, slug, timestamp } from './json.js';
 import type { Entity, Field, ReadContext } from './model.js';
 
@@ -35,19 +36,13 @@ const value = (f: (row: Sql, c: ReadContext) => Sql): Field => ({
   json: (row, c) => json(f(row, c)),
 });
 const fixed = (v: unknown): Field => ({ kind: 'value', json: () => constant(v) });
-const one = (to: () => Entity, key: string): Field => ({ kind: 'one', to, key });
-/** Whether the entity's rule can hide a row from this caller (admins see all; members every user). */
-const hides = (entity: Entity, c: ReadContext) => {
-  const rule = entity.spec.visible;
-  if (!rule || c.access.all) return false;
-  return entity !== user || c.access.guest;
-};
+const one = (to: () => Entity, key: string, sameTeam = false): Field => ({ kind: 'one', to, key, sameTeam });
 /** A key column, null when the row it names is out of the caller's sight. */
 const seenId = (column: string, to: () => Entity): Field => ({
   kind: 'value',
   json: (row, c) => {
     const target = to();
-    if (!hides(target, c)) return json(at(row, column));
+    if (!mayHide(target, c)) return json(at(row, column));
     const alias = sql.raw(`seen_${column}`);
     return json(
       sql`(select ${alias}.id from ${sql.table(target.table)} as ${alias} where ${alias}.id = ${at(row, column)} and ${target.spec.visible!(`seen_${column}`, c.access)})`,
@@ -113,7 +108,7 @@ export const issue: Entity = {
     projectId: seenId('project_id', () => project),
     // A milestone is seen with its project.
     projectMilestoneId: value((row, c) =>
-      hides(project, c)
+      mayHide(project, c)
         ? sql`(select ${at(row, 'project_milestone_id')} from projects pm where pm.id = ${at(row, 'project_id')} and ${project.spec.visible!('pm', c.access)})`
         : at(row, 'project_milestone_id'),
     ),
@@ -121,12 +116,12 @@ export const issue: Entity = {
     parentId: seenId('parent_id', () => issue),
     /** Live sub-issues the caller sees: all, completed, canceled (issues/fields.ts). */
     childProgress: value((row, c) => childProgressSql(row, c.access)),
-    team: one(() => team, 'team_id'),
-    state: one(() => workflowState, 'state_id'),
+    team: one(() => team, 'team_id', true),
+    state: one(() => workflowState, 'state_id', true),
     assignee: one(() => user, 'assignee_id'),
     creator: one(() => user, 'creator_id'),
     project: one(() => project, 'project_id'),
-    cycle: one(() => cycle, 'cycle_id'),
+    cycle: one(() => cycle, 'cycle_id', true),
     projectMilestone: one(() => milestone, 'project_milestone_id'),
     parent: one(() => issue, 'parent_id'),
     comments: { kind: 'many', to: () => comment, via: { parentKey: sql.ref('t.issue_id') } },
@@ -154,6 +149,7 @@ export const user: Entity = {
   name: 'User',
   table: 'users',
   spec: userEntity,
+  seenByMembers: true,
   archivable: false,
   // Deleted accounts are never listed; suspended ones only with includeDisabled.
   scope: (args) => [sql`t.deleted_at is null`, ...(args.includeDisabled ? [] : [sql`t.status = 'active'`])],
@@ -221,7 +217,7 @@ export const workflowState: Entity = {
     description: col('description'),
     position: col('position'),
     archivedAt: stamp('archived_at'),
-    team: one(() => team, 'team_id'),
+    team: one(() => team, 'team_id', true),
   },
 };
 
@@ -258,8 +254,8 @@ export const comment: Entity = {
       json: (row) => timestamp(sql`coalesce(${at(row, 'deleted_at')}, ${at(row, 'archived_at')})`),
     },
     user: one(() => user, 'user_id'),
-    issue: one(() => issue, 'issue_id'),
-    parent: one(() => comment, 'parent_id'),
+    issue: one(() => issue, 'issue_id', true),
+    parent: one(() => comment, 'parent_id', true),
     children: { kind: 'many', to: () => comment, via: { parentKey: sql.ref('t.parent_id') } },
   },
 };
