@@ -111,12 +111,32 @@ const TEAM = pick([
 const STATE = fc
   .tuple(pick(['id', 'name', 'type', 'color', 'position', 'archivedAt']), fc.option(TEAM))
   .map(([f, team]) => [...f, ...(team ? [`team { ${team.join(' ')} }`] : [])]);
-const PROJECT = pick(['id', 'name', 'slugId', 'url', 'state', 'startDate', 'priorityLabel', 'updatedAt']);
-const CYCLE = pick(['id', 'number', 'name', 'startsAt', 'isActive', 'isPast', 'isFuture']);
+const PROJECT = pick([
+  'id',
+  'name',
+  'slugId',
+  'url',
+  'state',
+  'startDate',
+  'priorityLabel',
+  'updatedAt',
+  'lead { id name }',
+  'creator { id email }',
+]);
+const CYCLE = pick(['id', 'number', 'name', 'startsAt', 'isActive', 'isPast', 'isFuture', 'team { id key }']);
 const COMMENT = fc
   .tuple(pick(['id', 'body', 'createdAt', 'archivedAt', 'editedAt', 'issueId', 'parentId']), fc.option(USER))
   .map(([f, user]) => [...f, ...(user ? [`user { ${user.join(' ')} }`] : [])]);
-const LABEL = pick(['id', 'name', 'color', 'isGroup', 'description']);
+const LABEL = pick([
+  'id',
+  'name',
+  'color',
+  'isGroup',
+  'description',
+  'team { id name }',
+  'parent { id name }',
+  'creator { id name }',
+]);
 const MILESTONE = fc
   .tuple(pick(['id', 'name', 'description', 'targetDate', 'sortOrder', 'createdAt']), fc.option(PROJECT))
   .map(([f, project]) => [...f, ...(project ? [`project { ${project.join(' ')} }`] : [])]);

@@ -233,6 +233,10 @@ export const label: Entity = {
     color: col('color'),
     isGroup: col('is_group'),
     archivedAt: stamp('archived_at'),
+    // A workspace label has no team.
+    team: one(() => team, 'team_id', true),
+    parent: one(() => label, 'parent_id'),
+    creator: one(() => user, 'creator_id'),
   },
 };
 
@@ -284,6 +288,8 @@ export const project: Entity = {
     sortOrder: col('sort_order'),
     priorityLabel: fixed(PRIORITIES[0].label),
     frequencyResolution: fixed('weekly'),
+    lead: one(() => user, 'lead_id'),
+    creator: one(() => user, 'creator_id'),
     url: value(
       (row, c) =>
         sql`${c.publicUrl} || '/project/' || ${slug(at(row, 'name'))} || '-' || ${at(row, 'slug_id')}`,
@@ -311,6 +317,7 @@ export const cycle: Entity = {
     ),
     isFuture: value((row, c) => sql`(${at(row, 'starts_at')} > ${c.now.toISOString()}::timestamptz)`),
     isPast: value((row, c) => sql`(${at(row, 'ends_at')} <= ${c.now.toISOString()}::timestamptz)`),
+    team: one(() => team, 'team_id', true),
   },
 };
 
