@@ -21,7 +21,7 @@ import {
   workflowStateEntity,
 } from '../list/entities.js';
 import { mayHide } from './compile.js';
-import { constant, json, literal, type Sql, slug, timestamp } from './json.js';
+import { constant, json, literal, projectSlug, type Sql, slug, timestamp } from './json.js';
 import type { Entity, Field, ReadContext } from './model.js';
 
 const at = (row: Sql, column: string) => sql`${row}.${sql.ref(column)}`;
@@ -292,7 +292,7 @@ export const project: Entity = {
     creator: one(() => user, 'creator_id'),
     url: value(
       (row, c) =>
-        sql`${c.publicUrl} || '/project/' || ${slug(at(row, 'name'))} || '-' || ${at(row, 'slug_id')}`,
+        sql`${c.publicUrl} || '/project/' || ${projectSlug(at(row, 'name'))} || '-' || ${at(row, 'slug_id')}`,
     ),
   },
 };

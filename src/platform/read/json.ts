@@ -73,6 +73,14 @@ export function cursor(key: 'createdAt' | 'updatedAt', sortColumn: Sql, id: Sql)
   return sql`translate(encode(convert_to(${text}, 'UTF8'), 'base64'), ${literal('+/=\n')}, '-_')`;
 }
 
+/** Accents folded (NFKD, combining marks dropped), lower case, runs of other characters as one dash, no dash at either end. */
+const fold = (text: Sql) =>
+  sql`trim(both '-' from regexp_replace(lower(regexp_replace(normalize(coalesce(${text}, ''), NFKD), ${literal('[\u0300-\u036f]')}, '', 'g')), '[^a-z0-9]+', '-', 'g'))`;
+
+/** A project's name in its URL as `modules/projects/present.ts` slugify makes it: folded, cut at 60, "project" when empty. */
+export const projectSlug = (name: Sql) =>
+  sql`coalesce(nullif(rtrim(left(${fold(name)}, 60), '-'), ''), 'project')`;
+
 /**
  * The slug of a text as `modules/issues/fields.ts` slugify makes it:
  * accents folded (NFKD, combining marks dropped), lower case, runs of other
@@ -82,7 +90,7 @@ export function cursor(key: 'createdAt' | 'updatedAt', sortColumn: Sql, id: Sql)
  * owner's lookup of a branchName) several times per row.
  */
 export function slug(text: Sql, max = 40): Sql {
-  const folded = sql`trim(both '-' from regexp_replace(lower(regexp_replace(normalize(coalesce(${text}, ''), NFKD), ${literal('[\u0300-\u036f]')}, '', 'g')), '[^a-z0-9]+', '-', 'g'))`;
+  const folded = fold(text);
   // Past `max`, the cut is at the last dash within max + 1 characters if more than half lies
   // before it, else at max. The first max + 1 characters, padded with '#' (never in a slug) to
   // max + 2: exactly one '#' ends them only when the text was longer than max, so only then does
