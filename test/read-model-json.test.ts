@@ -7,8 +7,9 @@ import { after, before, test } from 'node:test';
 import fc from 'fast-check';
 import { sql } from 'kysely';
 import { slugify } from '../src/modules/issues/fields.js';
+import { slugify as projectSlugify } from '../src/modules/projects/present.js';
 import { encodeCursor } from '../src/platform/list/cursor.js';
-import { cursor, json, object, slug, timestamp } from '../src/platform/read/json.js';
+import { cursor, json, object, projectSlug, slug, timestamp } from '../src/platform/read/json.js';
 import { startTestApp, type TestApp } from './support/harness.js';
 
 let t: TestApp;
@@ -53,6 +54,15 @@ test('slug matches slugify, at 40 and at other lengths', async () => {
       assert.equal(await one(slug(sql`${text}::text`, max)), slugify(text, max), JSON.stringify(text));
     }),
     { numRuns: 150 },
+  );
+});
+
+test("a project's slug matches projects/present.ts slugify (cut at 60, 'project' when empty)", async () => {
+  await fc.assert(
+    fc.asyncProperty(TEXT, async (text) => {
+      assert.equal(await one(projectSlug(sql`${text}::text`)), projectSlugify(text), JSON.stringify(text));
+    }),
+    { numRuns: 100 },
   );
 });
 

@@ -19,19 +19,36 @@ import {
   isObjectType,
   type OperationDefinitionNode,
 } from 'graphql';
+import type { FlagKey } from '../modules/flags/catalog.js';
+import { flagOnSql } from '../modules/flags/queries.js';
 import { issueRefCondition } from '../modules/issues/queries.js';
+import { projectRefCondition } from '../modules/projects/queries.js';
+import { teamRefCondition } from '../modules/teams/queries.js';
+import { liveUserCondition } from '../modules/users/queries.js';
 import { AppError } from '../platform/errors.js';
 import {
   answerJson,
+  idCondition,
   type ListArgs,
   listJson,
   NotPlannable,
   oneJson,
+  onlyIf,
   rootJson,
   type Selection,
   type State,
 } from '../platform/read/compile.js';
-import { issue } from '../platform/read/entities.js';
+import {
+  comment,
+  cycle,
+  issue,
+  label,
+  milestone,
+  project,
+  team,
+  user,
+  workflowState,
+} from '../platform/read/entities.js';
 import type { Sql } from '../platform/read/json.js';
 import type { Entity, ReadContext } from '../platform/read/model.js';
 import { emptyValue, sourceFields, unheldFields } from './build-schema.js';
@@ -53,15 +70,51 @@ const give_up = (why: string): never => {
   throw new Unplannable(why);
 };
 
-/** Root fields answered by a list of an entity. */
-const ROOT_LISTS: Record<string, Entity> = { issues: issue };
+/**
+ * Root fields answered by a list of an entity, as the resolvers list it
+ * (connections.ts listConnection). `feature`: the resolvers refuse the field
+ * while that flag is off, so the compiled answer is given only while it is on.
+ */
+const ROOT_LISTS: Record<string, { entity: Entity; feature?: FlagKey }> = {
+  issues: { entity: issue },
+  users: { entity: user },
+  teams: { entity: team },
+  workflowStates: { entity: workflowState },
+  issueLabels: { entity: label },
+  comments: { entity: comment },
+  projects: { entity: project, feature: 'projects' },
+  cycles: { entity: cycle, feature: 'cycles' },
+  projectMilestones: { entity: milestone, feature: 'projects' },
+};
 
-/** Root fields answered by one row, found by the condition its arguments make (undefined: none can match). */
-const ROOT_ONES: Record<
-  string,
-  { entity: Entity; where: (alias: string, args: Vars, c: ReadContext) => Sql | undefined }
-> = {
+type RootOne = {
+  entity: Entity;
+  /** The condition the arguments make, as the resolver's lookup matches (undefined: none can match). */
+  where: (alias: string, args: Vars, c: ReadContext) => Sql | undefined;
+  feature?: FlagKey;
+};
+const byId = (entity: Entity, feature?: FlagKey): RootOne => ({
+  entity,
+  where: (alias, args) => idCondition(alias, args['id']),
+  ...(feature ? { feature } : {}),
+});
+
+/** Root fields answered by one row (resolvers/reads.ts and lookups.ts: by id, or the lookups they make). */
+const ROOT_ONES: Record<string, RootOne> = {
   issue: { entity: issue, where: (alias, args, c) => issueRefCondition(alias, String(args['id']), c.access) },
+  viewer: { entity: user, where: (alias, _args, c) => idCondition(alias, c.viewerId) },
+  user: { entity: user, where: (alias, args) => liveUserCondition(alias, String(args['id'])) },
+  team: { entity: team, where: (alias, args) => teamRefCondition(alias, String(args['id'])) },
+  workflowState: byId(workflowState),
+  issueLabel: byId(label),
+  comment: byId(comment),
+  project: {
+    entity: project,
+    where: (alias, args) => projectRefCondition(alias, String(args['id'])),
+    feature: 'projects',
+  },
+  cycle: byId(cycle, 'cycles'),
+  projectMilestone: byId(milestone, 'projects'),
 };
 
 /** Fields by response key, in the order graphql-js executes them. */
@@ -206,7 +259,8 @@ type Root = {
   entity: Entity;
   args: ListArgs;
   select: Selection[];
-  one?: (typeof ROOT_ONES)[string];
+  one?: RootOne;
+  feature?: FlagKey | undefined;
 };
 
 /** The plan of an operation: its root lists and their selections, or why the model cannot answer it. */
@@ -227,9 +281,16 @@ export function planOperation(
       const args = getArgumentValues(def, nodes[0]!, variables) as ListArgs;
       const one = ROOT_ONES[name];
       if (one)
-        return { key, entity: one.entity, args, one, select: objectSelections(doc, type, one.entity, nodes) };
-      const entity = ROOT_LISTS[name] ?? give_up(`Query.${name}`);
-      return { key, entity, args, select: connectionSelections(doc, type, entity, nodes) };
+        return {
+          key,
+          entity: one.entity,
+          args,
+          one,
+          feature: one.feature,
+          select: objectSelections(doc, type, one.entity, nodes),
+        };
+      const { entity, feature } = ROOT_LISTS[name] ?? give_up(`Query.${name}`);
+      return { key, entity, args, feature, select: connectionSelections(doc, type, entity, nodes) };
     });
     return { roots };
   } catch (err) {
@@ -263,15 +324,17 @@ export async function answerCompiled(
   try {
     const roots = plan.roots.map((root) => {
       const one = root.one;
-      if (!one)
-        return { key: root.key, json: (st: State) => listJson(root.entity, root.args, root.select, st) };
-      const args = root.args as Vars;
-      // Text that cannot name a row: the resolvers answer with their "not found".
-      if (!one.where('r', args, c)) throw new NotPlannable('no row can match');
-      return {
-        key: root.key,
-        json: (st: State) => oneJson(root.entity, (alias) => one.where(alias, args, c)!, root.select, st),
-      };
+      let json: (st: State) => Sql;
+      if (!one) json = (st) => listJson(root.entity, root.args, root.select, st);
+      else {
+        const args = root.args as Vars;
+        // Text that cannot name a row: the resolvers answer with their "not found".
+        if (!one.where('r', args, c)) throw new NotPlannable('no row can match');
+        json = (st) => oneJson(root.entity, (alias) => one.where(alias, args, c)!, root.select, st);
+      }
+      // A feature switched off: the answer is NULL, and the resolvers refuse the field.
+      const feature = root.feature;
+      return { key: root.key, json: feature ? (st: State) => onlyIf(flagOnSql(feature), json(st)) : json };
     });
     data = rootJson(roots, c);
   } catch (err) {

@@ -1,10 +1,15 @@
 // SQL for feature flags. Every function takes the connection or transaction it runs in.
+import { sql } from 'kysely';
 import type { Db } from '../../platform/db/database.js';
 import type { FlagRow } from '../../platform/db/tables.js';
 
 export function allFlags(db: Db): Promise<FlagRow[]> {
   return db.selectFrom('feature_flags').selectAll().orderBy('key').execute();
 }
+
+/** Whether a flag is on, as a condition inside another statement (a compiled read's gate). */
+export const flagOnSql = (key: string) =>
+  sql<boolean>`coalesce((select ff.enabled from feature_flags ff where ff.key = ${key}), false)`;
 
 export async function flagEnabled(db: Db, key: string): Promise<boolean> {
   const row = await db

@@ -66,6 +66,16 @@ export async function replaceTeams(db: Db, projectId: string, teamIds: readonly 
 }
 
 /** The id of the project with this slug id (visibility is the caller's loader's to apply). */
+/**
+ * A project by id, or by the slug id that ends its URL (the whole tail or the
+ * slug id alone, as GraphQL's project(id) takes it), as a condition over the
+ * project row under `alias`.
+ */
+export function projectRefCondition(alias: string, idOrSlug: string) {
+  if (isUuid(idOrSlug)) return sql<boolean>`${sql.ref(`${alias}.id`)} = ${idOrSlug}::uuid`;
+  return sql<boolean>`${sql.ref(`${alias}.slug_id`)} = ${idOrSlug.split('-').pop() ?? idOrSlug}`;
+}
+
 export async function projectIdBySlug(db: Db, slug: string): Promise<string | undefined> {
   const row = await db.selectFrom('projects').select('id').where('slug_id', '=', slug).executeTakeFirst();
   return row?.id;

@@ -30,6 +30,15 @@ export function findTeamByIdOrKey(db: Db, idOrKey: string): Promise<TeamRow | un
     .executeTakeFirst();
 }
 
+/** findTeamByIdOrKey's match as a condition over the team row under `alias`; undefined when none can match. */
+export function teamRefCondition(alias: string, idOrKey: string) {
+  const id = sql.ref(`${alias}.id`);
+  if (isUuid(idOrKey)) return sql<boolean>`${id} = ${idOrKey}::uuid`;
+  const key = idOrKey.toUpperCase();
+  if (!TEAM_KEY.test(key)) return undefined;
+  return sql<boolean>`${id} = (select tk.team_id from team_keys tk where tk.key = ${key})`;
+}
+
 // Team ids never change, teams are never deleted, and a key (current or
 // former) never passes to another team, so a lookup that found a team stays
 // true: lists filtered by team skip a statement per request. (Kept per database

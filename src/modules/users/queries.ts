@@ -3,10 +3,17 @@ import { sql } from 'kysely';
 import type { TeamAccess } from '../../platform/access.js';
 import type { Db } from '../../platform/db/database.js';
 import type { NewUser, Role, UserRow, UserStatus } from '../../platform/db/tables.js';
+import { isUuid } from '../../platform/ids.js';
 import { userEntity } from '../../platform/list/entities.js';
 import { offsetList } from '../../platform/list/query.js';
 
 const live = (db: Db) => db.selectFrom('users').where('deleted_at', 'is', null);
+
+/** findLiveUserById's match as a condition over the user row under `alias`; undefined when none can match. */
+export function liveUserCondition(alias: string, id: string) {
+  if (!isUuid(id)) return undefined;
+  return sql<boolean>`${sql.ref(`${alias}.id`)} = ${id}::uuid and ${sql.ref(`${alias}.deleted_at`)} is null`;
+}
 
 export function findLiveUserById(db: Db, id: string): Promise<UserRow | undefined> {
   return live(db).selectAll().where('id', '=', id).executeTakeFirst();

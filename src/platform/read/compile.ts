@@ -8,6 +8,7 @@
 // list holds only visible rows (listWhere, the rule lists use everywhere).
 import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
+import { isUuid } from '../ids.js';
 import { type PageArgs, pageWindow, pastPosition } from '../list/paginate.js';
 import { listWhere } from '../list/query.js';
 import { constant, cursor, json, object, type Sql } from './json.js';
@@ -42,8 +43,14 @@ function objectJson(entity: Entity, row: string, select: Selection[], st: State)
       const field = entity.fields[s.field];
       if (!field) throw new NotPlannable(`${entity.name}.${s.field}`);
       if (field.kind === 'value') return [s.key, field.json(ref, st.c)];
-      if (field.kind === 'one')
-        return [s.key, toOne(field.to(), sql`${ref}.${sql.ref(field.key)}`, s.select ?? [], st)];
+      if (field.kind === 'one') {
+        const target = field.to();
+        const key = sql`${ref}.${sql.ref(field.key)}`;
+        const sub = s.select ?? [];
+        // Asked for its id alone, a row the caller surely sees is its key (as the resolvers answer it).
+        if (idOnly(sub) && (field.sameTeam || !mayHide(target, st.c))) return [s.key, byKey(key, sub)];
+        return [s.key, toOne(target, key, sub, st)];
+      }
       return [s.key, listJson(field.to(), s.args ?? {}, s.select ?? [], st, { via: field.via, parent: ref })];
     }),
   );
@@ -53,6 +60,18 @@ const visibleRule = (entity: Entity, alias: string, c: ReadContext): Sql[] => {
   const rule = entity.spec.visible;
   return rule && (!c.access.all || entity.spec.bindsAdmins) ? [rule(alias, c.access)] : [];
 };
+
+/** Whether the entity's rule can hide a row from this caller (admins see all rows but those the rule binds them to). */
+export function mayHide(entity: Entity, c: ReadContext): boolean {
+  if (visibleRule(entity, 'x', c).length === 0) return false;
+  return !(entity.seenByMembers && !c.access.all && !c.access.guest);
+}
+
+const idOnly = (select: Selection[]) => select.every((s) => 'constant' in s || s.field === 'id');
+
+/** A related row asked for its id alone, from the key: null when there is none. */
+const byKey = (key: Sql, select: Selection[]): Sql =>
+  sql`(case when ${key} is null then 'null' else ${object(select.map((s) => [s.key, 'constant' in s ? constant(s.constant) : json(key)]))} end)`;
 
 /** A related row by key: its object, or null when there is none or the caller may not see it. */
 function toOne(entity: Entity, key: Sql, select: Selection[], st: State): Sql {
@@ -176,6 +195,14 @@ export function oneJson(entity: Entity, where: (alias: string) => Sql, select: S
     where ${sql.join(conditions, sql` and `)})`;
 }
 
+/** A row by its id, as a condition over its alias; undefined when the text is no id (no row can match). */
+export function idCondition(alias: string, id: unknown): Sql | undefined {
+  return typeof id === 'string' && isUuid(id) ? sql`${sql.ref(`${alias}.id`)} = ${id}::uuid` : undefined;
+}
+
+/** `value` while `condition` holds, else SQL NULL (which makes the whole answer NULL: see answerJson). */
+export const onlyIf = (condition: Sql, value: Sql): Sql => sql`(case when ${condition} then ${value} end)`;
+
 /** One row of `entity`, under alias `row` in the caller's statement, as JSON text. */
 export function rowJson(entity: Entity, row: string, select: Selection[], c: ReadContext): Sql {
   return objectJson(entity, row, select, { c, depth: 0 });
@@ -189,7 +216,7 @@ export function rootJson(roots: { key: string; json: (st: State) => Sql }[], c: 
 
 export type { State };
 
-/** Runs a top-level answer: `{"data": ...}` as text, or null when a root row is missing or unseen. */
+/** Runs a top-level answer: `{"data": ...}` as text, or null when a root row is missing or unseen, or a root's condition (onlyIf) fails. */
 export async function answerJson(db: Db, data: Sql): Promise<string | null> {
   const { rows } = await sql<{ json: string | null }>`select '{"data":' || ${data} || '}' as json`.execute(
     db,

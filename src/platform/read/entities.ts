@@ -20,7 +20,8 @@ import {
   userEntity,
   workflowStateEntity,
 } from '../list/entities.js';
-import { constant, json, literal, type Sql, slug, timestamp } from './json.js';
+import { mayHide } from './compile.js';
+import { constant, json, literal, projectSlug, type Sql, slug, timestamp } from './json.js';
 import type { Entity, Field, ReadContext } from './model.js';
 
 const at = (row: Sql, column: string) => sql`${row}.${sql.ref(column)}`;
@@ -35,19 +36,13 @@ const value = (f: (row: Sql, c: ReadContext) => Sql): Field => ({
   json: (row, c) => json(f(row, c)),
 });
 const fixed = (v: unknown): Field => ({ kind: 'value', json: () => constant(v) });
-const one = (to: () => Entity, key: string): Field => ({ kind: 'one', to, key });
-/** Whether the entity's rule can hide a row from this caller (admins see all; members every user). */
-const hides = (entity: Entity, c: ReadContext) => {
-  const rule = entity.spec.visible;
-  if (!rule || c.access.all) return false;
-  return entity !== user || c.access.guest;
-};
+const one = (to: () => Entity, key: string, sameTeam = false): Field => ({ kind: 'one', to, key, sameTeam });
 /** A key column, null when the row it names is out of the caller's sight. */
 const seenId = (column: string, to: () => Entity): Field => ({
   kind: 'value',
   json: (row, c) => {
     const target = to();
-    if (!hides(target, c)) return json(at(row, column));
+    if (!mayHide(target, c)) return json(at(row, column));
     const alias = sql.raw(`seen_${column}`);
     return json(
       sql`(select ${alias}.id from ${sql.table(target.table)} as ${alias} where ${alias}.id = ${at(row, column)} and ${target.spec.visible!(`seen_${column}`, c.access)})`,
@@ -87,14 +82,15 @@ export const issue: Entity = {
     prioritySortOrder: value(
       (row) => sql`(case when ${at(row, 'priority')} = 0 then 5 else ${at(row, 'priority')} end)`,
     ),
-    // The slugs are kept with the rows (migration 0031): title_slug, and users.name_slug (branchOwnerSql).
+    // The slugs are kept with the rows (migration 0031): title_slug, and users.name_slug
+    // (branchOwnerSql); `sep || nullif(slug, '')` is null when the slug is empty.
     url: value(
       (row, c) =>
-        sql`${c.publicUrl} || '/issue/' || ${at(row, 'identifier')} || (case when ${at(row, 'title_slug')} = '' then '' else '/' || ${at(row, 'title_slug')} end)`,
+        sql`${c.publicUrl} || '/issue/' || ${at(row, 'identifier')} || coalesce('/' || nullif(${at(row, 'title_slug')}, ''), '')`,
     ),
     branchName: value((row, c) => {
       const user = sql`coalesce(nullif(${branchOwnerSql(row, c.access, 'name_slug')}, ''), 'user')`;
-      return sql`${user} || '/' || lower(${at(row, 'identifier')}) || (case when ${at(row, 'title_slug')} = '' then '' else '-' || ${at(row, 'title_slug')} end)`;
+      return sql`${user} || '/' || lower(${at(row, 'identifier')}) || coalesce('-' || nullif(${at(row, 'title_slug')}, ''), '')`;
     }),
     // By label id, as every door orders them (issues/fields.ts).
     labelIds: value((row) => labelIdsSql(row)),
@@ -113,7 +109,7 @@ export const issue: Entity = {
     projectId: seenId('project_id', () => project),
     // A milestone is seen with its project.
     projectMilestoneId: value((row, c) =>
-      hides(project, c)
+      mayHide(project, c)
         ? sql`(select ${at(row, 'project_milestone_id')} from projects pm where pm.id = ${at(row, 'project_id')} and ${project.spec.visible!('pm', c.access)})`
         : at(row, 'project_milestone_id'),
     ),
@@ -121,12 +117,12 @@ export const issue: Entity = {
     parentId: seenId('parent_id', () => issue),
     /** Live sub-issues the caller sees: all, completed, canceled (issues/fields.ts). */
     childProgress: value((row, c) => childProgressSql(row, c.access)),
-    team: one(() => team, 'team_id'),
-    state: one(() => workflowState, 'state_id'),
+    team: one(() => team, 'team_id', true),
+    state: one(() => workflowState, 'state_id', true),
     assignee: one(() => user, 'assignee_id'),
     creator: one(() => user, 'creator_id'),
     project: one(() => project, 'project_id'),
-    cycle: one(() => cycle, 'cycle_id'),
+    cycle: one(() => cycle, 'cycle_id', true),
     projectMilestone: one(() => milestone, 'project_milestone_id'),
     parent: one(() => issue, 'parent_id'),
     comments: { kind: 'many', to: () => comment, via: { parentKey: sql.ref('t.issue_id') } },
@@ -154,6 +150,7 @@ export const user: Entity = {
   name: 'User',
   table: 'users',
   spec: userEntity,
+  seenByMembers: true,
   archivable: false,
   // Deleted accounts are never listed; suspended ones only with includeDisabled.
   scope: (args) => [sql`t.deleted_at is null`, ...(args.includeDisabled ? [] : [sql`t.status = 'active'`])],
@@ -221,7 +218,7 @@ export const workflowState: Entity = {
     description: col('description'),
     position: col('position'),
     archivedAt: stamp('archived_at'),
-    team: one(() => team, 'team_id'),
+    team: one(() => team, 'team_id', true),
   },
 };
 
@@ -237,6 +234,10 @@ export const label: Entity = {
     color: col('color'),
     isGroup: col('is_group'),
     archivedAt: stamp('archived_at'),
+    // A workspace label has no team.
+    team: one(() => team, 'team_id', true),
+    parent: one(() => label, 'parent_id'),
+    creator: one(() => user, 'creator_id'),
   },
 };
 
@@ -258,8 +259,8 @@ export const comment: Entity = {
       json: (row) => timestamp(sql`coalesce(${at(row, 'deleted_at')}, ${at(row, 'archived_at')})`),
     },
     user: one(() => user, 'user_id'),
-    issue: one(() => issue, 'issue_id'),
-    parent: one(() => comment, 'parent_id'),
+    issue: one(() => issue, 'issue_id', true),
+    parent: one(() => comment, 'parent_id', true),
     children: { kind: 'many', to: () => comment, via: { parentKey: sql.ref('t.parent_id') } },
   },
 };
@@ -288,9 +289,11 @@ export const project: Entity = {
     sortOrder: col('sort_order'),
     priorityLabel: fixed(PRIORITIES[0].label),
     frequencyResolution: fixed('weekly'),
+    lead: one(() => user, 'lead_id'),
+    creator: one(() => user, 'creator_id'),
     url: value(
       (row, c) =>
-        sql`${c.publicUrl} || '/project/' || ${slug(at(row, 'name'))} || '-' || ${at(row, 'slug_id')}`,
+        sql`${c.publicUrl} || '/project/' || ${projectSlug(at(row, 'name'))} || '-' || ${at(row, 'slug_id')}`,
     ),
   },
 };
@@ -315,6 +318,7 @@ export const cycle: Entity = {
     ),
     isFuture: value((row, c) => sql`(${at(row, 'starts_at')} > ${c.now.toISOString()}::timestamptz)`),
     isPast: value((row, c) => sql`(${at(row, 'ends_at')} <= ${c.now.toISOString()}::timestamptz)`),
+    team: one(() => team, 'team_id', true),
   },
 };
 

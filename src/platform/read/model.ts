@@ -21,8 +21,11 @@ export interface ReadContext {
 export type Field =
   /** A value over the row (`row` is its alias), as JSON text. */
   | { kind: 'value'; json: (row: Sql, c: ReadContext) => Sql }
-  /** A to-one relation through a key column of the row; null when absent or not visible. */
-  | { kind: 'one'; to: () => Entity; key: string }
+  /**
+   * A to-one relation through a key column of the row; null when absent or not visible.
+   * `sameTeam`: the related row is in the row's team, so whoever sees the row sees it.
+   */
+  | { kind: 'one'; to: () => Entity; key: string; sameTeam?: boolean }
   /** A list of related rows, read as a connection (paged, filtered, visible rows only). */
   | { kind: 'many'; to: () => Entity; via: Via };
 
@@ -43,6 +46,8 @@ export interface Entity {
   columns?: readonly string[];
   /** Its filter fields and visibility rule (platform/list/entities.ts, platform/access.ts). */
   spec: EntitySpec;
+  /** Every member sees every row (the user directory); the rule hides rows from guests only. */
+  seenByMembers?: boolean;
   /** Rows with archived_at, hidden from lists unless includeArchived. */
   archivable: boolean;
   /** Conditions of every list of this entity, besides visibility (no deleted users). */
