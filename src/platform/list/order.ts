@@ -2,8 +2,8 @@
 // column, its type and direction, whether it may be empty) ending in a unique
 // column, so every row has one position. A cursor is that position: base64url
 // of JSON `[tag, value of each part as text]`, e.g. ["c", createdAt, id] or
-// ["p", priority, createdAt, id]. The formats the older engines handed out
-// (cursor.ts, column-cursor.ts) were these arrays, so their cursors still work.
+// ["p", priority, createdAt, id]. Cursors handed out before the runner had
+// this shape, so they still work.
 import { type RawBuilder, type SqlBool, sql } from 'kysely';
 import { invalidField } from '../errors.js';
 
