@@ -36,12 +36,13 @@ export interface ListIssuesOptions {
   /** Default: newest first (createdAt desc), or best match first when q is given. */
   sort?: q.IssueSort;
   order?: 'asc' | 'desc';
-  /** 1..250, default 50. */
+  /** 1..MAX_PAGE (250), default 50: checked by the list runner's window. */
   limit?: number;
   offset?: number;
   /**
    * A cursor from a previous page's nextCursor: the page after it. Works with
-   * the newest-first order and with sort createdAt/updatedAt; not with offset.
+   * every sort in either order; not with a ranked search (q without a sort),
+   * nor with offset.
    */
   after?: string;
   includeArchived?: boolean;
