@@ -49,6 +49,10 @@ const FORMAT: Record<PartType, RegExp> = {
 export const positionText = (column: Sql) =>
   sql<string>`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 
+/** Whether a part's cursor text sorts (byte by byte) as its value does: fixed-width timestamps, dates, uuids. */
+export const textSortsAsValue = (part: SortPart) =>
+  part.type === 'timestamptz' || part.type === 'date' || part.type === 'uuid';
+
 /** SQL of a part's value as a cursor holds it. */
 export function partText(part: SortPart): Sql {
   switch (part.type) {
@@ -139,7 +143,7 @@ export function decodeCursor(cursor: string, key: SortKey, field: string): Posit
 export function reversed<K extends SortKey>(key: K): K {
   return {
     ...key,
-    parts: key.parts.map((p) => ({ ...p, dir: p.dir === 'asc' ? 'desc' : 'asc', flipped: true })),
+    parts: key.parts.map((p: Part) => ({ ...p, dir: p.dir === 'asc' ? 'desc' : 'asc', flipped: !p.flipped })),
   };
 }
 

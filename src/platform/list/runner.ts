@@ -8,7 +8,15 @@
 // page of issues) are one statement too, by a window function.
 import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../db/database.js';
-import { encodeCursor, orderSql, partText, pastSql, reversed, type SortKey } from './order.js';
+import {
+  encodeCursor,
+  orderSql,
+  partText,
+  pastSql,
+  reversed,
+  type SortKey,
+  textSortsAsValue,
+} from './order.js';
 import type { Window } from './window.js';
 
 type Sql = RawBuilder<unknown>;
@@ -122,12 +130,17 @@ export async function listPage<R>(
   if (w.limit === 0) return withTotal(toPage([], sort, w), await totalApart());
   const { read, parts } = windowed(source, sort, w);
   const extra = opts.extra?.length ? opts.extra : undefined;
-  // Wrapped for `extra`: the page's order again over its own typed sort values (__k0, ...).
-  const keys = extra ? read.parts.map((p, i) => sql`${p.sql} as ${sql.ref(`__k${i}`)}`) : [];
+  // Wrapped for `extra`, the page is ordered again over its own columns: a
+  // part's cursor text where it sorts as the value does, else the value (__k0, ...).
+  const cursors = opts.cursors !== false;
+  const byText = (i: number) => cursors && textSortsAsValue(read.parts[i]!);
+  const keys = extra
+    ? read.parts.flatMap((p, i) => (byText(i) ? [] : [sql`${p.sql} as ${sql.ref(`__k${i}`)}`]))
+    : [];
   const page = sql`
     select ${sql.join([
       source.columns ?? sql`t.*`,
-      ...(opts.cursors === false ? [] : positions(sort)),
+      ...(cursors ? positions(sort) : []),
       ...keys,
       ...(total ? [sql`${total} as __total`] : []),
     ])}
@@ -137,7 +150,7 @@ export async function listPage<R>(
     ${Number.isFinite(w.limit) ? sql`limit ${w.limit + 1}` : sql``}${w.offset ? sql` offset ${w.offset}` : sql``}`;
   const { rows } = await (extra
     ? sql<Raw>`select page.*, ${sql.join(extra)} from (${page}) as page
-        order by ${orderSql(read, (i) => sql.ref(`page.__k${i}`))}`
+        order by ${orderSql(read, (i) => (byText(i) ? sql`${sql.ref(`page.__c${i}`)} collate "C"` : sql.ref(`page.__k${i}`)))}`
     : sql<Raw>`${page}`
   ).execute(db);
   if (!total) return toPage<R>(rows, sort, w);
