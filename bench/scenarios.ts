@@ -6,7 +6,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { sql } from 'kysely';
 import type { Db } from '../src/platform/db/database.js';
-import { encodeCursor } from '../src/platform/list/cursor.js';
+import { encodeCursor, timeKey } from '../src/platform/list/order.js';
 import type { FloorQuery } from './floor.js';
 
 export interface Fixtures {
@@ -65,7 +65,7 @@ export async function loadFixtures(db: Db, totalIssues: number): Promise<Fixture
     // Half the table at full scale; small scale has fewer rows, so go as deep as it allows.
     deepOffset,
     deepCursor: {
-      cursor: encodeCursor({ key: 'createdAt', value: deep.at, id: deep.id }),
+      cursor: encodeCursor(timeKey('createdAt', 'desc'), [deep.at, deep.id]),
       createdAt: deep.at,
       id: deep.id,
     },

@@ -1,14 +1,14 @@
 // The read model's SQL encoders (src/platform/read/json.ts) against the
 // JavaScript they stand in for: slugs as issues/present.ts slugify makes them
 // (Issue.url, branchName), timestamps as Date.toISOString prints them, keyset
-// cursors as platform/list/cursor.ts encodes them, object keys as JSON.
+// cursors as platform/list/order.ts encodes them, object keys as JSON.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import fc from 'fast-check';
 import { sql } from 'kysely';
 import { slugify } from '../src/modules/issues/fields.js';
 import { slugify as projectSlugify } from '../src/modules/projects/present.js';
-import { encodeCursor } from '../src/platform/list/cursor.js';
+import { encodeCursor, timeKey } from '../src/platform/list/order.js';
 import { cursor, json, object, projectSlug, slug, timestamp } from '../src/platform/read/json.js';
 import { startTestApp, type TestApp } from './support/harness.js';
 
@@ -99,7 +99,7 @@ test('cursors are the bytes encodeCursor gives', async () => {
         const value = `${d.toISOString().slice(0, 23)}${String(micros).padStart(3, '0')}Z`;
         assert.equal(
           await one(cursor(key, sql`${value}::timestamptz`, sql`${id}::uuid`)),
-          encodeCursor({ key, value, id }),
+          encodeCursor(timeKey(key, 'desc'), [value, id]),
         );
       },
     ),

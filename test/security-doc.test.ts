@@ -25,9 +25,9 @@ import { TOKEN_LIFETIME_SECONDS } from '../src/platform/auth/tokens.js';
 import { MAX_JSON_DEPTH } from '../src/platform/http/json-depth.js';
 import { REST_RECORD_PRICE, REST_REQUEST_PRICE } from '../src/platform/http/request-budget.js';
 import { FILTER_LIMITS, LONG_TEXT_MIN_RUN } from '../src/platform/list/filter.js';
-import { MAX_PAGE } from '../src/platform/list/paginate.js';
 import { MAX_REQUEST_PRICE, PRICES } from '../src/platform/list/price.js';
 import { MAX_YEAR } from '../src/platform/list/relative-time.js';
+import { MAX_PAGE } from '../src/platform/list/window.js';
 
 const page = readFileSync(new URL('../docs/security.md', import.meta.url), 'utf8');
 

@@ -36,8 +36,10 @@ import {
   workflowStateEntity,
 } from '../platform/list/entities.js';
 import type { EntitySpec } from '../platform/list/filter.js';
-import { loadPage, loadPages, type Page, type PageArgs } from '../platform/list/paginate.js';
+import { type TimeKey, timeKey } from '../platform/list/order.js';
 import { listWhere } from '../platform/list/query.js';
+import { listPage, listPages, type Page } from '../platform/list/runner.js';
+import { type PageArgs, pageWindow } from '../platform/list/window.js';
 import type { Resolver } from './build-schema.js';
 import type { GqlContext } from './context.js';
 import {
@@ -217,6 +219,9 @@ interface HistoryRow {
   changes: unknown;
 }
 
+/** A connection's order: newest first by its orderBy, read under alias t. */
+export const connectionOrder = (key: TimeKey) => timeKey(key, 'desc');
+
 export function toConnection<R>(page: Page<R>, def: ListDef, g: GqlContext) {
   const nodes = page.rows.map((r) => def.node(r, g));
   return {
@@ -255,17 +260,19 @@ export async function listConnection(
   plan?: PagePlan,
   countAll = false,
 ) {
-  const page = await loadPage<Record<string, unknown>>(
+  const w = pageWindow(args);
+  const page = await listPage<Record<string, unknown>>(
     g.db,
     {
       from: sql`${sql.table(def.table)} as t`,
       where: [...(await listConditions(g, def, args)), ...where],
       archivable: def.archivable,
+      includeArchived: args.includeArchived,
       ...(def.columns ? { columns: def.columns } : {}),
     },
-    args,
-    plan?.columns,
-    countAll,
+    connectionOrder(w.key),
+    w,
+    { extra: plan?.columns, total: countAll },
   );
   plan?.attach(page.rows);
   // Assigned, not spread: `edges` stays a getter made only when asked for.
@@ -288,20 +295,23 @@ export interface Relation {
  */
 export function nested(def: ListDef, rel: Relation, parentId?: (src: { id: string }) => string): Resolver {
   const batched = async (src: { id: string }, args: ListArgs, g: GqlContext) => {
-    const loader = g.loaders.pages(rel.key, args, async (ids) =>
-      loadPages(
+    const loader = g.loaders.pages(rel.key, args, async (ids) => {
+      const w = pageWindow(args);
+      return listPages(
         g.db,
         {
           from: rel.from ?? sql`${sql.table(def.table)} as t`,
           parentKey: rel.parentKey,
           where: [...(await listConditions(g, def, args)), ...(rel.where ?? [])],
           archivable: def.archivable,
+          includeArchived: args.includeArchived,
           ...(def.columns ? { columns: def.columns } : {}),
         },
         ids,
-        args,
-      ),
-    );
+        connectionOrder(w.key),
+        w,
+      );
+    });
     return toConnection(await loader.load(parentId ? parentId(src) : src.id), def, g);
   };
   const resolve: Resolver = (src, args: ListArgs, g, info) => {

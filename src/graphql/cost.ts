@@ -35,8 +35,8 @@ import {
   valueFromASTUntyped,
 } from 'graphql';
 import { AppError } from '../platform/errors.js';
-import { DEFAULT_PAGE } from '../platform/list/paginate.js';
 import { entityOfFilterType, filterPrice, MAX_REQUEST_PRICE, searchPrice } from '../platform/list/price.js';
+import { DEFAULT_PAGE } from '../platform/list/window.js';
 import { type IntrospectionSizes, introspectionSizes } from './introspection-sizes.js';
 
 export const MAX_COMPLEXITY = MAX_REQUEST_PRICE;

@@ -26,7 +26,8 @@ import {
   type UserRow,
 } from '../platform/db/tables.js';
 import { isUuid } from '../platform/ids.js';
-import type { Page, PageArgs } from '../platform/list/paginate.js';
+import type { Page } from '../platform/list/runner.js';
+import type { PageArgs } from '../platform/list/window.js';
 
 type TeamMembershipRow = Selectable<TeamMembershipsTable>;
 

@@ -10,8 +10,9 @@
 
 import type { GraphQLResolveInfo } from 'graphql';
 import { type RawBuilder, sql } from 'kysely';
-import { pageJson, pageOfRows } from '../../platform/list/paginate.js';
-import { type ListArgs, listConditions } from '../connections.js';
+import { pageJson, pageOfRows } from '../../platform/list/runner.js';
+import { pageWindow } from '../../platform/list/window.js';
+import { connectionOrder, type ListArgs, listConditions } from '../connections.js';
 import type { GqlContext } from '../context.js';
 import { BY_ID_TABLE, visibleById } from '../loaders.js';
 import { asksOnlyId } from '../resolvers/helpers.js';
@@ -87,14 +88,18 @@ async function compile(
   try {
     // The conditions the resolver's batched read applies, tied to this row instead of a list of parents.
     const where = [...(await listConditions(g, def, args)), ...(rel.where ?? [])];
+    const w = pageWindow(args);
+    const order = connectionOrder(w.key);
     const column = pageJson(
       {
         from: rel.from ?? sql`${sql.table(def.table)} as t`,
         where: [...where, sql`${rel.parentKey} = page.id`],
         archivable: def.archivable,
+        includeArchived: args.includeArchived,
         ...(def.columns ? { columns: def.columns } : {}),
       },
-      args,
+      order,
+      w,
     );
     const columns = stamps.get(def.table);
     return {
@@ -102,7 +107,8 @@ async function compile(
       read: (v) =>
         pageOfRows(
           (v as Row[]).map((r) => revive(r, columns)),
-          args,
+          order,
+          w,
         ),
     };
   } catch {

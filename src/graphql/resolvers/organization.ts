@@ -3,7 +3,8 @@
 import { sql } from 'kysely';
 import { keptTotal } from '../../modules/issues/queries.js';
 import { getWorkspace } from '../../modules/workspace/service.js';
-import { countList } from '../../platform/list/query.js';
+import { listSource } from '../../platform/list/query.js';
+import { listTotal } from '../../platform/list/runner.js';
 import { lists as L } from '../connections.js';
 import type { GqlContext } from '../context.js';
 import { PROJECT_STATUSES, projectStatusNode } from '../nodes.js';
@@ -19,13 +20,16 @@ export async function organization(g: GqlContext) {
   // Counted over what the caller sees: users with the list's own conditions.
   const scope = { access: await g.access(), now: g.now, actorId: g.actor.id };
   const [users, issues] = await Promise.all([
-    countList(g.db, {
-      ...scope,
-      entity: L.users.entity,
-      scope: L.users.scope({}),
-      from: sql`users as t`,
-      archivable: false,
-    }),
+    listTotal(
+      g.db,
+      listSource({
+        ...scope,
+        entity: L.users.entity,
+        scope: L.users.scope({}),
+        from: sql`users as t`,
+        archivable: false,
+      }),
+    ),
     // Every issue the caller sees, archived ones too: summed from the kept per-team counts.
     sql<{ n: string }>`select ${keptTotal(scope.access, undefined, true)} as n`
       .execute(g.db)

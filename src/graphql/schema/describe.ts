@@ -2,6 +2,8 @@
 // schema's names and types are facts we match, its prose is not ours to copy.
 // A field this service does not hold says so, and says what it answers.
 
+import { DEFAULT_PAGE, MAX_PAGE } from '../../platform/list/window.js';
+
 const words = (name: string) => name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase();
 const plural = (w: string) => (w.endsWith('y') ? `${w.slice(0, -1)}ies` : w.endsWith('s') ? w : `${w}s`);
 const sentence = (name: string) => {
@@ -83,8 +85,8 @@ const FIELD_ABOUT: Record<string, string> = {
 };
 
 const ARG_ABOUT: Record<string, string> = {
-  first: 'Page size from the start (default 50, at most 250).',
-  last: 'Page size from the end (at most 250).',
+  first: `Page size from the start (default ${DEFAULT_PAGE}, at most ${MAX_PAGE}).`,
+  last: `Page size from the end (at most ${MAX_PAGE}).`,
   after: 'Cursor after which the page starts.',
   before: 'Cursor before which the page ends.',
   filter: 'Conditions the records must meet.',

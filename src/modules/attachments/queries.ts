@@ -4,28 +4,19 @@ import { type Insertable, sql, type Updateable } from 'kysely';
 import { type TeamAccess, visibility, visibleIn } from '../../platform/access.js';
 import type { Db } from '../../platform/db/database.js';
 import type { AttachmentRow, AttachmentsTable } from '../../platform/db/tables.js';
+import { timeKey } from '../../platform/list/order.js';
+import { offsetPage } from '../../platform/list/runner.js';
+import { type PageRequest, windowOf } from '../../platform/list/window.js';
 
-export function listForIssue(db: Db, issueId: string, page: { limit: number; offset: number }) {
-  return db
-    .selectFrom('attachments')
-    .selectAll()
-    .where('issue_id', '=', issueId)
-    .where('archived_at', 'is', null)
-    .orderBy('created_at')
-    .orderBy('id')
-    .limit(page.limit)
-    .offset(page.offset)
-    .execute();
-}
-
-export async function countForIssue(db: Db, issueId: string): Promise<number> {
-  const row = await db
-    .selectFrom('attachments')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('issue_id', '=', issueId)
-    .where('archived_at', 'is', null)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+/** A page of an issue's live attachments, oldest first, and how many it has. */
+export function listForIssue(db: Db, issueId: string, page: PageRequest) {
+  const order = timeKey('createdAt', 'asc');
+  return offsetPage<AttachmentRow>(
+    db,
+    { from: sql`attachments as t`, where: [sql`t.issue_id = ${issueId}::uuid`], archivable: true },
+    order,
+    windowOf(page, order),
+  );
 }
 
 /** An attachment on an issue the caller may see. */

@@ -100,10 +100,7 @@ export async function listAttachments(
 ): Promise<{ attachments: AttachmentRow[]; total: number }> {
   await assertCanReadAttachments(ctx.db);
   const issueId = await issueIdOrNotFound(ctx, actor, input.issueId);
-  const [attachments, total] = await Promise.all([
-    q.listForIssue(ctx.db, issueId, input),
-    q.countForIssue(ctx.db, issueId),
-  ]);
+  const { rows: attachments, total } = await q.listForIssue(ctx.db, issueId, input);
   return { attachments, total };
 }
 

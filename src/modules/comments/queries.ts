@@ -3,6 +3,9 @@ import { type Expression, type SqlBool, sql } from 'kysely';
 import { type TeamAccess, visibility, visibleIn } from '../../platform/access.js';
 import type { Db } from '../../platform/db/database.js';
 import type { CommentRow } from '../../platform/db/tables.js';
+import { timeKey } from '../../platform/list/order.js';
+import { offsetPage } from '../../platform/list/runner.js';
+import { type PageRequest, windowOf } from '../../platform/list/window.js';
 import { isUuid } from '../teams/ids.js';
 
 export type CommentRecord = CommentRow & { user_name: string | null };
@@ -43,29 +46,16 @@ export function findComment(db: Db, id: string, access: TeamAccess): Promise<Com
     .executeTakeFirst();
 }
 
-/** A page of an issue's comments, oldest first. */
-export function listComments(
-  db: Db,
-  issueId: string,
-  access: TeamAccess,
-  page: { limit: number; offset: number },
-): Promise<CommentRecord[]> {
-  return selectComments(db, access)
-    .where('comments.issue_id', '=', issueId)
-    .orderBy('comments.created_at')
-    .orderBy('comments.id')
-    .limit(page.limit)
-    .offset(page.offset)
-    .execute();
-}
-
-export async function countComments(db: Db, issueId: string): Promise<number> {
-  const row = await db
-    .selectFrom('comments')
-    .where('issue_id', '=', issueId)
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+/** A page of an issue's comments, oldest first, and how many it has (the list runner's page and total). */
+export function listComments(db: Db, issueId: string, access: TeamAccess, page: PageRequest) {
+  const comments = selectComments(db, access).where('comments.issue_id', '=', issueId);
+  const order = timeKey('createdAt', 'asc');
+  return offsetPage<CommentRecord>(
+    db,
+    { from: sql`(${comments}) as t`, archivable: false },
+    order,
+    windowOf(page, order),
+  );
 }
 
 export async function insertComment(

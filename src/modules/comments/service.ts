@@ -14,7 +14,7 @@
 // Guests may comment; editing and deleting is for the author or an admin.
 import type { Actor, AppContext } from '../../platform/context.js';
 import { invalidField, notFound } from '../../platform/errors.js';
-import { MAX_LIMIT } from '../../platform/http/pagination.js';
+import { DEFAULT_PAGE } from '../../platform/list/window.js';
 import { recordEvent } from '../../platform/outbox.js';
 import { resolveIssueId } from '../issues/queries.js';
 import { teamAccess } from '../teams/access.js';
@@ -45,20 +45,11 @@ export async function listComments(
   issueIdOrIdentifier: string,
   page: { limit?: number; offset?: number } = {},
 ) {
-  const limit = page.limit ?? 50;
-  const offset = page.offset ?? 0;
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) {
-    throw invalidField('limit', `must be an integer from 1 to ${MAX_LIMIT}`);
-  }
-  if (!Number.isInteger(offset) || offset < 0) throw invalidField('offset', 'must be an integer >= 0');
   const access = await teamAccess(ctx.db, actor);
   const issueId = await resolveIssueId(ctx.db, issueIdOrIdentifier, access);
   if (!issueId) throw notFound('Issue');
-  const [comments, total] = await Promise.all([
-    q.listComments(ctx.db, issueId, access, { limit, offset }),
-    q.countComments(ctx.db, issueId),
-  ]);
-  return { comments, total, limit, offset };
+  const { rows: comments, total } = await q.listComments(ctx.db, issueId, access, page);
+  return { comments, total, limit: page.limit ?? DEFAULT_PAGE, offset: page.offset ?? 0 };
 }
 
 export async function getComment(ctx: AppContext, actor: Actor, id: string) {

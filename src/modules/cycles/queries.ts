@@ -4,7 +4,8 @@ import { type TeamAccess, visibility, visibleIn } from '../../platform/access.js
 import type { Db } from '../../platform/db/database.js';
 import type { CycleRow, CyclesTable } from '../../platform/db/tables.js';
 import { cycleEntity } from '../../platform/list/entities.js';
-import { type OffsetPage, offsetList } from '../../platform/list/query.js';
+import { fixedKey } from '../../platform/list/order.js';
+import { type ListRequest, restList } from '../../platform/list/query.js';
 import { emptyProgress, progressBy } from '../projects/progress.js';
 import type { CycleRecord } from './present.js';
 
@@ -67,13 +68,19 @@ export async function loadCycleRecords(
   return rows.map((r) => ({ ...r, progress: progress.get(r.id) ?? emptyProgress() }));
 }
 
+/** By team, then newest number first: (team_id, number) is unique. */
+const CYCLE_ORDER = fixedKey('number', 'n', [
+  { sql: sql`t.team_id`, type: 'uuid', dir: 'asc' },
+  { sql: sql`t.number`, type: 'int', dir: 'desc' },
+]);
+
 /** A page of the cycles the caller sees: by team, then newest number first (the unique (team_id, number) index serves it). */
-export function listCycleRows(db: Db, list: OffsetPage) {
-  return offsetList<CycleRow>(db, {
+export function listCycleRows(db: Db, list: ListRequest) {
+  return restList<CycleRow>(db, {
     ...list,
     entity: cycleEntity,
     from: sql`cycles as t`,
     archivable: true,
-    order: sql`t.team_id, t.number desc`,
+    sort: CYCLE_ORDER,
   });
 }

@@ -4,12 +4,10 @@ import { type SqlBool, sql } from 'kysely';
 import { canSeeTeam, visibility } from '../../platform/access.js';
 import type { Actor, AppContext } from '../../platform/context.js';
 import { invalidField } from '../../platform/errors.js';
-import { MAX_LIMIT } from '../../platform/http/pagination.js';
-import { type ColumnCursor, decodeColumnCursor } from '../../platform/list/column-cursor.js';
-import { type CursorValue, decodeCursor } from '../../platform/list/cursor.js';
 import { issueEntity } from '../../platform/list/entities.js';
 import { compileFilter } from '../../platform/list/filter.js';
 import { searchQuery } from '../../platform/list/search.js';
+import { windowOf } from '../../platform/list/window.js';
 import { teamAccess } from '../teams/access.js';
 import { isUuid } from '../teams/ids.js';
 import { resolveTeamId } from '../teams/queries.js';
@@ -38,12 +36,13 @@ export interface ListIssuesOptions {
   /** Default: newest first (createdAt desc), or best match first when q is given. */
   sort?: q.IssueSort;
   order?: 'asc' | 'desc';
-  /** 1..250, default 50. */
+  /** 1..MAX_PAGE (250), default 50: checked by the list runner's window. */
   limit?: number;
   offset?: number;
   /**
    * A cursor from a previous page's nextCursor: the page after it. Works with
-   * the newest-first order and with sort createdAt/updatedAt; not with offset.
+   * every sort in either order; not with a ranked search (q without a sort),
+   * nor with offset.
    */
   after?: string;
   includeArchived?: boolean;
@@ -88,12 +87,15 @@ function paramsFilter(f: IssueFilters & { teamId?: string }, q: string | undefin
 /** The list's query: parameters checked and folded into conditions with the caller's visibility. */
 async function listQuery(ctx: AppContext, actor: Actor, opts: ListIssuesOptions) {
   const access = await teamAccess(ctx.db, actor);
-  const limit = opts.limit ?? 50;
-  const offset = opts.offset ?? 0;
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) {
-    throw invalidField('limit', `must be an integer from 1 to ${MAX_LIMIT}`);
-  }
-  if (!Number.isInteger(offset) || offset < 0) throw invalidField('offset', 'must be an integer >= 0');
+  const search = opts.q ? searchQuery(opts.q) : null;
+  const order = opts.order ?? 'desc';
+  // The list runner's window: limit, offset and the `after` cursor checked once, against the list's order.
+  const keyset = q.issueOrder({ sort: opts.sort, order, search });
+  const {
+    limit,
+    offset,
+    cursor: after,
+  } = windowOf({ limit: opts.limit, offset: opts.offset, after: opts.after }, keyset);
   const filters: IssueFilters = { ...(opts.filters ?? {}) };
   for (const key of FILTER_IDS) {
     const v = filters[key];
@@ -103,19 +105,6 @@ async function listQuery(ctx: AppContext, actor: Actor, opts: ListIssuesOptions)
     const teamId = await resolveTeamId(ctx.db, filters.teamId);
     if (!teamId || !canSeeTeam(access, teamId)) throw invalidField('teamId', 'no team with this id or key');
     filters.teamId = teamId;
-  }
-  const search = opts.q ? searchQuery(opts.q) : null;
-  let after: CursorValue | ColumnCursor | undefined;
-  if (opts.after !== undefined) {
-    const key = q.keysetKey({ sort: opts.sort, search });
-    if (!key) throw invalidField('after', 'does not work with search ranking: add a sort, or page by offset');
-    if (offset > 0) throw invalidField('offset', 'cannot be combined with after');
-    if (key === 'priority' || key === 'dueDate') after = decodeColumnCursor(opts.after, key, 'after');
-    else {
-      const cursor = decodeCursor(opts.after, 'after');
-      if (cursor.key !== key) throw invalidField('after', `was made for sort ${cursor.key}`);
-      after = cursor;
-    }
   }
   const filterCtx = { now: new Date(), actorId: actor.id, access };
   // Two trees, compiled alike: errors in the filter parameter name its own path.
@@ -135,10 +124,9 @@ async function listQuery(ctx: AppContext, actor: Actor, opts: ListIssuesOptions)
   const query: q.ListQuery = {
     where,
     search,
-    sort: opts.sort,
-    order: opts.order ?? 'desc',
     limit,
     offset,
+    keyset,
     after,
     access,
     total,

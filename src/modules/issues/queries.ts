@@ -12,12 +12,15 @@ import {
 import type { Db } from '../../platform/db/database.js';
 import { type CycleRow, ISSUE_COLUMNS, type IssueRow } from '../../platform/db/tables.js';
 import {
-  type ColumnCursor,
-  encodeColumnCursor,
-  pastColumnPosition,
-} from '../../platform/list/column-cursor.js';
-import { type CursorValue, encodeCursor, type SortKey } from '../../platform/list/cursor.js';
-import { pastPosition, positionText } from '../../platform/list/paginate.js';
+  columnKey,
+  encodeCursor,
+  orderSql,
+  type Position,
+  partText,
+  pastSql,
+  type SortKey,
+  timeKey,
+} from '../../platform/list/order.js';
 import { rankedMatches, rankedOrder } from '../../platform/list/search.js';
 import { rowJson } from '../../platform/read/compile.js';
 import { issue as readIssue } from '../../platform/read/entities.js';
@@ -348,102 +351,62 @@ export type IssueSort = 'createdAt' | 'updatedAt' | 'priority' | 'dueDate';
 
 export interface ListQuery {
   where: Expression<SqlBool>;
-  /** A tsquery expression; when set and no sort is given, rank orders the page. */
+  /** A tsquery expression; when set and no keyset order is given, rank orders the page. */
   search: Expression<unknown> | null;
-  sort: IssueSort | undefined;
-  order: 'asc' | 'desc';
   limit: number;
   offset: number;
-  /** Keyset position: rows strictly after it in the list's order (see keysetKey). */
-  after?: CursorValue | ColumnCursor | undefined;
+  /** The order cursors page by (issueOrder); none for a ranked search. */
+  keyset: SortKey<IssueSort> | undefined;
+  /** Keyset position: rows strictly after it in `keyset`. */
+  after?: Position | undefined;
   /** The caller's access; `where` must already hold its rule, this hides out-of-sight references. */
   access: TeamAccess;
   /** SQL of the number of matches when it need not count them (keptTotal); default: count `where`. */
   total?: Expression<unknown> | undefined;
 }
 
-const SORT_COLUMN = {
-  createdAt: 'issues.created_at',
-  updatedAt: 'issues.updated_at',
-  priority: 'issues.priority',
-  dueDate: 'issues.due_date',
-} as const;
-
-const isTimeKey = (key: IssueSort): key is SortKey => key === 'createdAt' || key === 'updatedAt';
-
 /**
- * The sort a list is paged by when it can be paged by cursor: every explicit
- * sort, and the default newest-first order. Only lists ranked by search
- * (q without a sort) page by offset alone.
+ * The order a list is paged by when it can be paged by cursor: every explicit
+ * sort, and the default newest-first order (the list runner's sort keys,
+ * platform/list/order.ts). Only lists ranked by search (q without a sort)
+ * page by offset alone.
  */
-export function keysetKey(query: Pick<ListQuery, 'sort' | 'search'>): IssueSort | undefined {
-  if (query.sort) return query.sort;
-  return query.search ? undefined : 'createdAt';
-}
-
-/** The ORDER BY of a list: the chosen sort, then newest first (a ranked search orders by rankedOrder). */
-function listOrder(
-  query: ListQuery,
-): [Expression<unknown>, 'asc' | 'desc' | 'asc nulls last' | 'desc nulls last'][] {
-  const order: [Expression<unknown>, 'asc' | 'desc' | 'asc nulls last' | 'desc nulls last'][] = [];
-  const key = keysetKey(query);
-  if (key && isTimeKey(key)) {
-    // (timestamp, id) both ways alike, so a cursor position splits the list cleanly.
-    const dir = query.sort ? query.order : 'desc';
-    return [
-      [sql.ref(SORT_COLUMN[key]), dir],
-      [sql.ref('issues.id'), dir],
-    ];
-  }
-  if (query.sort) order.push([sql.ref(SORT_COLUMN[query.sort]), `${query.order} nulls last`]);
-  order.push([sql.ref('issues.created_at'), 'desc'], [sql.ref('issues.id'), 'desc']);
-  return order;
-}
-
-/** Rows strictly after a cursor in the list's order. */
-function pastCursor(query: ListQuery, key: IssueSort, after: CursorValue | ColumnCursor) {
+export function issueOrder(query: {
+  sort: IssueSort | undefined;
+  order: 'asc' | 'desc';
+  search: unknown;
+}): SortKey<IssueSort> | undefined {
   const dir = query.sort ? query.order : 'desc';
-  const column = sql.ref(SORT_COLUMN[key]);
-  return 'createdAt' in after
-    ? pastColumnPosition(column, sql.ref('issues.created_at'), sql.ref('issues.id'), dir, after)
-    : pastPosition(column, sql.ref('issues.id'), after, dir);
-}
-
-/** The SQL of a row's position, as its cursor will hold it. */
-function positionOf(key: IssueSort) {
-  if (isTimeKey(key)) return positionText(sql.ref(SORT_COLUMN[key]));
-  return key === 'priority'
-    ? sql<string>`issues.priority::text`
-    : sql<string>`to_char(issues.due_date, 'YYYY-MM-DD')`;
-}
-
-function cursorOf(
-  key: IssueSort,
-  row: { id: string; position: string | null; created_position: string },
-): string | null {
-  if (isTimeKey(key)) return row.position ? encodeCursor({ key, value: row.position, id: row.id }) : null;
-  return encodeColumnCursor({ key, value: row.position, createdAt: row.created_position, id: row.id });
+  switch (query.sort ?? (query.search ? undefined : 'createdAt')) {
+    case 'createdAt':
+      return timeKey('createdAt', dir, 'issues');
+    case 'updatedAt':
+      return timeKey('updatedAt', dir, 'issues');
+    case 'priority':
+      return columnKey('priority', 'p', sql.ref('issues.priority'), 'int', dir, 'issues');
+    case 'dueDate':
+      return columnKey('dueDate', 'd', sql.ref('issues.due_date'), 'date', dir, 'issues');
+    default:
+      return undefined;
+  }
 }
 
 type PageId = { id: string; total: string };
 
-const orderBy = (order: ReturnType<typeof listOrder>) =>
-  sql.join(order.map(([expr, dir]) => sql`${expr} ${sql.raw(dir)}`));
-
 /** The page's ids (narrow and index-friendly: a deep offset skips index entries, not whole rows) and its order. */
 function pageOf(db: Db, query: ListQuery) {
-  const key = keysetKey(query);
+  const key = query.keyset;
   const after = key && query.after ? query.after : undefined;
   // Ranked by search: the page and its total come from one scan of the matches.
   const ranked = !key && query.search ? query.search : null;
-  const order = ranked ? rankedOrder('page') : orderBy(listOrder(query));
+  const order = key ? orderSql(key) : rankedOrder('page');
   const page = ranked
     ? sql<PageId>`(${rankedMatches(query.where, ranked, query.limit, query.offset)})`.as('page')
     : (db
         .selectFrom('issues')
         .select('issues.id')
         .where(() => query.where)
-        .$if(after !== undefined, (qb) => qb.where(pastCursor(query, key!, after!) as Expression<SqlBool>))
+        .$if(after !== undefined, (qb) => qb.where(pastSql(key!, after!)))
         .orderBy(order)
         // One row more than the page tells whether a next page exists.
         .limit(key ? query.limit + 1 : query.limit)
@@ -451,13 +414,13 @@ function pageOf(db: Db, query: ListQuery) {
         .as('page') as unknown as AliasedRawBuilder<PageId, 'page'>);
   const extra = [
     ranked ? sql<string>`page.total`.as('total') : sql<string>`${totalOf(query)}`.as('total'),
-    key ? positionOf(key).as('position') : sql<null>`null`.as('position'),
-    positionText(sql.ref('issues.created_at')).as('created_position'),
+    // The row's position in the order, part by part, for the cursor after the page.
+    ...(key?.parts ?? []).map((p, i) => sql<string | null>`${partText(p)}`.as(`__c${i}`)),
   ] as const;
   return { key, after, order, page, extra };
 }
 
-type Positioned = { id: string; total: string; position: string | null; created_position: string };
+type Positioned = { id: string; total: string } & Record<string, unknown>;
 
 /** The rows kept for the page, the cursor after it, and the number of all matches. */
 async function finishPage<R extends Positioned>(
@@ -469,7 +432,13 @@ async function finishPage<R extends Positioned>(
   const more = key !== undefined && rows.length > query.limit;
   const kept = more ? rows.slice(0, query.limit) : rows;
   const last = kept[kept.length - 1];
-  const nextCursor = more && key && last ? cursorOf(key, last) : null;
+  const nextCursor =
+    more && key && last
+      ? encodeCursor(
+          key,
+          key.parts.map((_, i) => last[`__c${i}`] as string | null),
+        )
+      : null;
   // An empty page says nothing about the total past the first page.
   const total =
     rows.length > 0

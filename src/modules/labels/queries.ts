@@ -4,7 +4,8 @@ import { type TeamAccess, visibility, visibleIn } from '../../platform/access.js
 import type { Db } from '../../platform/db/database.js';
 import type { LabelRow } from '../../platform/db/tables.js';
 import { labelEntity } from '../../platform/list/entities.js';
-import { type OffsetPage, offsetList } from '../../platform/list/query.js';
+import { fixedKey } from '../../platform/list/order.js';
+import { type ListRequest, restList } from '../../platform/list/query.js';
 import { isUuid } from '../teams/ids.js';
 
 /** A live label the caller may see. */
@@ -95,13 +96,19 @@ export async function deleteLabel(db: Db, id: string): Promise<void> {
   await db.deleteFrom('labels').where('id', '=', id).execute();
 }
 
+/** By name, case folded. */
+const LABEL_ORDER = fixedKey('name', 'n', [
+  { sql: sql`lower(t.name)`, type: 'text', dir: 'asc' },
+  { sql: sql`t.id`, type: 'uuid', dir: 'asc' },
+]);
+
 /** Every label the caller sees, by name. */
-export function listLabelRows(db: Db, list: OffsetPage) {
-  return offsetList<LabelRow>(db, {
+export function listLabelRows(db: Db, list: ListRequest) {
+  return restList<LabelRow>(db, {
     ...list,
     entity: labelEntity,
     from: sql`labels as t`,
     archivable: true,
-    order: sql`lower(t.name), t.id`,
+    sort: LABEL_ORDER,
   });
 }

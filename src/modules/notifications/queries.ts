@@ -7,6 +7,9 @@ import { type Expression, type SqlBool, sql } from 'kysely';
 import { type TeamAccess, userSeesTeam, visibility } from '../../platform/access.js';
 import type { Db } from '../../platform/db/database.js';
 import { isUuid } from '../../platform/ids.js';
+import { timeKey } from '../../platform/list/order.js';
+import { offsetPage } from '../../platform/list/runner.js';
+import { type PageRequest, windowOf } from '../../platform/list/window.js';
 
 export interface InboxFilter {
   /** true: archived only; false or absent: the inbox (unarchived, not snoozed). */
@@ -69,23 +72,16 @@ export function findNotification(db: Db, id: string, access: TeamAccess) {
   return withDetails(base(db, access).where('n.id', '=', id), access).executeTakeFirst();
 }
 
-export async function listNotifications(
-  db: Db,
-  access: TeamAccess,
-  f: InboxFilter,
-  page: { limit: number; offset: number },
-  now: Date,
-) {
-  const [rows, total] = await Promise.all([
-    withDetails(filtered(db, access, f, now), access)
-      .orderBy('n.created_at', 'desc')
-      .orderBy('n.id', 'desc')
-      .limit(page.limit)
-      .offset(page.offset)
-      .execute(),
-    countNotifications(db, access, f, now),
-  ]);
-  return { rows, total };
+/** A page of the inbox, newest first, and how many it holds (the list runner's page and total). */
+export function listNotifications(db: Db, access: TeamAccess, f: InboxFilter, page: PageRequest, now: Date) {
+  const order = timeKey('createdAt', 'desc');
+  const rows = withDetails(filtered(db, access, f, now), access);
+  return offsetPage<NotificationRecord>(
+    db,
+    { from: sql`(${rows}) as t`, archivable: false },
+    order,
+    windowOf(page, order),
+  );
 }
 
 export async function countNotifications(db: Db, access: TeamAccess, f: InboxFilter, now: Date) {

@@ -7,7 +7,8 @@ import type { Db } from '../../platform/db/database.js';
 import type { ProjectRow, ProjectsTable, TeamRow } from '../../platform/db/tables.js';
 import { isUuid } from '../../platform/ids.js';
 import { projectEntity } from '../../platform/list/entities.js';
-import { type OffsetPage, offsetList } from '../../platform/list/query.js';
+import { timeKey } from '../../platform/list/order.js';
+import { type ListRequest, restList } from '../../platform/list/query.js';
 import type { ProjectRecord } from './present.js';
 import { emptyProgress, progressBy } from './progress.js';
 
@@ -127,13 +128,13 @@ export async function loadProjectRecords(
 }
 
 /** A page of the projects the caller sees, newest first. */
-export function listProjectRows(db: Db, list: OffsetPage) {
-  return offsetList<ProjectRow>(db, {
+export function listProjectRows(db: Db, list: ListRequest) {
+  return restList<ProjectRow>(db, {
     ...list,
     entity: projectEntity,
     from: sql`projects as t`,
     archivable: true,
-    order: sql`t.created_at desc, t.id desc`,
+    sort: timeKey('createdAt', 'desc'),
   });
 }
 

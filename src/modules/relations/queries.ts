@@ -5,6 +5,9 @@ import { type Insertable, sql, type Updateable } from 'kysely';
 import { inVisibleTeam, type TeamAccess, visibility, visibleIn } from '../../platform/access.js';
 import type { Db } from '../../platform/db/database.js';
 import type { IssueRelationRow, IssueRelationsTable } from '../../platform/db/tables.js';
+import { timeKey } from '../../platform/list/order.js';
+import { offsetPage } from '../../platform/list/runner.js';
+import { type PageRequest, windowOf } from '../../platform/list/window.js';
 import type { ListedRelation, OtherIssue, RelationType } from './present.js';
 
 /** A relation the caller may see (both of its issues). */
@@ -58,27 +61,27 @@ export async function listForIssue(
   db: Db,
   issueId: string,
   access: TeamAccess,
-  page: { limit: number; offset: number },
+  page: PageRequest,
 ): Promise<{ rows: ListedRelation[]; total: number }> {
-  const from = sql`issue_relations r
-    join issues o on o.id = case when r.issue_id = ${issueId}::uuid then r.related_issue_id else r.issue_id end
-    where (r.issue_id = ${issueId}::uuid or r.related_issue_id = ${issueId}::uuid) and ${visibleOther(access)}`;
-  const [rows, count] = await Promise.all([
-    sql<IssueRelationRow & { o: OtherIssue }>`
-      select r.*, json_build_object('id', o.id, 'identifier', o.identifier, 'title', o.title,
-        'team_id', o.team_id, 'state_id', o.state_id, 'state_name', s.name, 'state_type', s.type) as o
-      from ${sql`issue_relations r
-        join issues o on o.id = case when r.issue_id = ${issueId}::uuid then r.related_issue_id else r.issue_id end
-        join workflow_states s on s.id = o.state_id`}
-      where (r.issue_id = ${issueId}::uuid or r.related_issue_id = ${issueId}::uuid) and ${visibleOther(access)}
-      order by r.created_at, r.id
-      limit ${page.limit} offset ${page.offset}`.execute(db),
-    sql<{ n: number }>`select count(*)::int as n from ${from}`.execute(db),
-  ]);
-  return {
-    rows: rows.rows.map(({ o, ...r }) => ({ ...r, other: o })),
-    total: Number(count.rows[0]?.n ?? 0),
-  };
+  const order = timeKey('createdAt', 'asc');
+  const { rows, total } = await offsetPage<IssueRelationRow & { o: OtherIssue }>(
+    db,
+    {
+      from: sql`issue_relations t
+        join issues o on o.id = case when t.issue_id = ${issueId}::uuid then t.related_issue_id else t.issue_id end
+        join workflow_states s on s.id = o.state_id`,
+      columns: sql`t.*, json_build_object('id', o.id, 'identifier', o.identifier, 'title', o.title,
+        'team_id', o.team_id, 'state_id', o.state_id, 'state_name', s.name, 'state_type', s.type) as o`,
+      where: [
+        sql`(t.issue_id = ${issueId}::uuid or t.related_issue_id = ${issueId}::uuid)`,
+        visibleOther(access),
+      ],
+      archivable: false,
+    },
+    order,
+    windowOf(page, order),
+  );
+  return { rows: rows.map(({ o, ...r }) => ({ ...r, other: o })), total };
 }
 
 export function insertRelation(db: Db, values: Insertable<IssueRelationsTable>): Promise<IssueRelationRow> {

@@ -5,7 +5,8 @@ import { DEFAULT_STATES } from '../../first-start.js';
 import type { Db } from '../../platform/db/database.js';
 import type { StateRow, StateType } from '../../platform/db/tables.js';
 import { workflowStateEntity } from '../../platform/list/entities.js';
-import { type OffsetPage, offsetList } from '../../platform/list/query.js';
+import { fixedKey } from '../../platform/list/order.js';
+import { type ListRequest, restList } from '../../platform/list/query.js';
 import { isUuid } from '../teams/ids.js';
 
 export function findStateById(db: Db, id: string): Promise<StateRow | undefined> {
@@ -127,13 +128,21 @@ export async function countIssuesInState(db: Db, stateId: string): Promise<numbe
   return Number(row.n);
 }
 
+/** By team (oldest team first), then the team's manual order (position). */
+const STATE_ORDER = fixedKey('position', 'o', [
+  { sql: sql`o.created_at`, type: 'timestamptz', dir: 'asc' },
+  { sql: sql`o.id`, type: 'uuid', dir: 'asc' },
+  { sql: sql`t.position`, type: 'float', dir: 'asc' },
+  { sql: sql`t.id`, type: 'uuid', dir: 'asc' },
+]);
+
 /** Every workflow state the caller sees: by team (oldest team first), then position. */
-export function listStateRows(db: Db, list: OffsetPage) {
-  return offsetList<StateRow>(db, {
+export function listStateRows(db: Db, list: ListRequest) {
+  return restList<StateRow>(db, {
     ...list,
     entity: workflowStateEntity,
     from: sql`workflow_states as t join teams as o on o.id = t.team_id`,
     archivable: true,
-    order: sql`o.created_at, o.id, t.position, t.id`,
+    sort: STATE_ORDER,
   });
 }

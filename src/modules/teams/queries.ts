@@ -6,7 +6,8 @@ import { userSeesTeam } from '../../platform/access.js';
 import type { Db } from '../../platform/db/database.js';
 import type { Role, TeamMembershipsTable, TeamRow, TeamsTable } from '../../platform/db/tables.js';
 import { teamEntity } from '../../platform/list/entities.js';
-import { type OffsetPage, offsetList } from '../../platform/list/query.js';
+import { timeKey } from '../../platform/list/order.js';
+import { type ListRequest, restList } from '../../platform/list/query.js';
 import { isUuid, TEAM_KEY } from './ids.js';
 
 export function findTeamById(db: Db, id: string): Promise<TeamRow | undefined> {
@@ -172,14 +173,14 @@ export async function visibleTeamIds(db: Db, user: { id: string; role: Role }): 
 }
 
 /** Every team the caller sees (archived ones too), oldest first, with its member count. */
-export function listTeamRows(db: Db, list: OffsetPage) {
-  return offsetList<TeamRow & { member_count: number }>(db, {
+export function listTeamRows(db: Db, list: ListRequest) {
+  return restList<TeamRow & { member_count: number }>(db, {
     ...list,
     entity: teamEntity,
     from: sql`teams as t`,
     columns: sql`t.*, (select count(*) from team_memberships m where m.team_id = t.id)::int as member_count`,
     archivable: false,
-    order: sql`t.created_at, t.id`,
+    sort: timeKey('createdAt', 'asc'),
   });
 }
 

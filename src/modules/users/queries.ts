@@ -5,7 +5,8 @@ import type { Db } from '../../platform/db/database.js';
 import type { NewUser, Role, UserRow, UserStatus } from '../../platform/db/tables.js';
 import { isUuid } from '../../platform/ids.js';
 import { userEntity } from '../../platform/list/entities.js';
-import { offsetList } from '../../platform/list/query.js';
+import { timeKey } from '../../platform/list/order.js';
+import { restList } from '../../platform/list/query.js';
 
 const live = (db: Db) => db.selectFrom('users').where('deleted_at', 'is', null);
 
@@ -100,7 +101,7 @@ export async function lockActiveAdmins(db: Db): Promise<string[]> {
 
 /** A page of the live users the caller sees (the user entity's rule), oldest first, with the total. */
 export function listVisibleUsers(db: Db, access: TeamAccess, page: { limit: number; offset: number }) {
-  return offsetList<UserRow>(db, {
+  return restList<UserRow>(db, {
     entity: userEntity,
     access,
     scope: [sql`t.deleted_at is null`],
@@ -108,7 +109,7 @@ export function listVisibleUsers(db: Db, access: TeamAccess, page: { limit: numb
     actorId: access.userId,
     from: sql`users as t`,
     archivable: false,
-    order: sql`t.created_at, t.id`,
+    sort: timeKey('createdAt', 'asc'),
     limit: page.limit,
     offset: page.offset,
   });

@@ -5,6 +5,7 @@ import { actorOf } from '../../platform/http/auth-hook.js';
 import { PageInfo, pageOf, pageQuery } from '../../platform/http/pagination.js';
 import { errors, Ok, Uuid } from '../../platform/http/schemas.js';
 import type { Http } from '../../platform/http/types.js';
+import { MAX_PAGE } from '../../platform/list/window.js';
 import { Email, Name, Password, RoleInput, StatusInput } from './inputs.js';
 import { presentUser, UserSchema } from './present.js';
 import { adminCreateUser, adminDeleteUser, adminListUsers, adminUpdateUser, listUsers } from './service.js';
@@ -21,12 +22,12 @@ export function userRoutes(app: Http, ctx: AppContext): void {
       schema: {
         tags: ['reference'],
         summary: 'List workspace members (oldest first)',
-        querystring: Type.Object(pageQuery(250), { additionalProperties: false }),
+        querystring: Type.Object(pageQuery(MAX_PAGE), { additionalProperties: false }),
         response: { 200: UserList, ...errors(400, 401) },
       },
     },
     async (req) => {
-      const page = pageOf(req.query, 250);
+      const page = pageOf(req.query, MAX_PAGE);
       const { users, total } = await listUsers(ctx, actorOf(req), page);
       return { users: users.map(presentUser), pageInfo: { total, ...page } };
     },
@@ -38,12 +39,12 @@ export function userRoutes(app: Http, ctx: AppContext): void {
       schema: {
         tags: ['admin'],
         summary: 'List accounts (oldest first)',
-        querystring: Type.Object(pageQuery(250), { additionalProperties: false }),
+        querystring: Type.Object(pageQuery(MAX_PAGE), { additionalProperties: false }),
         response: { 200: UserList, ...errors(400, 401, 403) },
       },
     },
     async (req) => {
-      const page = pageOf(req.query, 250);
+      const page = pageOf(req.query, MAX_PAGE);
       const { users, total } = await adminListUsers(ctx, actorOf(req), page);
       return { users: users.map(presentUser), pageInfo: { total, ...page } };
     },

@@ -8,7 +8,8 @@ import type { Db } from '../../platform/db/database.js';
 import type { CustomViewRow, CustomViewsTable } from '../../platform/db/tables.js';
 import { isUuid } from '../../platform/ids.js';
 import { customViewEntity } from '../../platform/list/entities.js';
-import { offsetList } from '../../platform/list/query.js';
+import { timeKey } from '../../platform/list/order.js';
+import { restList } from '../../platform/list/query.js';
 
 /** A view the caller may see; `lock` holds it for a change. */
 export function findViewRow(
@@ -72,7 +73,7 @@ export interface ViewListQuery {
 
 /** The views the caller sees, newest first, with the total. */
 export function listViewRows(db: Db, q: ViewListQuery) {
-  return offsetList<CustomViewRow>(db, {
+  return restList<CustomViewRow>(db, {
     entity: customViewEntity,
     access: q.access,
     actorId: q.actorId,
@@ -81,7 +82,7 @@ export function listViewRows(db: Db, q: ViewListQuery) {
     from: sql`custom_views as t`,
     archivable: true,
     includeArchived: q.includeArchived,
-    order: sql`t.created_at desc, t.id desc`,
+    sort: timeKey('createdAt', 'desc'),
     limit: q.limit,
     offset: q.offset,
   });

@@ -7,6 +7,9 @@ import type {
   WebhookDeliveriesTable,
   WebhooksTable,
 } from '../../platform/db/tables.js';
+import { fixedKey, timeKey } from '../../platform/list/order.js';
+import { offsetPage } from '../../platform/list/runner.js';
+import { type PageRequest, windowOf } from '../../platform/list/window.js';
 
 export type WebhookRow = Selectable<WebhooksTable>;
 export type DeliveryRow = Selectable<WebhookDeliveriesTable>;
@@ -21,25 +24,15 @@ export function findWebhook(db: Db, id: string): Promise<WebhookRow | undefined>
     .executeTakeFirst();
 }
 
-export function listWebhooks(db: Db, page: { limit: number; offset: number }): Promise<WebhookRow[]> {
-  return db
-    .selectFrom('webhooks')
-    .selectAll()
-    .where('archived_at', 'is', null)
-    .orderBy('created_at')
-    .orderBy('id')
-    .limit(page.limit)
-    .offset(page.offset)
-    .execute();
-}
-
-export async function countWebhooks(db: Db): Promise<number> {
-  const row = await db
-    .selectFrom('webhooks')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('archived_at', 'is', null)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+/** A page of the live webhooks, oldest first, and how many there are. */
+export function listWebhooks(db: Db, page: PageRequest) {
+  const order = timeKey('createdAt', 'asc');
+  return offsetPage<WebhookRow>(
+    db,
+    { from: sql`webhooks as t`, archivable: true },
+    order,
+    windowOf(page, order),
+  );
 }
 
 export type WebhookColumns = Partial<
@@ -97,30 +90,26 @@ export interface DeliveryLogRow extends DeliveryRow {
   event_created_at: Date;
 }
 
-export function listDeliveries(
-  db: Db,
-  webhookId: string,
-  page: { limit: number; offset: number },
-): Promise<DeliveryLogRow[]> {
-  return db
+/** Newest event first; one delivery per webhook and event, the id breaks no real tie. */
+const DELIVERY_ORDER = fixedKey('event', 'e', [
+  { sql: sql`t.event_id`, type: 'bigint', dir: 'desc' },
+  { sql: sql`t.id`, type: 'uuid', dir: 'desc' },
+]);
+
+/** A page of a webhook's deliveries, newest event first, and how many it has. */
+export function listDeliveries(db: Db, webhookId: string, page: PageRequest) {
+  const deliveries = db
     .selectFrom('webhook_deliveries as d')
     .innerJoin('webhook_events as e', 'e.id', 'd.event_id')
     .selectAll('d')
     .select(['e.type as event_type', 'e.action as event_action', 'e.created_at as event_created_at'])
-    .where('d.webhook_id', '=', webhookId)
-    .orderBy('d.event_id', 'desc')
-    .limit(page.limit)
-    .offset(page.offset)
-    .execute();
-}
-
-export async function countDeliveries(db: Db, webhookId: string): Promise<number> {
-  const row = await db
-    .selectFrom('webhook_deliveries')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('webhook_id', '=', webhookId)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+    .where('d.webhook_id', '=', webhookId);
+  return offsetPage<DeliveryLogRow>(
+    db,
+    { from: sql`(${deliveries}) as t`, archivable: false },
+    DELIVERY_ORDER,
+    windowOf(page, DELIVERY_ORDER),
+  );
 }
 
 export function attemptsOf(db: Db, deliveryIds: readonly string[]): Promise<AttemptRow[]> {

@@ -113,7 +113,7 @@ export async function getWebhook(ctx: AppContext, actor: Actor, id: string): Pro
 
 export async function listWebhooks(ctx: AppContext, actor: Actor, page: { limit: number; offset: number }) {
   assertCanManageWebhooks(actor);
-  const [webhooks, total] = await Promise.all([q.listWebhooks(ctx.db, page), q.countWebhooks(ctx.db)]);
+  const { rows: webhooks, total } = await q.listWebhooks(ctx.db, page);
   return { webhooks, total };
 }
 
@@ -168,10 +168,7 @@ export async function listWebhookDeliveries(
   page: { limit: number; offset: number },
 ) {
   const webhook = await getWebhook(ctx, actor, id);
-  const [rows, total] = await Promise.all([
-    q.listDeliveries(ctx.db, webhook.id, page),
-    q.countDeliveries(ctx.db, webhook.id),
-  ]);
+  const { rows, total } = await q.listDeliveries(ctx.db, webhook.id, page);
   const attempts = await q.attemptsOf(
     ctx.db,
     rows.map((r) => r.id),

@@ -32,7 +32,7 @@ import {
   workflowStateEntity,
 } from './entities.js';
 import { type EntitySpec, FILTER_LIMITS, type FieldSpec } from './filter.js';
-import { DEFAULT_PAGE } from './paginate.js';
+import { DEFAULT_PAGE } from './window.js';
 
 /** The most one request may cost, on either door (GraphQL's MAX_COMPLEXITY). */
 export const MAX_REQUEST_PRICE = 10_000;

@@ -1,12 +1,15 @@
 // What every list applies, REST or GraphQL: the caller's visibility (the
 // entity's rule, platform/access.ts), the list's own scope, and a filter tree
 // in the one grammar (filter.ts), over rows under alias `t`. GraphQL pages the
-// result by keyset (paginate.ts); REST lists that promise an offset and a
-// total page it with offsetList below. Both build their WHERE here.
-import { type RawBuilder, sql } from 'kysely';
+// result with the one runner (runner.ts), by keyset or by offset (offsetList
+// below, for REST lists that promise an offset and a total).
+import type { RawBuilder } from 'kysely';
 import type { TeamAccess } from '../access.js';
 import type { Db } from '../db/database.js';
 import { compileFilter, type EntitySpec } from './filter.js';
+import type { SortKey } from './order.js';
+import { type ListSource, offsetPage } from './runner.js';
+import { everyRow, windowOf } from './window.js';
 
 type Sql = RawBuilder<unknown>;
 
@@ -32,7 +35,16 @@ export function listWhere(q: ListScope): Sql[] {
   return [...visible, ...(q.scope ?? []), ...filter];
 }
 
-export interface OffsetList extends ListScope {
+/** What a domain's list query takes from its service: who asks, the filter tree and the page. */
+export type ListRequest = Pick<ListScope, 'access' | 'now' | 'actorId'> & {
+  filter?: ListScope['filter'];
+  includeArchived?: boolean | undefined;
+  /** Omitted: every row (short lists such as labels and states). */
+  limit?: number | undefined;
+  offset?: number | undefined;
+};
+
+export interface RestList extends ListScope {
   /** FROM clause with the listed rows as `t`. */
   from: Sql;
   /** Columns to read (default `t.*`). */
@@ -40,46 +52,31 @@ export interface OffsetList extends ListScope {
   /** Whether t has archived_at; archived rows are left out unless includeArchived. */
   archivable: boolean;
   includeArchived?: boolean | undefined;
-  /** ORDER BY, ending in a unique column so pages never overlap. */
-  order: Sql;
+  /** The list's order, ending in a unique column so pages never overlap. */
+  sort: SortKey;
   /** Omitted: every row (short lists such as labels and states). */
-  limit?: number;
-  offset?: number;
+  limit?: number | undefined;
+  offset?: number | undefined;
 }
 
-/** What a domain's list query takes from its service: who asks, the filter tree and the page. */
-export type OffsetPage = Pick<OffsetList, 'access' | 'now' | 'actorId'> &
-  Partial<Pick<OffsetList, 'filter' | 'includeArchived' | 'limit' | 'offset'>>;
-
-/**
- * One page by offset and the number of all matches, in one statement (the
- * total rides along as a window count); a page past the end counts apart.
- */
-export async function offsetList<R>(db: Db, q: OffsetList): Promise<{ rows: R[]; total: number }> {
-  const where = [
-    ...listWhere(q),
-    ...(q.archivable && !q.includeArchived ? [sql`t.archived_at is null`] : []),
-  ];
-  const whereSql = where.length ? sql`where ${sql.join(where, sql` and `)}` : sql``;
-  const { rows } = await sql<R & { __total: string }>`
-    select ${q.columns ?? sql`t.*`}, count(*) over () as __total from ${q.from} ${whereSql}
-    order by ${q.order}
-    ${q.limit !== undefined ? sql`limit ${q.limit}` : sql``} offset ${q.offset ?? 0}`.execute(db);
-  const total = rows.length ? Number(rows[0]!.__total) : (q.offset ?? 0) > 0 ? await countList(db, q) : 0;
-  for (const r of rows) delete (r as { __total?: string }).__total;
-  return { rows, total };
+/** A REST list by offset, with its total: the runner over listWhere's conditions. */
+export function restList<R>(db: Db, q: RestList): Promise<{ rows: R[]; total: number }> {
+  const w = q.limit === undefined ? everyRow(q.sort) : windowOf({ limit: q.limit, offset: q.offset }, q.sort);
+  return offsetPage<R>(db, listSource(q), q.sort, w);
 }
 
-/** How many rows a list holds for the caller, with the same WHERE as its pages. */
-export async function countList(
-  db: Db,
-  q: ListScope & { from: Sql; archivable: boolean; includeArchived?: boolean | null | undefined },
-): Promise<number> {
-  const where = [
-    ...listWhere(q),
-    ...(q.archivable && !q.includeArchived ? [sql`t.archived_at is null`] : []),
-  ];
-  const whereSql = where.length ? sql`where ${sql.join(where, sql` and `)}` : sql``;
-  const { rows } = await sql<{ n: string }>`select count(*) as n from ${q.from} ${whereSql}`.execute(db);
-  return Number(rows[0]?.n ?? 0);
-}
+/** A list's rows and conditions as the runner takes them. */
+export const listSource = (
+  q: ListScope & {
+    from: Sql;
+    columns?: Sql;
+    archivable: boolean;
+    includeArchived?: boolean | null | undefined;
+  },
+): ListSource => ({
+  from: q.from,
+  where: listWhere(q),
+  archivable: q.archivable,
+  includeArchived: q.includeArchived,
+  ...(q.columns ? { columns: q.columns } : {}),
+});

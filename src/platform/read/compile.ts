@@ -9,8 +9,9 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
 import { isUuid } from '../ids.js';
-import { type PageArgs, pageWindow, pastPosition } from '../list/paginate.js';
+import { pastPosition } from '../list/order.js';
 import { listWhere } from '../list/query.js';
+import { type PageArgs, pageWindow } from '../list/window.js';
 import { constant, cursor, json, object, type Sql } from './json.js';
 import type { Entity, ReadContext, Via } from './model.js';
 

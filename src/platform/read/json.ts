@@ -63,7 +63,7 @@ export function object(pairs: [string, Sql][]): Sql {
 }
 
 /**
- * A keyset cursor exactly as platform/list/cursor.ts encodes it: base64url of
+ * A keyset cursor exactly as platform/list/order.ts encodes a timeKey's: base64url of
  * ["c"|"u", the sort timestamp to the microsecond in UTC, the id].
  */
 export function cursor(key: 'createdAt' | 'updatedAt', sortColumn: Sql, id: Sql): Sql {
