@@ -5,7 +5,7 @@
 // Anything a node does not define answers its type's empty value (see
 // build-schema.ts).
 import { issueUrl } from '../modules/issues/fields.js';
-import { PRIORITY_LABELS, priorityLabel } from '../modules/issues/priorities.js';
+import { priorityLabel } from '../modules/issues/priorities.js';
 import { projectUrl } from '../modules/projects/present.js';
 import {
   type AttachmentRow,

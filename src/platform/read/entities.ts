@@ -21,7 +21,7 @@ import {
   workflowStateEntity,
 } from '../list/entities.js';
 import { mayHide } from './compile.js';
-import { constant, json, literal, projectSlug, type Sql, slug, timestamp } from './json.js';
+import { constant, json, literal, projectSlug, type Sql, timestamp } from './json.js';
 import type { Entity, Field, ReadContext } from './model.js';
 
 const at = (row: Sql, column: string) => sql`${row}.${sql.ref(column)}`;
