@@ -420,6 +420,15 @@ describe('compiled reads answer what the resolvers answer', () => {
     assert.deepEqual(compiled.body.errors[0].path.slice(0, 3), ['issues', 'nodes', 0]);
   });
 
+  test('a value the database refuses (a NUL in a filter) is the resolvers\' user error, not a 500', async () => {
+    const query = `query($t: String!) { issues(filter: { title: { in: [$t] } }) { nodes { id } } }`;
+    const compiled = await run('member', true, query, { t: 'a\u0000b' });
+    const resolved = await run('member', false, query, { t: 'a\u0000b' });
+    assert.equal(compiled.compiled, false);
+    assert.equal(compiled.body.errors?.[0]?.extensions?.userError, true, compiled.text);
+    assert.equal(compiled.text, resolved.text);
+  });
+
   test('a field the model does not declare leaves the document to the resolvers', async () => {
     const res = await run('admin', true, `{ issues(first: 2) { nodes { id history { nodes { id } } } } }`);
     assert.equal(res.compiled, false);

@@ -25,6 +25,7 @@ import { issueRefCondition } from '../modules/issues/queries.js';
 import { projectRefCondition } from '../modules/projects/queries.js';
 import { teamRefCondition } from '../modules/teams/queries.js';
 import { liveUserCondition } from '../modules/users/queries.js';
+import { isDataException } from '../platform/db/errors.js';
 import { AppError } from '../platform/errors.js';
 import {
   answerJson,
@@ -342,6 +343,12 @@ export async function answerCompiled(
     if (err instanceof AppError || err instanceof NotPlannable) return undefined;
     throw err;
   }
-  // NULL: a root row the caller may not see, or none: the resolvers answer with their "not found".
-  return (await answerJson(g.db, data)) ?? undefined;
+  try {
+    // NULL: a root row the caller may not see, or none: the resolvers answer with their "not found".
+    return (await answerJson(g.db, data)) ?? undefined;
+  } catch (err) {
+    // A value PostgreSQL refuses (a NUL in a filter's text): the resolvers report it at its field.
+    if (isDataException(err)) return undefined;
+    throw err;
+  }
 }
