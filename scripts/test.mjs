@@ -86,7 +86,10 @@ if (!useTsx) {
 // Longest first (by the last run on this database), new files first of all.
 const timingsFile = path.join(root, '.test-cache', 'timings.json');
 const known = readJson(timingsFile)?.[dbName] ?? {};
-const lastWall = (f) => known[f]?.wallMs ?? Number.MAX_SAFE_INTEGER;
+// A fresh clone (CI) has no last run: scripts/test-order.json keeps one run's wall seconds, so the
+// slow browser files do not start last there and leave one worker running alone at the end.
+const seed = readJson(path.join(root, 'scripts', 'test-order.json'))?.[dbName] ?? {};
+const lastWall = (f) => known[f]?.wallMs ?? (f in seed ? seed[f] * 1000 : Number.MAX_SAFE_INTEGER);
 const queue = [...files].sort((a, b) => lastWall(b) - lastWall(a));
 
 /** Process groups of the files running now; ended with the runner. */
