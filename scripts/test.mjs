@@ -16,6 +16,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { compileForTests } from './test-compile.mjs';
+import { MARKER } from './test-worker-reporter.mjs';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 process.chdir(root);
@@ -43,6 +44,8 @@ if (files.length === 0) {
 const env = { ...process.env };
 const concurrency = Math.max(1, Number(env.TEST_CONCURRENCY ?? 2));
 const timeoutMs = Number(env.TEST_TIMEOUT_MS ?? 300_000);
+/** A worker whose resident memory passed this after a file is replaced by a fresh one. */
+const WORKER_RSS_LIMIT_MB = Number(env.TEST_WORKER_RSS_MB ?? 1500);
 
 // The UI tests drive the built web app; build it once when it is missing.
 if (files.some((f) => f.includes(`test${path.sep}ui${path.sep}`)) && !fs.existsSync('web/dist/index.html')) {
@@ -83,7 +86,10 @@ if (!useTsx) {
 // Longest first (by the last run on this database), new files first of all.
 const timingsFile = path.join(root, '.test-cache', 'timings.json');
 const known = readJson(timingsFile)?.[dbName] ?? {};
-const lastWall = (f) => known[f]?.wallMs ?? Number.MAX_SAFE_INTEGER;
+// A fresh clone (CI) has no last run: scripts/test-order.json keeps one run's wall seconds, so the
+// slow browser files do not start last there and leave one worker running alone at the end.
+const seed = readJson(path.join(root, 'scripts', 'test-order.json'))?.[dbName] ?? {};
+const lastWall = (f) => known[f]?.wallMs ?? (f in seed ? seed[f] * 1000 : Number.MAX_SAFE_INTEGER);
 const queue = [...files].sort((a, b) => lastWall(b) - lastWall(a));
 
 /** Process groups of the files running now; ended with the runner. */
@@ -104,11 +110,22 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
 }
 
 const results = [];
-await Promise.all(Array.from({ length: Math.min(concurrency, queue.length) }, worker));
+/** Workers started (their CPU time is summed when they end). */
+const workers = [];
+await Promise.all(Array.from({ length: Math.min(concurrency, queue.length) }, slot));
+await Promise.all(workers.map((w) => w.closed));
 
-async function worker() {
+/** One of `concurrency` lanes: runs files in its worker, and files that ask for it in their own process. */
+async function slot() {
+  let worker;
   for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
-    const r = await runFile(file);
+    let r;
+    if (wantsOwnProcess(file)) r = { ...(await runFile(file)), ownProcess: true };
+    else {
+      worker ??= startWorker();
+      r = await worker.run(file);
+      if (r.workerDone) worker = undefined;
+    }
     results.push(r);
     process.stdout.write(r.output);
     console.log(
@@ -116,6 +133,100 @@ async function worker() {
         `  (${results.length}/${files.length})`,
     );
   }
+  worker?.end();
+}
+
+/** A file that cannot share a process with others says so in a line of its own: `// test-runner: own process`. */
+function wantsOwnProcess(file) {
+  return useTsx || /^\/\/ test-runner: own process\b/m.test(fs.readFileSync(file, 'utf8'));
+}
+
+/**
+ * A long-lived test process (scripts/test-worker.mjs) that runs the files it
+ * is given one after another. Through `sh` for `times` (the CPU time of its
+ * whole life) and for 2>&1: the file's output is all that the worker printed
+ * before the file's marker line. In its own process group, as runFile's.
+ */
+function startWorker() {
+  const nodeArgs = [
+    '--enable-source-maps',
+    '--test-reporter=spec',
+    '--test-reporter-destination=stdout',
+    `--test-reporter=${path.join(compiled, 'scripts/test-worker-reporter.mjs')}`,
+    '--test-reporter-destination=stdout',
+    path.join(compiled, 'scripts/test-worker.mjs'),
+  ];
+  const child = spawn(
+    'sh',
+    ['-c', '"$@" 2>&1; s=$?; times >&3; exit $s', 'sh', process.execPath, ...nodeArgs],
+    {
+      env: { ...env, FORCE_COLOR: env.FORCE_COLOR ?? '0', TEST_TIMEOUT_MS: String(timeoutMs) },
+      stdio: ['pipe', 'pipe', 'inherit', 'pipe'],
+      detached: true,
+    },
+  );
+  groups.add(child.pid);
+  const w = { cpuMs: 0 };
+  w.closed = new Promise((resolve) => child.on('close', resolve));
+  workers.push(w);
+  let pending; // { file, t0, resolve, hardLimit }
+  let buffered = '';
+  let times = '';
+  child.stdio[3].on('data', (d) => {
+    times += d;
+  });
+  child.stdout.setEncoding('utf8');
+  child.stdout.on('data', (d) => {
+    buffered += d;
+    const at = buffered.indexOf(`\n${MARKER} `);
+    const eol = at < 0 ? -1 : buffered.indexOf('\n', at + 1);
+    if (eol < 0 || !pending) return;
+    const report = JSON.parse(buffered.slice(at + MARKER.length + 2, eol));
+    const output = buffered.slice(0, at + 1);
+    buffered = buffered.slice(eol + 1);
+    // A worker that grew large gives its place to a fresh one.
+    const recycle = report.rssMb > WORKER_RSS_LIMIT_MB;
+    if (recycle) w.end();
+    settle(
+      {
+        ok: report.ok,
+        cpuMs: report.cpuMs,
+        tests: report.tests,
+        pass: report.pass,
+        fail: report.fail,
+        output,
+      },
+      recycle,
+    );
+  });
+  child.on('close', (code, signal) => {
+    groups.delete(child.pid);
+    killGroup(child.pid); // what its files left running
+    w.cpuMs = parseTimes(times);
+    if (pending) {
+      const output = `${buffered}\n# ${pending.file}: its worker ended (${code ?? signal}) before the file did\n`;
+      settle({ ok: false, code: code ?? signal, cpuMs: 0, tests: 0, pass: 0, fail: 1, output }, true);
+    }
+  });
+  function settle(r, workerDone) {
+    const { file, t0, resolve, hardLimit } = pending;
+    pending = undefined;
+    clearTimeout(hardLimit);
+    resolve({ file, code: r.ok ? 0 : 1, wallMs: Date.now() - t0, ...r, workerDone });
+  }
+  w.run = (file) =>
+    new Promise((resolve) => {
+      const t0 = Date.now();
+      const hardLimit = setTimeout(() => {
+        buffered += `\n# ${file}: killed ${timeoutMs / 1000 + 60} s after it started\n`;
+        killGroup(child.pid);
+      }, timeoutMs + 60_000);
+      pending = { file, t0, resolve, hardLimit };
+      const js = path.join(compiled, file.replace(/\.ts$/, '.js'));
+      child.stdin.write(`${JSON.stringify([js, file])}\n`);
+    });
+  w.end = () => child.stdin.end();
+  return w;
 }
 
 /**
@@ -227,6 +338,9 @@ fs.writeFileSync(timingsFile, `${JSON.stringify(latest, null, 1)}\n`);
 const failed = results.filter((r) => !r.ok);
 const sum = (k) => results.reduce((n, r) => n + r[k], 0);
 const cpuFiles = sum('cpuMs');
+// All the tests' CPU time: the workers' whole lives (start-up and exit included) and the files run on their own.
+const cpuAll =
+  workers.reduce((n, w) => n + w.cpuMs, 0) + results.reduce((n, r) => n + (r.ownProcess ? r.cpuMs : 0), 0);
 console.log(`\n# slowest files on ${dbName} (wall, cpu):`);
 for (const r of [...results].sort((a, b) => b.wallMs - a.wallMs).slice(0, 10))
   console.log(
@@ -234,7 +348,8 @@ for (const r of [...results].sort((a, b) => b.wallMs - a.wallMs).slice(0, 10))
   );
 console.log(
   `# ${files.length} test files, ${sum('tests')} tests (${sum('pass')} pass, ${sum('fail')} fail) on ${dbName}` +
-    ` in ${((Date.now() - started) / 1000).toFixed(1)} s wall, ${(cpuFiles / 1000).toFixed(1)} s cpu in test files` +
+    ` in ${((Date.now() - started) / 1000).toFixed(1)} s wall, ${(cpuFiles / 1000).toFixed(1)} s cpu in test files,` +
+    ` ${(cpuAll / 1000).toFixed(1)} s in ${workers.length} workers and files on their own` +
     ` (${((childrenCpuMs() - cpuAtStart) / 1000).toFixed(1)} s in this runner), ${concurrency} at a time,` +
     ` load average ${os
       .loadavg()
