@@ -81,8 +81,7 @@ const REST_ONLY: Record<string, Record<string, string>> = {
   milestone: { creatorId: 'the third-party ProjectMilestone has no creator' },
   view: { display: 'the web UI display settings; the third-party CustomView holds other view preferences' },
   team: {
-    issueCount:
-      "same name, another meaning: REST's is the last number taken (docs/rest-issues.md), GraphQL's the issues in the team",
+    lastIssueNumber: 'the third-party Team has no issue counter (its issueCount counts the issues, as ours does)',
   },
 };
 

@@ -36,5 +36,5 @@ test('50 parallel creates over real HTTP get the numbers 1..50 with no gaps', as
   const listed = await t.get('/api/issues?teamId=RACE&limit=1', token);
   assert.equal(listed.body.pageInfo.total, 50);
   const teamAfter = await t.get('/api/teams/RACE', token);
-  assert.equal(teamAfter.body.team.issueCount, 50);
+  assert.equal(teamAfter.body.team.lastIssueNumber, 50);
 });

@@ -84,6 +84,33 @@ test('a charge that does not fit is refused but a smaller one still fits', async
   assert.deepEqual([s.requestsRemaining, s.complexityRemaining], [8, 0]);
 });
 
+test("a caller's concurrent charges are written as a group, and every one is counted", async () => {
+  const budget = new RateBudget(database.db, { requests: 100, complexity: 10_000, windowMs: 60_000 });
+  const u = randomUUID();
+  let upserts = 0;
+  const stop = database.onStatement((text) => {
+    if (/insert into graphql_budget/.test(text)) upserts++;
+  });
+  try {
+    const states = await Promise.all(Array.from({ length: 12 }, (_, i) => budget.charge(u, i + 1)));
+    // The first went alone; the eleven that arrived while it ran went together.
+    assert.equal(upserts, 2);
+    const last = states[states.length - 1]!;
+    assert.deepEqual([last.requestsRemaining, last.complexityRemaining], [100 - 12, 10_000 - 78]);
+  } finally {
+    stop();
+  }
+});
+
+test('a group that does not fit is charged one by one: exactly what fits passes', async () => {
+  const budget = new RateBudget(database.db, { requests: 100, complexity: 50, windowMs: 60_000 });
+  const u = randomUUID();
+  const results = await Promise.allSettled(Array.from({ length: 8 }, () => budget.charge(u, 10)));
+  assert.equal(results.filter((r) => r.status === 'fulfilled').length, 5);
+  assert.equal(results.filter((r) => r.status === 'rejected' && over(r.reason)).length, 3);
+  await assert.rejects(() => budget.charge(u, 1), over);
+});
+
 test('two instances share one budget: 60 concurrent charges against 20 requests, exactly 20 pass', async () => {
   const limits = { requests: 20, complexity: 1_000_000, windowMs: 60_000 };
   const a = new RateBudget(database.db, limits);

@@ -14,6 +14,13 @@
 // up, and until when: within a window the totals only grow, so "used up until
 // T" stays true on every instance, and a refused caller's next requests are
 // answered 429 without parsing them or asking the database.
+//
+// A caller's concurrent requests are charged as a group: while one upsert of
+// theirs is in flight, the charges that arrive queue, and the next upsert
+// charges them all at once when they all fit (or each alone, in turn, when
+// they do not), so the totals are those of charging one by one. A busy API
+// client then costs one write per round trip, not one per request, and its
+// requests do not queue on the row's lock.
 import type { Config } from '../config.js';
 import type { Actor } from '../platform/context.js';
 import type { Db } from '../platform/db/database.js';
@@ -36,9 +43,17 @@ export interface BudgetLimits {
 // Entries are dropped once their window has reset; this only bounds a sweep.
 const SWEEP_ABOVE = 10_000;
 
+interface Waiting {
+  cost: number;
+  resolve(state: BudgetState): void;
+  reject(error: unknown): void;
+}
+
 export class RateBudget implements RequestBudget {
   /** Users whose budget is used up: the state to answer with, until its resetAt. */
   readonly #usedUp = new Map<string, BudgetState>();
+  /** Callers with a charge in flight, and the charges that arrived meanwhile. */
+  readonly #queued = new Map<string, Waiting[]>();
 
   constructor(
     private readonly db: Db,
@@ -62,7 +77,32 @@ export class RateBudget implements RequestBudget {
 
   /** Charges one request of `cost`; throws "ratelimited" (with the state) when it does not fit. */
   charge(userId: string, cost: number): Promise<BudgetState> {
-    return this.#spend(userId, cost, true);
+    const queue = this.#queued.get(userId);
+    if (queue) return new Promise((resolve, reject) => queue.push({ cost, resolve, reject }));
+    this.#queued.set(userId, []);
+    return this.#spend(userId, cost, true).finally(() => void this.#drain(userId));
+  }
+
+  /** Charges what queued behind the caller's last upsert, until nothing is left. */
+  async #drain(userId: string): Promise<void> {
+    for (;;) {
+      const group = this.#queued.get(userId) ?? [];
+      if (group.length === 0) {
+        this.#queued.delete(userId);
+        return;
+      }
+      this.#queued.set(userId, []);
+      // A group whose every request costs something fits together exactly when one by one each would.
+      if (group.length > 1 && group.every((w) => w.cost >= 1)) {
+        const total = group.reduce((sum, w) => sum + w.cost, 0);
+        const state = await this.#spend(userId, total, true, group.length).catch(() => undefined);
+        if (state) {
+          for (const w of group) w.resolve(state);
+          continue;
+        }
+      }
+      for (const w of group) await this.#spend(userId, w.cost, true).then(w.resolve, w.reject);
+    }
   }
 
   /**
@@ -74,7 +114,7 @@ export class RateBudget implements RequestBudget {
     return this.#spend(userId, cost, false);
   }
 
-  async #spend(userId: string, cost: number, mustFit: boolean): Promise<BudgetState> {
+  async #spend(userId: string, cost: number, mustFit: boolean, count = 1): Promise<BudgetState> {
     const now = this.clock();
     const { requests: maxRequests, complexity: maxComplexity, windowMs } = this.limits;
     // One statement, atomic per row (queries.ts).
@@ -83,6 +123,7 @@ export class RateBudget implements RequestBudget {
       kind: this.kind,
       at: new Date(now),
       expired: new Date(now - windowMs),
+      count,
       cost,
       mustFit,
       maxRequests,

@@ -41,10 +41,15 @@ export function branchName(ownerName: string | null, identifier: string, title: 
 /**
  * The display name branchName carries: the assignee's, else the creator's,
  * when the caller sees that person (visibility.user; undefined access: all).
- * An assignee out of sight gives none, not the creator's name.
+ * An assignee out of sight gives none, not the creator's name. The compiled
+ * reads take the name's slug as stored (`name_slug`, migration 0031).
  */
-export const branchOwnerSql = (issue: Sql, access: TeamAccess | undefined) =>
-  sql<string | null>`(select bo.display_name from users bo
+export const branchOwnerSql = (
+  issue: Sql,
+  access: TeamAccess | undefined,
+  column: 'display_name' | 'name_slug' = 'display_name',
+) =>
+  sql<string | null>`(select ${sql.ref(`bo.${column}`)} from users bo
     where bo.id = coalesce(${issue}.assignee_id, ${issue}.creator_id)
     ${access ? sql`and ${visibility.user('bo', access)}` : sql``})`;
 

@@ -7,6 +7,7 @@ import pg from 'pg';
 import { CallerSlots, slotsPerCaller } from './caller-slots.js';
 import { MeteredPool, type StatementListener } from './metered-pool.js';
 import { PGlitePool } from './pglite-pool.js';
+import { PreparingPool } from './prepared-pool.js';
 import type { DB } from './tables.js';
 import { timestamptzParser } from './timestamps.js';
 
@@ -77,7 +78,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     });
     // A dropped idle connection must not crash the process; the pool replaces it.
     pool.on('error', () => {});
-    const metered = new MeteredPool(pool, new CallerSlots(slotsPerCaller(poolSize)));
+    const metered = new MeteredPool(new PreparingPool(pool), new CallerSlots(slotsPerCaller(poolSize)));
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: metered }) });
     return { db, kind: 'postgres', onStatement: listen(metered), close: () => db.destroy() };
   }

@@ -1,7 +1,7 @@
 // Row types of the workspace itself and who may enter it: settings, the
 // workspace row, users, API keys, feature flags and the shared limiter and
 // budget counters. Re-exported by tables.ts.
-import type { Generated } from 'kysely';
+import type { Generated, GeneratedAlways } from 'kysely';
 import type { NullableTimestamp, Timestamp } from './column-types.js';
 
 export interface SettingsTable {
@@ -66,6 +66,8 @@ export interface UsersTable {
   created_at: Timestamp;
   updated_at: Timestamp;
   deleted_at: NullableTimestamp;
+  /** slug(display_name, 40), generated (migration 0031): branchName reads it. */
+  name_slug: GeneratedAlways<string>;
 }
 
 export interface ApiKeysTable {

@@ -1,5 +1,5 @@
 // Row types of every table, as Kysely sees them. Keep in step with migrations/.
-import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { ColumnType, Generated, GeneratedAlways, Insertable, Selectable, Updateable } from 'kysely';
 
 import type { DateString, NullableTimestamp, Timestamp } from './column-types.js';
 import type {
@@ -224,6 +224,8 @@ export interface IssuesTable {
   search: Generated<string>;
   /** The title's part of `search`, kept by the same trigger: ranking reads it (migration 0024). */
   search_title: Generated<string>;
+  /** slug(title, 40), generated (migration 0031): url and branchName read it. */
+  title_slug: GeneratedAlways<string>;
 }
 
 export interface IssueIdentifiersTable {
@@ -344,7 +346,7 @@ export interface DB {
   password_reset_tokens: PasswordResetTokensTable;
 }
 
-export type UserRow = Selectable<UsersTable>;
+export type UserRow = Omit<Selectable<UsersTable>, 'name_slug'>;
 export type NewUser = Insertable<UsersTable>;
 export type UserUpdate = Updateable<UsersTable>;
 export type TeamRow = Selectable<TeamsTable>;
@@ -356,7 +358,7 @@ export type MilestoneRow = Selectable<ProjectMilestonesTable>;
 export type CustomViewRow = Selectable<CustomViewsTable>;
 export type NotificationRow = Selectable<NotificationsTable>;
 /** An issue as the application reads it: every column but the search tsvectors. */
-export type IssueRow = Omit<Selectable<IssuesTable>, 'search' | 'search_title'>;
+export type IssueRow = Omit<Selectable<IssuesTable>, 'search' | 'search_title' | 'title_slug'>;
 
 /**
  * The columns of IssueRow. Readers list them instead of `*`: the search

@@ -21,7 +21,7 @@ import {
   workflowStateEntity,
 } from '../list/entities.js';
 import { mayHide } from './compile.js';
-import { constant, json, literal, projectSlug, type Sql, slug, timestamp } from './json.js';
+import { constant, json, literal, projectSlug, type Sql, timestamp } from './json.js';
 import type { Entity, Field, ReadContext } from './model.js';
 
 const at = (row: Sql, column: string) => sql`${row}.${sql.ref(column)}`;
@@ -60,7 +60,7 @@ const priorityLabel = (priority: Sql) =>
 export const issue: Entity = {
   name: 'Issue',
   table: 'issues',
-  columns: ISSUE_COLUMNS,
+  columns: [...ISSUE_COLUMNS, 'title_slug'],
   spec: issueEntity,
   archivable: true,
   fields: {
@@ -82,14 +82,14 @@ export const issue: Entity = {
     prioritySortOrder: value(
       (row) => sql`(case when ${at(row, 'priority')} = 0 then 5 else ${at(row, 'priority')} end)`,
     ),
-    // Each slug named once (a second use would compute it again): `sep || nullif(slug, '')` is null when empty.
+    // The slugs are kept with the rows (migration 0031): title_slug, and users.name_slug (branchOwnerSql).
     url: value(
       (row, c) =>
-        sql`${c.publicUrl} || '/issue/' || ${at(row, 'identifier')} || coalesce('/' || nullif(${slug(at(row, 'title'))}, ''), '')`,
+        sql`${c.publicUrl} || '/issue/' || ${at(row, 'identifier')} || (case when ${at(row, 'title_slug')} = '' then '' else '/' || ${at(row, 'title_slug')} end)`,
     ),
     branchName: value((row, c) => {
-      const user = sql`coalesce(nullif(${slug(branchOwnerSql(row, c.access))}, ''), 'user')`;
-      return sql`${user} || '/' || lower(${at(row, 'identifier')}) || coalesce('-' || nullif(${slug(at(row, 'title'))}, ''), '')`;
+      const user = sql`coalesce(nullif(${branchOwnerSql(row, c.access, 'name_slug')}, ''), 'user')`;
+      return sql`${user} || '/' || lower(${at(row, 'identifier')}) || (case when ${at(row, 'title_slug')} = '' then '' else '-' || ${at(row, 'title_slug')} end)`;
     }),
     // By label id, as every door orders them (issues/fields.ts).
     labelIds: value((row) => labelIdsSql(row)),

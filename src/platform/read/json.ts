@@ -82,21 +82,8 @@ export const projectSlug = (name: Sql) =>
   sql`coalesce(nullif(rtrim(left(${fold(name)}, 60), '-'), ''), 'project')`;
 
 /**
- * The slug of a text as `modules/issues/fields.ts` slugify makes it:
- * accents folded (NFKD, combining marks dropped), lower case, runs of other
- * characters as one dash, cut at a word end near `max`. The text is named
- * once and no subquery is used: the planner inlines a named subresult at
- * every use, so a slug written with them folded its text (and ran the
- * owner's lookup of a branchName) several times per row.
+ * The slug of a text as modules/issues/fields.ts slugify makes it, by the SQL
+ * function of migration 0031 (issue titles and display names keep theirs in
+ * a column: title_slug, name_slug).
  */
-export function slug(text: Sql, max = 40): Sql {
-  const folded = fold(text);
-  // Past `max`, the cut is at the last dash within max + 1 characters if more than half lies
-  // before it, else at max. The first max + 1 characters, padded with '#' (never in a slug) to
-  // max + 2: exactly one '#' ends them only when the text was longer than max, so only then does
-  // the pattern cut at the last dash; the padding goes, and what was not cut is cut at max.
-  // (`.{lo}.*`, not `.{lo,max}`: a bounded repetition costs PostgreSQL's regex engine 5x.)
-  const lo = Math.floor(max / 2) + 1;
-  const cut = literal(`^(.{${lo}}.*)-[a-z0-9]*#$`);
-  return sql`rtrim(left(rtrim(regexp_replace(rpad(left(${folded}, ${sql.lit(max + 1)}), ${sql.lit(max + 2)}, '#'), ${cut}, '\\1'), '#'), ${sql.lit(max)}), '-')`;
-}
+export const slug = (text: Sql, max = 40): Sql => sql`slug(${text}, ${sql.lit(max)})`;

@@ -23,6 +23,7 @@ import * as m0024 from './0024_issue_title_search.js';
 import * as m0025 from './0025_comment_search.js';
 import * as m0027 from './0027_attachment_file_rule.js';
 import * as m0030 from './0030_budget_kinds.js';
+import * as m0031 from './0031_stored_slugs.js';
 
 export interface Migration {
   version: number;
@@ -55,4 +56,5 @@ export const migrations: Migration[] = [
   { version: 25, ...m0025 },
   { version: 27, ...m0027 },
   { version: 30, ...m0030 },
+  { version: 31, ...m0031 },
 ];
