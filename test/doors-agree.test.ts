@@ -81,7 +81,8 @@ const REST_ONLY: Record<string, Record<string, string>> = {
   milestone: { creatorId: 'the third-party ProjectMilestone has no creator' },
   view: { display: 'the web UI display settings; the third-party CustomView holds other view preferences' },
   team: {
-    lastIssueNumber: 'the third-party Team has no issue counter (its issueCount counts the issues, as ours does)',
+    lastIssueNumber:
+      'the third-party Team has no issue counter (its issueCount counts the issues, as ours does)',
   },
 };
 

@@ -229,7 +229,8 @@ describe('two server processes on one PostgreSQL database', { skip: onPostgres ?
       accepted.set(key, (accepted.get(key) ?? 0) + 1);
       return { status: 200 };
     };
-    const before = (await call(b, 'GET', '/api/teams/ENG', { token: admin })).body.team.lastIssueNumber as number;
+    const before = (await call(b, 'GET', '/api/teams/ENG', { token: admin })).body.team
+      .lastIssueNumber as number;
 
     const created = await Promise.all(
       Array.from({ length: 100 }, (_, i) =>

@@ -35,7 +35,8 @@ export const TeamSchema = Type.Object({
   icon: Nullable(Type.String()),
   private: Type.Boolean(),
   lastIssueNumber: Type.Integer({
-    description: "The last issue number taken in this team (the next issue is this + 1); GraphQL's Team.issueCount counts its issues",
+    description:
+      "The last issue number taken in this team (the next issue is this + 1); GraphQL's Team.issueCount counts its issues",
   }),
   cyclesEnabled: Type.Boolean(),
   timezone: Type.String({ description: 'IANA time zone name' }),
