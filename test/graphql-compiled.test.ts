@@ -422,8 +422,8 @@ describe('compiled reads answer what the resolvers answer', () => {
 
   test('a value the database refuses (a NUL in a filter) is the resolvers\' user error, not a 500', async () => {
     const query = `query($t: String!) { issues(filter: { title: { in: [$t] } }) { nodes { id } } }`;
-    const compiled = await run('member', true, query, { t: 'a\u0000b' });
-    const resolved = await run('member', false, query, { t: 'a\u0000b' });
+    const compiled = await run('insider', true, query, { t: 'a\u0000b' });
+    const resolved = await run('insider', false, query, { t: 'a\u0000b' });
     assert.equal(compiled.compiled, false);
     assert.equal(compiled.body.errors?.[0]?.extensions?.userError, true, compiled.text);
     assert.equal(compiled.text, resolved.text);
