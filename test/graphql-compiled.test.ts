@@ -420,7 +420,7 @@ describe('compiled reads answer what the resolvers answer', () => {
     assert.deepEqual(compiled.body.errors[0].path.slice(0, 3), ['issues', 'nodes', 0]);
   });
 
-  test('a value the database refuses (a NUL in a filter) is the resolvers\' user error, not a 500', async () => {
+  test("a value the database refuses (a NUL in a filter) is the resolvers' user error, not a 500", async () => {
     const query = `query($t: String!) { issues(filter: { title: { in: [$t] } }) { nodes { id } } }`;
     const compiled = await run('insider', true, query, { t: 'a\u0000b' });
     const resolved = await run('insider', false, query, { t: 'a\u0000b' });
