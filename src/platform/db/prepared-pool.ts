@@ -15,15 +15,15 @@ import { createHash } from 'node:crypto';
 import type { PostgresPool, PostgresPoolClient } from 'kysely';
 
 export const MAX_PER_CONNECTION = 100;
-/** Texts this process remembers having seen, most recent last. */
+/** Texts this process remembers having seen (by digest), oldest dropped first. */
 const REMEMBERED = 2_000;
 
 /** pg's client also takes a query config: `{ name, text, values }`. */
 type Query = (config: unknown, parameters?: readonly unknown[]) => Promise<unknown>;
 
 export class PreparingPool implements PostgresPool {
-  /** Text → its statement name once seen; undefined name: seen once. */
-  readonly #seen = new Map<string, string | undefined>();
+  /** Names of the texts seen once or more (a digest, so long texts cost no memory here). */
+  readonly #seen = new Set<string>();
   /** The names each connection has prepared (pg keeps its clients across checkouts). */
   readonly #prepared = new WeakMap<object, Set<string>>();
 
@@ -55,18 +55,11 @@ export class PreparingPool implements PostgresPool {
 
   /** The statement name of `sql` from its second sighting on. */
   #nameOf(sql: string): string | undefined {
-    const seen = this.#seen;
-    if (!seen.has(sql)) {
-      if (seen.size >= REMEMBERED) seen.delete(seen.keys().next().value as string);
-      seen.set(sql, undefined);
-      return undefined;
-    }
-    let name = seen.get(sql);
-    if (name === undefined) {
-      name = `tw_${createHash('sha1').update(sql).digest('base64url')}`;
-      seen.set(sql, name);
-    }
-    return name;
+    const name = `tw_${createHash('sha1').update(sql).digest('base64url')}`;
+    if (this.#seen.has(name)) return name;
+    if (this.#seen.size >= REMEMBERED) this.#seen.delete(this.#seen.values().next().value as string);
+    this.#seen.add(name);
+    return undefined;
   }
 
   end(): Promise<void> {

@@ -18,11 +18,7 @@ export interface PageRequest {
 }
 
 /** A GraphQL connection's arguments. */
-export interface PageArgs {
-  first?: number | null | undefined;
-  last?: number | null | undefined;
-  after?: string | null | undefined;
-  before?: string | null | undefined;
+export interface PageArgs extends Pick<PageRequest, 'first' | 'last' | 'after' | 'before'> {
   orderBy?: TimeKey | null | undefined;
   includeArchived?: boolean | null | undefined;
 }
