@@ -50,18 +50,11 @@ const NOT_YET_MOVED: readonly { path: string; remains: string }[] = [
   { path: 'src/graphql/resolvers/notifications.ts', remains: "the inbox connection's conditions" },
   { path: 'src/graphql/resolvers/notification-node.ts', remains: "the notification list's columns" },
   { path: 'src/graphql/resolvers/organization.ts', remains: 'the user and issue counts' },
-  // The REST issue list, to be folded into the one list runner (issue 25, deliverable 2).
-  { path: 'src/modules/issues/list.ts', remains: 'its archived and visibility conditions' },
-  {
-    path: 'src/modules/mail/digest.ts',
-    remains: 'digest lines: enqueue, claim due digests, read and mark them',
-  },
   { path: 'src/modules/projects/progress.ts', remains: "the progress of a page of projects' issues" },
   {
     path: 'src/modules/projects/progress-history.ts',
     remains: 'the daily progress series from issue history',
   },
-  { path: 'src/platform/auth/login-limiter.ts', remains: 'the sign-in throttle (auth_throttle)' },
 ];
 
 /** Kysely builder methods that start a statement. */

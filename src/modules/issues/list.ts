@@ -1,7 +1,6 @@
 // The issue list behind REST's GET /api/issues: its parameters folded into
 // the shared filter grammar, visibility, totals and keyset or offset paging.
-import { type SqlBool, sql } from 'kysely';
-import { canSeeTeam, visibility } from '../../platform/access.js';
+import { canSeeTeam } from '../../platform/access.js';
 import type { Actor, AppContext } from '../../platform/context.js';
 import { invalidField } from '../../platform/errors.js';
 import { issueEntity } from '../../platform/list/entities.js';
@@ -108,13 +107,14 @@ async function listQuery(ctx: AppContext, actor: Actor, opts: ListIssuesOptions)
   }
   const filterCtx = { now: new Date(), actorId: actor.id, access };
   // Two trees, compiled alike: errors in the filter parameter name its own path.
-  const conditions = [
-    compileFilter(issueEntity, 'issues', paramsFilter(filters, opts.q), filterCtx, 'query'),
-    ...(opts.filter ? [compileFilter(issueEntity, 'issues', opts.filter, filterCtx)] : []),
-    ...(opts.includeArchived ? [] : [sql`issues.archived_at is null`]),
-    ...(access.all ? [] : [visibility.issue('issues', access)]),
-  ];
-  const where = sql<SqlBool>`(${sql.join(conditions, sql` and `)})`;
+  const where = q.issueListWhere(
+    [
+      compileFilter(issueEntity, 'issues', paramsFilter(filters, opts.q), filterCtx, 'query'),
+      ...(opts.filter ? [compileFilter(issueEntity, 'issues', opts.filter, filterCtx)] : []),
+    ],
+    opts.includeArchived ?? false,
+    access,
+  );
   // A list of every issue the caller sees, or of one team's, totals from the kept counts.
   const unfiltered =
     !search &&

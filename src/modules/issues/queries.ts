@@ -1,7 +1,7 @@
 // SQL for issues. Every function takes the connection or transaction it runs in.
 // Related tables owned by other domains (projects, cycles, users) are read here
 // directly, only to check that a referenced row exists.
-import { type AliasedRawBuilder, type Expression, type SqlBool, sql } from 'kysely';
+import { type AliasedRawBuilder, type Expression, type RawBuilder, type SqlBool, sql } from 'kysely';
 import {
   inVisibleTeam,
   type TeamAccess,
@@ -478,6 +478,20 @@ const totalOf = (query: ListQuery) => query.total ?? sql`(select count(*) from i
  * the triggers of migration 0023 keep: a sum over one row per team, where a
  * count would read every issue. Right only for lists with no other condition.
  */
+/** The REST list's conditions: the filters, archived rows unless asked for, and the caller's visibility. */
+export function issueListWhere(
+  filters: readonly RawBuilder<unknown>[],
+  includeArchived: boolean,
+  access: TeamAccess,
+) {
+  const conditions = [
+    ...filters,
+    ...(includeArchived ? [] : [sql`issues.archived_at is null`]),
+    ...(access.all ? [] : [visibility.issue('issues', access)]),
+  ];
+  return sql<SqlBool>`(${sql.join(conditions, sql` and `)})`;
+}
+
 export function keptTotal(access: TeamAccess, teamId: string | undefined, includeArchived: boolean) {
   const counted = includeArchived ? sql`c.live + c.archived` : sql`c.live`;
   return sql`(select coalesce(sum(${counted}), 0) from team_issue_counts c

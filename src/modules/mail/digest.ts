@@ -4,14 +4,14 @@
 // the transaction of the change that caused it. Who may read what is checked
 // again when the digest is sent (buildDigest), not only here.
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { sql } from 'kysely';
 import { canSeeTeam } from '../../platform/access.js';
 import type { AppContext } from '../../platform/context.js';
 import type { Db } from '../../platform/db/database.js';
 import type { EventHandler } from '../../platform/outbox.js';
 import { type NotificationEventData, notificationLine } from '../notifications/notify.js';
 import { teamAccess } from '../teams/access.js';
-import { enqueueMail } from './queries.js';
+import { findLiveUserById, findUsersByIds } from '../users/queries.js';
+import * as q from './queries.js';
 
 /** Items in one digest; more wait for the next one. */
 export const DIGEST_MAX_ITEMS = 100;
@@ -39,15 +39,11 @@ export async function enqueueNotificationMail(
   item: NotificationMailItem,
 ): Promise<boolean> {
   if (!ctx.config.mail || item.userId === item.actorId) return false;
-  const r = await sql`
-    insert into mail_notification_items (user_id, issue_id, kind, text, actor_id)
-    select u.id, ${item.issueId}::uuid, ${item.kind.slice(0, KIND_MAX)}, ${item.text.slice(0, TEXT_MAX)},
-      ${item.actorId}::uuid
-    from users u
-    where u.id = ${item.userId}::uuid and u.status = 'active' and u.deleted_at is null
-      and u.email_notifications
-  `.execute(trx);
-  return Number(r.numAffectedRows ?? 0) > 0;
+  return q.insertDigestItem(trx, {
+    ...item,
+    kind: item.kind.slice(0, KIND_MAX),
+    text: item.text.slice(0, TEXT_MAX),
+  });
 }
 
 /** Mail for notifications: a line of the recipient's next digest per notification event. */
@@ -74,39 +70,21 @@ export const notificationMailHandler: EventHandler = {
  * workers never put one item in two digests. Returns the digests made.
  */
 export async function composeDigests(db: Db, windowMs: number, users = 50): Promise<number> {
-  const due = await sql<{ user_id: string }>`
-    select user_id from mail_notification_items
-    where mail_id is null
-    group by user_id
-    having min(created_at) <= now() - make_interval(secs => ${windowMs / 1000})
-    limit ${users}
-  `.execute(db);
   let made = 0;
-  for (const { user_id } of due.rows) {
+  for (const userId of await q.usersWithDueDigest(db, windowMs, users)) {
     made += await db.transaction().execute(async (trx) => {
-      const items = await sql<{ id: number }>`
-        select id from mail_notification_items
-        where user_id = ${user_id}::uuid and mail_id is null
-        order by id limit ${DIGEST_MAX_ITEMS}
-        for update skip locked
-      `.execute(trx);
-      if (items.rows.length === 0) return 0;
-      const user = await trx.selectFrom('users').select('email').where('id', '=', user_id).executeTakeFirst();
-      const mailId = await enqueueMail(trx, {
+      const items = await q.lockWaitingItems(trx, userId, DIGEST_MAX_ITEMS);
+      if (items.length === 0) return 0;
+      const [user] = await findUsersByIds(trx, [userId]);
+      const mailId = await q.enqueueMail(trx, {
         kind: 'notification_digest',
-        toUserId: user_id,
+        toUserId: userId,
         toAddress: user?.email ?? '',
         payload: {},
       });
-      await trx
-        .updateTable('mail_notification_items')
-        .set({ mail_id: mailId })
-        .where(
-          'id',
-          'in',
-          items.rows.map((r) => Number(r.id)),
-        )
-        .execute();
+      // Without a dedupe key the insert always makes a row; null cannot come back.
+      if (mailId === null) return 0;
+      await q.attachItemsToMail(trx, items, mailId);
       return 1;
     });
   }
@@ -129,12 +107,7 @@ export async function buildDigest(
   mailId: string,
   userId: string,
 ): Promise<{ to: string; lines: DigestLine[] } | { drop: string }> {
-  const user = await ctx.db
-    .selectFrom('users')
-    .selectAll()
-    .where('id', '=', userId)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
+  const user = await findLiveUserById(ctx.db, userId);
   if (user?.status !== 'active') return { drop: 'recipient is not an active user' };
   if (!user.email_notifications) return { drop: 'recipient turned notification email off' };
   const access = await teamAccess(ctx.db, {
@@ -144,13 +117,7 @@ export async function buildDigest(
     email: user.email,
     via: 'session',
   });
-  const rows = await ctx.db
-    .selectFrom('mail_notification_items as n')
-    .innerJoin('issues as i', 'i.id', 'n.issue_id')
-    .select(['n.text', 'i.identifier', 'i.title', 'i.team_id'])
-    .where('n.mail_id', '=', mailId)
-    .orderBy('n.id')
-    .execute();
+  const rows = await q.digestItems(ctx.db, mailId);
   const lines = rows
     .filter((r) => canSeeTeam(access, r.team_id))
     .map((r) => ({

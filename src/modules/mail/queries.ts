@@ -118,3 +118,66 @@ export async function settleMail(db: Db, job: ClaimedMail, outcome: Outcome): Pr
     .executeTakeFirst();
   return Number(r.numUpdatedRows) > 0;
 }
+
+// Digest lines (mail_notification_items): queued per notification, gathered
+// into one outgoing mail per user (digest.ts has the rules).
+
+/** Queues a line for an active user who wants notification email; returns whether it did. */
+export async function insertDigestItem(
+  trx: Db,
+  item: { userId: string; issueId: string; kind: string; text: string; actorId: string | null },
+): Promise<boolean> {
+  const r = await sql`
+    insert into mail_notification_items (user_id, issue_id, kind, text, actor_id)
+    select u.id, ${item.issueId}::uuid, ${item.kind}, ${item.text}, ${item.actorId}::uuid
+    from users u
+    where u.id = ${item.userId}::uuid and u.status = 'active' and u.deleted_at is null
+      and u.email_notifications
+  `.execute(trx);
+  return Number(r.numAffectedRows ?? 0) > 0;
+}
+
+/** Users whose oldest waiting line has waited `windowMs`, at most `limit`. */
+export async function usersWithDueDigest(db: Db, windowMs: number, limit: number): Promise<string[]> {
+  const due = await sql<{ user_id: string }>`
+    select user_id from mail_notification_items
+    where mail_id is null
+    group by user_id
+    having min(created_at) <= now() - make_interval(secs => ${windowMs / 1000})
+    limit ${limit}
+  `.execute(db);
+  return due.rows.map((r) => r.user_id);
+}
+
+/**
+ * Locks a user's oldest waiting lines, up to `limit`, skipping lines another
+ * worker holds, so no line goes into two digests.
+ */
+export async function lockWaitingItems(trx: Db, userId: string, limit: number): Promise<number[]> {
+  const items = await sql<{ id: number }>`
+    select id from mail_notification_items
+    where user_id = ${userId}::uuid and mail_id is null
+    order by id limit ${limit}
+    for update skip locked
+  `.execute(trx);
+  return items.rows.map((r) => Number(r.id));
+}
+
+export async function attachItemsToMail(trx: Db, itemIds: readonly number[], mailId: string): Promise<void> {
+  await trx
+    .updateTable('mail_notification_items')
+    .set({ mail_id: mailId })
+    .where('id', 'in', itemIds)
+    .execute();
+}
+
+/** A digest's lines with their issues, oldest first. */
+export function digestItems(db: Db, mailId: string) {
+  return db
+    .selectFrom('mail_notification_items as n')
+    .innerJoin('issues as i', 'i.id', 'n.issue_id')
+    .select(['n.text', 'i.identifier', 'i.title', 'i.team_id'])
+    .where('n.mail_id', '=', mailId)
+    .orderBy('n.id')
+    .execute();
+}

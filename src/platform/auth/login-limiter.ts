@@ -14,7 +14,6 @@
 //   guesses spread over many addresses are slowed too, while the owner on an
 //   address they used before is never locked out by someone else.
 import { isIPv4, isIPv6 } from 'node:net';
-import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
 import {
   Backoff,
@@ -24,6 +23,7 @@ import {
   retryAfterSeconds,
   type ThrottleState,
 } from './login-limiter-rules.js';
+import * as q from './queries.js';
 
 export interface LoginLimits {
   /** Failures on one account from one address: `free`, then doubling delays. */
@@ -95,14 +95,8 @@ export class LoginLimiter {
     const address = addressKey(ip);
     const pair = `${address}|${email}`;
     const result = await this.db.transaction().execute(async (trx) => {
-      const known = await trx
-        .selectFrom('auth_throttle')
-        .select('last_at')
-        .where('scope', '=', 'login-known')
-        .where('key', '=', pair)
-        .executeTakeFirst();
-      const isKnown =
-        known !== undefined && this.now() - known.last_at.getTime() < this.limits.knownAddressMs;
+      const known = await q.throttleLastAt(trx, { scope: 'login-known', key: pair });
+      const isKnown = known !== undefined && this.now() - known.getTime() < this.limits.knownAddressMs;
       const checks: Check[] = [
         { scope: 'login', key: pair, rule: this.#backoff },
         { scope: 'login-address', key: address, rule: this.#address },
@@ -149,15 +143,9 @@ export class LoginLimiter {
   async #succeeded(email: string, pair: string, countedOnAccount: boolean): Promise<void> {
     // Statements in the same scope order as reserve() takes its locks: no deadlock.
     await this.db.transaction().execute(async (trx) => {
-      await trx.deleteFrom('auth_throttle').where('scope', '=', 'login').where('key', '=', pair).execute();
+      await q.deleteThrottleRow(trx, { scope: 'login', key: pair });
       if (countedOnAccount) {
-        const row = await trx
-          .selectFrom('auth_throttle')
-          .select(['count', 'last_at'])
-          .where('scope', '=', 'login-account')
-          .where('key', '=', email)
-          .forUpdate()
-          .executeTakeFirst();
+        const row = await q.lockThrottleRow(trx, { scope: 'login-account', key: email });
         if (row) {
           const now = this.now();
           const state = this.#account.refund({ count: row.count, lastAt: row.last_at.getTime() }, now);
@@ -165,16 +153,11 @@ export class LoginLimiter {
         }
       }
       const now = this.now();
-      const known = {
-        count: 0,
-        last_at: new Date(now),
-        expires_at: new Date(now + this.limits.knownAddressMs),
-      };
-      await trx
-        .insertInto('auth_throttle')
-        .values({ scope: 'login-known', key: pair, ...known })
-        .onConflict((oc) => oc.columns(['scope', 'key']).doUpdateSet(known))
-        .execute();
+      await q.putThrottleRow(
+        trx,
+        { scope: 'login-known', key: pair },
+        { count: 0, lastAt: new Date(now), expiresAt: new Date(now + this.limits.knownAddressMs) },
+      );
     });
   }
 
@@ -182,12 +165,7 @@ export class LoginLimiter {
     const now = this.now();
     if (now - this.#prunedAt < PRUNE_EVERY_MS) return;
     this.#prunedAt = now;
-    // Rows an attempt holds are skipped, not waited for: pruning never takes
-    // part in a lock cycle with reserve(), whatever order it meets rows in.
-    await sql`delete from auth_throttle where (scope, key) in (
-      select scope, key from auth_throttle where expires_at < ${new Date(now)} for update skip locked)`.execute(
-      this.db,
-    );
+    await q.pruneThrottle(this.db, new Date(now));
   }
 }
 
@@ -202,24 +180,10 @@ async function reserve(trx: Db, checks: Check[], clock: () => number): Promise<R
   const sorted = [...checks].sort((a, b) =>
     a.scope === b.scope ? (a.key < b.key ? -1 : 1) : a.scope < b.scope ? -1 : 1,
   );
-  const rows = await trx
-    .insertInto('auth_throttle')
-    .values(
-      // A new row is empty (count 0: no rule limits it); its times are set when it is counted.
-      sorted.map((c) => ({
-        scope: c.scope,
-        key: c.key,
-        count: 0,
-        last_at: new Date(0),
-        expires_at: new Date(0),
-      })),
-    )
-    // A no-op update, so that an existing row is locked and returned too.
-    .onConflict((oc) =>
-      oc.columns(['scope', 'key']).doUpdateSet((eb) => ({ count: eb.ref('auth_throttle.count') })),
-    )
-    .returning(['scope', 'key', 'count', 'last_at'])
-    .execute();
+  const rows = await q.lockThrottleRows(
+    trx,
+    sorted.map((c) => ({ scope: c.scope, key: c.key })),
+  );
   const now = clock();
   const stateOf = (c: Check): ThrottleState => {
     const row = rows.find((r) => r.scope === c.scope && r.key === c.key);
@@ -232,16 +196,12 @@ async function reserve(trx: Db, checks: Check[], clock: () => number): Promise<R
 }
 
 async function save(trx: Db, c: Check, state: ThrottleState): Promise<void> {
-  await trx
-    .updateTable('auth_throttle')
-    .set({
-      count: state.count,
-      last_at: new Date(state.lastAt),
-      expires_at: new Date(c.rule.expiresAt(state)),
-    })
-    .where('scope', '=', c.scope)
-    .where('key', '=', c.key)
-    .execute();
+  const at = {
+    count: state.count,
+    lastAt: new Date(state.lastAt),
+    expiresAt: new Date(c.rule.expiresAt(state)),
+  };
+  await q.saveThrottleRow(trx, { scope: c.scope, key: c.key }, at);
 }
 
 /**
