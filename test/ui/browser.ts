@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import type net from 'node:net';
 import path from 'node:path';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium, type Page, type Route } from 'playwright-core';
 import type { Config } from '../../src/config.js';
 import { WEB_DIST } from '../../src/modules/ui/serve.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD } from '../support/env.js';
@@ -127,4 +127,35 @@ export async function screenshot(page: Page, name: string) {
   const dir = path.resolve('.test-cache/screens');
   fs.mkdirSync(dir, { recursive: true });
   await page.screenshot({ path: path.join(dir, `${name}.png`) });
+}
+
+/** Holds GraphQL requests whose operation is `name` until `release` is called. */
+export async function holdOperation(p: Page, name: string) {
+  let release: () => void = () => undefined;
+  const gate = new Promise<void>((r) => {
+    release = r;
+  });
+  const handler = async (route: Route) => {
+    if (!route.request().postData()?.includes(`mutation ${name}`)) return route.fallback();
+    await gate;
+    return route.fallback();
+  };
+  await p.route('**/graphql', handler);
+  return { release, stop: () => p.unroute('**/graphql', handler) };
+}
+
+/** Answers GraphQL requests whose operation is `name` with a refusal saying `message`, as the server words one. */
+export async function refuseOperation(p: Page, name: string, message: string) {
+  const handler = (route: Route) =>
+    route.request().postData()?.includes(`mutation ${name}`)
+      ? route.fulfill({
+          contentType: 'application/json',
+          body: JSON.stringify({
+            data: null,
+            errors: [{ message, extensions: { userPresentableMessage: message } }],
+          }),
+        })
+      : route.fallback();
+  await p.route('**/graphql', handler);
+  return { stop: () => p.unroute('**/graphql', handler) };
 }

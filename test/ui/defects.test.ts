@@ -7,8 +7,16 @@
 // issue's activity with a relative time; tabs are titled after their page.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { Page, Route } from 'playwright-core';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, signIn, startUi, type UiEnv } from './browser.js';
+import type { Page } from 'playwright-core';
+import {
+  ADMIN_EMAIL,
+  ADMIN_PASSWORD,
+  holdOperation,
+  refuseOperation,
+  signIn,
+  startUi,
+  type UiEnv,
+} from './browser.js';
 
 let ui: UiEnv;
 let page: Page;
@@ -26,21 +34,6 @@ before(async () => {
   await signIn(page, ADMIN_EMAIL, ADMIN_PASSWORD);
 });
 after(() => ui?.close());
-
-/** Holds GraphQL requests whose operation is `name` until `release` is called. */
-async function holdOperation(p: Page, name: string) {
-  let release: () => void = () => undefined;
-  const gate = new Promise<void>((r) => {
-    release = r;
-  });
-  const handler = async (route: Route) => {
-    if (!route.request().postData()?.includes(`mutation ${name}`)) return route.fallback();
-    await gate;
-    return route.fallback();
-  };
-  await p.route('**/graphql', handler);
-  return { release, stop: () => p.unroute('**/graphql', handler) };
-}
 
 describe('UI: the defects of issue 14', () => {
   test('a reload while the server is unreachable keeps the session and offers to try again', async () => {
@@ -81,26 +74,11 @@ describe('UI: the defects of issue 14', () => {
     assert.equal((await ui.t.get(`/api/issues/${issue.id}`, ui.t.adminToken)).body.issue.priority, 1);
 
     // A refusal: the old value comes back, with the reason next to it.
-    await page.route('**/graphql', (route) =>
-      route.request().postData()?.includes('mutation UpdateIssue')
-        ? route.fulfill({
-            contentType: 'application/json',
-            body: JSON.stringify({
-              data: null,
-              errors: [
-                {
-                  message: 'Refused for the test',
-                  extensions: { userPresentableMessage: 'Refused for the test' },
-                },
-              ],
-            }),
-          })
-        : route.fallback(),
-    );
+    const refused = await refuseOperation(page, 'UpdateIssue', 'Refused for the test');
     await priority.selectOption({ label: 'Low' });
     await page.getByRole('alert').filter({ hasText: 'Refused for the test' }).waitFor();
     assert.equal(await priority.inputValue(), '1', 'rolled back');
-    await page.unroute('**/graphql');
+    await refused.stop();
   });
 
   test('the activity lists every change, with relative times', async () => {

@@ -17,39 +17,76 @@ export interface Comment {
   /** Set on a deleted comment kept for its replies. */
   archivedAt: string | null;
   user: { id: string; name: string } | null;
+  parent: { id: string } | null;
 }
+
+/** The cached issue page, as far as comments are concerned. */
+interface WithComments {
+  comments: { nodes: Comment[] };
+}
+
+/** A comment shown before the server has it: no actions until it is saved. */
+const PENDING = 'pending:';
+
+const withNodes = <D extends WithComments>(data: D, nodes: (all: Comment[]) => Comment[]): D => ({
+  ...data,
+  comments: { ...data.comments, nodes: nodes(data.comments.nodes) },
+});
+
+/**
+ * Comments show the moment they are written, edited or deleted, and are put
+ * back as they were if the server refuses; `issueKey` is the cached issue
+ * page (lib/query-keys.ts), read again after every write.
+ */
 export function Comments({
   issueId,
   items,
-  meId,
-  onChange,
+  me,
+  issueKey,
 }: {
   issueId: string;
   items: Comment[];
-  meId: string | undefined;
-  onChange: () => void;
+  me: { id: string; name: string } | null | undefined;
+  issueKey: readonly unknown[];
 }) {
   const [body, setBody] = useState('');
   const state = useAction(
-    () =>
+    (text: string) =>
       gql(
         graphql(
           `mutation AddComment($input: CommentCreateInput!) { commentCreate(input: $input) { success comment { id } } }`,
         ),
-        { input: { issueId, body } },
+        { input: { issueId, body: text } },
       ),
     {
-      onSuccess: () => {
-        setBody('');
-        onChange();
+      optimistic: {
+        key: issueKey,
+        apply: (data: WithComments, text) =>
+          withNodes(data, (all) => [
+            ...all,
+            {
+              id: `${PENDING}${crypto.randomUUID()}`,
+              body: text,
+              createdAt: new Date().toISOString(),
+              editedAt: null,
+              archivedAt: null,
+              user: me ? { id: me.id, name: me.name } : null,
+              parent: null,
+            },
+          ]),
       },
+      // The draft comes back, unless something new was typed meanwhile.
+      onError: (_e, text) => setBody((now) => now || text),
     },
   );
   const sorted = [...items].sort((a, b) => a.createdAt.localeCompare(b.createdAt));
 
   function add(e: FormEvent) {
     e.preventDefault();
-    if (body.trim()) state.submit();
+    const text = body;
+    if (!text.trim()) return;
+    setBody('');
+    void state.run(text);
   }
 
   return (
@@ -57,7 +94,13 @@ export function Comments({
       <h2 id="comments-h">Comments</h2>
       <ul className="comment-list">
         {sorted.map((c) => (
-          <CommentItem key={c.id} c={c} mine={c.user?.id === meId} onChange={onChange} />
+          <CommentItem
+            key={c.id}
+            c={c}
+            mine={c.user?.id === me?.id}
+            hasReplies={items.some((r) => r.parent?.id === c.id)}
+            issueKey={issueKey}
+          />
         ))}
       </ul>
       <form onSubmit={add} className="comment-form">
@@ -72,7 +115,7 @@ export function Comments({
           }}
         />
         <ErrorMessage error={state.error} />
-        <Button type="submit" variant="primary" busy={state.busy} disabled={!body.trim()}>
+        <Button type="submit" variant="primary" disabled={!body.trim()}>
           Comment
         </Button>
       </form>
@@ -80,29 +123,56 @@ export function Comments({
   );
 }
 
-function CommentItem({ c, mine, onChange }: { c: Comment; mine: boolean; onChange: () => void }) {
+function CommentItem({
+  c,
+  mine,
+  hasReplies,
+  issueKey,
+}: {
+  c: Comment;
+  mine: boolean;
+  hasReplies: boolean;
+  issueKey: readonly unknown[];
+}) {
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState(c.body);
+  const pending = c.id.startsWith(PENDING);
   const removing = useAction(
     () =>
       gql(graphql(`mutation DeleteComment($id: String!) { commentDelete(id: $id) { success } }`), {
         id: c.id,
       }),
-    { onSuccess: onChange },
+    {
+      optimistic: {
+        key: issueKey,
+        // One with replies stays as a marker, as the server keeps it.
+        apply: (data: WithComments) =>
+          withNodes(data, (all) =>
+            hasReplies
+              ? all.map((x) => (x.id === c.id ? { ...x, archivedAt: new Date().toISOString() } : x))
+              : all.filter((x) => x.id !== c.id),
+          ),
+      },
+    },
   );
   const saving = useAction(
-    () =>
+    (text: string) =>
       gql(
         graphql(
           `mutation EditComment($id: String!, $input: CommentUpdateInput!) { commentUpdate(id: $id, input: $input) { success } }`,
         ),
-        { id: c.id, input: { body: draft } },
+        { id: c.id, input: { body: text } },
       ),
     {
-      onSuccess: () => {
-        setEditing(false);
-        onChange();
+      optimistic: {
+        key: issueKey,
+        apply: (data: WithComments, text) =>
+          withNodes(data, (all) =>
+            all.map((x) => (x.id === c.id ? { ...x, body: text, editedAt: new Date().toISOString() } : x)),
+          ),
       },
+      // Refused: the editor opens again with what was typed.
+      onError: () => setEditing(true),
     },
   );
   const error = saving.error ?? removing.error;
@@ -125,8 +195,9 @@ function CommentItem({ c, mine, onChange }: { c: Comment; mine: boolean; onChang
         <span className="muted small">
           <RelativeTime iso={c.createdAt} />
           {c.editedAt ? ' (edited)' : ''}
+          {pending ? ' · sending…' : ''}
         </span>
-        {mine && !editing && (
+        {mine && !editing && !pending && (
           <span className="comment-actions">
             <Button variant="ghost" aria-label={`Edit comment by ${author}`} onClick={() => setEditing(true)}>
               Edit
@@ -147,7 +218,8 @@ function CommentItem({ c, mine, onChange }: { c: Comment; mine: boolean; onChang
         <form
           onSubmit={(e) => {
             e.preventDefault();
-            saving.submit();
+            setEditing(false);
+            void saving.run(draft);
           }}
         >
           <MentionTextArea label="Edit comment" value={draft} rows={3} onText={setDraft} autoFocus />

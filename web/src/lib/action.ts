@@ -1,26 +1,50 @@
 // A write started by a form or a button, through TanStack Query's useMutation:
 // whether it is running, its error and whether it saved come from the mutation
-// itself, so no form keeps busy/error flags of its own. Writes that change what
-// a list shows at once (issue fields, the inbox) patch the cache in their own
-// mutations (lib/issues.ts, lib/notifications.ts); these refresh what they name.
+// itself, so no form keeps busy/error flags of its own. A write may show its
+// result before the server answers (`optimistic`: the cached data as it will
+// be), and is rolled back if refused. Writes that change many lists at once
+// (issue fields, the inbox) patch the cache in their own mutations
+// (lib/issues.ts, lib/notifications.ts).
 import { type QueryKey, useMutation } from '@tanstack/react-query';
 import type { FormEvent } from 'react';
-import { invalidate } from './query';
+import { invalidate, queryClient } from './query';
 
-interface ActionOptions<V, R> {
+interface ActionOptions<V, R, D> {
   /** Keys (lib/query-keys.ts) read again once the write is over, saved or refused: what shows is what the server has. */
   refreshes?: readonly QueryKey[];
+  /**
+   * Shows the write at once: `apply` turns the data cached under `key` into
+   * what it will be after the write. The data is put back if the server
+   * refuses, and `key` is read again either way.
+   */
+  optimistic?: { key: QueryKey; apply: (data: D, input: V) => D };
   onSuccess?: (result: R, input: V) => void;
+  onError?: (error: unknown, input: V) => void;
 }
 
-export function useAction<V = void, R = unknown>(
+export function useAction<V = void, R = unknown, D = unknown>(
   write: (input: V) => Promise<R>,
-  opts: ActionOptions<V, R> = {},
+  opts: ActionOptions<V, R, D> = {},
 ) {
-  const m = useMutation<R, unknown, V>({
+  const optimistic = opts.optimistic;
+  const m = useMutation<R, unknown, V, { before: D | undefined }>({
     mutationFn: write,
+    onMutate: async (input) => {
+      if (!optimistic) return { before: undefined };
+      // A read in flight would land after the patch and undo it.
+      await queryClient.cancelQueries({ queryKey: optimistic.key, exact: true });
+      const before = queryClient.getQueryData<D>(optimistic.key);
+      if (before !== undefined) queryClient.setQueryData<D>(optimistic.key, optimistic.apply(before, input));
+      return { before };
+    },
     onSuccess: (result, input) => opts.onSuccess?.(result, input),
+    onError: (error, input, context) => {
+      if (optimistic && context?.before !== undefined)
+        queryClient.setQueryData(optimistic.key, context.before);
+      opts.onError?.(error, input);
+    },
     onSettled: () => {
+      if (optimistic) void invalidate(optimistic.key);
       for (const key of opts.refreshes ?? []) void invalidate(key);
     },
   });

@@ -30,7 +30,7 @@ const IssueQuery = graphql(`
       state { id } team { id key } assignee { id } creator { name } project { id } cycle { id }
       projectMilestone { id } parent { id identifier title }
       labelIds
-      comments(first: 100) { nodes { id body createdAt editedAt archivedAt user { id name } } }
+      comments(first: 100) { nodes { id body createdAt editedAt archivedAt user { id name } parent { id } } }
       attachments(first: 50) { nodes { id title url createdAt metadata } }
     }
   }
@@ -120,7 +120,7 @@ function Loaded({ issue, queryKey }: { issue: IssueData; queryKey: readonly unkn
             readOnly={readOnly}
           />
         )}
-        <Comments issueId={issue.id} items={issue.comments.nodes} meId={user?.id} onChange={reload} />
+        <Comments issueId={issue.id} items={issue.comments.nodes} me={user} issueKey={queryKey} />
         <IssueHistory issueId={issue.id} />
         {!readOnly && (
           <div className="danger-zone">
