@@ -203,6 +203,43 @@ describe('UI: issues', () => {
     assert.deepEqual(titles, ['notes.txt', 'pasted.png', 'screenshot.png']);
   });
 
+  test('files go up one by one: a refusal stops the rest and says why', async () => {
+    const issue = (await ui.t.post('/api/issues', { title: 'Two files' }, ui.t.adminToken)).body.issue;
+    await page.goto(`/issue/${issue.identifier}`);
+    let attaches = 0;
+    await page.route('**/graphql', (route) => {
+      if (!route.request().postData()?.includes('mutation Attach')) return route.fallback();
+      attaches += 1;
+      if (attaches === 1) return route.fallback();
+      const message = 'The second is refused';
+      return route.fulfill({
+        contentType: 'application/json',
+        body: JSON.stringify({
+          data: null,
+          errors: [{ message, extensions: { userPresentableMessage: message } }],
+        }),
+      });
+    });
+    await page.getByLabel('Attach files').setInputFiles([
+      { name: 'one.txt', mimeType: 'text/plain', buffer: Buffer.from('one') },
+      { name: 'two.txt', mimeType: 'text/plain', buffer: Buffer.from('two') },
+      { name: 'three.txt', mimeType: 'text/plain', buffer: Buffer.from('three') },
+    ]);
+    await page.getByRole('alert').filter({ hasText: 'The second is refused' }).waitFor();
+    await page.getByRole('button', { name: 'one.txt' }).waitFor();
+    await page.unroute('**/graphql');
+    assert.equal(attaches, 2, 'the third file was not sent');
+    assert.equal(await page.getByRole('status').filter({ hasText: 'Uploading' }).count(), 0);
+    const res = await ui.t.request('POST', '/graphql', {
+      token: ui.t.adminToken,
+      body: { query: `{ issue(id: "${issue.identifier}") { attachments { nodes { title } } } }` },
+    });
+    assert.deepEqual(
+      res.body.data.issue.attachments.nodes.map((a: { title: string }) => a.title),
+      ['one.txt'],
+    );
+  });
+
   test('C opens the create dialog from anywhere; Ctrl+K jumps', async () => {
     await page.goto('/settings/account');
     await page.getByRole('heading', { name: 'Account' }).waitFor();

@@ -1,6 +1,8 @@
 // An issue's attachments: upload by picker, drag-and-drop or paste; images
 // preview in place, other files download with the signed-in user's token.
+// Files go up one after another; a refusal stops the rest.
 import { type ClipboardEvent, type DragEvent, useEffect, useRef, useState } from 'react';
+import { useAction } from '../lib/action';
 import { attachFile, downloadFile, imageUrl, isServerFile } from '../lib/files';
 import { safeHref } from '../lib/markdown';
 import { Button, Dialog, ErrorMessage } from './ui';
@@ -16,39 +18,34 @@ export interface Attachment {
 export function Attachments({
   issueId,
   items,
-  onChange,
+  issueKey,
   readOnly,
 }: {
   issueId: string;
   items: Attachment[];
-  onChange: () => void;
+  /** The cached issue page (lib/query-keys.ts), read again after an upload, saved or refused. */
+  issueKey: readonly unknown[];
   readOnly?: boolean;
 }) {
-  const [state, setState] = useState<{ busy?: string; error?: unknown }>({});
   const [over, setOver] = useState(false);
   const input = useRef<HTMLInputElement>(null);
-
-  async function upload(files: File[]) {
-    for (const f of files) {
-      setState({ busy: f.name });
-      try {
-        await attachFile(issueId, f);
-      } catch (error) {
-        setState({ error });
-        onChange();
-        return;
-      }
-    }
-    setState({});
-    onChange();
-  }
+  const uploading = useAction(
+    async (files: File[]) => {
+      for (const f of files) await attachFile(issueId, f);
+    },
+    { refreshes: [issueKey] },
+  );
+  const upload = (files: File[]) => {
+    if (files.length) void uploading.run(files);
+  };
+  const sending = uploading.busy ? (uploading.input ?? []) : [];
 
   useEffect(() => {
     const onPaste = (e: Event) => {
       const files = [...((e as unknown as ClipboardEvent).clipboardData?.files ?? [])];
       if (files.length) {
         e.preventDefault();
-        void upload(files);
+        upload(files);
       }
     };
     window.addEventListener('paste', onPaste);
@@ -72,7 +69,7 @@ export function Attachments({
           onDrop={(e: DragEvent) => {
             e.preventDefault();
             setOver(false);
-            void upload([...e.dataTransfer.files]);
+            upload([...e.dataTransfer.files]);
           }}
         >
           <span className="muted">Drop files here, paste, or</span>
@@ -87,18 +84,19 @@ export function Attachments({
             className="sr-only"
             aria-label="Attach files"
             onChange={(e) => {
-              void upload([...(e.target.files ?? [])]);
+              upload([...(e.target.files ?? [])]);
               e.target.value = '';
             }}
           />
-          {state.busy && (
+          {sending.length > 0 && (
             <span className="loading" role="status">
-              <span className="spinner" aria-hidden="true" /> Uploading {state.busy}…
+              <span className="spinner" aria-hidden="true" /> Uploading{' '}
+              {sending.length === 1 ? sending[0]!.name : `${sending.length} files`}…
             </span>
           )}
         </div>
       )}
-      <ErrorMessage error={state.error} />
+      <ErrorMessage error={uploading.error} />
       {items.length > 0 && (
         <ul className="att-list">
           {items.map((a) => (

@@ -116,7 +116,7 @@ function Loaded({ issue, queryKey }: { issue: IssueData; queryKey: readonly unkn
           <Attachments
             issueId={issue.id}
             items={issue.attachments.nodes}
-            onChange={reload}
+            issueKey={queryKey}
             readOnly={readOnly}
           />
         )}
