@@ -112,6 +112,11 @@ describe('UI: issues', () => {
     await page.getByLabel('Add a comment').fill('Repro on **Safari** only');
     await page.getByRole('button', { name: 'Comment', exact: true }).click();
     await page.locator('.comment strong', { hasText: 'Safari' }).waitFor();
+    // It shows at once; its actions come once the server has it.
+    await page
+      .locator('.comment', { hasText: 'Safari' })
+      .getByRole('button', { name: /Edit comment/ })
+      .waitFor();
     const comments = await ui.t.get(`/api/issues/${identifier}/comments`, ui.t.adminToken);
     const list = comments.body.comments ?? comments.body;
     assert.ok(list.some((c: { body: string }) => c.body.includes('Safari')));
