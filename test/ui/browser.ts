@@ -46,16 +46,7 @@ export async function startUi(
   // it must be the address the browser really uses.
   const { t, port } = await listeningApp(overrides, options);
   const base = `http://127.0.0.1:${port}`;
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--no-first-run',
-    ],
-  });
+  const browser = await sharedBrowser();
   const contexts: BrowserContext[] = [];
   const cspViolations: string[] = [];
   return {
@@ -83,11 +74,34 @@ export async function startUi(
     },
     async close() {
       for (const c of contexts) await c.close().catch(() => undefined);
-      await browser.close();
       await t.close();
       assert.deepEqual(cspViolations, [], 'no page broke the Content-Security-Policy');
     },
   };
+}
+
+/**
+ * One Chromium per test process, shared by the UI files it runs one after
+ * another (scripts/test-worker.mjs): each file gets its own contexts (own
+ * storage, cookies and pages), closed when it ends, so only the launch is
+ * shared, and a launch costs more CPU than many a file's pages. Playwright
+ * ends the browser when the process exits.
+ */
+let launched: Promise<Browser> | undefined;
+async function sharedBrowser(): Promise<Browser> {
+  const running = await launched?.catch(() => undefined);
+  if (running?.isConnected()) return running;
+  launched = chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+    ],
+  });
+  return launched;
 }
 
 const CSP_PREFIX = 'CSP violation:';
