@@ -39,7 +39,6 @@ const NOT_YET_MOVED: readonly { path: string; remains: string }[] = [
   // The GraphQL read path is being rewritten into compiled JSON reads (issue 25, deliverable 3).
   { path: 'src/graphql/loaders.ts', remains: 'by-id batch reads of the DataLoaders' },
   { path: 'src/graphql/connections.ts', remains: 'connection list conditions' },
-  { path: 'src/graphql/plan/', remains: 'read plans (page statements, JSON rows)' },
   { path: 'src/graphql/resolvers/reads.ts', remains: 'the shape of each nested relation (joins)' },
   {
     path: 'src/graphql/resolvers/issue-fields.ts',

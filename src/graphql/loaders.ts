@@ -64,12 +64,8 @@ const VISIBLE: Record<Table, Visibility> = {
 
 const ISSUE_SELECT = sql.raw(ISSUE_COLUMNS.map((c) => `t.${c}`).join(', '));
 
-/**
- * The one by-id read of a table: its columns and the caller's visibility
- * rule, for the rows whose id is `id` (SQL). The loaders below batch it;
- * graphql/plan/ puts it in a page's statement, so both see the same rows.
- */
-export function visibleById(table: Table, id: RawBuilder<unknown>, access: TeamAccess) {
+/** The one by-id read of a table: its columns and the caller's visibility rule, for the rows whose id is `id` (SQL). */
+function visibleById(table: Table, id: RawBuilder<unknown>, access: TeamAccess) {
   return sql`select ${table === 'issues' ? ISSUE_SELECT : sql`t.*`} from ${sql.table(table)} as t
     where t.id ${id} and ${VISIBLE[table]('t', access)}`;
 }
@@ -90,16 +86,8 @@ function byId<R extends { id: string }>(db: Db, table: Table, access: () => Prom
   });
 }
 
-// An issue's former identifiers as a column of its page's statement (graphql/plan/):
-// the issue as SQL with id and identifier, rows in the loader's order.
-/** Former identifiers, but only those given by teams the caller sees (visibility.issueIdentifier). */
-export const previousIdentifiersSql = (issue: RawBuilder<unknown>, access: TeamAccess) =>
-  sql`array(select ii.identifier from issue_identifiers ii
-    where ii.issue_id = ${issue}.id and ii.identifier <> ${issue}.identifier
-    and ${visibility.issueIdentifier('ii', access)} order by ii.identifier)`;
-
 /** The table behind each by-id loader. */
-export const BY_ID_TABLE = {
+const BY_ID_TABLE = {
   user: 'users',
   team: 'teams',
   state: 'workflow_states',

@@ -11,7 +11,7 @@ import { currentSyncId } from '../../platform/outbox.js';
 import type { Resolver, ResolverMap } from '../build-schema.js';
 import { type ListArgs, listConnection, lists, nested } from '../connections.js';
 import type { GqlContext } from '../context.js';
-import { milestoneNode, projectNode } from '../nodes.js';
+import { milestoneNode, node } from '../nodes.js';
 import { belongsTo, mustLoad } from './helpers.js';
 
 type Input = Record<string, unknown>;
@@ -98,11 +98,7 @@ export const milestoneResolvers: ResolverMap = {
     progress: async (src: Source, _a, g) => ((await state(src, g))?.progress ?? emptyProgress()).progress,
     status: async (src: Source, _a, g) => (await state(src, g))?.status ?? 'unstarted',
     // A milestone is visible only through its project, so the project always loads.
-    project: belongsTo<ProjectRow>(
-      'project',
-      (r) => r.project_id,
-      (r, g) => projectNode(r, g.app.config.publicUrl),
-    ),
+    project: belongsTo<ProjectRow>('project', (r) => r.project_id, node.project),
     issues: nested(lists.issues, { key: 'milestone.issues', parentKey: sql.ref('t.project_milestone_id') }),
   },
 
@@ -129,6 +125,5 @@ function historyMilestone(side: 'from' | 'to'): Resolver {
     (r: { changes?: Record<string, { from?: string; to?: string }> }) =>
       r.changes?.projectMilestoneId?.[side],
     milestoneNode,
-    { foreignKey: false },
   );
 }

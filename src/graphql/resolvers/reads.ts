@@ -14,11 +14,10 @@ import type { Resolver, ResolverMap } from '../build-schema.js';
 import { type ListArgs, listConnection, lists, nested } from '../connections.js';
 import type { GqlContext } from '../context.js';
 import { isUuid } from '../loaders.js';
-import { attachmentNode, webhookOut } from '../nodes.js';
-import { planPage } from '../plan/page.js';
+import { attachmentNode, node, webhookOut } from '../nodes.js';
 import { belongsTo, mustLoad } from './helpers.js';
 import { issueFields, searchIssues } from './issue-fields.js';
-import { findIssueRow, findProjectRow, findTeamRow, node } from './lookups.js';
+import { findIssueRow, findProjectRow, findTeamRow } from './lookups.js';
 import { organization } from './organization.js';
 
 const projectsOn = (g: GqlContext) => assertFeature(g.db, 'projects', 'projects');
@@ -32,27 +31,20 @@ export const readResolvers: ResolverMap = {
     viewer: async (_s, _a, g) => node.user(await mustLoad<UserRow>(g, 'user', g.actor.id, 'User'), g),
     organization: (_s, _a, g) => organization(g),
     issue: async (_s, a: { id: string }, g) => node.issue(await findIssueRow(g, a.id), g),
-    issues: async (_s, a: ListArgs, g, info) => listConnection(g, L.issues, a, [], await planPage(g, info)),
+    issues: (_s, a: ListArgs, g) => listConnection(g, L.issues, a),
     // The older name of the search, over the one full-text search (the filter field searchableContent).
-    issueSearch: async (_s, a: ListArgs & { query?: string | null }, g, info) =>
-      listConnection(
-        g,
-        L.issues,
-        {
-          ...a,
-          filter: a.query
-            ? { and: [{ searchableContent: { contains: a.query } }, ...(a.filter ? [a.filter] : [])] }
-            : a.filter,
-        },
-        [],
-        await planPage(g, info),
-      ),
-    searchIssues: async (
+    issueSearch: (_s, a: ListArgs & { query?: string | null }, g) =>
+      listConnection(g, L.issues, {
+        ...a,
+        filter: a.query
+          ? { and: [{ searchableContent: { contains: a.query } }, ...(a.filter ? [a.filter] : [])] }
+          : a.filter,
+      }),
+    searchIssues: (
       _s,
       a: ListArgs & { term: string; teamId?: string | null; includeComments?: boolean | null },
       g,
-      info,
-    ) => searchIssues(g, a, info),
+    ) => searchIssues(g, a),
     comment: async (_s, a: { id?: string | null }, g) => {
       if (!a.id) throw notFound('Comment');
       return node.comment(await mustLoad<CommentRow>(g, 'comment', a.id, 'Comment'));
@@ -181,7 +173,7 @@ export const readResolvers: ResolverMap = {
         .selectAll()
         .where('id', '=', m.id)
         .executeTakeFirst();
-      return row ? L.memberships.node(row) : null;
+      return row ? node.membership(row) : null;
     },
     viewerCanLeave: async (src, _a, g) =>
       (await g.loaders.memberships.load(g.actor.id)).some((m) => m.team_id === src.id),
@@ -190,13 +182,13 @@ export const readResolvers: ResolverMap = {
   },
 
   TeamMembership: {
-    team: belongsTo('team', (r) => r.team_id, node.team, { sameTeam: true }),
+    team: belongsTo('team', (r) => r.team_id, node.team),
     user: belongsTo('user', (r) => r.user_id, node.user),
   },
 
   WorkflowState: {
     issues: nested(L.issues, { key: 'state.issues', parentKey: byKey('t.state_id') }),
-    team: belongsTo('team', (r) => r.team_id, node.team, { sameTeam: true }),
+    team: belongsTo('team', (r) => r.team_id, node.team),
   },
 
   IssueLabel: {
@@ -207,7 +199,7 @@ export const readResolvers: ResolverMap = {
     }),
     children: nested(L.labels, { key: 'label.children', parentKey: byKey('t.parent_id') }),
     parent: belongsTo('label', (r) => r.parent_id, node.label),
-    team: belongsTo('team', (r) => r.team_id, node.team, { sameTeam: true }),
+    team: belongsTo('team', (r) => r.team_id, node.team),
     creator: belongsTo('user', (r) => r.creator_id, node.user),
   },
 
@@ -232,7 +224,7 @@ export const readResolvers: ResolverMap = {
 
   Cycle: {
     issues: nested(L.issues, { key: 'cycle.issues', parentKey: byKey('t.cycle_id') }),
-    team: belongsTo('team', (r) => r.team_id, node.team, { sameTeam: true }),
+    team: belongsTo('team', (r) => r.team_id, node.team),
     progress: async (src, _a, g) => (await g.loaders.cycleProgress.load(src.id)).progress,
     isNext: async (src, _a, g) => {
       const future = (await g.loaders.teamCycles.load(src.row.team_id)).filter((c) => c.starts_at > g.now);
@@ -248,8 +240,8 @@ export const readResolvers: ResolverMap = {
 
   Comment: {
     children: nested(L.comments, { key: 'comment.children', parentKey: byKey('t.parent_id') }),
-    issue: belongsTo('issue', (r) => r.issue_id, node.issue, { sameTeam: true }),
-    parent: belongsTo('comment', (r) => r.parent_id, node.comment, { sameTeam: true }),
+    issue: belongsTo('issue', (r) => r.issue_id, node.issue),
+    parent: belongsTo('comment', (r) => r.parent_id, node.comment),
     user: belongsTo('user', (r) => r.user_id, node.user),
     url: async (src, _a, g) => {
       const issue = await g.loaders.issue.load(src.row.issue_id);
@@ -258,7 +250,7 @@ export const readResolvers: ResolverMap = {
   },
 
   Attachment: {
-    issue: belongsTo('issue', (r) => r.issue_id, node.issue, { sameTeam: true }),
+    issue: belongsTo('issue', (r) => r.issue_id, node.issue),
     creator: belongsTo('user', (r) => r.creator_id, node.user),
   },
 
@@ -317,8 +309,8 @@ function historyRelation<R>(
       return typeof id === 'string' && (await g.loaders[loader].load(id)) ? id : null;
     };
   return {
-    [`from${name}`]: belongsTo(loader, (r) => change(r)?.from, toNode, { foreignKey: false }),
-    [`to${name}`]: belongsTo(loader, (r) => change(r)?.to, toNode, { foreignKey: false }),
+    [`from${name}`]: belongsTo(loader, (r) => change(r)?.from, toNode),
+    [`to${name}`]: belongsTo(loader, (r) => change(r)?.to, toNode),
     [`from${name}Id`]: seenId('from'),
     [`to${name}Id`]: seenId('to'),
   };
