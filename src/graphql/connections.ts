@@ -1,8 +1,7 @@
 // Connections: a list definition per entity (table, filter fields, its node
 // from nodes.ts) and the two ways to read one: a top-level list, or a nested
 // list per parent batched across all parents of the page.
-import { type RawBuilder, sql } from 'kysely';
-import { ISSUE_COLUMNS } from '../platform/db/tables.js';
+import type { RawBuilder } from 'kysely';
 import {
   attachmentEntity,
   commentEntity,
@@ -24,6 +23,13 @@ import type { EntitySpec } from '../platform/list/filter.js';
 import { type TimeKey, timeKey } from '../platform/list/order.js';
 import { listWhere } from '../platform/list/query.js';
 import { listPage, listPages, type Page } from '../platform/list/runner.js';
+import {
+  issueListColumns,
+  type NestedKey,
+  nestedSources,
+  tableRows,
+  userListScope,
+} from '../platform/list/sources.js';
 import { type PageArgs, pageWindow } from '../platform/list/window.js';
 import type { Resolver } from './build-schema.js';
 import type { GqlContext } from './context.js';
@@ -54,7 +60,7 @@ export const lists = {
     table: 'issues',
     entity: issueEntity,
     archivable: true,
-    columns: sql.raw(ISSUE_COLUMNS.map((c) => `t.${c}`).join(', ')),
+    columns: issueListColumns,
     node: node.issue,
   },
   comments: { table: 'comments', entity: commentEntity, archivable: true, node: node.comment },
@@ -74,8 +80,7 @@ export const lists = {
     table: 'users',
     entity: userEntity,
     archivable: false,
-    // Deleted accounts are never listed; suspended ones only with includeDisabled.
-    scope: (args) => [sql`t.deleted_at is null`, ...(args.includeDisabled ? [] : [sql`t.status = 'active'`])],
+    scope: (args) => userListScope(args.includeDisabled),
     node: node.user,
   },
   attachments: { table: 'attachments', entity: attachmentEntity, archivable: true, node: node.attachment },
@@ -136,7 +141,7 @@ export async function listConnection(
   const page = await listPage<Record<string, unknown>>(
     g.db,
     {
-      from: sql`${sql.table(def.table)} as t`,
+      from: tableRows(def.table),
       where: [...(await listConditions(g, def, args)), ...where],
       archivable: def.archivable,
       includeArchived: args.includeArchived,
@@ -150,31 +155,22 @@ export async function listConnection(
   return Object.assign(toConnection(page, def, g), { totalCount: page.total });
 }
 
-export interface Relation {
-  /** Unique name of the relation, for batching. */
-  key: string;
-  /** FROM clause with the listed rows as t (default: the list's table). */
-  from?: Sql;
-  /** SQL of the parent id for each listed row. */
-  parentKey: Sql;
-  where?: Sql[];
-}
-
 /**
- * A resolver for a nested list: one statement per relation and arguments for
- * all parents of a page (the request's page loaders batch them), never one
- * per parent.
+ * A resolver for a nested list (`Type.field` of its parent, platform/list/sources.ts):
+ * one statement per relation and arguments for all parents of a page (the
+ * request's page loaders batch them), never one per parent.
  */
-export function nested(def: ListDef, rel: Relation, parentId?: (src: { id: string }) => string): Resolver {
+export function nested(def: ListDef, key: NestedKey): Resolver {
+  const rel: { from?: Sql; parentKey: Sql } = nestedSources[key];
   return async (src: { id: string }, args: ListArgs, g: GqlContext) => {
-    const loader = g.loaders.pages(rel.key, args, async (ids) => {
+    const loader = g.loaders.pages(key, args, async (ids) => {
       const w = pageWindow(args);
       return listPages(
         g.db,
         {
-          from: rel.from ?? sql`${sql.table(def.table)} as t`,
+          from: rel.from ?? tableRows(def.table),
           parentKey: rel.parentKey,
-          where: [...(await listConditions(g, def, args)), ...(rel.where ?? [])],
+          where: await listConditions(g, def, args),
           archivable: def.archivable,
           includeArchived: args.includeArchived,
           ...(def.columns ? { columns: def.columns } : {}),
@@ -184,6 +180,6 @@ export function nested(def: ListDef, rel: Relation, parentId?: (src: { id: strin
         w,
       );
     });
-    return toConnection(await loader.load(parentId ? parentId(src) : src.id), def, g);
+    return toConnection(await loader.load(src.id), def, g);
   };
 }

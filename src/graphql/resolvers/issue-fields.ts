@@ -1,7 +1,7 @@
 // The Issue type's relation fields and the full-text search query.
-import { sql } from 'kysely';
 import { branchName } from '../../modules/issues/fields.js';
-import { commentsMatchSearch, matchesSearch, searchQuery } from '../../platform/list/search.js';
+import { issueSearchConditions } from '../../modules/issues/queries.js';
+import { searchQuery } from '../../platform/list/search.js';
 import type { ResolverMap } from '../build-schema.js';
 import { lists as L, type ListArgs, listConnection, nested } from '../connections.js';
 import type { GqlContext } from '../context.js';
@@ -27,20 +27,12 @@ export function issueFields(): ResolverMap[string] {
       const user = userId ? await g.loaders.user.load(userId) : null;
       return branchName(user?.display_name ?? null, src.row.identifier, src.row.title);
     },
-    comments: nested(L.comments, { key: 'issue.comments', parentKey: sql.ref('t.issue_id') }),
-    children: nested(L.issues, { key: 'issue.children', parentKey: sql.ref('t.parent_id') }),
-    attachments: nested(L.attachments, { key: 'issue.attachments', parentKey: sql.ref('t.issue_id') }),
-    history: nested(L.history, { key: 'issue.history', parentKey: sql.ref('t.issue_id') }),
-    labels: nested(L.labels, {
-      key: 'issue.labels',
-      from: sql`labels as t join issue_labels as il on il.label_id = t.id`,
-      parentKey: sql.ref('il.issue_id'),
-    }),
-    subscribers: nested(L.users, {
-      key: 'issue.subscribers',
-      from: sql`users as t join issue_subscribers as s on s.user_id = t.id`,
-      parentKey: sql.ref('s.issue_id'),
-    }),
+    comments: nested(L.comments, 'issue.comments'),
+    children: nested(L.issues, 'issue.children'),
+    attachments: nested(L.attachments, 'issue.attachments'),
+    history: nested(L.history, 'issue.history'),
+    labels: nested(L.labels, 'issue.labels'),
+    subscribers: nested(L.users, 'issue.subscribers'),
   };
 }
 
@@ -59,11 +51,8 @@ export async function searchIssues(
       totalCount: 0,
     };
   }
-  const matches = a.includeComments
-    ? sql`(${matchesSearch('t', query)} or ${commentsMatchSearch('t', query)})`
-    : matchesSearch('t', query);
-  const where = [matches];
-  if (a.teamId) where.push(sql`t.team_id = ${(await findTeamRow(g, a.teamId)).id}::uuid`);
+  const teamId = a.teamId ? (await findTeamRow(g, a.teamId)).id : undefined;
+  const where = issueSearchConditions(query, a.includeComments === true, teamId);
   // The page and its total in one statement (one pooled connection, once).
   const conn = await listConnection(g, L.issues, a, where, true);
   return {

@@ -2,7 +2,6 @@
 // the milestones service, so rules and events are REST's), Project.
 // projectMilestones, Issue.projectMilestone, and every field a milestone
 // holds, each with its own resolver so what is held is explicit.
-import { sql } from 'kysely';
 import { assertFeature } from '../../modules/flags/service.js';
 import * as milestones from '../../modules/milestones/service.js';
 import { emptyProgress } from '../../modules/projects/progress.js';
@@ -55,10 +54,7 @@ const issueMilestone = belongsTo<MilestoneRow>(
   milestoneNode,
 );
 
-const projectMilestones = nested(lists.milestones, {
-  key: 'project.projectMilestones',
-  parentKey: sql.ref('t.project_id'),
-});
+const projectMilestones = nested(lists.milestones, 'project.projectMilestones');
 
 export const milestoneResolvers: ResolverMap = {
   Query: {
@@ -99,7 +95,7 @@ export const milestoneResolvers: ResolverMap = {
     status: async (src: Source, _a, g) => (await state(src, g))?.status ?? 'unstarted',
     // A milestone is visible only through its project, so the project always loads.
     project: belongsTo<ProjectRow>('project', (r) => r.project_id, node.project),
-    issues: nested(lists.issues, { key: 'milestone.issues', parentKey: sql.ref('t.project_milestone_id') }),
+    issues: nested(lists.issues, 'milestone.issues'),
   },
 
   Project: {

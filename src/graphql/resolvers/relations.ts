@@ -3,7 +3,6 @@
 // issue's relations in both directions (one statement per direction for all
 // issues of a page), and a resolver for every field of the relation types, so
 // nothing here relies on the default property reader.
-import { sql } from 'kysely';
 import * as relations from '../../modules/relations/service.js';
 import type { IssueRelationRow } from '../../platform/db/tables.js';
 import { currentSyncId } from '../../platform/outbox.js';
@@ -54,11 +53,8 @@ export const relationResolvers: ResolverMap = {
     },
   },
   Issue: {
-    relations: nested(lists.relations, { key: 'issue.relations', parentKey: sql.ref('t.issue_id') }),
-    inverseRelations: nested(lists.relations, {
-      key: 'issue.inverseRelations',
-      parentKey: sql.ref('t.related_issue_id'),
-    }),
+    relations: nested(lists.relations, 'issue.relations'),
+    inverseRelations: nested(lists.relations, 'issue.inverseRelations'),
   },
   IssueRelation: {
     id: (n: RelationNode) => n.row.id,
