@@ -17,7 +17,10 @@ const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..')
  */
 const HOMES: readonly { path: string; why: string }[] = [
   { path: 'src/platform/db/', why: 'drivers, pool, migrations and the migration runner' },
-  { path: 'src/platform/list/', why: 'the filter compiler, list and page builders, search' },
+  {
+    path: 'src/platform/list/',
+    why: 'the filter compiler, list and page builders, search, rows by id, list sources',
+  },
   {
     path: 'src/platform/read/',
     why: 'the read model: entity declarations and their compiler to JSON-building SQL',

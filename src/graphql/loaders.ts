@@ -33,12 +33,9 @@ import type {
   TeamRow,
   UserRow,
 } from '../platform/db/tables.js';
-import { isUuid } from '../platform/ids.js';
 import { type ByIdTable, visibleRowsById } from '../platform/list/by-id.js';
 import type { Page } from '../platform/list/runner.js';
 import type { PageArgs } from '../platform/list/window.js';
-
-export { isUuid };
 
 /** Rows by id that the caller may see; the others load as null, like unknown ids. */
 function byId<R extends { id: string }>(db: Db, table: ByIdTable, access: () => Promise<TeamAccess>) {

@@ -1,5 +1,7 @@
-// Rows -> GraphQL objects. Each node keeps its row and computes a field only
-// when a query asks for it (prototype getters, read by the default resolver),
+// Rows -> GraphQL objects, in this file only: lists, lookups, relations and
+// mutation payloads map a row with the functions here (`node` below gives
+// each with what the request supplies). Each node keeps its row and computes
+// a field only when a query asks for it (prototype getters, read by the default resolver),
 // so a page of 50 issues does not build hundreds of unused values. Relations
 // and computed lists are field resolvers in resolvers/*.ts that read `row`.
 // Anything a node does not define answers its type's empty value (see

@@ -5,8 +5,8 @@ import { projectIdBySlug } from '../../modules/projects/queries.js';
 import { findVisibleTeam } from '../../modules/teams/access.js';
 import type { IssueRow, ProjectRow, TeamRow } from '../../platform/db/tables.js';
 import { notFound } from '../../platform/errors.js';
+import { isUuid } from '../../platform/ids.js';
 import type { GqlContext } from '../context.js';
-import { isUuid } from '../loaders.js';
 import { mustLoad } from './helpers.js';
 
 /**
