@@ -18,8 +18,6 @@ export interface Config {
   webhookRetryBaseMs: number;
   /** Per-user budget of API clients (API keys) for each hour, GraphQL and REST: requests, and complexity points. */
   graphqlRequestsPerHour: number;
-  /** Read a GraphQL issue page's selected relations in the page's own statement (docs/graphql.md). */
-  graphqlReadPlan: boolean;
   /** Answer plannable GraphQL reads with one statement whose JSON PostgreSQL builds (docs/graphql.md). */
   graphqlCompiledReads: boolean;
   graphqlComplexityPerHour: number;
@@ -237,7 +235,6 @@ export function loadConfig(env: Env = process.env): Config {
     webhookAllowPrivate: bool(env, 'WEBHOOK_ALLOW_PRIVATE', false),
     webhookRetryBaseMs: int(env, 'WEBHOOK_RETRY_BASE_MS', 60_000, 1, 86_400_000),
     graphqlRequestsPerHour: int(env, 'GRAPHQL_REQUESTS_PER_HOUR', 5_000, 1, 1_000_000_000),
-    graphqlReadPlan: bool(env, 'GRAPHQL_READ_PLAN', true),
     graphqlCompiledReads: bool(env, 'GRAPHQL_COMPILED_READS', true),
     graphqlComplexityPerHour: int(env, 'GRAPHQL_COMPLEXITY_PER_HOUR', 3_000_000, 1, 1_000_000_000_000),
     sessionRequestsPerHour: int(env, 'SESSION_REQUESTS_PER_HOUR', 20_000, 1, 1_000_000_000),

@@ -182,7 +182,7 @@ describe('statements per query', () => {
       assert.deepEqual({ ...(n.project as object) }, { id: row.project_id });
       assert.equal(n.parent, null);
     }
-    // Any other field of the relation reads the row, in the page's statement (plan/page.ts).
+    // Any other field of the relation reads the row, in the same compiled statement.
     const named = await run(
       `{ issues(first: 20, ${filter}) { nodes { id assignee { id name } team { id } } } }`,
     );

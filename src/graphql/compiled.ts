@@ -54,7 +54,7 @@ import type { Sql } from '../platform/read/json.js';
 import type { Entity, ReadContext } from '../platform/read/model.js';
 import { emptyValue, sourceFields, unheldFields } from './build-schema.js';
 import type { GqlContext } from './context.js';
-import { collectFields } from './plan/selection.js';
+import { collectFields } from './selection.js';
 
 type Vars = Record<string, unknown>;
 // biome-ignore lint/suspicious/noExplicitAny: field definitions of any source type

@@ -15,8 +15,6 @@ export interface GqlContext {
   loaders: Loaders;
   /** The teams the caller sees, read once per request (platform/access.ts). */
   access: () => Promise<TeamAccess>;
-  /** The same, once it is known (at once for admins): lets a resolver answer without a promise. */
-  knownAccess: () => TeamAccess | undefined;
 }
 
 export function createGqlContext(app: AppContext, actor: Actor): GqlContext {
@@ -25,7 +23,7 @@ export function createGqlContext(app: AppContext, actor: Actor): GqlContext {
     known ??= await teamAccess(app.db, actor);
     return known;
   };
-  // An admin's access needs no read: known from the start, so resolvers can decide without awaiting.
+  // An admin's access needs no read.
   if (actor.role === 'admin') known = { all: true, userId: actor.id };
   return {
     app,
@@ -34,6 +32,5 @@ export function createGqlContext(app: AppContext, actor: Actor): GqlContext {
     now: new Date(),
     loaders: createLoaders(app.db, access),
     access,
-    knownAccess: () => known,
   };
 }

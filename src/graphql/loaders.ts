@@ -1,105 +1,53 @@
-// Per-request DataLoaders: every by-id load and every nested connection is
-// batched into one statement per kind per tick, so a page of 50 issues costs
-// the same number of statements as a page of 5.
+// Per-request DataLoaders, the resolver fallback's one way to read a relation:
+// every by-id load and every nested connection is batched into one statement
+// per kind per tick, so a page of 50 issues costs the same number of
+// statements as a page of 5. The statements live with their domains
+// (modules/*/queries.ts) and the list plumbing (platform/list/).
 import DataLoader from 'dataloader';
-import type { Expression, Selectable, SqlBool } from 'kysely';
-import { type RawBuilder, sql } from 'kysely';
-import { labelIdsSql } from '../modules/issues/fields.js';
-import { type MilestoneState, milestoneStates } from '../modules/milestones/status.js';
-import { emptyProgress, type Progress, progressBy } from '../modules/projects/progress.js';
-import { type TeamAccess, type Visibility, visibility } from '../platform/access.js';
-import type { Db } from '../platform/db/database.js';
+import { liveCyclesOfTeams } from '../modules/cycles/queries.js';
 import {
-  type AttachmentRow,
-  type CommentRow,
-  type CustomViewRow,
-  type CycleRow,
-  ISSUE_COLUMNS,
-  type IssueRelationRow,
-  type IssueRow,
-  type LabelRow,
-  type MilestoneRow,
-  type ProjectRow,
-  type StateRow,
-  type TeamMembershipsTable,
-  type TeamRow,
-  type UserRow,
+  createdIssueCounts,
+  issueCountsByTeam,
+  labelIdsOf,
+  previousIdentifiersOf,
+} from '../modules/issues/queries.js';
+import { type MilestoneState, milestoneStates } from '../modules/milestones/status.js';
+import { emptyProgress, progressBy } from '../modules/projects/progress.js';
+import { liveStatesOfTeams } from '../modules/states/queries.js';
+import { liveMembershipsOfUsers } from '../modules/teams/queries.js';
+import { findUsersByIds } from '../modules/users/queries.js';
+import type { TeamAccess } from '../platform/access.js';
+import type { Db } from '../platform/db/database.js';
+import type {
+  AttachmentRow,
+  CommentRow,
+  CustomViewRow,
+  CycleRow,
+  IssueRelationRow,
+  IssueRow,
+  LabelRow,
+  MilestoneRow,
+  ProjectRow,
+  StateRow,
+  TeamMembershipRow,
+  TeamRow,
+  UserRow,
 } from '../platform/db/tables.js';
-import { isUuid } from '../platform/ids.js';
+import { type ByIdTable, visibleRowsById } from '../platform/list/by-id.js';
 import type { Page } from '../platform/list/runner.js';
 import type { PageArgs } from '../platform/list/window.js';
 
-type TeamMembershipRow = Selectable<TeamMembershipsTable>;
-
-export { isUuid };
-
-export type Table =
-  | 'users'
-  | 'teams'
-  | 'workflow_states'
-  | 'projects'
-  | 'cycles'
-  | 'labels'
-  | 'issues'
-  | 'comments'
-  | 'attachments'
-  | 'issue_relations'
-  | 'project_milestones'
-  | 'custom_views';
-
-const VISIBLE: Record<Table, Visibility> = {
-  users: visibility.user,
-  teams: visibility.team,
-  workflow_states: visibility.workflowState,
-  projects: visibility.project,
-  cycles: visibility.cycle,
-  labels: visibility.label,
-  issues: visibility.issue,
-  comments: visibility.comment,
-  attachments: visibility.attachment,
-  issue_relations: visibility.issueRelation,
-  project_milestones: visibility.projectMilestone,
-  custom_views: visibility.customView,
-};
-
-const ISSUE_SELECT = sql.raw(ISSUE_COLUMNS.map((c) => `t.${c}`).join(', '));
-
-/**
- * The one by-id read of a table: its columns and the caller's visibility
- * rule, for the rows whose id is `id` (SQL). The loaders below batch it;
- * graphql/plan/ puts it in a page's statement, so both see the same rows.
- */
-export function visibleById(table: Table, id: RawBuilder<unknown>, access: TeamAccess) {
-  return sql`select ${table === 'issues' ? ISSUE_SELECT : sql`t.*`} from ${sql.table(table)} as t
-    where t.id ${id} and ${VISIBLE[table]('t', access)}`;
-}
-
 /** Rows by id that the caller may see; the others load as null, like unknown ids. */
-function byId<R extends { id: string }>(db: Db, table: Table, access: () => Promise<TeamAccess>) {
+function byId<R extends { id: string }>(db: Db, table: ByIdTable, access: () => Promise<TeamAccess>) {
   return new DataLoader<string, R | null>(async (ids) => {
-    const valid = ids.filter(isUuid);
-    const rows = valid.length
-      ? (
-          await sql<R>`${visibleById(table, sql`in (${sql.join(valid.map((id) => sql`${id}::uuid`))})`, await access())}`.execute(
-            db,
-          )
-        ).rows
-      : [];
+    const rows = await visibleRowsById<R>(db, table, ids, await access());
     const map = new Map(rows.map((r) => [r.id, r]));
     return ids.map((id) => map.get(id) ?? null);
   });
 }
 
-// An issue's former identifiers as a column of its page's statement (graphql/plan/):
-// the issue as SQL with id and identifier, rows in the loader's order.
-/** Former identifiers, but only those given by teams the caller sees (visibility.issueIdentifier). */
-export const previousIdentifiersSql = (issue: RawBuilder<unknown>, access: TeamAccess) =>
-  sql`array(select ii.identifier from issue_identifiers ii
-    where ii.issue_id = ${issue}.id and ii.identifier <> ${issue}.identifier
-    and ${visibility.issueIdentifier('ii', access)} order by ii.identifier)`;
-
 /** The table behind each by-id loader. */
-export const BY_ID_TABLE = {
+const BY_ID_TABLE = {
   user: 'users',
   team: 'teams',
   state: 'workflow_states',
@@ -112,16 +60,25 @@ export const BY_ID_TABLE = {
   issueRelation: 'issue_relations',
   projectMilestone: 'project_milestones',
   customView: 'custom_views',
-} as const satisfies Record<string, Table>;
+} as const satisfies Record<string, ByIdTable>;
 
 export type ByIdLoader = keyof typeof BY_ID_TABLE;
 
+/** A loader of values per key from one read for all keys (`key` names each row's parent). */
 function grouped<V>(load: (ids: string[]) => Promise<{ key: string; value: V }[]>) {
   return new DataLoader<string, V[]>(async (ids) => {
     const rows = await load([...ids]);
     const map = new Map<string, V[]>();
     for (const r of rows) map.set(r.key, [...(map.get(r.key) ?? []), r.value]);
     return ids.map((id) => map.get(id) ?? []);
+  });
+}
+
+/** A loader of one value per key from a map read for all keys; `empty` for a key the map lacks. */
+function mapped<V>(load: (ids: readonly string[]) => Promise<Map<string, V>>, empty: () => V) {
+  return new DataLoader<string, V>(async (ids) => {
+    const map = await load(ids);
+    return ids.map((id) => map.get(id) ?? empty());
   });
 }
 
@@ -146,12 +103,7 @@ export function createLoaders(db: Db, access: () => Promise<TeamAccess>) {
      * even a guest who would not otherwise see that user.
      */
     viewPeople: new DataLoader<string, UserRow | null>(async (ids) => {
-      const rows = await db
-        .selectFrom('users')
-        .selectAll()
-        .where('id', 'in', [...ids])
-        .execute();
-      const map = new Map(rows.map((r) => [r.id, r]));
+      const map = new Map((await findUsersByIds(db, ids)).map((r) => [r.id, r]));
       return ids.map((id) => map.get(id) ?? null);
     }),
     /** Progress and status of every milestone of a project (status depends on the siblings). */
@@ -159,88 +111,39 @@ export function createLoaders(db: Db, access: () => Promise<TeamAccess>) {
       const states = await milestoneStates(db, projectIds, await access(), new Date());
       return projectIds.map(() => states);
     }),
-    // The one definition of labelIds and its order (modules/issues/fields.ts), as REST reads it.
-    issueLabelIds: new DataLoader<string, string[]>(async (ids) => {
-      const rows = await sql<{ id: string; label_ids: string[] }>`
-        select t.id::text, ${labelIdsSql(sql.ref('t'))} as label_ids from issues t
-        where t.id in (${sql.join(ids.map((id) => sql`${id}::uuid`))})`.execute(db);
-      const map = new Map(rows.rows.map((r) => [r.id, r.label_ids]));
-      return ids.map((id) => map.get(id) ?? []);
-    }),
-    previousIdentifiers: grouped<string>(async (ids) => {
-      const seen = visibility.issueIdentifier('ii', await access()) as Expression<SqlBool>;
-      return (
-        await db
-          .selectFrom('issue_identifiers as ii')
-          .innerJoin('issues as i', 'i.id', 'ii.issue_id')
-          .select(['ii.issue_id', 'ii.identifier'])
-          .where('ii.issue_id', 'in', ids)
-          .whereRef('ii.identifier', '<>', 'i.identifier')
-          .where(seen)
-          .orderBy('ii.identifier')
-          .execute()
-      ).map((r) => ({ key: r.issue_id, value: r.identifier }));
-    }),
-    /** Live issue counts per team: [all, including archived]. Only visible teams are loaded, so all their issues count. */
-    teamIssueCounts: new DataLoader<string, { live: number; all: number }>(async (ids) => {
-      const rows = await sql<{ team_id: string; live: number; total: number }>`
-        select team_id::text, count(*) filter (where archived_at is null)::int as live, count(*)::int as total
-        from issues where team_id in (${sql.join(ids.map((id) => sql`${id}::uuid`))}) group by team_id`.execute(
-        db,
-      );
-      const map = new Map(rows.rows.map((r) => [r.team_id, { live: Number(r.live), all: Number(r.total) }]));
-      return ids.map((id) => map.get(id) ?? { live: 0, all: 0 });
-    }),
+    issueLabelIds: mapped(
+      (ids) => labelIdsOf(db, ids),
+      () => [],
+    ),
+    previousIdentifiers: grouped<string>(async (ids) =>
+      (await previousIdentifiersOf(db, ids, await access())).map((r) => ({
+        key: r.issue_id,
+        value: r.identifier,
+      })),
+    ),
+    /** Issue counts per team: live and all. Only visible teams are loaded, so all their issues count. */
+    teamIssueCounts: mapped(
+      (ids) => issueCountsByTeam(db, ids),
+      () => ({ live: 0, all: 0 }),
+    ),
     /** Issues each user created, among those the caller sees. */
-    createdIssueCounts: new DataLoader<string, number>(async (ids) => {
-      const rows = await sql<{ creator_id: string; n: number }>`
-        select t.creator_id::text, count(*)::int as n from issues t
-        where t.creator_id in (${sql.join(ids.map((id) => sql`${id}::uuid`))})
-        and ${visibility.issue('t', await access())} group by t.creator_id`.execute(db);
-      const map = new Map(rows.rows.map((r) => [r.creator_id, Number(r.n)]));
-      return ids.map((id) => map.get(id) ?? 0);
-    }),
+    createdIssueCounts: mapped(
+      async (ids) => createdIssueCounts(db, ids, await access()),
+      () => 0,
+    ),
     /** Issue progress of projects and cycles, one grouped query per page. */
-    projectProgress: new DataLoader<string, Progress>(async (ids) => {
-      const map = await progressBy(db, 'project_id', ids, await access());
-      return ids.map((id) => map.get(id) ?? emptyProgress());
-    }),
-    cycleProgress: new DataLoader<string, Progress>(async (ids) => {
-      const map = await progressBy(db, 'cycle_id', ids, await access());
-      return ids.map((id) => map.get(id) ?? emptyProgress());
-    }),
+    projectProgress: mapped(async (ids) => progressBy(db, 'project_id', ids, await access()), emptyProgress),
+    cycleProgress: mapped(async (ids) => progressBy(db, 'cycle_id', ids, await access()), emptyProgress),
     /** Team cycles (id, starts, ends), to tell which one is next, previous, active. */
     teamCycles: grouped<{ id: string; starts_at: Date; ends_at: Date }>(async (ids) =>
-      (
-        await db
-          .selectFrom('cycles')
-          .select(['id', 'team_id', 'starts_at', 'ends_at'])
-          .where('team_id', 'in', ids)
-          .where('archived_at', 'is', null)
-          .execute()
-      ).map((r) => ({ key: r.team_id, value: r })),
+      (await liveCyclesOfTeams(db, ids)).map((r) => ({ key: r.team_id, value: r })),
     ),
     teamStates: grouped<StateRow>(async (ids) =>
-      (
-        await db
-          .selectFrom('workflow_states')
-          .selectAll()
-          .where('team_id', 'in', ids)
-          .where('archived_at', 'is', null)
-          .orderBy('position')
-          .execute()
-      ).map((r) => ({ key: r.team_id, value: r })),
+      (await liveStatesOfTeams(db, ids)).map((r) => ({ key: r.team_id, value: r })),
     ),
     /** Live team memberships, by user. */
     memberships: grouped<TeamMembershipRow>(async (ids) =>
-      (
-        await db
-          .selectFrom('team_memberships')
-          .selectAll()
-          .where('user_id', 'in', ids)
-          .where('archived_at', 'is', null)
-          .execute()
-      ).map((r) => ({ key: r.user_id, value: r })),
+      (await liveMembershipsOfUsers(db, ids)).map((r) => ({ key: r.user_id, value: r })),
     ),
     /**
      * A page per parent for one relation and one set of arguments. `key`

@@ -1,5 +1,7 @@
-// Rows -> GraphQL objects. Each node keeps its row and computes a field only
-// when a query asks for it (prototype getters, read by the default resolver),
+// Rows -> GraphQL objects, in this file only: lists, lookups, relations and
+// mutation payloads map a row with the functions here (`node` below gives
+// each with what the request supplies). Each node keeps its row and computes
+// a field only when a query asks for it (prototype getters, read by the default resolver),
 // so a page of 50 issues does not build hundreds of unused values. Relations
 // and computed lists are field resolvers in resolvers/*.ts that read `row`.
 // Anything a node does not define answers its type's empty value (see
@@ -19,6 +21,7 @@ import {
   PROJECT_STATUSES,
   type ProjectRow,
   type StateRow,
+  type TeamMembershipRow,
   type TeamRow,
   type UserRow,
   type WebhookRow,
@@ -385,6 +388,85 @@ export const webhookOut = (row: WebhookRow, secret?: string) => ({
   resourceTypes: row.resource_types.map((t) => RESOURCE_OUT[t] ?? t),
   ...(secret ? { secret } : {}),
 });
+
+/** A team membership: the fields of its row; team and user are resolvers (resolvers/reads.ts). */
+export const membershipNode = (r: TeamMembershipRow) => ({
+  id: r.id,
+  row: r,
+  owner: r.owner,
+  sortOrder: r.sort_order,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+  archivedAt: r.archived_at,
+});
+
+/**
+ * Issue history rows keep `changes` as { field: { from, to } } with REST field
+ * names (stateId, title, labelIds, ...); the schema names them fromX/toX.
+ */
+export function historyNode(r: HistoryRow) {
+  const node: Record<string, unknown> = {
+    id: r.id,
+    row: r,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+    actorId: r.actor_id,
+  };
+  const changes = (r.changes ?? {}) as Record<string, { from?: unknown; to?: unknown } | undefined>;
+  for (const [field, change] of Object.entries(changes)) {
+    if (typeof change !== 'object' || change === null) continue;
+    const name = field.charAt(0).toUpperCase() + field.slice(1);
+    node[`from${name}`] = change.from ?? null;
+    node[`to${name}`] = change.to ?? null;
+  }
+  const labels = changes.labelIds;
+  if (labels) {
+    const from = new Set((labels.from as string[] | undefined) ?? []);
+    const to = new Set((labels.to as string[] | undefined) ?? []);
+    node.addedLabelIds = [...to].filter((id) => !from.has(id));
+    node.removedLabelIds = [...from].filter((id) => !to.has(id));
+  }
+  if (changes.archivedAt) node.archived = changes.archivedAt.to != null;
+  return node;
+}
+
+export interface HistoryRow {
+  id: string;
+  created_at: Date;
+  updated_at: Date;
+  actor_id: string | null;
+  issue_id: string;
+  changes: unknown;
+}
+
+/** What a node needs of the request: the public URL for links, the viewer (isMe), the request's clock. */
+export interface NodeScope {
+  app: { config: { publicUrl: string } };
+  actor: { id: string };
+  now: Date;
+}
+
+/**
+ * Each entity's row as its GraphQL node, with what the request supplies: the
+ * one mapping that lists, lookups, relations and mutations use.
+ */
+export const node = {
+  issue: (r: IssueRow, g: NodeScope) => issueNode(r, g.app.config.publicUrl),
+  user: (r: UserRow, g: NodeScope) => userNode(r, g.actor.id, g.app.config.publicUrl),
+  team: (r: TeamRow) => teamNode(r),
+  state: (r: StateRow) => stateNode(r),
+  label: (r: LabelRow) => labelNode(r),
+  project: (r: ProjectRow, g: NodeScope) => projectNode(r, g.app.config.publicUrl),
+  cycle: (r: CycleRow, g: NodeScope) => cycleNode(r, g.now),
+  comment: (r: CommentRow) => commentNode(r),
+  attachment: (r: AttachmentRow) => attachmentNode(r),
+  milestone: (r: MilestoneRow) => milestoneNode(r),
+  view: (r: CustomViewRow) => viewNode(r),
+  issueRelation: (r: IssueRelationRow) => issueRelationNode(r),
+  webhook: (r: WebhookRow) => webhookOut(r),
+  membership: (r: TeamMembershipRow) => membershipNode(r),
+  history: (r: HistoryRow) => historyNode(r),
+};
 
 /** The properties a node class answers: its getters and values, up the prototype chain. */
 function answeredBy(node: abstract new (...args: never[]) => unknown): string[] {

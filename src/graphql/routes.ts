@@ -14,7 +14,6 @@ import type { Http } from '../platform/http/types.js';
 import { buildExecutableSchema } from './build-schema.js';
 import { formatAppError } from './errors.js';
 import { type GraphqlRequest, type GraphqlResponse, runGraphql } from './execute.js';
-import { timestampColumns } from './plan/json-rows.js';
 import { type Budgets, budgetHeaders } from './rate-budget.js';
 import { allResolvers } from './resolvers/index.js';
 
@@ -41,11 +40,6 @@ function bodyErrors(err: FastifyError, request: FastifyRequest, reply: FastifyRe
 }
 
 export async function graphqlRoutes(app: Http, ctx: AppContext, budgets: Budgets): Promise<void> {
-  // Read plans need the catalog's timestamp columns: read them now rather than in a request.
-  timestampColumns(ctx.db).catch((err) =>
-    app.log.warn({ err }, 'reading the catalog for GraphQL read plans failed'),
-  );
-
   // GraphiQL is built with the web UI (web/graphiql.html); read per request so
   // a rebuild while the server runs is picked up, as the UI's index.html is.
   const graphiqlPage = path.join(WEB_DIST, 'graphiql.html');

@@ -1,56 +1,38 @@
-// The Issue type's relation fields and the full-text search query. Fields a
-// read plan can inline (platform SQL given beside the loader) are fromColumn.
-import type { GraphQLResolveInfo } from 'graphql';
-import { sql } from 'kysely';
-import { branchName, branchOwnerSql, labelIdsSql } from '../../modules/issues/fields.js';
-import { commentsMatchSearch, matchesSearch, searchQuery } from '../../platform/list/search.js';
+// The Issue type's relation fields and the full-text search query.
+import { branchName } from '../../modules/issues/fields.js';
+import { issueSearchConditions } from '../../modules/issues/queries.js';
+import { searchQuery } from '../../platform/list/search.js';
 import type { ResolverMap } from '../build-schema.js';
 import { lists as L, type ListArgs, listConnection, nested } from '../connections.js';
 import type { GqlContext } from '../context.js';
-import { previousIdentifiersSql } from '../loaders.js';
-import { planPage } from '../plan/page.js';
-import { belongsTo, fromColumn } from './helpers.js';
-import { findTeamRow, node } from './lookups.js';
+import { node } from '../nodes.js';
+import { belongsTo } from './helpers.js';
+import { findTeamRow } from './lookups.js';
 
 export function issueFields(): ResolverMap[string] {
   return {
-    team: belongsTo('team', 'team_id', node.team, { sameTeam: true }),
-    state: belongsTo('state', 'state_id', node.state, { sameTeam: true }),
+    team: belongsTo('team', 'team_id', node.team),
+    state: belongsTo('state', 'state_id', node.state),
     assignee: belongsTo('user', 'assignee_id', node.user),
     creator: belongsTo('user', 'creator_id', node.user),
     project: belongsTo('project', 'project_id', node.project),
-    cycle: belongsTo('cycle', 'cycle_id', node.cycle, { sameTeam: true }),
+    cycle: belongsTo('cycle', 'cycle_id', node.cycle),
     parent: belongsTo('issue', 'parent_id', node.issue),
-    labelIds: fromColumn((src, _a, g) => g.loaders.issueLabelIds.load(src.id), labelIdsSql),
-    previousIdentifiers: fromColumn(
-      (src, _a, g) => g.loaders.previousIdentifiers.load(src.id),
-      previousIdentifiersSql,
-    ),
-    // Named after the assignee, else the creator, if the caller sees them (fields.ts): the plan
-    // reads the name with REST's SQL; the fallback through the user loader applies the same rule.
-    branchName: fromColumn(
-      async (src, _a, g) => {
-        const userId = src.row.assignee_id ?? src.row.creator_id;
-        const user = userId ? await g.loaders.user.load(userId) : null;
-        return branchName(user?.display_name ?? null, src.row.identifier, src.row.title);
-      },
-      (page, access) => branchOwnerSql(page, access),
-      (name: string | null, src) => branchName(name, src.row.identifier, src.row.title),
-    ),
-    comments: nested(L.comments, { key: 'issue.comments', parentKey: sql.ref('t.issue_id') }),
-    children: nested(L.issues, { key: 'issue.children', parentKey: sql.ref('t.parent_id') }),
-    attachments: nested(L.attachments, { key: 'issue.attachments', parentKey: sql.ref('t.issue_id') }),
-    history: nested(L.history, { key: 'issue.history', parentKey: sql.ref('t.issue_id') }),
-    labels: nested(L.labels, {
-      key: 'issue.labels',
-      from: sql`labels as t join issue_labels as il on il.label_id = t.id`,
-      parentKey: sql.ref('il.issue_id'),
-    }),
-    subscribers: nested(L.users, {
-      key: 'issue.subscribers',
-      from: sql`users as t join issue_subscribers as s on s.user_id = t.id`,
-      parentKey: sql.ref('s.issue_id'),
-    }),
+    labelIds: (src, _a, g) => g.loaders.issueLabelIds.load(src.id),
+    previousIdentifiers: (src, _a, g) => g.loaders.previousIdentifiers.load(src.id),
+    // Named after the assignee, else the creator, if the caller sees them (fields.ts branchOwnerSql):
+    // the user loader applies the same visibility rule.
+    branchName: async (src, _a, g) => {
+      const userId = src.row.assignee_id ?? src.row.creator_id;
+      const user = userId ? await g.loaders.user.load(userId) : null;
+      return branchName(user?.display_name ?? null, src.row.identifier, src.row.title);
+    },
+    comments: nested(L.comments, 'issue.comments'),
+    children: nested(L.issues, 'issue.children'),
+    attachments: nested(L.attachments, 'issue.attachments'),
+    history: nested(L.history, 'issue.history'),
+    labels: nested(L.labels, 'issue.labels'),
+    subscribers: nested(L.users, 'issue.subscribers'),
   };
 }
 
@@ -58,7 +40,6 @@ export function issueFields(): ResolverMap[string] {
 export async function searchIssues(
   g: GqlContext,
   a: ListArgs & { term: string; teamId?: string | null; includeComments?: boolean | null },
-  info: GraphQLResolveInfo,
 ) {
   // The one search (platform/list/search.ts), as REST `q` and the filter field use it.
   const query = searchQuery(a.term);
@@ -70,13 +51,10 @@ export async function searchIssues(
       totalCount: 0,
     };
   }
-  const matches = a.includeComments
-    ? sql`(${matchesSearch('t', query)} or ${commentsMatchSearch('t', query)})`
-    : matchesSearch('t', query);
-  const where = [matches];
-  if (a.teamId) where.push(sql`t.team_id = ${(await findTeamRow(g, a.teamId)).id}::uuid`);
+  const teamId = a.teamId ? (await findTeamRow(g, a.teamId)).id : undefined;
+  const where = issueSearchConditions(query, a.includeComments === true, teamId);
   // The page and its total in one statement (one pooled connection, once).
-  const conn = await listConnection(g, L.issues, a, where, await planPage(g, info), true);
+  const conn = await listConnection(g, L.issues, a, where, true);
   return {
     ...conn,
     // Search results carry match metadata; we record none.

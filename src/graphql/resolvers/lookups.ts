@@ -1,44 +1,13 @@
-// Row lookups by id or human key, and the row-to-node mapping the read and
-// write resolvers share. Every lookup goes through a loader or module query
-// that applies the caller's visibility.
+// Row lookups by id or human key. Every lookup goes through a loader or
+// module query that applies the caller's visibility.
 import { resolveIssueId } from '../../modules/issues/queries.js';
 import { projectIdBySlug } from '../../modules/projects/queries.js';
 import { findVisibleTeam } from '../../modules/teams/access.js';
-import type {
-  CommentRow,
-  CycleRow,
-  IssueRow,
-  LabelRow,
-  ProjectRow,
-  StateRow,
-  TeamRow,
-  UserRow,
-} from '../../platform/db/tables.js';
+import type { IssueRow, ProjectRow, TeamRow } from '../../platform/db/tables.js';
 import { notFound } from '../../platform/errors.js';
+import { isUuid } from '../../platform/ids.js';
 import type { GqlContext } from '../context.js';
-import { isUuid } from '../loaders.js';
-import {
-  commentNode,
-  cycleNode,
-  issueNode,
-  labelNode,
-  projectNode,
-  stateNode,
-  teamNode,
-  userNode,
-} from '../nodes.js';
 import { mustLoad } from './helpers.js';
-
-export const node = {
-  issue: (r: IssueRow, g: GqlContext) => issueNode(r, g.app.config.publicUrl),
-  user: (r: UserRow, g: GqlContext) => userNode(r, g.actor.id, g.app.config.publicUrl),
-  team: (r: TeamRow) => teamNode(r),
-  state: (r: StateRow) => stateNode(r),
-  label: (r: LabelRow) => labelNode(r),
-  project: (r: ProjectRow, g: GqlContext) => projectNode(r, g.app.config.publicUrl),
-  cycle: (r: CycleRow, g: GqlContext) => cycleNode(r, g.now),
-  comment: (r: CommentRow) => commentNode(r),
-};
 
 /**
  * An issue by id or identifier (also a former one, after a team move or a

@@ -2,7 +2,6 @@
 // the milestones service, so rules and events are REST's), Project.
 // projectMilestones, Issue.projectMilestone, and every field a milestone
 // holds, each with its own resolver so what is held is explicit.
-import { sql } from 'kysely';
 import { assertFeature } from '../../modules/flags/service.js';
 import * as milestones from '../../modules/milestones/service.js';
 import { emptyProgress } from '../../modules/projects/progress.js';
@@ -11,7 +10,7 @@ import { currentSyncId } from '../../platform/outbox.js';
 import type { Resolver, ResolverMap } from '../build-schema.js';
 import { type ListArgs, listConnection, lists, nested } from '../connections.js';
 import type { GqlContext } from '../context.js';
-import { milestoneNode, projectNode } from '../nodes.js';
+import { milestoneNode, node } from '../nodes.js';
 import { belongsTo, mustLoad } from './helpers.js';
 
 type Input = Record<string, unknown>;
@@ -55,10 +54,7 @@ const issueMilestone = belongsTo<MilestoneRow>(
   milestoneNode,
 );
 
-const projectMilestones = nested(lists.milestones, {
-  key: 'project.projectMilestones',
-  parentKey: sql.ref('t.project_id'),
-});
+const projectMilestones = nested(lists.milestones, 'project.projectMilestones');
 
 export const milestoneResolvers: ResolverMap = {
   Query: {
@@ -98,12 +94,8 @@ export const milestoneResolvers: ResolverMap = {
     progress: async (src: Source, _a, g) => ((await state(src, g))?.progress ?? emptyProgress()).progress,
     status: async (src: Source, _a, g) => (await state(src, g))?.status ?? 'unstarted',
     // A milestone is visible only through its project, so the project always loads.
-    project: belongsTo<ProjectRow>(
-      'project',
-      (r) => r.project_id,
-      (r, g) => projectNode(r, g.app.config.publicUrl),
-    ),
-    issues: nested(lists.issues, { key: 'milestone.issues', parentKey: sql.ref('t.project_milestone_id') }),
+    project: belongsTo<ProjectRow>('project', (r) => r.project_id, node.project),
+    issues: nested(lists.issues, 'milestone.issues'),
   },
 
   Project: {
@@ -129,6 +121,5 @@ function historyMilestone(side: 'from' | 'to'): Resolver {
     (r: { changes?: Record<string, { from?: string; to?: string }> }) =>
       r.changes?.projectMilestoneId?.[side],
     milestoneNode,
-    { foreignKey: false },
   );
 }

@@ -105,16 +105,11 @@ export const issueNotificationResolvers: ResolverMap = {
       'issue',
       (r) => r.issue_id,
       (r, g) => issueNode(r, g.app.config.publicUrl),
-      {
-        sameTeam: true,
-      },
     ),
-    team: belongsTo<TeamRow>('team', (r) => r.issue_team_id, teamNode, { sameTeam: true }),
-    comment: belongsTo<CommentRow>('comment', (r) => r.comment_id, commentNode, { sameTeam: true }),
-    parentComment: belongsTo<CommentRow>('comment', (r) => r.parent_comment_id, commentNode, {
-      sameTeam: true,
-    }),
-    user: belongsTo<UserRow>('user', (r) => r.user_id, user, { sameTeam: true }),
+    team: belongsTo<TeamRow>('team', (r) => r.issue_team_id, teamNode),
+    comment: belongsTo<CommentRow>('comment', (r) => r.comment_id, commentNode),
+    parentComment: belongsTo<CommentRow>('comment', (r) => r.parent_comment_id, commentNode),
+    user: belongsTo<UserRow>('user', (r) => r.user_id, user),
     actor: belongsTo<UserRow>('user', (r) => r.actor_id, user),
     actorAvatarUrl: async (src: Source, _a, g) => (await actorOf(src, g))?.avatar_url ?? null,
     actorInitials: async (src: Source, _a, g) => {

@@ -1,10 +1,10 @@
 // The Organization object: the workspace row, counts over what the caller
 // sees, and the settings this service fixes.
-import { sql } from 'kysely';
-import { keptTotal } from '../../modules/issues/queries.js';
+import { countVisibleIssues } from '../../modules/issues/queries.js';
 import { getWorkspace } from '../../modules/workspace/service.js';
 import { listSource } from '../../platform/list/query.js';
 import { listTotal } from '../../platform/list/runner.js';
+import { tableRows } from '../../platform/list/sources.js';
 import { lists as L } from '../connections.js';
 import type { GqlContext } from '../context.js';
 import { PROJECT_STATUSES, projectStatusNode } from '../nodes.js';
@@ -26,14 +26,11 @@ export async function organization(g: GqlContext) {
         ...scope,
         entity: L.users.entity,
         scope: L.users.scope({}),
-        from: sql`users as t`,
+        from: tableRows(L.users.table),
         archivable: false,
       }),
     ),
-    // Every issue the caller sees, archived ones too: summed from the kept per-team counts.
-    sql<{ n: string }>`select ${keptTotal(scope.access, undefined, true)} as n`
-      .execute(g.db)
-      .then((r) => Number(r.rows[0]!.n)),
+    countVisibleIssues(g.db, scope.access),
   ]);
   return {
     id: organizationId(g),

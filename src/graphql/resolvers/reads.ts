@@ -1,58 +1,42 @@
-import { sql } from 'kysely';
 import { assertFeature } from '../../modules/flags/service.js';
+import { findMembershipById } from '../../modules/teams/queries.js';
 import { assertAdmin } from '../../modules/users/policy.js';
-import type {
-  CommentRow,
-  CycleRow,
-  LabelRow,
-  StateRow,
-  UserRow,
-  WebhookRow,
-} from '../../platform/db/tables.js';
+import { findWebhookRow } from '../../modules/webhooks/queries.js';
+import type { CommentRow, CycleRow, LabelRow, StateRow, UserRow } from '../../platform/db/tables.js';
 import { notFound } from '../../platform/errors.js';
 import type { Resolver, ResolverMap } from '../build-schema.js';
 import { type ListArgs, listConnection, lists, nested } from '../connections.js';
 import type { GqlContext } from '../context.js';
-import { isUuid } from '../loaders.js';
-import { attachmentNode, webhookOut } from '../nodes.js';
-import { planPage } from '../plan/page.js';
+import { attachmentNode, node, webhookOut } from '../nodes.js';
 import { belongsTo, mustLoad } from './helpers.js';
 import { issueFields, searchIssues } from './issue-fields.js';
-import { findIssueRow, findProjectRow, findTeamRow, node } from './lookups.js';
+import { findIssueRow, findProjectRow, findTeamRow } from './lookups.js';
 import { organization } from './organization.js';
 
 const projectsOn = (g: GqlContext) => assertFeature(g.db, 'projects', 'projects');
 const cyclesOn = (g: GqlContext) => assertFeature(g.db, 'cycles', 'cycles');
 
 const L = lists;
-const byKey = (key: string) => sql.ref(key);
 
 export const readResolvers: ResolverMap = {
   Query: {
     viewer: async (_s, _a, g) => node.user(await mustLoad<UserRow>(g, 'user', g.actor.id, 'User'), g),
     organization: (_s, _a, g) => organization(g),
     issue: async (_s, a: { id: string }, g) => node.issue(await findIssueRow(g, a.id), g),
-    issues: async (_s, a: ListArgs, g, info) => listConnection(g, L.issues, a, [], await planPage(g, info)),
+    issues: (_s, a: ListArgs, g) => listConnection(g, L.issues, a),
     // The older name of the search, over the one full-text search (the filter field searchableContent).
-    issueSearch: async (_s, a: ListArgs & { query?: string | null }, g, info) =>
-      listConnection(
-        g,
-        L.issues,
-        {
-          ...a,
-          filter: a.query
-            ? { and: [{ searchableContent: { contains: a.query } }, ...(a.filter ? [a.filter] : [])] }
-            : a.filter,
-        },
-        [],
-        await planPage(g, info),
-      ),
-    searchIssues: async (
+    issueSearch: (_s, a: ListArgs & { query?: string | null }, g) =>
+      listConnection(g, L.issues, {
+        ...a,
+        filter: a.query
+          ? { and: [{ searchableContent: { contains: a.query } }, ...(a.filter ? [a.filter] : [])] }
+          : a.filter,
+      }),
+    searchIssues: (
       _s,
       a: ListArgs & { term: string; teamId?: string | null; includeComments?: boolean | null },
       g,
-      info,
-    ) => searchIssues(g, a, info),
+    ) => searchIssues(g, a),
     comment: async (_s, a: { id?: string | null }, g) => {
       if (!a.id) throw notFound('Comment');
       return node.comment(await mustLoad<CommentRow>(g, 'comment', a.id, 'Comment'));
@@ -98,11 +82,9 @@ export const readResolvers: ResolverMap = {
     },
     webhook: async (_s, a: { id: string }, g) => {
       assertAdmin(g.actor);
-      const row = isUuid(a.id)
-        ? await g.db.selectFrom('webhooks').selectAll().where('id', '=', a.id).executeTakeFirst()
-        : undefined;
+      const row = await findWebhookRow(g.db, a.id);
       if (!row) throw notFound('Webhook');
-      return webhookOut(row as WebhookRow);
+      return webhookOut(row);
     },
     webhooks: (_s, a: ListArgs, g) => {
       assertAdmin(g.actor);
@@ -114,36 +96,23 @@ export const readResolvers: ResolverMap = {
   IssueSearchResult: { ...issueFields(), metadata: () => ({}) },
 
   User: {
-    assignedIssues: nested(L.issues, { key: 'user.assignedIssues', parentKey: byKey('t.assignee_id') }),
-    createdIssues: nested(L.issues, { key: 'user.createdIssues', parentKey: byKey('t.creator_id') }),
-    teams: nested(L.teams, {
-      key: 'user.teams',
-      from: sql`teams as t join team_memberships as m on m.team_id = t.id and m.archived_at is null`,
-      parentKey: byKey('m.user_id'),
-    }),
+    assignedIssues: nested(L.issues, 'user.assignedIssues'),
+    createdIssues: nested(L.issues, 'user.createdIssues'),
+    teams: nested(L.teams, 'user.teams'),
     createdIssueCount: (src, _a, g) => g.loaders.createdIssueCounts.load(src.id),
-    teamMemberships: nested(L.memberships, { key: 'user.teamMemberships', parentKey: byKey('t.user_id') }),
+    teamMemberships: nested(L.memberships, 'user.teamMemberships'),
   },
 
   Team: {
-    issues: nested(L.issues, { key: 'team.issues', parentKey: byKey('t.team_id') }),
-    states: nested(L.states, { key: 'team.states', parentKey: byKey('t.team_id') }),
-    // A team's labels are its own plus the workspace-wide ones.
-    labels: nested(L.labels, {
-      key: 'team.labels',
-      from: sql`labels as t join teams as o on (t.team_id = o.id or t.team_id is null)`,
-      parentKey: byKey('o.id'),
-    }),
+    issues: nested(L.issues, 'team.issues'),
+    states: nested(L.states, 'team.states'),
+    labels: nested(L.labels, 'team.labels'),
     cycles: async (src, a, g, info) => {
       await cyclesOn(g);
       return teamCycles(src, a, g, info);
     },
-    members: nested(L.users, {
-      key: 'team.members',
-      from: sql`users as t join team_memberships as m on m.user_id = t.id and m.archived_at is null`,
-      parentKey: byKey('m.team_id'),
-    }),
-    memberships: nested(L.memberships, { key: 'team.memberships', parentKey: byKey('t.team_id') }),
+    members: nested(L.users, 'team.members'),
+    memberships: nested(L.memberships, 'team.memberships'),
     projects: async (src, a, g, info) => {
       await projectsOn(g);
       return teamProjects(src, a, g, info);
@@ -176,12 +145,8 @@ export const readResolvers: ResolverMap = {
       const mine = await g.loaders.memberships.load(g.actor.id);
       const m = mine.find((x) => x.team_id === src.id);
       if (!m) return null;
-      const row = await g.db
-        .selectFrom('team_memberships')
-        .selectAll()
-        .where('id', '=', m.id)
-        .executeTakeFirst();
-      return row ? L.memberships.node(row) : null;
+      const row = await findMembershipById(g.db, m.id);
+      return row ? node.membership(row) : null;
     },
     viewerCanLeave: async (src, _a, g) =>
       (await g.loaders.memberships.load(g.actor.id)).some((m) => m.team_id === src.id),
@@ -190,39 +155,27 @@ export const readResolvers: ResolverMap = {
   },
 
   TeamMembership: {
-    team: belongsTo('team', (r) => r.team_id, node.team, { sameTeam: true }),
+    team: belongsTo('team', (r) => r.team_id, node.team),
     user: belongsTo('user', (r) => r.user_id, node.user),
   },
 
   WorkflowState: {
-    issues: nested(L.issues, { key: 'state.issues', parentKey: byKey('t.state_id') }),
-    team: belongsTo('team', (r) => r.team_id, node.team, { sameTeam: true }),
+    issues: nested(L.issues, 'state.issues'),
+    team: belongsTo('team', (r) => r.team_id, node.team),
   },
 
   IssueLabel: {
-    issues: nested(L.issues, {
-      key: 'label.issues',
-      from: sql`issues as t join issue_labels as il on il.issue_id = t.id`,
-      parentKey: byKey('il.label_id'),
-    }),
-    children: nested(L.labels, { key: 'label.children', parentKey: byKey('t.parent_id') }),
+    issues: nested(L.issues, 'label.issues'),
+    children: nested(L.labels, 'label.children'),
     parent: belongsTo('label', (r) => r.parent_id, node.label),
-    team: belongsTo('team', (r) => r.team_id, node.team, { sameTeam: true }),
+    team: belongsTo('team', (r) => r.team_id, node.team),
     creator: belongsTo('user', (r) => r.creator_id, node.user),
   },
 
   Project: {
-    issues: nested(L.issues, { key: 'project.issues', parentKey: byKey('t.project_id') }),
-    members: nested(L.users, {
-      key: 'project.members',
-      from: sql`users as t join project_members as pm on pm.user_id = t.id`,
-      parentKey: byKey('pm.project_id'),
-    }),
-    teams: nested(L.teams, {
-      key: 'project.teams',
-      from: sql`teams as t join project_teams as pt on pt.team_id = t.id`,
-      parentKey: byKey('pt.project_id'),
-    }),
+    issues: nested(L.issues, 'project.issues'),
+    members: nested(L.users, 'project.members'),
+    teams: nested(L.teams, 'project.teams'),
     lead: belongsTo('user', (r) => r.lead_id, node.user),
     progress: async (src, _a, g) => (await g.loaders.projectProgress.load(src.id)).progress,
     // Scope is counted in issues (no estimates here).
@@ -231,8 +184,8 @@ export const readResolvers: ResolverMap = {
   },
 
   Cycle: {
-    issues: nested(L.issues, { key: 'cycle.issues', parentKey: byKey('t.cycle_id') }),
-    team: belongsTo('team', (r) => r.team_id, node.team, { sameTeam: true }),
+    issues: nested(L.issues, 'cycle.issues'),
+    team: belongsTo('team', (r) => r.team_id, node.team),
     progress: async (src, _a, g) => (await g.loaders.cycleProgress.load(src.id)).progress,
     isNext: async (src, _a, g) => {
       const future = (await g.loaders.teamCycles.load(src.row.team_id)).filter((c) => c.starts_at > g.now);
@@ -247,9 +200,9 @@ export const readResolvers: ResolverMap = {
   },
 
   Comment: {
-    children: nested(L.comments, { key: 'comment.children', parentKey: byKey('t.parent_id') }),
-    issue: belongsTo('issue', (r) => r.issue_id, node.issue, { sameTeam: true }),
-    parent: belongsTo('comment', (r) => r.parent_id, node.comment, { sameTeam: true }),
+    children: nested(L.comments, 'comment.children'),
+    issue: belongsTo('issue', (r) => r.issue_id, node.issue),
+    parent: belongsTo('comment', (r) => r.parent_id, node.comment),
     user: belongsTo('user', (r) => r.user_id, node.user),
     url: async (src, _a, g) => {
       const issue = await g.loaders.issue.load(src.row.issue_id);
@@ -258,7 +211,7 @@ export const readResolvers: ResolverMap = {
   },
 
   Attachment: {
-    issue: belongsTo('issue', (r) => r.issue_id, node.issue, { sameTeam: true }),
+    issue: belongsTo('issue', (r) => r.issue_id, node.issue),
     creator: belongsTo('user', (r) => r.creator_id, node.user),
   },
 
@@ -290,13 +243,9 @@ export const readResolvers: ResolverMap = {
   },
 };
 
-const teamCycles = nested(L.cycles, { key: 'team.cycles', parentKey: byKey('t.team_id') });
-const teamProjects = nested(L.projects, {
-  key: 'team.projects',
-  from: sql`projects as t join project_teams as pt on pt.project_id = t.id`,
-  parentKey: byKey('pt.team_id'),
-});
-const teamWebhooks = nested(L.webhooks, { key: 'team.webhooks', parentKey: byKey('t.team_id') });
+const teamCycles = nested(L.cycles, 'team.cycles');
+const teamProjects = nested(L.projects, 'team.projects');
+const teamWebhooks = nested(L.webhooks, 'team.webhooks');
 
 /**
  * fromX/toX relations of a history entry, read from its recorded change, and
@@ -317,8 +266,8 @@ function historyRelation<R>(
       return typeof id === 'string' && (await g.loaders[loader].load(id)) ? id : null;
     };
   return {
-    [`from${name}`]: belongsTo(loader, (r) => change(r)?.from, toNode, { foreignKey: false }),
-    [`to${name}`]: belongsTo(loader, (r) => change(r)?.to, toNode, { foreignKey: false }),
+    [`from${name}`]: belongsTo(loader, (r) => change(r)?.from, toNode),
+    [`to${name}`]: belongsTo(loader, (r) => change(r)?.to, toNode),
     [`from${name}Id`]: seenId('from'),
     [`to${name}Id`]: seenId('to'),
   };

@@ -3,20 +3,18 @@
 // issue's relations in both directions (one statement per direction for all
 // issues of a page), and a resolver for every field of the relation types, so
 // nothing here relies on the default property reader.
-import { sql } from 'kysely';
 import * as relations from '../../modules/relations/service.js';
-import type { IssueRelationRow, IssueRow } from '../../platform/db/tables.js';
+import type { IssueRelationRow } from '../../platform/db/tables.js';
 import { currentSyncId } from '../../platform/outbox.js';
 import type { ResolverMap } from '../build-schema.js';
 import { type ListArgs, listConnection, lists, nested } from '../connections.js';
 import type { GqlContext } from '../context.js';
-import { issueNode, issueRelationNode } from '../nodes.js';
+import { issueRelationNode, node } from '../nodes.js';
 import { belongsTo, mustLoad } from './helpers.js';
 
 type Input = Record<string, unknown>;
 type RelationNode = ReturnType<typeof issueRelationNode>;
 
-const issue = (r: IssueRow, g: GqlContext) => issueNode(r, g.app.config.publicUrl);
 const str = (v: unknown) => (v == null ? undefined : String(v));
 
 const payload = async (g: GqlContext, row: IssueRelationRow) => ({
@@ -55,11 +53,8 @@ export const relationResolvers: ResolverMap = {
     },
   },
   Issue: {
-    relations: nested(lists.relations, { key: 'issue.relations', parentKey: sql.ref('t.issue_id') }),
-    inverseRelations: nested(lists.relations, {
-      key: 'issue.inverseRelations',
-      parentKey: sql.ref('t.related_issue_id'),
-    }),
+    relations: nested(lists.relations, 'issue.relations'),
+    inverseRelations: nested(lists.relations, 'issue.inverseRelations'),
   },
   IssueRelation: {
     id: (n: RelationNode) => n.row.id,
@@ -68,8 +63,8 @@ export const relationResolvers: ResolverMap = {
     updatedAt: (n: RelationNode) => n.row.updated_at,
     // Removing a relation deletes it; there is no archived state to report.
     archivedAt: () => null,
-    issue: belongsTo('issue', (r: IssueRelationRow) => r.issue_id, issue),
-    relatedIssue: belongsTo('issue', (r: IssueRelationRow) => r.related_issue_id, issue),
+    issue: belongsTo('issue', (r: IssueRelationRow) => r.issue_id, node.issue),
+    relatedIssue: belongsTo('issue', (r: IssueRelationRow) => r.related_issue_id, node.issue),
   },
   IssueRelationPayload: {
     issueRelation: (p: { issueRelation: RelationNode }) => p.issueRelation,

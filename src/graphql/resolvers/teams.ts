@@ -12,7 +12,7 @@ import { currentSyncId } from '../../platform/outbox.js';
 import type { ResolverMap } from '../build-schema.js';
 import { type ListArgs, listConnection, lists } from '../connections.js';
 import type { GqlContext } from '../context.js';
-import { stateNode, teamNode } from '../nodes.js';
+import { node, stateNode, teamNode } from '../nodes.js';
 
 type Input = Record<string, unknown>;
 
@@ -36,7 +36,7 @@ export const teamResolvers: ResolverMap = {
     teamMembership: async (_s, a: { id: string }, g) => {
       const row = await findMembershipById(g.db, a.id);
       if (!row || !canSeeTeam(await g.access(), row.team_id)) throw notFound('Team membership');
-      return lists.memberships.node(row);
+      return node.membership(row);
     },
     teamMemberships: (_s, a: ListArgs, g) => listConnection(g, lists.memberships, a),
   },
@@ -61,11 +61,11 @@ export const teamResolvers: ResolverMap = {
     teamMembershipCreate: async (_s, a: { input: Input }, g) => {
       const { teamId, ...rest } = pick(a.input, ['teamId', 'userId', 'owner', 'sortOrder']);
       const row = await teams.addMember(g.app, g.actor, String(teamId), rest as never);
-      return payload(g, { teamMembership: lists.memberships.node(row) });
+      return payload(g, { teamMembership: node.membership(row) });
     },
     teamMembershipUpdate: async (_s, a: { id: string; input: Input }, g) => {
       const row = await teams.updateMembership(g.app, g.actor, a.id, pick(a.input, ['owner', 'sortOrder']));
-      return payload(g, { teamMembership: lists.memberships.node(row) });
+      return payload(g, { teamMembership: node.membership(row) });
     },
     teamMembershipDelete: async (_s, a: { id: string }, g) => {
       const row = await teams.deleteMembership(g.app, g.actor, a.id);

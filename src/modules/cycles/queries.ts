@@ -84,3 +84,14 @@ export function listCycleRows(db: Db, list: ListRequest) {
     sort: CYCLE_ORDER,
   });
 }
+
+/** Live cycles of some teams (id, team, start, end): enough to tell which is active, next or previous. */
+export function liveCyclesOfTeams(db: Db, teamIds: readonly string[]) {
+  if (!teamIds.length) return Promise.resolve([]);
+  return db
+    .selectFrom('cycles')
+    .select(['id', 'team_id', 'starts_at', 'ends_at'])
+    .where('team_id', 'in', [...teamIds])
+    .where('archived_at', 'is', null)
+    .execute();
+}

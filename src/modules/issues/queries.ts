@@ -21,7 +21,12 @@ import {
   type SortKey,
   timeKey,
 } from '../../platform/list/order.js';
-import { rankedMatches, rankedOrder } from '../../platform/list/search.js';
+import {
+  commentsMatchSearch,
+  matchesSearch,
+  rankedMatches,
+  rankedOrder,
+} from '../../platform/list/search.js';
 import { rowJson } from '../../platform/read/compile.js';
 import { issue as readIssue } from '../../platform/read/entities.js';
 import type { ReadContext } from '../../platform/read/model.js';
@@ -516,4 +521,76 @@ export async function visibleTeamKeys(db: Db, keys: string[], access: TeamAccess
   const rows = await sql<{ key: string }>`select k.key from team_keys k
     where k.key in (${sql.join(keys)}) and ${inVisibleTeam(sql.ref('k.team_id'), access)}`.execute(db);
   return new Set(rows.rows.map((r) => r.key));
+}
+
+/**
+ * searchIssues' conditions over the issue `t`: the one search over title and
+ * description, or over its comments too, and the team when one is named.
+ */
+export function issueSearchConditions(
+  query: Expression<unknown>,
+  includeComments: boolean,
+  teamId: string | undefined,
+) {
+  const matches = includeComments
+    ? sql`(${matchesSearch('t', query)} or ${commentsMatchSearch('t', query)})`
+    : matchesSearch('t', query);
+  return teamId === undefined ? [matches] : [matches, sql`t.team_id = ${teamId}::uuid`];
+}
+
+/** Every issue the caller sees, archived ones too: summed from the kept per-team counts. */
+export async function countVisibleIssues(db: Db, access: TeamAccess): Promise<number> {
+  const { rows } = await sql<{ n: string }>`select ${keptTotal(access, undefined, true)} as n`.execute(db);
+  return Number(rows[0]!.n);
+}
+
+/** Each issue's labelIds, by the one definition and order (fields.ts), as REST reads them. */
+export async function labelIdsOf(db: Db, ids: readonly string[]): Promise<Map<string, string[]>> {
+  if (!ids.length) return new Map();
+  const { rows } = await sql<{ id: string; label_ids: string[] }>`
+    select t.id::text, ${labelIdsSql(sql.ref('t'))} as label_ids from issues t
+    where t.id in (${sql.join(ids.map((id) => sql`${id}::uuid`))})`.execute(db);
+  return new Map(rows.map((r) => [r.id, r.label_ids]));
+}
+
+/** Former identifiers of issues, only those given by teams the caller sees (visibility.issueIdentifier). */
+export async function previousIdentifiersOf(db: Db, ids: readonly string[], access: TeamAccess) {
+  if (!ids.length) return [];
+  return db
+    .selectFrom('issue_identifiers as ii')
+    .innerJoin('issues as i', 'i.id', 'ii.issue_id')
+    .select(['ii.issue_id', 'ii.identifier'])
+    .where('ii.issue_id', 'in', [...ids])
+    .whereRef('ii.identifier', '<>', 'i.identifier')
+    .where(visibility.issueIdentifier('ii', access) as Expression<SqlBool>)
+    .orderBy('ii.identifier')
+    .execute();
+}
+
+/** Issue counts per team, live and all (archived too), from the issues themselves. */
+export async function issueCountsByTeam(
+  db: Db,
+  teamIds: readonly string[],
+): Promise<Map<string, { live: number; all: number }>> {
+  if (!teamIds.length) return new Map();
+  const { rows } = await sql<{ team_id: string; live: number; total: number }>`
+    select team_id::text, count(*) filter (where archived_at is null)::int as live, count(*)::int as total
+    from issues where team_id in (${sql.join(teamIds.map((id) => sql`${id}::uuid`))}) group by team_id`.execute(
+    db,
+  );
+  return new Map(rows.map((r) => [r.team_id, { live: Number(r.live), all: Number(r.total) }]));
+}
+
+/** How many issues each user created, among those the caller sees. */
+export async function createdIssueCounts(
+  db: Db,
+  userIds: readonly string[],
+  access: TeamAccess,
+): Promise<Map<string, number>> {
+  if (!userIds.length) return new Map();
+  const { rows } = await sql<{ creator_id: string; n: number }>`
+    select t.creator_id::text, count(*)::int as n from issues t
+    where t.creator_id in (${sql.join(userIds.map((id) => sql`${id}::uuid`))})
+    and ${visibility.issue('t', access)} group by t.creator_id`.execute(db);
+  return new Map(rows.map((r) => [r.creator_id, Number(r.n)]));
 }

@@ -146,3 +146,15 @@ export function listStateRows(db: Db, list: ListRequest) {
     sort: STATE_ORDER,
   });
 }
+
+/** Live workflow states of some teams, in each team's order. */
+export function liveStatesOfTeams(db: Db, teamIds: readonly string[]): Promise<StateRow[]> {
+  if (!teamIds.length) return Promise.resolve([]);
+  return db
+    .selectFrom('workflow_states')
+    .selectAll()
+    .where('team_id', 'in', [...teamIds])
+    .where('archived_at', 'is', null)
+    .orderBy('position')
+    .execute();
+}

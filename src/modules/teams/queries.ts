@@ -280,3 +280,14 @@ export function listLiveMemberships(db: Db, teamId: string): Promise<MembershipR
     .orderBy('m.id')
     .execute();
 }
+
+/** Live memberships of some users. */
+export function liveMembershipsOfUsers(db: Db, userIds: readonly string[]): Promise<MembershipRow[]> {
+  if (!userIds.length) return Promise.resolve([]);
+  return db
+    .selectFrom('team_memberships')
+    .selectAll()
+    .where('user_id', 'in', [...userIds])
+    .where('archived_at', 'is', null)
+    .execute();
+}

@@ -7,6 +7,7 @@ import type {
   WebhookDeliveriesTable,
   WebhooksTable,
 } from '../../platform/db/tables.js';
+import { isUuid } from '../../platform/ids.js';
 import { fixedKey, timeKey } from '../../platform/list/order.js';
 import { offsetPage } from '../../platform/list/runner.js';
 import { type PageRequest, windowOf } from '../../platform/list/window.js';
@@ -14,6 +15,12 @@ import { type PageRequest, windowOf } from '../../platform/list/window.js';
 export type WebhookRow = Selectable<WebhooksTable>;
 export type DeliveryRow = Selectable<WebhookDeliveriesTable>;
 export type AttemptRow = Selectable<WebhookAttemptsTable>;
+
+/** A webhook by id, archived ones too (GraphQL's webhook(id) shows archivedAt); undefined for a non-uuid. */
+export function findWebhookRow(db: Db, id: string): Promise<WebhookRow | undefined> {
+  if (!isUuid(id)) return Promise.resolve(undefined);
+  return db.selectFrom('webhooks').selectAll().where('id', '=', id).executeTakeFirst();
+}
 
 export function findWebhook(db: Db, id: string): Promise<WebhookRow | undefined> {
   return db

@@ -350,6 +350,7 @@ export type UserRow = Omit<Selectable<UsersTable>, 'name_slug'>;
 export type NewUser = Insertable<UsersTable>;
 export type UserUpdate = Updateable<UsersTable>;
 export type TeamRow = Selectable<TeamsTable>;
+export type TeamMembershipRow = Selectable<TeamMembershipsTable>;
 export type StateRow = Selectable<WorkflowStatesTable>;
 export type LabelRow = Selectable<LabelsTable>;
 export type ProjectRow = Selectable<ProjectsTable>;

@@ -49,10 +49,6 @@ const FORMAT: Record<PartType, RegExp> = {
 export const positionText = (column: Sql) =>
   sql<string>`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 
-/** Whether a part's cursor text sorts (byte by byte) as its value does: fixed-width timestamps, dates, uuids. */
-export const textSortsAsValue = (part: SortPart) =>
-  part.type === 'timestamptz' || part.type === 'date' || part.type === 'uuid';
-
 /** SQL of a part's value as a cursor holds it. */
 export function partText(part: SortPart): Sql {
   switch (part.type) {
@@ -151,11 +147,11 @@ type Part = SortPart & { flipped?: boolean };
 const nullsFirst = (p: Part) => p.nullable === true && p.flipped === true;
 
 /** ORDER BY of a key. */
-export function orderSql(key: SortKey, over?: (i: number) => Sql): Sql {
+export function orderSql(key: SortKey): Sql {
   return sql.join(
-    key.parts.map((p: Part, i) => {
+    key.parts.map((p: Part) => {
       const nulls = p.nullable ? (nullsFirst(p) ? ' nulls first' : ' nulls last') : '';
-      return sql`${over ? over(i) : p.sql} ${sql.raw(p.dir + nulls)}`;
+      return sql`${p.sql} ${sql.raw(p.dir + nulls)}`;
     }),
   );
 }

@@ -8,15 +8,7 @@
 // page of issues) are one statement too, by a window function.
 import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../db/database.js';
-import {
-  encodeCursor,
-  orderSql,
-  partText,
-  pastSql,
-  reversed,
-  type SortKey,
-  textSortsAsValue,
-} from './order.js';
+import { encodeCursor, orderSql, partText, pastSql, reversed, type SortKey } from './order.js';
 import type { Window } from './window.js';
 
 type Sql = RawBuilder<unknown>;
@@ -48,8 +40,6 @@ export interface Page<R> {
 }
 
 export interface PageOptions {
-  /** Columns computed per row of the page only, over the page's row `page` (GraphQL read plans). */
-  extra?: Sql[] | undefined;
   /** The list's total: `true` counts the conditions; SQL gives a kept count instead. */
   total?: boolean | Sql | undefined;
   /** Read each row's position for its cursor (default true; offset lists hand out none). */
@@ -129,30 +119,19 @@ export async function listPage<R>(
     total ? Number((await sql<{ n: string }>`select ${total} as n`.execute(db)).rows[0]!.n) : undefined;
   if (w.limit === 0) return withTotal(toPage([], sort, w), await totalApart());
   const { read, parts } = windowed(source, sort, w);
-  const extra = opts.extra?.length ? opts.extra : undefined;
-  // Wrapped for `extra`, the page is ordered again over its own columns: a
-  // part's cursor text where it sorts as the value does, else the value (__k0, ...).
   const cursors = opts.cursors !== false;
-  const byText = (i: number) => cursors && textSortsAsValue(read.parts[i]!);
-  const keys = extra
-    ? read.parts.flatMap((p, i) => (byText(i) ? [] : [sql`${p.sql} as ${sql.ref(`__k${i}`)}`]))
-    : [];
-  const page = sql`
+  const { rows } = await sql<Raw>`
     select ${sql.join([
       source.columns ?? sql`t.*`,
       ...(cursors ? positions(sort) : []),
-      ...keys,
       ...(total ? [sql`${total} as __total`] : []),
     ])}
     from ${source.from}
     ${whereSql(parts)}
     order by ${orderSql(read)}
-    ${Number.isFinite(w.limit) ? sql`limit ${w.limit + 1}` : sql``}${w.offset ? sql` offset ${w.offset}` : sql``}`;
-  const { rows } = await (extra
-    ? sql<Raw>`select page.*, ${sql.join(extra)} from (${page}) as page
-        order by ${orderSql(read, (i) => (byText(i) ? sql`${sql.ref(`page.__c${i}`)} collate "C"` : sql.ref(`page.__k${i}`)))}`
-    : sql<Raw>`${page}`
-  ).execute(db);
+    ${Number.isFinite(w.limit) ? sql`limit ${w.limit + 1}` : sql``}${w.offset ? sql` offset ${w.offset}` : sql``}`.execute(
+    db,
+  );
   if (!total) return toPage<R>(rows, sort, w);
   const counted = rows.length ? Number(rows[0]!.__total) : w.cursor || w.offset ? await totalApart() : 0;
   return withTotal(toPage<R>(rows, sort, w), counted);
@@ -160,26 +139,6 @@ export async function listPage<R>(
 
 const withTotal = <R>(page: Page<R>, total: number | undefined): Page<R> & { total?: number } =>
   total === undefined ? page : { ...page, total };
-
-/**
- * One parent's page as a JSON array, for a column of the parent's statement
- * (`source.where` ties the rows to the parent). Read it back with
- * `pageOfRows`: the same window, conditions and order as `listPages`.
- */
-export function pageJson(source: ListSource, sort: SortKey, w: Window): Sql {
-  if (w.limit === 0) return sql`'[]'::json`;
-  const { read, parts } = windowed(source, sort, w);
-  return sql`(select coalesce(json_agg(x), '[]') from (
-    select ${sql.join([source.columns ?? sql`t.*`, ...positions(sort)])} from ${source.from}
-    ${whereSql(parts)}
-    order by ${orderSql(read)}
-    limit ${w.limit + 1}) x)`;
-}
-
-/** A page from the rows `pageJson` read (one past the page when more follow). */
-export function pageOfRows<R>(rows: Raw[], sort: SortKey, w: Window): Page<R> {
-  return toPage<R>(rows, sort, w);
-}
 
 /**
  * One page per parent in a single statement. `parentKey` is the SQL of the
