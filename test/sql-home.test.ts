@@ -56,11 +56,6 @@ const NOT_YET_MOVED: readonly { path: string; remains: string }[] = [
     path: 'src/modules/mail/digest.ts',
     remains: 'digest lines: enqueue, claim due digests, read and mark them',
   },
-  { path: 'src/modules/projects/progress.ts', remains: "the progress of a page of projects' issues" },
-  {
-    path: 'src/modules/projects/progress-history.ts',
-    remains: 'the daily progress series from issue history',
-  },
   { path: 'src/platform/auth/login-limiter.ts', remains: 'the sign-in throttle (auth_throttle)' },
 ];
 
