@@ -97,6 +97,7 @@ const USER = pick([
   'url',
   'archivedAt',
   'createdAt',
+  'initials',
 ]);
 const TEAM = pick([
   'id',
@@ -122,8 +123,22 @@ const PROJECT = pick([
   'updatedAt',
   'lead { id name }',
   'creator { id email }',
+  'progress',
+  'scope',
+  'status { id type name color position indefinite createdAt updatedAt __typename }',
+  'status { name }',
 ]);
-const CYCLE = pick(['id', 'number', 'name', 'startsAt', 'isActive', 'isPast', 'isFuture', 'team { id key }']);
+const CYCLE = pick([
+  'id',
+  'number',
+  'name',
+  'startsAt',
+  'isActive',
+  'isPast',
+  'isFuture',
+  'team { id key }',
+  'progress',
+]);
 const COMMENT = fc
   .tuple(pick(['id', 'body', 'createdAt', 'archivedAt', 'editedAt', 'issueId', 'parentId']), fc.option(USER))
   .map(([f, user]) => [...f, ...(user ? [`user { ${user.join(' ')} }`] : [])]);
@@ -138,7 +153,10 @@ const LABEL = pick([
   'creator { id name }',
 ]);
 const MILESTONE = fc
-  .tuple(pick(['id', 'name', 'description', 'targetDate', 'sortOrder', 'createdAt']), fc.option(PROJECT))
+  .tuple(
+    pick(['id', 'name', 'description', 'targetDate', 'sortOrder', 'createdAt', 'progress', 'status']),
+    fc.option(PROJECT),
+  )
   .map(([f, project]) => [...f, ...(project ? [`project { ${project.join(' ')} }`] : [])]);
 
 const listArgs = (max: number, extra: Record<string, fc.Arbitrary<unknown>> = {}) =>

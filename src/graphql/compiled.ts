@@ -51,7 +51,7 @@ import {
   workflowState,
 } from '../platform/read/entities.js';
 import type { Sql } from '../platform/read/json.js';
-import type { Entity, ReadContext } from '../platform/read/model.js';
+import type { Embedded, Entity, ReadContext } from '../platform/read/model.js';
 import { emptyValue, sourceFields, unheldFields } from './build-schema.js';
 import type { GqlContext } from './context.js';
 import { collectFields } from './plan/selection.js';
@@ -166,7 +166,7 @@ function emptyAnswer(
 function objectSelections(
   doc: Doc,
   type: GraphQLObjectType,
-  entity: Entity,
+  entity: Entity | Embedded,
   nodes: FieldNode[],
 ): Selection[] {
   const out: Selection[] = [];
@@ -188,9 +188,15 @@ function objectSelections(
       out.push({ key, field: name });
       continue;
     }
-    const target = field.to();
     const named = getNamedType(def.type);
     if (!isObjectType(named)) return give_up(`${type.name}.${name}`);
+    if (field.kind === 'object') {
+      const embedded = field.of();
+      if (named.name !== embedded.name || def.args.length) give_up(`${type.name}.${name} is a ${named.name}`);
+      out.push({ key, field: name, select: objectSelections(doc, named, embedded, fieldNodes) });
+      continue;
+    }
+    const target = field.to();
     if (field.kind === 'one') {
       if (named.name !== target.name) give_up(`${type.name}.${name} is a ${named.name}`);
       out.push({ key, field: name, select: objectSelections(doc, named, target, fieldNodes) });

@@ -9,6 +9,7 @@
 // count neither in the total nor as done.
 import { type RawBuilder, sql } from 'kysely';
 import { type TeamAccess, visibility } from '../../platform/access.js';
+import { PROJECT_STATUSES } from '../../platform/db/tables.js';
 
 type Sql = RawBuilder<unknown>;
 
@@ -61,3 +62,31 @@ export function milestoneStatusSql(m: Sql, access: TeamAccess, today: string) {
       and not ${done(sql`ms`)} and not ${overdue(sql`ms`)}) then 'next'
     else 'unstarted' end)`;
 }
+
+/**
+ * A project's status as GraphQL presents it (ProjectStatus): the statuses are
+ * a fixed list here, each with its colour; backlog and paused have no end.
+ * The compiled reads build the same object in SQL from these constants
+ * (platform/read/entities.ts projectStatus).
+ */
+export const PROJECT_STATUS_COLORS: Record<string, string> = {
+  backlog: '#bec2c8',
+  planned: '#e2e2e2',
+  started: '#f2c94c',
+  paused: '#0f783c',
+  completed: '#5e6ad2',
+  canceled: '#95a2b3',
+};
+export const DEFAULT_STATUS_COLOR = '#bec2c8';
+export const INDEFINITE_STATUSES: readonly string[] = ['backlog', 'paused'];
+
+export const projectStatusOf = (type: string, since: Date) => ({
+  id: type,
+  type,
+  name: type[0]!.toUpperCase() + type.slice(1),
+  color: PROJECT_STATUS_COLORS[type] ?? DEFAULT_STATUS_COLOR,
+  position: PROJECT_STATUSES.indexOf(type as never),
+  indefinite: INDEFINITE_STATUSES.includes(type),
+  createdAt: since,
+  updatedAt: since,
+});

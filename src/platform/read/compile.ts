@@ -13,7 +13,7 @@ import { pastPosition } from '../list/order.js';
 import { listWhere } from '../list/query.js';
 import { type PageArgs, pageWindow } from '../list/window.js';
 import { constant, cursor, json, object, type Sql } from './json.js';
-import type { Entity, ReadContext, Via } from './model.js';
+import type { Embedded, Entity, ReadContext, Via } from './model.js';
 
 /** A field of an object: a constant (__typename, a value this service does not hold) or a declared field. */
 export type Selection =
@@ -35,8 +35,8 @@ interface State {
 
 const SORT_COLUMN = { createdAt: 'created_at', updatedAt: 'updated_at' } as const;
 
-/** The JSON text of one row of `entity` under alias `row`. */
-function objectJson(entity: Entity, row: string, select: Selection[], st: State): Sql {
+/** The JSON text of one row of `entity` (or an object embedded in it) under alias `row`. */
+function objectJson(entity: Entity | Embedded, row: string, select: Selection[], st: State): Sql {
   const ref = sql.raw(row);
   return object(
     select.map((s): [string, Sql] => {
@@ -44,6 +44,7 @@ function objectJson(entity: Entity, row: string, select: Selection[], st: State)
       const field = entity.fields[s.field];
       if (!field) throw new NotPlannable(`${entity.name}.${s.field}`);
       if (field.kind === 'value') return [s.key, field.json(ref, st.c)];
+      if (field.kind === 'object') return [s.key, objectJson(field.of(), row, s.select ?? [], st)];
       if (field.kind === 'one') {
         const target = field.to();
         const key = sql`${ref}.${sql.ref(field.key)}`;

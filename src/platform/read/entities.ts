@@ -7,8 +7,17 @@
 import { sql } from 'kysely';
 import { branchOwnerSql, childProgressSql, labelIdsSql } from '../../modules/issues/fields.js';
 import { PRIORITIES, PRIORITY_LABELS } from '../../modules/issues/priorities.js';
+import { todayUtc } from '../../modules/milestones/status.js';
+import {
+  DEFAULT_STATUS_COLOR,
+  INDEFINITE_STATUSES,
+  milestoneStatusSql,
+  PROJECT_STATUS_COLORS,
+  progressRatioSql,
+  progressScopeSql,
+} from '../../modules/projects/fields.js';
 import { visibility } from '../access.js';
-import { ISSUE_COLUMNS } from '../db/tables.js';
+import { ISSUE_COLUMNS, PROJECT_STATUSES } from '../db/tables.js';
 import {
   commentEntity,
   cycleEntity,
@@ -22,7 +31,7 @@ import {
 } from '../list/entities.js';
 import { mayHide } from './compile.js';
 import { constant, json, literal, projectSlug, type Sql, timestamp } from './json.js';
-import type { Entity, Field, ReadContext } from './model.js';
+import type { Embedded, Entity, Field, ReadContext } from './model.js';
 
 const at = (row: Sql, column: string) => sql`${row}.${sql.ref(column)}`;
 
@@ -174,6 +183,8 @@ export const user: Entity = {
       isMe: value((row, c) => sql`(${at(row, 'id')} = ${c.viewerId}::uuid)`),
       disableReason: value((row) => sql`(case when ${at(row, 'status')} = 'suspended' then 'suspended' end)`),
       url: value((row, c) => sql`${c.publicUrl} || '/users/' || ${at(row, 'id')}::text`),
+      // Kept with the row (migration 0032), which the resolvers' node reads too.
+      initials: col('initials'),
       assignedIssues: { kind: 'many', to: () => issue, via: { parentKey: sql.ref('t.assignee_id') } },
       createdIssues: { kind: 'many', to: () => issue, via: { parentKey: sql.ref('t.creator_id') } },
     } satisfies Record<string, Field>;
@@ -265,6 +276,38 @@ export const comment: Entity = {
   },
 };
 
+/** `case <value> when key then 'text' ... else 'otherwise' end`, from a table of constants. */
+const lookup = (value: Sql, table: [string, unknown][], otherwise: unknown) =>
+  sql`(case ${value} ${sql.join(
+    table.map(([k, v]) => sql`when ${literal(k)} then ${typeof v === 'string' ? literal(v) : sql.lit(v)}`),
+    sql` `,
+  )} else ${typeof otherwise === 'string' ? literal(otherwise) : sql.lit(otherwise)} end)`;
+
+/** A project's status as a ProjectStatus, over the project's row (projects/fields.ts projectStatusOf). */
+const projectStatus: Embedded = {
+  name: 'ProjectStatus',
+  fields: {
+    id: col('status'),
+    type: col('status'),
+    name: value((row) => sql`upper(left(${at(row, 'status')}, 1)) || substr(${at(row, 'status')}, 2)`),
+    color: value((row) =>
+      lookup(at(row, 'status'), Object.entries(PROJECT_STATUS_COLORS), DEFAULT_STATUS_COLOR),
+    ),
+    position: value((row) =>
+      lookup(
+        at(row, 'status'),
+        PROJECT_STATUSES.map((s, i) => [s, i]),
+        -1,
+      ),
+    ),
+    indefinite: value(
+      (row) => sql`(${at(row, 'status')} in (${sql.join(INDEFINITE_STATUSES.map(literal))}))`,
+    ),
+    createdAt: stamp('created_at'),
+    updatedAt: stamp('created_at'),
+  },
+};
+
 export const project: Entity = {
   name: 'Project',
   table: 'projects',
@@ -289,6 +332,10 @@ export const project: Entity = {
     sortOrder: col('sort_order'),
     priorityLabel: fixed(PRIORITIES[0].label),
     frequencyResolution: fixed('weekly'),
+    status: { kind: 'object', of: () => projectStatus },
+    // Over the issues the caller sees (projects/fields.ts); scope is counted in issues.
+    progress: value((row, c) => progressRatioSql('project_id', at(row, 'id'), c.access)),
+    scope: value((row, c) => progressScopeSql('project_id', at(row, 'id'), c.access)),
     lead: one(() => user, 'lead_id'),
     creator: one(() => user, 'creator_id'),
     url: value(
@@ -318,6 +365,7 @@ export const cycle: Entity = {
     ),
     isFuture: value((row, c) => sql`(${at(row, 'starts_at')} > ${c.now.toISOString()}::timestamptz)`),
     isPast: value((row, c) => sql`(${at(row, 'ends_at')} <= ${c.now.toISOString()}::timestamptz)`),
+    progress: value((row, c) => progressRatioSql('cycle_id', at(row, 'id'), c.access)),
     team: one(() => team, 'team_id', true),
   },
 };
@@ -333,6 +381,9 @@ export const milestone: Entity = {
     description: col('description'),
     targetDate: col('target_date'),
     sortOrder: col('sort_order'),
+    progress: value((row, c) => progressRatioSql('project_milestone_id', at(row, 'id'), c.access)),
+    // Depends on its siblings, as of the request's day (UTC).
+    status: value((row, c) => milestoneStatusSql(row, c.access, todayUtc(c.now))),
     project: one(() => project, 'project_id'),
   },
 };

@@ -27,7 +27,15 @@ export type Field =
    */
   | { kind: 'one'; to: () => Entity; key: string; sameTeam?: boolean }
   /** A list of related rows, read as a connection (paged, filtered, visible rows only). */
-  | { kind: 'many'; to: () => Entity; via: Via };
+  | { kind: 'many'; to: () => Entity; via: Via }
+  /** An object of type `name` whose fields are values over the same row (Project.status). */
+  | { kind: 'object'; of: () => Embedded };
+
+/** The fields of an object computed from its parent's row, not read from a table of its own. */
+export interface Embedded {
+  name: string;
+  fields: Record<string, Field>;
+}
 
 /**
  * How a list's rows hang off their parent: the rows are `t` in `from`, and
