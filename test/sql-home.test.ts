@@ -47,8 +47,6 @@ const NOT_YET_MOVED: readonly { path: string; remains: string }[] = [
   },
   { path: 'src/graphql/resolvers/milestones.ts', remains: 'nested relation parent keys' },
   { path: 'src/graphql/resolvers/relations.ts', remains: 'nested relation parent keys' },
-  { path: 'src/graphql/resolvers/notifications.ts', remains: "the inbox connection's conditions" },
-  { path: 'src/graphql/resolvers/notification-node.ts', remains: "the notification list's columns" },
   { path: 'src/graphql/resolvers/organization.ts', remains: 'the user and issue counts' },
   // The REST issue list, to be folded into the one list runner (issue 25, deliverable 2).
   { path: 'src/modules/issues/list.ts', remains: 'its archived and visibility conditions' },

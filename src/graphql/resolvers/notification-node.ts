@@ -4,9 +4,9 @@
 // Relations go through the batched loaders; `issue`, `team`, `comment`,
 // `parentComment` and `user { id }` need no read: a notification is listed
 // only while its recipient sees its issue, and all of those share its team.
-import { sql } from 'kysely';
 import { issueUrl } from '../../modules/issues/fields.js';
 import { notificationLine } from '../../modules/notifications/notify.js';
+import { notificationListColumns } from '../../modules/notifications/queries.js';
 import type { CommentRow, IssueRow, TeamRow, UserRow } from '../../platform/db/tables.js';
 import { notificationEntity } from '../../platform/list/entities.js';
 import type { Resolver, ResolverMap } from '../build-schema.js';
@@ -51,7 +51,7 @@ export const notificationList: ListDef = {
   table: 'notifications',
   entity: notificationEntity,
   archivable: true,
-  columns: sql`t.*, (select i.team_id from issues i where i.id = t.issue_id) as issue_team_id`,
+  columns: notificationListColumns,
   node: (r: NotificationRow) => notificationNode(r),
 };
 
