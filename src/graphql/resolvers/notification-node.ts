@@ -5,7 +5,7 @@
 // `parentComment` and `user { id }` need no read: a notification is listed
 // only while its recipient sees its issue, and all of those share its team.
 import { issueUrl } from '../../modules/issues/fields.js';
-import { notificationLine } from '../../modules/notifications/notify.js';
+import { NOTIFICATION_CATEGORY, notificationLine } from '../../modules/notifications/notify.js';
 import { notificationListColumns } from '../../modules/notifications/queries.js';
 import type { CommentRow, IssueRow, TeamRow, UserRow } from '../../platform/db/tables.js';
 import { notificationEntity } from '../../platform/list/entities.js';
@@ -55,15 +55,6 @@ export const notificationList: ListDef = {
   node: (r: NotificationRow) => notificationNode(r),
 };
 
-/** The schema's NotificationCategory of each type we write. */
-const CATEGORY: Record<string, string> = {
-  issueAssignedToYou: 'assignments',
-  issueMention: 'mentions',
-  issueCommentMention: 'mentions',
-  issueNewComment: 'commentsAndReplies',
-  issueStatusChanged: 'statusChanges',
-};
-
 const column =
   (read: (r: NotificationRow) => unknown): Resolver =>
   (src: Source) =>
@@ -80,7 +71,7 @@ export const issueNotificationResolvers: ResolverMap = {
   IssueNotification: {
     id: column((r) => r.id),
     type: column((r) => r.type),
-    category: column((r) => CATEGORY[r.type] ?? 'system'),
+    category: column((r) => (NOTIFICATION_CATEGORY as Record<string, string>)[r.type] ?? 'system'),
     createdAt: column((r) => r.created_at),
     updatedAt: column((r) => r.updated_at),
     readAt: column((r) => r.read_at),

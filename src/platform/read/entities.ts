@@ -8,6 +8,7 @@ import { sql } from 'kysely';
 import { branchOwnerSql, childProgressSql, labelIdsSql } from '../../modules/issues/fields.js';
 import { PRIORITIES, PRIORITY_LABELS } from '../../modules/issues/priorities.js';
 import { todayUtc } from '../../modules/milestones/status.js';
+import { MAIL_LINE, NOTIFICATION_CATEGORY, REPLY_LINE } from '../../modules/notifications/notify.js';
 import {
   DEFAULT_STATUS_COLOR,
   INDEFINITE_STATUSES,
@@ -19,10 +20,14 @@ import {
 import { visibility } from '../access.js';
 import { ISSUE_COLUMNS, PROJECT_STATUSES } from '../db/tables.js';
 import {
+  attachmentEntity,
   commentEntity,
+  customViewEntity,
   cycleEntity,
   issueEntity,
+  issueRelationEntity,
   labelEntity,
+  notificationEntity,
   projectEntity,
   projectMilestoneEntity,
   teamEntity,
@@ -66,6 +71,10 @@ const priorityLabel = (priority: Sql) =>
     sql` `,
   )} else ${literal(PRIORITIES[0].label)} end)`;
 
+/** An issue's link: the identifier, then its title's slug as kept with the row (migration 0031). */
+const issueUrl = (row: Sql, c: ReadContext) =>
+  sql`${c.publicUrl} || '/issue/' || ${at(row, 'identifier')} || coalesce('/' || nullif(${at(row, 'title_slug')}, ''), '')`;
+
 export const issue: Entity = {
   name: 'Issue',
   table: 'issues',
@@ -93,10 +102,7 @@ export const issue: Entity = {
     ),
     // The slugs are kept with the rows (migration 0031): title_slug, and users.name_slug
     // (branchOwnerSql); `sep || nullif(slug, '')` is null when the slug is empty.
-    url: value(
-      (row, c) =>
-        sql`${c.publicUrl} || '/issue/' || ${at(row, 'identifier')} || coalesce('/' || nullif(${at(row, 'title_slug')}, ''), '')`,
-    ),
+    url: value((row, c) => issueUrl(row, c)),
     branchName: value((row, c) => {
       const user = sql`coalesce(nullif(${branchOwnerSql(row, c.access, 'name_slug')}, ''), 'user')`;
       return sql`${user} || '/' || lower(${at(row, 'identifier')}) || coalesce('-' || nullif(${at(row, 'title_slug')}, ''), '')`;
@@ -277,11 +283,14 @@ export const comment: Entity = {
 };
 
 /** `case <value> when key then 'text' ... else 'otherwise' end`, from a table of constants. */
-const lookup = (value: Sql, table: [string, unknown][], otherwise: unknown) =>
-  sql`(case ${value} ${sql.join(
-    table.map(([k, v]) => sql`when ${literal(k)} then ${typeof v === 'string' ? literal(v) : sql.lit(v)}`),
+const lookup = (value: Sql, table: [string, unknown][], otherwise: unknown) => {
+  const lit = (v: unknown) =>
+    typeof v === 'string' ? literal(v) : v instanceof Object ? (v as Sql) : sql.lit(v);
+  return sql`(case ${value} ${sql.join(
+    table.map(([k, v]) => sql`when ${literal(k)} then ${lit(v)}`),
     sql` `,
-  )} else ${typeof otherwise === 'string' ? literal(otherwise) : sql.lit(otherwise)} end)`;
+  )} else ${lit(otherwise)} end)`;
+};
 
 /** A project's status as a ProjectStatus, over the project's row (projects/fields.ts projectStatusOf). */
 const projectStatus: Embedded = {
@@ -388,6 +397,123 @@ export const milestone: Entity = {
   },
 };
 
+export const customView: Entity = {
+  name: 'CustomView',
+  table: 'custom_views',
+  spec: customViewEntity,
+  archivable: true,
+  fields: {
+    ...stamps,
+    archivedAt: stamp('archived_at'),
+    name: col('name'),
+    description: col('description'),
+    icon: col('icon'),
+    color: col('color'),
+    filterData: col('filter_data'),
+    filters: col('filter_data'),
+    shared: col('shared'),
+    slugId: col('slug_id'),
+    // Every view we hold lists issues.
+    modelName: fixed('Issue'),
+    // Whoever sees the view sees who made it, even a guest who would not see that person otherwise.
+    owner: { kind: 'one', to: () => user, key: 'owner_id', open: true },
+    creator: { kind: 'one', to: () => user, key: 'creator_id', open: true },
+    team: one(() => team, 'team_id'),
+  },
+};
+
+export const issueRelation: Entity = {
+  name: 'IssueRelation',
+  table: 'issue_relations',
+  spec: issueRelationEntity,
+  archivable: false,
+  fields: {
+    ...stamps,
+    type: col('type'),
+    // Removing a relation deletes it; there is no archived state to report.
+    archivedAt: fixed(null),
+    issue: one(() => issue, 'issue_id'),
+    relatedIssue: one(() => issue, 'related_issue_id'),
+  },
+};
+
+export const attachment: Entity = {
+  name: 'Attachment',
+  table: 'attachments',
+  spec: attachmentEntity,
+  archivable: true,
+  fields: {
+    ...stamps,
+    title: col('title'),
+    subtitle: col('subtitle'),
+    url: col('url'),
+    sourceType: col('source_type'),
+    groupBySource: col('group_by_source'),
+    archivedAt: stamp('archived_at'),
+    metadata: value((row) => sql`coalesce(${at(row, 'metadata')}, '{}'::jsonb)`),
+    issue: one(() => issue, 'issue_id', true),
+    creator: one(() => user, 'creator_id'),
+  },
+};
+
+/** A column of the notification's actor, null when there is none or the caller may not see them. */
+const actorColumn = (row: Sql, c: ReadContext, column: Sql) => {
+  const rule = mayHide(user, c) ? sql`and ${user.spec.visible!('na', c.access)}` : sql``;
+  return sql`(select ${column} from users na where na.id = ${at(row, 'actor_id')} ${rule})`;
+};
+
+/**
+ * A notification, as the only kind Trackway writes: an IssueNotification. Its
+ * issue, comments and recipient need no rule of their own: a notification is
+ * seen only by its recipient while they see its issue (visibility.notification).
+ */
+export const notification: Entity = {
+  name: 'IssueNotification',
+  table: 'notifications',
+  spec: notificationEntity,
+  archivable: true,
+  fields: {
+    ...stamps,
+    type: col('type'),
+    category: value((row) => lookup(at(row, 'type'), Object.entries(NOTIFICATION_CATEGORY), 'system')),
+    readAt: stamp('read_at'),
+    archivedAt: stamp('archived_at'),
+    snoozedUntilAt: stamp('snoozed_until_at'),
+    issueId: col('issue_id'),
+    commentId: col('comment_id'),
+    parentCommentId: col('parent_comment_id'),
+    issueStatusType: col('issue_status_type'),
+    // The inbox shows one entry per issue, and the batch mutations act on it.
+    groupingKey: value((row) => sql`'issue/' || ${at(row, 'issue_id')}::text`),
+    // notify.ts notificationLine, from its constants.
+    subtitle: value(
+      (
+        row,
+      ) => sql`(case when ${at(row, 'type')} = 'issueNewComment' and ${at(row, 'parent_comment_id')} is not null
+        then ${literal(REPLY_LINE)} else ${lookup(at(row, 'type'), Object.entries(MAIL_LINE), sql`${at(row, 'type')}`)} end)`,
+    ),
+    title: value(
+      (row) =>
+        sql`coalesce((select ni.identifier || ' ' || ni.title from issues ni where ni.id = ${at(row, 'issue_id')}), '')`,
+    ),
+    url: value(
+      (row, c) =>
+        sql`coalesce((select ${issueUrl(sql`ni`, c)} from issues ni where ni.id = ${at(row, 'issue_id')}), '')`,
+    ),
+    issue: one(() => issue, 'issue_id', true),
+    comment: one(() => comment, 'comment_id', true),
+    parentComment: one(() => comment, 'parent_comment_id', true),
+    user: one(() => user, 'user_id', true),
+    actor: one(() => user, 'actor_id'),
+    actorAvatarUrl: value((row, c) => actorColumn(row, c, sql`na.avatar_url`)),
+    actorInitials: value((row, c) => actorColumn(row, c, sql`na.initials`)),
+    actorInactive: value(
+      (row, c) =>
+        sql`coalesce(${actorColumn(row, c, sql`not (na.deleted_at is null and na.status = 'active')`)}, false)`,
+    ),
+  },
+};
+
 /** Every declaration by the API's type name (IssueSearchResult is an issue with match metadata). */
 export const entities: Record<string, Entity> = {
   Issue: issue,
@@ -399,4 +525,8 @@ export const entities: Record<string, Entity> = {
   Project: project,
   Cycle: cycle,
   ProjectMilestone: milestone,
+  CustomView: customView,
+  IssueRelation: issueRelation,
+  Attachment: attachment,
+  IssueNotification: notification,
 };
