@@ -34,21 +34,6 @@ const HOMES: readonly { path: string; why: string }[] = [
   },
 ];
 
-/**
- * Not a home: SQL still to move into a queries.ts. Each entry names what
- * remains; shrink this list, never grow it.
- */
-const NOT_YET_MOVED: readonly { path: string; remains: string }[] = [
-  // The inbox's GraphQL reads, to move into notifications/queries.ts (issue 25, deliverable 3).
-  { path: 'src/graphql/resolvers/notifications.ts', remains: "the inbox connection's conditions" },
-  { path: 'src/graphql/resolvers/notification-node.ts', remains: "the notification list's columns" },
-  { path: 'src/modules/projects/progress.ts', remains: "the progress of a page of projects' issues" },
-  {
-    path: 'src/modules/projects/progress-history.ts',
-    remains: 'the daily progress series from issue history',
-  },
-];
-
 /** Kysely builder methods that start a statement. */
 const STATEMENT_METHODS = new Set([
   'selectFrom',
@@ -139,8 +124,7 @@ function sourceFiles(dir: string): string[] {
 const allowed = (rel: string) =>
   path.basename(rel) === 'queries.ts' ||
   path.basename(rel) === 'fields.ts' ||
-  HOMES.some((h) => rel.startsWith(h.path)) ||
-  NOT_YET_MOVED.some((h) => rel.startsWith(h.path));
+  HOMES.some((h) => rel.startsWith(h.path));
 
 describe('SQL lives in queries.ts and the platform plumbing', () => {
   test('the scanner finds each way of writing SQL, and nothing in plain code', () => {
@@ -189,8 +173,8 @@ describe('SQL lives in queries.ts and the platform plumbing', () => {
     assert.deepEqual(misplaced, [], `SQL belongs in the domain's queries.ts:\n${misplaced.join('\n')}`);
   });
 
-  test('every listed home and unmoved file exists and still needs its place', () => {
-    for (const entry of [...HOMES, ...NOT_YET_MOVED]) {
+  test('every listed home exists and still needs its place', () => {
+    for (const entry of HOMES) {
       const abs = path.join(root, entry.path);
       const files = entry.path.endsWith('/') ? sourceFiles(abs) : [abs];
       const sites = files.flatMap((f) => sqlSites(f, readFileSync(f, 'utf8')));

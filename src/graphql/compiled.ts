@@ -11,11 +11,13 @@ import {
   type FieldNode,
   type FragmentDefinitionNode,
   type GraphQLField,
+  type GraphQLNamedType,
   type GraphQLObjectType,
   type GraphQLOutputType,
   type GraphQLSchema,
   getArgumentValues,
   getNamedType,
+  isInterfaceType,
   isObjectType,
   type OperationDefinitionNode,
 } from 'graphql';
@@ -40,18 +42,22 @@ import {
   type State,
 } from '../platform/read/compile.js';
 import {
+  attachment,
   comment,
+  customView,
   cycle,
   issue,
+  issueRelation,
   label,
   milestone,
+  notification,
   project,
   team,
   user,
   workflowState,
 } from '../platform/read/entities.js';
 import type { Sql } from '../platform/read/json.js';
-import type { Entity, ReadContext } from '../platform/read/model.js';
+import type { Embedded, Entity, ReadContext } from '../platform/read/model.js';
 import { emptyValue, sourceFields, unheldFields } from './build-schema.js';
 import type { GqlContext } from './context.js';
 import { collectFields } from './selection.js';
@@ -86,6 +92,10 @@ const ROOT_LISTS: Record<string, { entity: Entity; feature?: FlagKey }> = {
   projects: { entity: project, feature: 'projects' },
   cycles: { entity: cycle, feature: 'cycles' },
   projectMilestones: { entity: milestone, feature: 'projects' },
+  customViews: { entity: customView },
+  issueRelations: { entity: issueRelation },
+  attachments: { entity: attachment, feature: 'attachments' },
+  notifications: { entity: notification },
 };
 
 type RootOne = {
@@ -116,7 +126,23 @@ const ROOT_ONES: Record<string, RootOne> = {
   },
   cycle: byId(cycle, 'cycles'),
   projectMilestone: byId(milestone, 'projects'),
+  customView: byId(customView),
+  issueRelation: byId(issueRelation),
+  attachment: byId(attachment, 'attachments'),
+  notification: byId(notification),
 };
+
+/**
+ * The object type an entity's rows are answered as where the schema names
+ * `named`: the type itself, or the entity's type where `named` is an
+ * interface it implements (Notification: every row is an IssueNotification).
+ */
+function rowType(doc: Doc, named: GraphQLNamedType, entity: Entity): GraphQLObjectType {
+  if (isObjectType(named) && named.name === entity.name) return named;
+  const own = doc.schema.getType(entity.name);
+  if (isInterfaceType(named) && isObjectType(own) && doc.schema.isSubType(named, own)) return own;
+  return give_up(`${named.name} is no ${entity.name}`);
+}
 
 /** Fields by response key, in the order graphql-js executes them. */
 const subSets = (nodes: FieldNode[]) => nodes.flatMap((n) => (n.selectionSet ? [n.selectionSet] : []));
@@ -166,7 +192,7 @@ function emptyAnswer(
 function objectSelections(
   doc: Doc,
   type: GraphQLObjectType,
-  entity: Entity,
+  entity: Entity | Embedded,
   nodes: FieldNode[],
 ): Selection[] {
   const out: Selection[] = [];
@@ -188,12 +214,21 @@ function objectSelections(
       out.push({ key, field: name });
       continue;
     }
-    const target = field.to();
     const named = getNamedType(def.type);
     if (!isObjectType(named)) return give_up(`${type.name}.${name}`);
+    if (field.kind === 'object') {
+      const embedded = field.of();
+      if (named.name !== embedded.name || def.args.length) give_up(`${type.name}.${name} is a ${named.name}`);
+      out.push({ key, field: name, select: objectSelections(doc, named, embedded, fieldNodes) });
+      continue;
+    }
+    const target = field.to();
     if (field.kind === 'one') {
-      if (named.name !== target.name) give_up(`${type.name}.${name} is a ${named.name}`);
-      out.push({ key, field: name, select: objectSelections(doc, named, target, fieldNodes) });
+      out.push({
+        key,
+        field: name,
+        select: objectSelections(doc, rowType(doc, named, target), target, fieldNodes),
+      });
     } else {
       const args = getArgumentValues(def, fieldNodes[0]!, doc.variables) as ListArgs;
       out.push({ key, field: name, args, select: connectionSelections(doc, named, target, fieldNodes) });
@@ -209,8 +244,9 @@ function connectionSelections(
   entity: Entity,
   nodes: FieldNode[],
 ): Selection[] {
-  const nodeType = getNamedType(type.getFields().nodes?.type);
-  if (!nodeType || !isObjectType(nodeType) || nodeType.name !== entity.name) return give_up(type.name);
+  const nodesType = getNamedType(type.getFields().nodes?.type);
+  if (!nodesType) return give_up(type.name);
+  const nodeType = rowType(doc, nodesType, entity);
   const out: Selection[] = [];
   for (const [key, fieldNodes] of collectFields(doc, type, subSets(nodes))) {
     const name = fieldNodes[0]!.name.value;
@@ -278,7 +314,7 @@ export function planOperation(
     const roots = [...collectFields(doc, queryType, [op.selectionSet])].map(([key, nodes]) => {
       const name = nodes[0]!.name.value;
       const def = queryType.getFields()[name] ?? give_up(`Query.${name}`);
-      const type = getNamedType(def.type) as GraphQLObjectType;
+      const named = getNamedType(def.type);
       const args = getArgumentValues(def, nodes[0]!, variables) as ListArgs;
       const one = ROOT_ONES[name];
       if (one)
@@ -288,10 +324,11 @@ export function planOperation(
           args,
           one,
           feature: one.feature,
-          select: objectSelections(doc, type, one.entity, nodes),
+          select: objectSelections(doc, rowType(doc, named, one.entity), one.entity, nodes),
         };
       const { entity, feature } = ROOT_LISTS[name] ?? give_up(`Query.${name}`);
-      return { key, entity, args, feature, select: connectionSelections(doc, type, entity, nodes) };
+      if (!isObjectType(named)) return give_up(`Query.${name}`);
+      return { key, entity, args, feature, select: connectionSelections(doc, named, entity, nodes) };
     });
     return { roots };
   } catch (err) {

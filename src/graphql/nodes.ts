@@ -8,6 +8,7 @@
 // build-schema.ts).
 import { issueUrl } from '../modules/issues/fields.js';
 import { priorityLabel } from '../modules/issues/priorities.js';
+import { projectStatusOf } from '../modules/projects/fields.js';
 import { projectUrl } from '../modules/projects/present.js';
 import {
   type AttachmentRow,
@@ -132,7 +133,7 @@ class UserNode extends RowNode<UserRow> {
     return this.row.status === 'suspended' ? 'suspended' : null;
   }
   get initials() {
-    return initials(this.row.name);
+    return this.row.initials;
   }
   get avatarBackgroundColor() {
     return colorFor(this.row.id);
@@ -151,14 +152,6 @@ readsColumns(UserNode, {
 
 export const userNode = (r: UserRow, viewerId: string, publicUrl: string) =>
   new UserNode(r, viewerId, publicUrl);
-
-const initials = (name: string) =>
-  name
-    .split(/\s+/)
-    .filter(Boolean)
-    .slice(0, 2)
-    .map((w) => w[0]!.toUpperCase())
-    .join('');
 
 /** A stable colour per user for avatars without a picture. */
 function colorFor(id: string): string {
@@ -218,28 +211,10 @@ readsColumns(LabelNode, {
 
 export const labelNode = (r: LabelRow) => new LabelNode(r);
 
-const STATUS_COLORS: Record<string, string> = {
-  backlog: '#bec2c8',
-  planned: '#e2e2e2',
-  started: '#f2c94c',
-  paused: '#0f783c',
-  completed: '#5e6ad2',
-  canceled: '#95a2b3',
-};
-
 export { PROJECT_STATUSES };
 
-/** Project statuses are a fixed list here; each is presented as a ProjectStatus. */
-export const projectStatusNode = (type: string, since: Date) => ({
-  id: type,
-  type,
-  name: type[0]!.toUpperCase() + type.slice(1),
-  color: STATUS_COLORS[type] ?? '#bec2c8',
-  position: PROJECT_STATUSES.indexOf(type as never),
-  indefinite: type === 'backlog' || type === 'paused',
-  createdAt: since,
-  updatedAt: since,
-});
+/** Project statuses are a fixed list here; each is presented as a ProjectStatus (projects/fields.ts). */
+export const projectStatusNode = projectStatusOf;
 
 class ProjectNode extends RowNode<ProjectRow> {
   constructor(

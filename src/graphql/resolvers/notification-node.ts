@@ -4,9 +4,9 @@
 // Relations go through the batched loaders; `issue`, `team`, `comment`,
 // `parentComment` and `user { id }` need no read: a notification is listed
 // only while its recipient sees its issue, and all of those share its team.
-import { sql } from 'kysely';
 import { issueUrl } from '../../modules/issues/fields.js';
-import { notificationLine } from '../../modules/notifications/notify.js';
+import { NOTIFICATION_CATEGORY, notificationLine } from '../../modules/notifications/notify.js';
+import { notificationListColumns } from '../../modules/notifications/queries.js';
 import type { CommentRow, IssueRow, TeamRow, UserRow } from '../../platform/db/tables.js';
 import { notificationEntity } from '../../platform/list/entities.js';
 import type { Resolver, ResolverMap } from '../build-schema.js';
@@ -51,17 +51,8 @@ export const notificationList: ListDef = {
   table: 'notifications',
   entity: notificationEntity,
   archivable: true,
-  columns: sql`t.*, (select i.team_id from issues i where i.id = t.issue_id) as issue_team_id`,
+  columns: notificationListColumns,
   node: (r: NotificationRow) => notificationNode(r),
-};
-
-/** The schema's NotificationCategory of each type we write. */
-const CATEGORY: Record<string, string> = {
-  issueAssignedToYou: 'assignments',
-  issueMention: 'mentions',
-  issueCommentMention: 'mentions',
-  issueNewComment: 'commentsAndReplies',
-  issueStatusChanged: 'statusChanges',
 };
 
 const column =
@@ -80,7 +71,7 @@ export const issueNotificationResolvers: ResolverMap = {
   IssueNotification: {
     id: column((r) => r.id),
     type: column((r) => r.type),
-    category: column((r) => CATEGORY[r.type] ?? 'system'),
+    category: column((r) => (NOTIFICATION_CATEGORY as Record<string, string>)[r.type] ?? 'system'),
     createdAt: column((r) => r.created_at),
     updatedAt: column((r) => r.updated_at),
     readAt: column((r) => r.read_at),

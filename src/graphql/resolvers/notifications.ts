@@ -3,8 +3,8 @@
 // again at every request). The list is the notifications_inbox keyset page
 // under the same rule (platform/access.ts visibility.notification); the
 // IssueNotification fields are in notification-node.ts.
-import { sql } from 'kysely';
 import { getIssue } from '../../modules/issues/service.js';
+import { inboxConditions } from '../../modules/notifications/queries.js';
 import * as inbox from '../../modules/notifications/service.js';
 import type { IssueRow } from '../../platform/db/tables.js';
 import { invalidField } from '../../platform/errors.js';
@@ -72,10 +72,12 @@ export const notificationResolvers: ResolverMap = {
     notifications: (_s, a: ListArgs, g) => listConnection(g, notificationList, a),
     /** REST's inbox: unarchived, not snoozed (until its time), optionally unread only. */
     inboxNotifications: (_s, a: { first?: number; after?: string; unreadOnly?: boolean | null }, g) =>
-      listConnection(g, notificationList, { first: a.first, after: a.after }, [
-        sql`(t.snoozed_until_at is null or t.snoozed_until_at <= ${g.now})`,
-        ...(a.unreadOnly ? [sql`t.read_at is null`] : []),
-      ]),
+      listConnection(
+        g,
+        notificationList,
+        { first: a.first, after: a.after },
+        inboxConditions(g.now, a.unreadOnly === true),
+      ),
   },
   Mutation: {
     issueSubscribe: (_s, a: SubscribeArgs, g) => setSubscribed(g, a, true),

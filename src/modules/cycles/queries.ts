@@ -6,7 +6,8 @@ import type { CycleRow, CyclesTable } from '../../platform/db/tables.js';
 import { cycleEntity } from '../../platform/list/entities.js';
 import { fixedKey } from '../../platform/list/order.js';
 import { type ListRequest, restList } from '../../platform/list/query.js';
-import { emptyProgress, progressBy } from '../projects/progress.js';
+import { emptyProgress } from '../projects/progress.js';
+import { progressBy } from '../projects/queries.js';
 import type { CycleRecord } from './present.js';
 
 /** A cycle of a team the caller may see. */

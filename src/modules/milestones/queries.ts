@@ -7,6 +7,9 @@ import { type TeamAccess, visibility, visibleIn } from '../../platform/access.js
 import type { Db } from '../../platform/db/database.js';
 import type { MilestoneRow, ProjectMilestonesTable } from '../../platform/db/tables.js';
 import { isUuid } from '../../platform/ids.js';
+import { milestoneStatusSql, progressSql } from '../projects/fields.js';
+import type { Progress } from '../projects/progress.js';
+import type { MilestoneStatus } from './status.js';
 
 /**
  * A milestone the caller may see. `lock`: 'update' holds it for a change;
@@ -39,6 +42,25 @@ export function milestonesOfProjects(db: Db, projectIds: readonly string[]): Pro
     .orderBy('sort_order')
     .orderBy('created_at')
     .orderBy('id')
+    .execute();
+}
+
+/** Progress and status of every milestone of these projects (projects/fields.ts), in one statement. */
+export function milestoneStateRows(
+  db: Db,
+  projectIds: readonly string[],
+  access: TeamAccess,
+  today: string,
+): Promise<{ id: string; progress: Progress; status: MilestoneStatus }[]> {
+  if (projectIds.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('project_milestones as m')
+    .select([
+      'm.id',
+      progressSql('project_milestone_id', sql.ref('m.id'), access).$castTo<Progress>().as('progress'),
+      milestoneStatusSql(sql.ref('m'), access, today).$castTo<MilestoneStatus>().as('status'),
+    ])
+    .where('m.project_id', 'in', [...projectIds])
     .execute();
 }
 

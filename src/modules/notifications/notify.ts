@@ -42,7 +42,7 @@ class Recipients {
 }
 
 /** The line a notification email gives each kind (docs/email.md). */
-const MAIL_LINE: Record<NotificationType, string> = {
+export const MAIL_LINE: Record<NotificationType, string> = {
   issueAssignedToYou: 'Assigned to you',
   issueMention: 'You were mentioned',
   issueCommentMention: 'You were mentioned in a comment',
@@ -61,11 +61,24 @@ export interface NotificationEventData {
   parentCommentId: string | null;
 }
 
-/** A notification's line in words: the email digest's, and GraphQL's `subtitle`. */
+/** The line of a reply to the recipient's comment (an issueNewComment with a parent). */
+export const REPLY_LINE = 'Reply to your comment';
+
+/** The schema's NotificationCategory of each type we write; any other is 'system'. */
+export const NOTIFICATION_CATEGORY: Record<NotificationType, string> = {
+  issueAssignedToYou: 'assignments',
+  issueMention: 'mentions',
+  issueCommentMention: 'mentions',
+  issueNewComment: 'commentsAndReplies',
+  issueStatusChanged: 'statusChanges',
+};
+
+/**
+ * A notification's line in words: the email digest's, and GraphQL's `subtitle`
+ * (the compiled reads build it in SQL from the same constants: platform/read/entities.ts).
+ */
 export const notificationLine = (type: string, parentCommentId: string | null | undefined): string =>
-  type === 'issueNewComment' && parentCommentId
-    ? 'Reply to your comment'
-    : (MAIL_LINE[type as NotificationType] ?? type);
+  type === 'issueNewComment' && parentCommentId ? REPLY_LINE : (MAIL_LINE[type as NotificationType] ?? type);
 
 /**
  * One statement: a row per recipient who sees the issue now; and for each an

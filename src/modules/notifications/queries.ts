@@ -18,6 +18,15 @@ export interface InboxFilter {
   unread?: boolean | undefined;
 }
 
+/** A notification's columns as GraphQL's list reads them (alias t): the row, and its issue's team. */
+export const notificationListColumns = sql`t.*, (select i.team_id from issues i where i.id = t.issue_id) as issue_team_id`;
+
+/** GraphQL's inboxNotifications over the list's rows (alias t): not snoozed (until its time), unread if asked. */
+export const inboxConditions = (now: Date, unreadOnly: boolean) => [
+  sql<SqlBool>`(t.snoozed_until_at is null or t.snoozed_until_at <= ${now})`,
+  ...(unreadOnly ? [sql<SqlBool>`t.read_at is null`] : []),
+];
+
 const base = (db: Db, access: TeamAccess) =>
   db
     .selectFrom('notifications as n')

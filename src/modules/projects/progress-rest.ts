@@ -9,7 +9,8 @@ import { errors, IdParams } from '../../platform/http/schemas.js';
 import type { Http } from '../../platform/http/types.js';
 import { getCycle } from '../cycles/service.js';
 import { teamAccess } from '../teams/access.js';
-import { ProgressDaySchema, progressHistory } from './progress-history.js';
+import { ProgressDaySchema } from './progress-history.js';
+import { progressHistory } from './queries.js';
 import { getProject } from './service.js';
 
 const Days = Type.Object({ days: Type.Array(ProgressDaySchema) });

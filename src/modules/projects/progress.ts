@@ -1,9 +1,6 @@
-// Progress of a group of issues (a project's or a cycle's), counted by the type
-// of each issue's workflow state. Canceled issues are out of scope: they count
-// neither in the total nor as done. Archived issues are not counted.
+// Progress of a group of issues (a project's, a cycle's or a milestone's), as
+// every door presents it. What counts is written once, in SQL: fields.ts.
 import { Type } from 'typebox';
-import { type TeamAccess, visibility } from '../../platform/access.js';
-import type { Db } from '../../platform/db/database.js';
 
 export interface Progress {
   issueCount: number;
@@ -27,38 +24,6 @@ export const emptyProgress = (): Progress => ({
   progress: 0,
 });
 
-/** One grouped query for a whole page of projects, cycles or milestones, over the issues the caller sees. */
-export async function progressBy(
-  db: Db,
-  column: 'project_id' | 'cycle_id' | 'project_milestone_id',
-  ids: readonly string[],
-  access: TeamAccess,
-): Promise<Map<string, Progress>> {
-  const out = new Map<string, Progress>();
-  if (ids.length === 0) return out;
-  const rows = await db
-    .selectFrom('issues as i')
-    .innerJoin('workflow_states as s', 's.id', 'i.state_id')
-    .select((eb) => [
-      `i.${column} as owner`,
-      eb.fn.countAll<number>().filterWhere('s.type', '<>', 'canceled').as('total'),
-      eb.fn.countAll<number>().filterWhere('s.type', '=', 'completed').as('completed'),
-      eb.fn.countAll<number>().filterWhere('s.type', '=', 'started').as('started'),
-    ])
-    .where(`i.${column}`, 'in', [...ids])
-    .where('i.archived_at', 'is', null)
-    .where(() => visibility.issue('i', access) as never)
-    .groupBy(`i.${column}`)
-    .execute();
-  for (const r of rows) {
-    const total = Number(r.total);
-    const completed = Number(r.completed);
-    out.set(String(r.owner), {
-      issueCount: total,
-      completedIssueCount: completed,
-      startedIssueCount: Number(r.started),
-      progress: total === 0 ? 0 : completed / total,
-    });
-  }
-  return out;
-}
+// Counted in SQL, once for every door: fields.ts, read by queries.ts progressBy
+// (re-exported here for the GraphQL loaders).
+export { progressBy } from './queries.js';

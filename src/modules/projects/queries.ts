@@ -9,8 +9,10 @@ import { isUuid } from '../../platform/ids.js';
 import { projectEntity } from '../../platform/list/entities.js';
 import { timeKey } from '../../platform/list/order.js';
 import { type ListRequest, restList } from '../../platform/list/query.js';
+import { type ProgressOwner, progressSql } from './fields.js';
 import type { ProjectRecord } from './present.js';
-import { emptyProgress, progressBy } from './progress.js';
+import { emptyProgress, type Progress } from './progress.js';
+import { type ProgressDay, sampleDays } from './progress-history.js';
 
 /** A project the caller may see. */
 export function findProjectRow(
@@ -191,4 +193,95 @@ export async function resolveTeamRefs(
     } else missing.push(ref);
   }
   return { ids, missing };
+}
+
+const OWNER_TABLE = {
+  project_id: 'projects',
+  cycle_id: 'cycles',
+  project_milestone_id: 'project_milestones',
+} as const;
+
+/** Progress of a whole page of projects, cycles or milestones in one statement (fields.ts progressSql). */
+export async function progressBy(
+  db: Db,
+  column: ProgressOwner,
+  ids: readonly string[],
+  access: TeamAccess,
+): Promise<Map<string, Progress>> {
+  const out = new Map<string, Progress>();
+  if (ids.length === 0) return out;
+  const { rows } = await sql<{ id: string; progress: Progress }>`select o.id,
+      ${progressSql(column, sql.ref('o.id'), access)} as progress
+    from ${sql.table(OWNER_TABLE[column])} as o where o.id in (${sql.join([...ids])})`.execute(db);
+  for (const r of rows) out.set(r.id, r.progress);
+  return out;
+}
+
+/** The burn-up of a project or cycle (progress-history.ts says what each day counts). */
+export async function progressHistory(
+  db: Db,
+  owner: { column: 'project_id' | 'cycle_id'; id: string },
+  access: TeamAccess,
+  span: { from: Date; to: Date },
+): Promise<ProgressDay[]> {
+  const key = owner.column === 'project_id' ? 'projectId' : 'cycleId';
+  const { first, last, stepDays } = sampleDays(span.from, span.to);
+  const owned = db
+    .selectFrom('issues as i')
+    .select((eb) => [
+      sql<number>`coalesce(i.estimate, 1)`.as('points'),
+      eb.fn
+        .coalesce(
+          eb
+            .selectFrom('issue_history as h')
+            .select((h) => h.fn.max('h.created_at').as('at'))
+            .whereRef('h.issue_id', '=', 'i.id')
+            .where(sql<boolean>`h.changes -> ${key} ->> 'to' = ${owner.id}`),
+          'i.created_at',
+        )
+        .as('joined_at'),
+      'i.started_at',
+      'i.completed_at',
+      'i.canceled_at',
+    ])
+    .where(`i.${owner.column}`, '=', owner.id)
+    .where('i.archived_at', 'is', null)
+    .where(() => visibility.issue('i', access) as never);
+  const rows = await sql<{
+    date: string;
+    scope: number | string;
+    completed_scope: number | string;
+    in_progress_scope: number | string;
+    issues: number | string;
+    completed_issues: number | string;
+  }>`
+    with owned as (${owned}),
+    days as (
+      select d::date as day, d::date + 1 as day_end
+      from generate_series(${first}::date, ${last}::date, make_interval(days => ${stepDays}::int)) as d
+    ),
+    at_day as (
+      select d.day, o.points,
+             coalesce(o.completed_at < d.day_end, false) as done,
+             coalesce(o.started_at < d.day_end, false) and coalesce(o.completed_at >= d.day_end, true) as started
+      from days d
+      join owned o on o.joined_at < d.day_end and coalesce(o.canceled_at >= d.day_end, true)
+    )
+    select to_char(d.day, 'YYYY-MM-DD') as date,
+           coalesce(sum(a.points), 0) as scope,
+           coalesce(sum(a.points) filter (where a.done), 0) as completed_scope,
+           coalesce(sum(a.points) filter (where a.started), 0) as in_progress_scope,
+           count(a.day) as issues,
+           count(a.day) filter (where a.done) as completed_issues
+    from days d left join at_day a on a.day = d.day
+    group by d.day
+    order by d.day`.execute(db);
+  return rows.rows.map((r) => ({
+    date: r.date,
+    scope: Number(r.scope),
+    completedScope: Number(r.completed_scope),
+    inProgressScope: Number(r.in_progress_scope),
+    issues: Number(r.issues),
+    completedIssues: Number(r.completed_issues),
+  }));
 }

@@ -68,6 +68,8 @@ export interface UsersTable {
   deleted_at: NullableTimestamp;
   /** slug(display_name, 40), generated (migration 0031): branchName reads it. */
   name_slug: GeneratedAlways<string>;
+  /** initials(name), generated (migration 0032): User.initials in every door. */
+  initials: GeneratedAlways<string>;
 }
 
 export interface ApiKeysTable {

@@ -13,7 +13,7 @@ import { pastPosition } from '../list/order.js';
 import { listWhere } from '../list/query.js';
 import { type PageArgs, pageWindow } from '../list/window.js';
 import { constant, cursor, json, object, type Sql } from './json.js';
-import type { Entity, ReadContext, Via } from './model.js';
+import type { Embedded, Entity, ReadContext, Via } from './model.js';
 
 /** A field of an object: a constant (__typename, a value this service does not hold) or a declared field. */
 export type Selection =
@@ -35,8 +35,8 @@ interface State {
 
 const SORT_COLUMN = { createdAt: 'created_at', updatedAt: 'updated_at' } as const;
 
-/** The JSON text of one row of `entity` under alias `row`. */
-function objectJson(entity: Entity, row: string, select: Selection[], st: State): Sql {
+/** The JSON text of one row of `entity` (or an object embedded in it) under alias `row`. */
+function objectJson(entity: Entity | Embedded, row: string, select: Selection[], st: State): Sql {
   const ref = sql.raw(row);
   return object(
     select.map((s): [string, Sql] => {
@@ -44,13 +44,15 @@ function objectJson(entity: Entity, row: string, select: Selection[], st: State)
       const field = entity.fields[s.field];
       if (!field) throw new NotPlannable(`${entity.name}.${s.field}`);
       if (field.kind === 'value') return [s.key, field.json(ref, st.c)];
+      if (field.kind === 'object') return [s.key, objectJson(field.of(), row, s.select ?? [], st)];
       if (field.kind === 'one') {
         const target = field.to();
         const key = sql`${ref}.${sql.ref(field.key)}`;
         const sub = s.select ?? [];
         // Asked for its id alone, a row the caller surely sees is its key (as the resolvers answer it).
-        if (idOnly(sub) && (field.sameTeam || !mayHide(target, st.c))) return [s.key, byKey(key, sub)];
-        return [s.key, toOne(target, key, sub, st)];
+        if (idOnly(sub) && (field.sameTeam || field.open || !mayHide(target, st.c)))
+          return [s.key, byKey(key, sub)];
+        return [s.key, toOne(target, key, sub, st, field.open)];
       }
       return [s.key, listJson(field.to(), s.args ?? {}, s.select ?? [], st, { via: field.via, parent: ref })];
     }),
@@ -75,9 +77,9 @@ const byKey = (key: Sql, select: Selection[]): Sql =>
   sql`(case when ${key} is null then 'null' else ${object(select.map((s) => [s.key, 'constant' in s ? constant(s.constant) : json(key)]))} end)`;
 
 /** A related row by key: its object, or null when there is none or the caller may not see it. */
-function toOne(entity: Entity, key: Sql, select: Selection[], st: State): Sql {
+function toOne(entity: Entity, key: Sql, select: Selection[], st: State, open = false): Sql {
   const alias = `r${++st.depth}`;
-  const where = [sql`${sql.raw(alias)}.id = ${key}`, ...visibleRule(entity, alias, st.c)];
+  const where = [sql`${sql.raw(alias)}.id = ${key}`, ...(open ? [] : visibleRule(entity, alias, st.c))];
   return sql`coalesce((select ${objectJson(entity, alias, select, st)} from ${sql.table(entity.table)} as ${sql.raw(alias)}
     where ${sql.join(where, sql` and `)}), 'null')`;
 }

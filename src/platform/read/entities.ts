@@ -7,13 +7,27 @@
 import { sql } from 'kysely';
 import { branchOwnerSql, childProgressSql, labelIdsSql } from '../../modules/issues/fields.js';
 import { PRIORITIES, PRIORITY_LABELS } from '../../modules/issues/priorities.js';
-import { visibility } from '../access.js';
-import { ISSUE_COLUMNS } from '../db/tables.js';
+import { todayUtc } from '../../modules/milestones/status.js';
+import { MAIL_LINE, NOTIFICATION_CATEGORY, REPLY_LINE } from '../../modules/notifications/notify.js';
 import {
+  DEFAULT_STATUS_COLOR,
+  INDEFINITE_STATUSES,
+  milestoneStatusSql,
+  PROJECT_STATUS_COLORS,
+  progressRatioSql,
+  progressScopeSql,
+} from '../../modules/projects/fields.js';
+import { visibility } from '../access.js';
+import { ISSUE_COLUMNS, PROJECT_STATUSES } from '../db/tables.js';
+import {
+  attachmentEntity,
   commentEntity,
+  customViewEntity,
   cycleEntity,
   issueEntity,
+  issueRelationEntity,
   labelEntity,
+  notificationEntity,
   projectEntity,
   projectMilestoneEntity,
   teamEntity,
@@ -22,7 +36,7 @@ import {
 } from '../list/entities.js';
 import { mayHide } from './compile.js';
 import { constant, json, literal, projectSlug, type Sql, timestamp } from './json.js';
-import type { Entity, Field, ReadContext } from './model.js';
+import type { Embedded, Entity, Field, ReadContext } from './model.js';
 
 const at = (row: Sql, column: string) => sql`${row}.${sql.ref(column)}`;
 
@@ -57,6 +71,10 @@ const priorityLabel = (priority: Sql) =>
     sql` `,
   )} else ${literal(PRIORITIES[0].label)} end)`;
 
+/** An issue's link: the identifier, then its title's slug as kept with the row (migration 0031). */
+const issueUrl = (row: Sql, c: ReadContext) =>
+  sql`${c.publicUrl} || '/issue/' || ${at(row, 'identifier')} || coalesce('/' || nullif(${at(row, 'title_slug')}, ''), '')`;
+
 export const issue: Entity = {
   name: 'Issue',
   table: 'issues',
@@ -84,10 +102,7 @@ export const issue: Entity = {
     ),
     // The slugs are kept with the rows (migration 0031): title_slug, and users.name_slug
     // (branchOwnerSql); `sep || nullif(slug, '')` is null when the slug is empty.
-    url: value(
-      (row, c) =>
-        sql`${c.publicUrl} || '/issue/' || ${at(row, 'identifier')} || coalesce('/' || nullif(${at(row, 'title_slug')}, ''), '')`,
-    ),
+    url: value((row, c) => issueUrl(row, c)),
     branchName: value((row, c) => {
       const user = sql`coalesce(nullif(${branchOwnerSql(row, c.access, 'name_slug')}, ''), 'user')`;
       return sql`${user} || '/' || lower(${at(row, 'identifier')}) || coalesce('-' || nullif(${at(row, 'title_slug')}, ''), '')`;
@@ -174,6 +189,8 @@ export const user: Entity = {
       isMe: value((row, c) => sql`(${at(row, 'id')} = ${c.viewerId}::uuid)`),
       disableReason: value((row) => sql`(case when ${at(row, 'status')} = 'suspended' then 'suspended' end)`),
       url: value((row, c) => sql`${c.publicUrl} || '/users/' || ${at(row, 'id')}::text`),
+      // Kept with the row (migration 0032), which the resolvers' node reads too.
+      initials: col('initials'),
       assignedIssues: { kind: 'many', to: () => issue, via: { parentKey: sql.ref('t.assignee_id') } },
       createdIssues: { kind: 'many', to: () => issue, via: { parentKey: sql.ref('t.creator_id') } },
     } satisfies Record<string, Field>;
@@ -265,6 +282,41 @@ export const comment: Entity = {
   },
 };
 
+/** `case <value> when key then 'text' ... else 'otherwise' end`, from a table of constants. */
+const lookup = (value: Sql, table: [string, unknown][], otherwise: unknown) => {
+  const lit = (v: unknown) =>
+    typeof v === 'string' ? literal(v) : v instanceof Object ? (v as Sql) : sql.lit(v);
+  return sql`(case ${value} ${sql.join(
+    table.map(([k, v]) => sql`when ${literal(k)} then ${lit(v)}`),
+    sql` `,
+  )} else ${lit(otherwise)} end)`;
+};
+
+/** A project's status as a ProjectStatus, over the project's row (projects/fields.ts projectStatusOf). */
+const projectStatus: Embedded = {
+  name: 'ProjectStatus',
+  fields: {
+    id: col('status'),
+    type: col('status'),
+    name: value((row) => sql`upper(left(${at(row, 'status')}, 1)) || substr(${at(row, 'status')}, 2)`),
+    color: value((row) =>
+      lookup(at(row, 'status'), Object.entries(PROJECT_STATUS_COLORS), DEFAULT_STATUS_COLOR),
+    ),
+    position: value((row) =>
+      lookup(
+        at(row, 'status'),
+        PROJECT_STATUSES.map((s, i) => [s, i]),
+        -1,
+      ),
+    ),
+    indefinite: value(
+      (row) => sql`(${at(row, 'status')} in (${sql.join(INDEFINITE_STATUSES.map(literal))}))`,
+    ),
+    createdAt: stamp('created_at'),
+    updatedAt: stamp('created_at'),
+  },
+};
+
 export const project: Entity = {
   name: 'Project',
   table: 'projects',
@@ -289,6 +341,10 @@ export const project: Entity = {
     sortOrder: col('sort_order'),
     priorityLabel: fixed(PRIORITIES[0].label),
     frequencyResolution: fixed('weekly'),
+    status: { kind: 'object', of: () => projectStatus },
+    // Over the issues the caller sees (projects/fields.ts); scope is counted in issues.
+    progress: value((row, c) => progressRatioSql('project_id', at(row, 'id'), c.access)),
+    scope: value((row, c) => progressScopeSql('project_id', at(row, 'id'), c.access)),
     lead: one(() => user, 'lead_id'),
     creator: one(() => user, 'creator_id'),
     url: value(
@@ -318,6 +374,7 @@ export const cycle: Entity = {
     ),
     isFuture: value((row, c) => sql`(${at(row, 'starts_at')} > ${c.now.toISOString()}::timestamptz)`),
     isPast: value((row, c) => sql`(${at(row, 'ends_at')} <= ${c.now.toISOString()}::timestamptz)`),
+    progress: value((row, c) => progressRatioSql('cycle_id', at(row, 'id'), c.access)),
     team: one(() => team, 'team_id', true),
   },
 };
@@ -333,7 +390,127 @@ export const milestone: Entity = {
     description: col('description'),
     targetDate: col('target_date'),
     sortOrder: col('sort_order'),
+    progress: value((row, c) => progressRatioSql('project_milestone_id', at(row, 'id'), c.access)),
+    // Depends on its siblings, as of the request's day (UTC).
+    status: value((row, c) => milestoneStatusSql(row, c.access, todayUtc(c.now))),
     project: one(() => project, 'project_id'),
+  },
+};
+
+export const customView: Entity = {
+  name: 'CustomView',
+  table: 'custom_views',
+  spec: customViewEntity,
+  archivable: true,
+  fields: {
+    ...stamps,
+    archivedAt: stamp('archived_at'),
+    name: col('name'),
+    description: col('description'),
+    icon: col('icon'),
+    color: col('color'),
+    filterData: col('filter_data'),
+    filters: col('filter_data'),
+    shared: col('shared'),
+    slugId: col('slug_id'),
+    // Every view we hold lists issues.
+    modelName: fixed('Issue'),
+    // Whoever sees the view sees who made it, even a guest who would not see that person otherwise.
+    owner: { kind: 'one', to: () => user, key: 'owner_id', open: true },
+    creator: { kind: 'one', to: () => user, key: 'creator_id', open: true },
+    team: one(() => team, 'team_id'),
+  },
+};
+
+export const issueRelation: Entity = {
+  name: 'IssueRelation',
+  table: 'issue_relations',
+  spec: issueRelationEntity,
+  archivable: false,
+  fields: {
+    ...stamps,
+    type: col('type'),
+    // Removing a relation deletes it; there is no archived state to report.
+    archivedAt: fixed(null),
+    issue: one(() => issue, 'issue_id'),
+    relatedIssue: one(() => issue, 'related_issue_id'),
+  },
+};
+
+export const attachment: Entity = {
+  name: 'Attachment',
+  table: 'attachments',
+  spec: attachmentEntity,
+  archivable: true,
+  fields: {
+    ...stamps,
+    title: col('title'),
+    subtitle: col('subtitle'),
+    url: col('url'),
+    sourceType: col('source_type'),
+    groupBySource: col('group_by_source'),
+    archivedAt: stamp('archived_at'),
+    metadata: value((row) => sql`coalesce(${at(row, 'metadata')}, '{}'::jsonb)`),
+    issue: one(() => issue, 'issue_id', true),
+    creator: one(() => user, 'creator_id'),
+  },
+};
+
+/** A column of the notification's actor, null when there is none or the caller may not see them. */
+const actorColumn = (row: Sql, c: ReadContext, column: Sql) => {
+  const rule = mayHide(user, c) ? sql`and ${user.spec.visible!('na', c.access)}` : sql``;
+  return sql`(select ${column} from users na where na.id = ${at(row, 'actor_id')} ${rule})`;
+};
+
+/**
+ * A notification, as the only kind Trackway writes: an IssueNotification. Its
+ * issue, comments and recipient need no rule of their own: a notification is
+ * seen only by its recipient while they see its issue (visibility.notification).
+ */
+export const notification: Entity = {
+  name: 'IssueNotification',
+  table: 'notifications',
+  spec: notificationEntity,
+  archivable: true,
+  fields: {
+    ...stamps,
+    type: col('type'),
+    category: value((row) => lookup(at(row, 'type'), Object.entries(NOTIFICATION_CATEGORY), 'system')),
+    readAt: stamp('read_at'),
+    archivedAt: stamp('archived_at'),
+    snoozedUntilAt: stamp('snoozed_until_at'),
+    issueId: col('issue_id'),
+    commentId: col('comment_id'),
+    parentCommentId: col('parent_comment_id'),
+    issueStatusType: col('issue_status_type'),
+    // The inbox shows one entry per issue, and the batch mutations act on it.
+    groupingKey: value((row) => sql`'issue/' || ${at(row, 'issue_id')}::text`),
+    // notify.ts notificationLine, from its constants.
+    subtitle: value(
+      (
+        row,
+      ) => sql`(case when ${at(row, 'type')} = 'issueNewComment' and ${at(row, 'parent_comment_id')} is not null
+        then ${literal(REPLY_LINE)} else ${lookup(at(row, 'type'), Object.entries(MAIL_LINE), sql`${at(row, 'type')}`)} end)`,
+    ),
+    title: value(
+      (row) =>
+        sql`coalesce((select ni.identifier || ' ' || ni.title from issues ni where ni.id = ${at(row, 'issue_id')}), '')`,
+    ),
+    url: value(
+      (row, c) =>
+        sql`coalesce((select ${issueUrl(sql`ni`, c)} from issues ni where ni.id = ${at(row, 'issue_id')}), '')`,
+    ),
+    issue: one(() => issue, 'issue_id', true),
+    comment: one(() => comment, 'comment_id', true),
+    parentComment: one(() => comment, 'parent_comment_id', true),
+    user: one(() => user, 'user_id', true),
+    actor: one(() => user, 'actor_id'),
+    actorAvatarUrl: value((row, c) => actorColumn(row, c, sql`na.avatar_url`)),
+    actorInitials: value((row, c) => actorColumn(row, c, sql`na.initials`)),
+    actorInactive: value(
+      (row, c) =>
+        sql`coalesce(${actorColumn(row, c, sql`not (na.deleted_at is null and na.status = 'active')`)}, false)`,
+    ),
   },
 };
 
@@ -348,4 +525,8 @@ export const entities: Record<string, Entity> = {
   Project: project,
   Cycle: cycle,
   ProjectMilestone: milestone,
+  CustomView: customView,
+  IssueRelation: issueRelation,
+  Attachment: attachment,
+  IssueNotification: notification,
 };

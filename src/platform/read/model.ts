@@ -25,9 +25,24 @@ export type Field =
    * A to-one relation through a key column of the row; null when absent or not visible.
    * `sameTeam`: the related row is in the row's team, so whoever sees the row sees it.
    */
-  | { kind: 'one'; to: () => Entity; key: string; sameTeam?: boolean }
+  | {
+      kind: 'one';
+      to: () => Entity;
+      key: string;
+      sameTeam?: boolean;
+      /** Shown to whoever sees the row, without the related entity's own rule (a saved view's owner). */
+      open?: boolean;
+    }
   /** A list of related rows, read as a connection (paged, filtered, visible rows only). */
-  | { kind: 'many'; to: () => Entity; via: Via };
+  | { kind: 'many'; to: () => Entity; via: Via }
+  /** An object of type `name` whose fields are values over the same row (Project.status). */
+  | { kind: 'object'; of: () => Embedded };
+
+/** The fields of an object computed from its parent's row, not read from a table of its own. */
+export interface Embedded {
+  name: string;
+  fields: Record<string, Field>;
+}
 
 /**
  * How a list's rows hang off their parent: the rows are `t` in `from`, and
