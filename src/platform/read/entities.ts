@@ -251,6 +251,9 @@ export const comment: Entity = {
     body: col('body'),
     issueId: col('issue_id'),
     parentId: col('parent_id'),
+    // REST's author id; REST has deletedAt where GraphQL folds it into archivedAt.
+    userId: seenId('user_id', () => user),
+    deletedAt: stamp('deleted_at'),
     editedAt: stamp('edited_at'),
     resolvedAt: stamp('resolved_at'),
     // No deletedAt in the schema: a deleted comment kept for its replies shows as archived at its deletion.
