@@ -234,6 +234,10 @@ export const label: Entity = {
     color: col('color'),
     isGroup: col('is_group'),
     archivedAt: stamp('archived_at'),
+    // REST's references by id (a group is in the label's team or the workspace's).
+    teamId: col('team_id'),
+    parentId: col('parent_id'),
+    creatorId: seenId('creator_id', () => user),
     // A workspace label has no team.
     team: one(() => team, 'team_id', true),
     parent: one(() => label, 'parent_id'),

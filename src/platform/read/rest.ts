@@ -132,6 +132,24 @@ export async function eventData(
   return JSON.parse(json) as Record<string, unknown>;
 }
 
+/**
+ * An update event's updatedFrom: the previous value of each field of `keys`
+ * that changed between two event data, and the previous updatedAt; undefined
+ * when nothing else changed (no event to record).
+ */
+export function changedFrom(
+  before: Record<string, unknown>,
+  after: Record<string, unknown>,
+  keys: readonly string[] = Object.keys(after),
+): Record<string, unknown> | undefined {
+  const from: Record<string, unknown> = {};
+  for (const key of keys) {
+    if (key === 'updatedAt' || JSON.stringify(before[key]) === JSON.stringify(after[key])) continue;
+    from[key] = before[key];
+  }
+  return Object.keys(from).length ? { ...from, updatedAt: before['updatedAt'] } : undefined;
+}
+
 /** `{"key":json}`: a REST answer's envelope around a row's JSON text. */
 export const envelope = (key: string, json: string) => `{${JSON.stringify(key)}:${json}}`;
 
