@@ -1,8 +1,6 @@
 // Comment rules. The stable service API (REST and GraphQL both call these):
 //
-//   listComments(ctx, actor, issueIdOrIdentifier, { limit?, offset? })   -> { comments, total, limit, offset }
-//   listCommentsJson(ctx, actor, issueIdOrIdentifier, page)             -> the REST page as JSON text
-//   getComment(ctx, actor, id)                                         -> CommentRecord
+//   listCommentsJson(ctx, actor, issueIdOrIdentifier, { limit?, offset? }) -> the REST page as JSON text
 //   commentJson(ctx, actor, id)                                        -> `{"comment":...}` as REST answers
 //   createComment(ctx, actor, { issueId, body, parentId? })            -> CommentRecord  event comment.create
 //   updateComment(ctx, actor, id, { body })                            -> CommentRecord  event comment.update
@@ -49,19 +47,6 @@ function checkBody(body: unknown): string {
   return body;
 }
 
-export async function listComments(
-  ctx: AppContext,
-  actor: Actor,
-  issueIdOrIdentifier: string,
-  page: { limit?: number; offset?: number } = {},
-) {
-  const access = await teamAccess(ctx.db, actor);
-  const issueId = await resolveIssueId(ctx.db, issueIdOrIdentifier, access);
-  if (!issueId) throw notFound('Issue');
-  const { rows: comments, total } = await q.listComments(ctx.db, issueId, access, page);
-  return { comments, total, limit: page.limit ?? DEFAULT_PAGE, offset: page.offset ?? 0 };
-}
-
 /** listComments as REST answers it: the page's comments read as COMMENT_VIEW in one more statement. */
 export async function listCommentsJson(
   ctx: AppContext,
@@ -84,12 +69,6 @@ export async function listCommentsJson(
 export async function commentJson(ctx: AppContext, actor: Actor, id: string): Promise<string> {
   const access = await teamAccess(ctx.db, actor);
   return viewAnswer(ctx.db, COMMENT_VIEW, 'comment', id, readContextOf(ctx, actor, access), 'Comment');
-}
-
-export async function getComment(ctx: AppContext, actor: Actor, id: string) {
-  const comment = await q.findComment(ctx.db, id, await teamAccess(ctx.db, actor));
-  if (!comment) throw notFound('Comment');
-  return comment;
 }
 
 export async function createComment(ctx: AppContext, actor: Actor, input: CommentCreateInput) {

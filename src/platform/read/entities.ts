@@ -199,6 +199,11 @@ export const team: Entity = {
     timezone: col('timezone'),
     visibility: value((row) => sql`(case when ${at(row, 'private')} then 'private' else 'public' end)`),
     allMembersCanJoin: value((row) => sql`(not ${at(row, 'private')})`),
+    // REST's: the last issue number taken, and (in its list) the number of memberships.
+    lastIssueNumber: col('issue_count'),
+    memberCount: value(
+      (row) => sql`(select count(*)::int from team_memberships m where m.team_id = ${at(row, 'id')})`,
+    ),
     issueEstimationType: fixed('notUsed'),
     setIssueSortOrderOnStateChange: fixed('none'),
     states: { kind: 'many', to: () => workflowState, via: { parentKey: sql.ref('t.team_id') } },
@@ -218,6 +223,7 @@ export const workflowState: Entity = {
     description: col('description'),
     position: col('position'),
     archivedAt: stamp('archived_at'),
+    teamId: col('team_id'),
     team: one(() => team, 'team_id', true),
   },
 };
