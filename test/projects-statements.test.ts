@@ -1,9 +1,10 @@
 // Lists of projects and cycles cost a fixed number of SQL statements whatever
-// the page size: members, teams and progress are loaded for the whole page.
+// the page size: members, teams and progress are read for the whole page
+// (REST's project list: one statement builds the page's JSON).
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { listCycles } from '../src/modules/cycles/service.js';
-import { listProjects } from '../src/modules/projects/service.js';
+import { listProjectsJson } from '../src/modules/projects/service.js';
 import { insertIssue } from './projects.fixtures.js';
 import { startTestApp, type TestApp } from './support/harness.js';
 import { StatementCounter } from './support/statement-counter.js';
@@ -40,10 +41,12 @@ test('listProjects and listCycles: the same statement count for 3 and 30 rows', 
   const counts: Record<string, number> = {};
   for (const limit of [3, 30]) {
     const pc = new StatementCounter();
-    const projects = await listProjects({ ...t.ctx, db: t.ctx.db.withPlugin(pc) }, actorOf(member.user), {
-      limit,
-      offset: 0,
-    });
+    const projects = JSON.parse(
+      await listProjectsJson({ ...t.ctx, db: t.ctx.db.withPlugin(pc) }, actorOf(member.user), {
+        limit,
+        offset: 0,
+      }),
+    ) as { projects: { progress: { issueCount: number }; memberIds: string[] }[] };
     assert.equal(projects.projects.length, limit);
     assert.ok(projects.projects.every((p) => p.progress.issueCount === 1 && p.memberIds.length === 1));
     counts[`projects${limit}`] = pc.count;

@@ -7,7 +7,7 @@
 import { sql } from 'kysely';
 import { branchOwnerSql, childProgressSql, labelIdsSql } from '../../modules/issues/fields.js';
 import { PRIORITIES, PRIORITY_LABELS } from '../../modules/issues/priorities.js';
-import { visibility } from '../access.js';
+import { inVisibleTeam, visibility } from '../access.js';
 import { ISSUE_COLUMNS } from '../db/tables.js';
 import {
   commentEntity,
@@ -21,7 +21,7 @@ import {
   workflowStateEntity,
 } from '../list/entities.js';
 import { mayHide } from './compile.js';
-import { constant, json, literal, projectSlug, type Sql, timestamp } from './json.js';
+import { constant, json, literal, object, projectSlug, type Sql, timestamp } from './json.js';
 import type { Entity, Field, ReadContext } from './model.js';
 
 const at = (row: Sql, column: string) => sql`${row}.${sql.ref(column)}`;
@@ -50,6 +50,27 @@ const seenId = (column: string, to: () => Entity): Field => ({
   },
 });
 const stamps = { id: col('id'), createdAt: stamp('created_at'), updatedAt: stamp('updated_at') };
+
+/**
+ * REST's progress of the live issues the caller sees whose `column` is the
+ * row's id (projects/progress.ts counts a page the same way): canceled ones
+ * out of scope, progress = completed / in scope, 0 when none.
+ */
+const progressCounts = (column: string): Field => ({
+  kind: 'value',
+  json: (row, c) => {
+    const n = (type: string) => sql`count(*) filter (where prog_s.type = ${literal(type)})`;
+    const total = sql`count(*) filter (where prog_s.type <> 'canceled')`;
+    return sql`(select ${object([
+      ['issueCount', json(total)],
+      ['completedIssueCount', json(n('completed'))],
+      ['startedIssueCount', json(n('started'))],
+      ['progress', json(sql`(case when ${total} = 0 then 0 else ${n('completed')}::float8 / ${total} end)`)],
+    ])} from issues prog_i join workflow_states prog_s on prog_s.id = prog_i.state_id
+      where prog_i.${sql.raw(column)} = ${at(row, 'id')} and prog_i.archived_at is null
+      and ${visibility.issue('prog_i', c.access)})`;
+  },
+});
 
 const priorityLabel = (priority: Sql) =>
   sql`(case ${priority} ${sql.join(
@@ -304,6 +325,18 @@ export const project: Entity = {
     frequencyResolution: fixed('weekly'),
     lead: one(() => user, 'lead_id'),
     creator: one(() => user, 'creator_id'),
+    // REST's: references by id (members by id, teams the caller sees, by id) and progress counts.
+    leadId: col('lead_id'),
+    creatorId: col('creator_id'),
+    memberIds: value(
+      (row) =>
+        sql`array(select pm.user_id from project_members pm where pm.project_id = ${at(row, 'id')} order by pm.user_id)`,
+    ),
+    teamIds: value(
+      (row, c) => sql`array(select pt.team_id from project_teams pt where pt.project_id = ${at(row, 'id')}
+        and ${inVisibleTeam(sql.ref('pt.team_id'), c.access)} order by pt.team_id)`,
+    ),
+    progressCounts: progressCounts('project_id'),
     url: value(
       (row, c) =>
         sql`${c.publicUrl} || '/project/' || ${projectSlug(at(row, 'name'))} || '-' || ${at(row, 'slug_id')}`,
