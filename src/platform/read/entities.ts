@@ -72,6 +72,13 @@ const progressCounts = (column: string): Field => ({
   },
 });
 
+/** A cycle's status from its dates and completion: past, current or upcoming. */
+const cycleStatus = (row: Sql, c: ReadContext) => {
+  const now = sql`${c.now.toISOString()}::timestamptz`;
+  return sql`(case when ${at(row, 'completed_at')} is not null or ${at(row, 'ends_at')} <= ${now} then 'past'
+    when ${at(row, 'starts_at')} > ${now} then 'upcoming' else 'current' end)`;
+};
+
 const priorityLabel = (priority: Sql) =>
   sql`(case ${priority} ${sql.join(
     PRIORITY_LABELS.map((label, i) => sql`when ${sql.lit(i)} then ${literal(label)}`),
@@ -365,6 +372,15 @@ export const cycle: Entity = {
     isFuture: value((row, c) => sql`(${at(row, 'starts_at')} > ${c.now.toISOString()}::timestamptz)`),
     isPast: value((row, c) => sql`(${at(row, 'ends_at')} <= ${c.now.toISOString()}::timestamptz)`),
     team: one(() => team, 'team_id', true),
+    // REST's: its team by id, its progress counts, and its status, where a completed
+    // cycle is past whatever its dates say (GraphQL's isActive/isPast/isFuture read
+    // the dates alone); REST's isActive, isPast, isFuture are this status's.
+    teamId: col('team_id'),
+    progressCounts: progressCounts('cycle_id'),
+    status: value((row, c) => cycleStatus(row, c)),
+    statusIsActive: value((row, c) => sql`(${cycleStatus(row, c)} = 'current')`),
+    statusIsPast: value((row, c) => sql`(${cycleStatus(row, c)} = 'past')`),
+    statusIsFuture: value((row, c) => sql`(${cycleStatus(row, c)} = 'upcoming')`),
   },
 };
 
