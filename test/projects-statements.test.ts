@@ -1,9 +1,10 @@
 // Lists of projects and cycles cost a fixed number of SQL statements whatever
-// the page size: members, teams and progress are loaded for the whole page.
+// the page size: members, teams and progress are read for the whole page
+// (REST's project list: one statement builds the page's JSON).
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { listCycles } from '../src/modules/cycles/service.js';
-import { listProjects } from '../src/modules/projects/service.js';
+import { listCyclesJson } from '../src/modules/cycles/service.js';
+import { listProjectsJson } from '../src/modules/projects/service.js';
 import { insertIssue } from './projects.fixtures.js';
 import { startTestApp, type TestApp } from './support/harness.js';
 import { StatementCounter } from './support/statement-counter.js';
@@ -24,7 +25,7 @@ const actorOf = (user: any) => ({
   via: 'session' as const,
 });
 
-test('listProjects and listCycles: the same statement count for 3 and 30 rows', async () => {
+test('project and cycle lists: the same statement count for 3 and 30 rows', async () => {
   for (let i = 0; i < 30; i++) {
     const p = await t.post('/api/projects', { name: `P${i}`, memberIds: [member.user.id] }, member.token);
     const c = await t.post(
@@ -40,18 +41,22 @@ test('listProjects and listCycles: the same statement count for 3 and 30 rows', 
   const counts: Record<string, number> = {};
   for (const limit of [3, 30]) {
     const pc = new StatementCounter();
-    const projects = await listProjects({ ...t.ctx, db: t.ctx.db.withPlugin(pc) }, actorOf(member.user), {
-      limit,
-      offset: 0,
-    });
+    const projects = JSON.parse(
+      await listProjectsJson({ ...t.ctx, db: t.ctx.db.withPlugin(pc) }, actorOf(member.user), {
+        limit,
+        offset: 0,
+      }),
+    ) as { projects: { progress: { issueCount: number }; memberIds: string[] }[] };
     assert.equal(projects.projects.length, limit);
     assert.ok(projects.projects.every((p) => p.progress.issueCount === 1 && p.memberIds.length === 1));
     counts[`projects${limit}`] = pc.count;
     const cc = new StatementCounter();
-    const cycles = await listCycles({ ...t.ctx, db: t.ctx.db.withPlugin(cc) }, actorOf(member.user), {
-      limit,
-      offset: 0,
-    });
+    const cycles = JSON.parse(
+      await listCyclesJson({ ...t.ctx, db: t.ctx.db.withPlugin(cc) }, actorOf(member.user), {
+        limit,
+        offset: 0,
+      }),
+    ) as { cycles: { progress: { completedIssueCount: number } }[] };
     assert.equal(cycles.cycles.length, limit);
     assert.ok(cycles.cycles.every((c) => c.progress.completedIssueCount === 1));
     counts[`cycles${limit}`] = cc.count;

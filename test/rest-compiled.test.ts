@@ -1,14 +1,16 @@
 // REST issue reads whose JSON PostgreSQL builds from the read model
-// (GET /api/issues and /api/issues/:id) must answer exactly what presenting
-// the service's records gives (issues/present.ts, the writes' answers), key
-// order included, for every role of the visibility world and every issue
-// (a list's entries each as its GET answers);
-// and REST's branchName and labelIds must be GraphQL's.
+// (GET /api/issues and /api/issues/:id, the writes' answers) must answer
+// exactly what the service's records give when presented by hand (the oracle
+// below, which was REST's presenter before the read model), key order
+// included, for every role of the visibility world and every issue (a list's
+// entries each as its GET answers); and REST's branchName and labelIds must
+// be GraphQL's.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import fc from 'fast-check';
-import { presentIssue } from '../src/modules/issues/present.js';
-import { getIssue } from '../src/modules/issues/service.js';
+import { branchName, issueUrl, priorityLabel } from '../src/modules/issues/fields.js';
+import { IssueSchema } from '../src/modules/issues/present.js';
+import { getIssue, type IssueRecord } from '../src/modules/issues/service.js';
 import type { Actor } from '../src/platform/context.js';
 import { startTestApp, type TestApp } from './support/harness.js';
 import { buildWorld, ROLES, type Role, type World, worldActors } from './support/visibility-fixture.js';
@@ -28,7 +30,45 @@ before(async () => {
 });
 after(() => t.close());
 
-const present = (r: Parameters<typeof presentIssue>[0]) => presentIssue(r, t.ctx.config.publicUrl);
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+/** The oracle: a record as REST has always shown it, in IssueSchema's order. */
+const present = (r: IssueRecord) => ({
+  id: r.id,
+  identifier: r.identifier,
+  number: r.number,
+  title: r.title,
+  description: r.description,
+  priority: r.priority,
+  priorityLabel: priorityLabel(r.priority),
+  estimate: r.estimate,
+  dueDate: r.due_date,
+  teamId: r.team_id,
+  stateId: r.state_id,
+  assigneeId: r.assignee_id,
+  creatorId: r.creator_id,
+  projectId: r.project_id,
+  projectMilestoneId: r.project_milestone_id,
+  cycleId: r.cycle_id,
+  parentId: r.parent_id,
+  labelIds: r.labelIds,
+  childProgress: r.childProgress,
+  sortOrder: r.sort_order,
+  url: issueUrl(t.ctx.config.publicUrl, r.identifier, r.title),
+  branchName: branchName(r.branchUser, r.identifier, r.title),
+  createdAt: r.created_at.toISOString(),
+  updatedAt: r.updated_at.toISOString(),
+  startedAt: iso(r.started_at),
+  completedAt: iso(r.completed_at),
+  canceledAt: iso(r.canceled_at),
+  archivedAt: iso(r.archived_at),
+});
+
+test("the oracle names IssueSchema's keys in its order", async () => {
+  const { id } = await t.ctx.db.selectFrom('issues').select('id').executeTakeFirstOrThrow();
+  const r = await getIssue(t.ctx, actors.admin, id);
+  assert.deepEqual(Object.keys(present(r)), Object.keys(IssueSchema.properties));
+});
 
 test('GET /api/issues/:id answers what the record presents, for every role and issue', async () => {
   const issues = await t.ctx.db.selectFrom('issues').select(['id', 'identifier']).execute();
@@ -111,4 +151,32 @@ test('a compressed page arrives whole over a socket (the handler waits for compr
   assert.equal(res.headers.get('content-encoding'), 'gzip');
   const body = (await res.json()) as { issues: unknown[] };
   assert.ok(body.issues.length > 3);
+});
+
+// Last: it renames an issue.
+test('a write answers what its GET answers, and its event carries the same record', async () => {
+  const issue = await t.ctx.db
+    .selectFrom('issues')
+    .select(['id'])
+    .where('archived_at', 'is', null)
+    .executeTakeFirstOrThrow();
+  for (const role of ROLES) {
+    const before = await t.get(`/api/issues/${issue.id}`, tokens[role]);
+    if (before.status !== 200) continue;
+    const res = await t.patch(`/api/issues/${issue.id}`, { title: `renamed by ${role}` }, tokens[role]);
+    if (res.status === 403) continue;
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    const read = await t.get(`/api/issues/${issue.id}`, tokens[role]);
+    assert.equal(JSON.stringify(res.body), JSON.stringify(read.body), role);
+    const event = await t.ctx.db
+      .selectFrom('webhook_events')
+      .select('payload')
+      .where('type', '=', 'issue')
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow();
+    const data = (typeof event.payload === 'string' ? JSON.parse(event.payload) : event.payload).data;
+    const admin = await t.get(`/api/issues/${issue.id}`, tokens.admin);
+    // Values only: the event log stores payloads as jsonb, which keeps no key order.
+    assert.deepEqual(data, admin.body.issue, role);
+  }
 });

@@ -1,25 +1,11 @@
 // The public shape of a comment, with its author's id and name (a deleted
-// author still shows the name they had). A deleted comment kept for its
-// replies has deletedAt, an empty body and no author.
-import { Type } from 'typebox';
-import type { CommentRecord } from './queries.js';
-
-export function presentComment(c: CommentRecord) {
-  return {
-    id: c.id,
-    issueId: c.issue_id,
-    userId: c.user_id,
-    parentId: c.parent_id,
-    body: c.body,
-    createdAt: c.created_at.toISOString(),
-    updatedAt: c.updated_at.toISOString(),
-    editedAt: c.edited_at?.toISOString() ?? null,
-    deletedAt: c.deleted_at?.toISOString() ?? null,
-    user: c.user_id ? { id: c.user_id, name: c.user_name ?? '' } : null,
-  };
-}
-
-export type CommentJson = ReturnType<typeof presentComment>;
+// author still shows the name they had; one out of the reader's sight is
+// null). A deleted comment kept for its replies has deletedAt, an empty body
+// and no author. COMMENT_VIEW reads it from the read model's declaration for
+// every REST answer and every comment event (platform/read/rest.ts).
+import { type Static, Type } from 'typebox';
+import { comment } from '../../platform/read/entities.js';
+import { restView } from '../../platform/read/rest.js';
 
 export const CommentSchema = Type.Object({
   id: Type.String(),
@@ -34,4 +20,17 @@ export const CommentSchema = Type.Object({
     description: 'Set on a deleted comment kept for its replies; its body is "" and user null',
   }),
   user: Type.Union([Type.Object({ id: Type.String(), name: Type.String() }), Type.Null()]),
+});
+
+export type CommentJson = Static<typeof CommentSchema>;
+
+/** REST's comment over the read model's: the schema's keys in its order; `user` is the author's id and name. */
+export const COMMENT_VIEW = restView(comment, CommentSchema, {
+  user: {
+    field: 'user',
+    select: [
+      { key: 'id', field: 'id' },
+      { key: 'name', field: 'name' },
+    ],
+  },
 });

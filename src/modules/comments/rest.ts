@@ -2,15 +2,16 @@
 import { Type } from 'typebox';
 import type { AppContext } from '../../platform/context.js';
 import { actorOf } from '../../platform/http/auth-hook.js';
+import { sendJsonText } from '../../platform/http/json-text.js';
 import { PageInfo, pageQuery } from '../../platform/http/pagination.js';
 import { errors, IdParams, Ok } from '../../platform/http/schemas.js';
 import type { Http } from '../../platform/http/types.js';
-import { CommentSchema, presentComment } from './present.js';
+import { CommentSchema } from './present.js';
 import {
+  commentJson,
   createComment,
   deleteComment,
-  getComment,
-  listComments,
+  listCommentsJson,
   MAX_BODY,
   updateComment,
 } from './service.js';
@@ -33,13 +34,8 @@ export function commentsRoutes(app: Http, ctx: AppContext): void {
         },
       },
     },
-    async (req) => {
-      const page = await listComments(ctx, actorOf(req), req.params.id, req.query);
-      return {
-        comments: page.comments.map(presentComment),
-        pageInfo: { total: page.total, limit: page.limit, offset: page.offset },
-      };
-    },
+    async (req, reply) =>
+      sendJsonText(reply, await listCommentsJson(ctx, actorOf(req), req.params.id, req.query)),
   );
 
   app.post(
@@ -57,8 +53,9 @@ export function commentsRoutes(app: Http, ctx: AppContext): void {
       },
     },
     async (req, reply) => {
-      const comment = await createComment(ctx, actorOf(req), { issueId: req.params.id, ...req.body });
-      return reply.status(201).send({ comment: presentComment(comment) });
+      const actor = actorOf(req);
+      const comment = await createComment(ctx, actor, { issueId: req.params.id, ...req.body });
+      return sendJsonText(reply.status(201), await commentJson(ctx, actor, comment.id));
     },
   );
 
@@ -72,7 +69,7 @@ export function commentsRoutes(app: Http, ctx: AppContext): void {
         response: { 200: CommentEnvelope, ...errors(401, 404) },
       },
     },
-    async (req) => ({ comment: presentComment(await getComment(ctx, actorOf(req), req.params.id)) }),
+    async (req, reply) => sendJsonText(reply, await commentJson(ctx, actorOf(req), req.params.id)),
   );
 
   app.patch(
@@ -86,9 +83,11 @@ export function commentsRoutes(app: Http, ctx: AppContext): void {
         response: { 200: CommentEnvelope, ...errors(400, 401, 403, 404) },
       },
     },
-    async (req) => ({
-      comment: presentComment(await updateComment(ctx, actorOf(req), req.params.id, req.body)),
-    }),
+    async (req, reply) => {
+      const actor = actorOf(req);
+      const comment = await updateComment(ctx, actor, req.params.id, req.body);
+      return sendJsonText(reply, await commentJson(ctx, actor, comment.id));
+    },
   );
 
   app.delete(

@@ -1,7 +1,7 @@
 // Comment rules. The stable service API (REST and GraphQL both call these):
 //
-//   listComments(ctx, actor, issueIdOrIdentifier, { limit?, offset? })   -> { comments, total, limit, offset }
-//   getComment(ctx, actor, id)                                         -> CommentRecord
+//   listCommentsJson(ctx, actor, issueIdOrIdentifier, { limit?, offset? }) -> the REST page as JSON text
+//   commentJson(ctx, actor, id)                                        -> `{"comment":...}` as REST answers
 //   createComment(ctx, actor, { issueId, body, parentId? })            -> CommentRecord  event comment.create
 //   updateComment(ctx, actor, id, { body })                            -> CommentRecord  event comment.update
 //   deleteComment(ctx, actor, id)                                      -> CommentRecord  event comment.remove
@@ -10,16 +10,24 @@
 // body "" and no author): listed and readable, but not editable, deletable or
 // replied to.
 //
-// issueId takes the issue's uuid or identifier. Present with presentComment.
+// issueId takes the issue's uuid or identifier. REST's answers and each
+// event's data are COMMENT_VIEW (present.ts), read from the read model.
 // Guests may comment; editing and deleting is for the author or an admin.
 import type { Actor, AppContext } from '../../platform/context.js';
 import { invalidField, notFound } from '../../platform/errors.js';
 import { DEFAULT_PAGE } from '../../platform/list/window.js';
 import { recordEvent } from '../../platform/outbox.js';
+import {
+  eventData,
+  listEnvelope,
+  readContextOf,
+  viewAnswer,
+  viewJsonList,
+} from '../../platform/read/rest.js';
 import { resolveIssueId } from '../issues/queries.js';
 import { teamAccess } from '../teams/access.js';
 import { assertCanChangeComment } from './policy.js';
-import { presentComment } from './present.js';
+import { COMMENT_VIEW } from './present.js';
 import * as q from './queries.js';
 
 export type { CommentRecord } from './queries.js';
@@ -39,23 +47,28 @@ function checkBody(body: unknown): string {
   return body;
 }
 
-export async function listComments(
+/** listComments as REST answers it: the page's comments read as COMMENT_VIEW in one more statement. */
+export async function listCommentsJson(
   ctx: AppContext,
   actor: Actor,
   issueIdOrIdentifier: string,
   page: { limit?: number; offset?: number } = {},
-) {
+): Promise<string> {
   const access = await teamAccess(ctx.db, actor);
   const issueId = await resolveIssueId(ctx.db, issueIdOrIdentifier, access);
   if (!issueId) throw notFound('Issue');
-  const { rows: comments, total } = await q.listComments(ctx.db, issueId, access, page);
-  return { comments, total, limit: page.limit ?? DEFAULT_PAGE, offset: page.offset ?? 0 };
+  const { rows, total } = await q.listComments(ctx.db, issueId, access, page);
+  const ids = rows.map((r) => r.id);
+  const comments = await viewJsonList(ctx.db, COMMENT_VIEW, ids, readContextOf(ctx, actor, access));
+  return listEnvelope('comments', comments, {
+    pageInfo: { total, limit: page.limit ?? DEFAULT_PAGE, offset: page.offset ?? 0 },
+  });
 }
 
-export async function getComment(ctx: AppContext, actor: Actor, id: string) {
-  const comment = await q.findComment(ctx.db, id, await teamAccess(ctx.db, actor));
-  if (!comment) throw notFound('Comment');
-  return comment;
+/** One comment as REST answers it (its GET, and a write's answer read back as the GET would). */
+export async function commentJson(ctx: AppContext, actor: Actor, id: string): Promise<string> {
+  const access = await teamAccess(ctx.db, actor);
+  return viewAnswer(ctx.db, COMMENT_VIEW, 'comment', id, readContextOf(ctx, actor, access), 'Comment');
 }
 
 export async function createComment(ctx: AppContext, actor: Actor, input: CommentCreateInput) {
@@ -82,9 +95,9 @@ export async function createComment(ctx: AppContext, actor: Actor, input: Commen
       parent_id: parentId,
       body,
     });
-    const comment = (await q.findComment(trx, id, access))!;
-    await recordEvent(ctx, trx, { type: 'comment', action: 'create', data: presentComment(comment), actor });
-    return comment;
+    const data = await eventData(ctx, trx, COMMENT_VIEW, id, actor);
+    await recordEvent(ctx, trx, { type: 'comment', action: 'create', data, actor });
+    return (await q.findComment(trx, id, access))!;
   });
 }
 
@@ -97,16 +110,19 @@ export async function updateComment(ctx: AppContext, actor: Actor, id: string, i
     assertCanChangeComment(actor, before);
     if (before.body === body) return before;
     await q.updateCommentBody(trx, id, body);
-    const after = (await q.findComment(trx, id, access))!;
-    const old = presentComment(before);
     await recordEvent(ctx, trx, {
       type: 'comment',
       action: 'update',
-      data: presentComment(after),
-      updatedFrom: { body: old.body, editedAt: old.editedAt, updatedAt: old.updatedAt },
+      data: await eventData(ctx, trx, COMMENT_VIEW, id, actor),
+      // As the view prints them (ISO with milliseconds, as toISOString does).
+      updatedFrom: {
+        body: before.body,
+        editedAt: before.edited_at?.toISOString() ?? null,
+        updatedAt: before.updated_at.toISOString(),
+      },
       actor,
     });
-    return after;
+    return (await q.findComment(trx, id, access))!;
   });
 }
 
@@ -125,13 +141,14 @@ export async function deleteComment(ctx: AppContext, actor: Actor, id: string) {
     const comment = await q.findComment(trx, id, access);
     if (!comment || comment.deleted_at) throw notFound('Comment');
     assertCanChangeComment(actor, comment);
+    const data = await eventData(ctx, trx, COMMENT_VIEW, id, actor);
     if (await q.hasReplies(trx, id)) {
       await q.softDeleteComment(trx, id);
     } else {
       await q.deleteComment(trx, id);
       await q.removeEmptyPlaceholders(trx, comment.parent_id);
     }
-    await recordEvent(ctx, trx, { type: 'comment', action: 'remove', data: presentComment(comment), actor });
+    await recordEvent(ctx, trx, { type: 'comment', action: 'remove', data, actor });
     return comment;
   });
 }

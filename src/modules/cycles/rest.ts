@@ -2,12 +2,13 @@
 import { Type } from 'typebox';
 import type { AppContext } from '../../platform/context.js';
 import { actorOf } from '../../platform/http/auth-hook.js';
+import { sendJsonText } from '../../platform/http/json-text.js';
 import { PageInfo, pageOf, pageQuery } from '../../platform/http/pagination.js';
 import { errors, IdParams, OneLineText } from '../../platform/http/schemas.js';
 import type { Http } from '../../platform/http/types.js';
 import { WRITE_CYCLES } from './policy.js';
-import { CycleSchema, presentCycle } from './present.js';
-import { createCycle, deleteCycle, getCycle, listCycles, updateCycle } from './service.js';
+import { CycleSchema } from './present.js';
+import { createCycle, cycleJson, deleteCycle, listCyclesJson, updateCycle } from './service.js';
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
 const Instant = Type.String({ format: 'date-time', description: 'ISO 8601 timestamp' });
@@ -56,11 +57,9 @@ export function cyclesRoutes(app: Http, ctx: AppContext): void {
         response: { 200: CycleList, ...errors(400, 401, 403) },
       },
     },
-    async (req) => {
+    async (req, reply) => {
       const page = pageOf(req.query, 50);
-      const { cycles, total } = await listCycles(ctx, actorOf(req), { ...req.query, ...page });
-      const now = new Date();
-      return { cycles: cycles.map((c) => presentCycle(c, now)), pageInfo: { total, ...page } };
+      return sendJsonText(reply, await listCyclesJson(ctx, actorOf(req), { ...req.query, ...page }));
     },
   );
 
@@ -76,8 +75,9 @@ export function cyclesRoutes(app: Http, ctx: AppContext): void {
       },
     },
     async (req, reply) => {
-      const cycle = await createCycle(ctx, actorOf(req), req.body);
-      return reply.status(201).send({ cycle: presentCycle(cycle) });
+      const actor = actorOf(req);
+      const cycle = await createCycle(ctx, actor, req.body);
+      return sendJsonText(reply.status(201), await cycleJson(ctx, actor, cycle.id));
     },
   );
 
@@ -91,7 +91,7 @@ export function cyclesRoutes(app: Http, ctx: AppContext): void {
         response: { 200: CycleEnvelope, ...errors(401, 403, 404) },
       },
     },
-    async (req) => ({ cycle: presentCycle(await getCycle(ctx, actorOf(req), req.params.id)) }),
+    async (req, reply) => sendJsonText(reply, await cycleJson(ctx, actorOf(req), req.params.id)),
   );
 
   app.patch(
@@ -106,7 +106,11 @@ export function cyclesRoutes(app: Http, ctx: AppContext): void {
         response: { 200: CycleEnvelope, ...errors(400, 401, 403, 404) },
       },
     },
-    async (req) => ({ cycle: presentCycle(await updateCycle(ctx, actorOf(req), req.params.id, req.body)) }),
+    async (req, reply) => {
+      const actor = actorOf(req);
+      const cycle = await updateCycle(ctx, actor, req.params.id, req.body);
+      return sendJsonText(reply, await cycleJson(ctx, actor, cycle.id));
+    },
   );
 
   app.delete(

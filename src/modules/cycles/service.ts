@@ -9,10 +9,17 @@ import { invalidField, notFound } from '../../platform/errors.js';
 import { isUuid } from '../../platform/ids.js';
 import { isOneLine, ONE_LINE_MESSAGE } from '../../platform/one-line.js';
 import { recordEvent } from '../../platform/outbox.js';
+import {
+  eventData,
+  listEnvelope,
+  readContextOf,
+  viewAnswer,
+  viewJsonList,
+} from '../../platform/read/rest.js';
 import { findTeamByRef, firstTeam } from '../projects/queries.js';
 import { teamAccess } from '../teams/access.js';
 import { assertCanReadCycles, assertCanWriteCycles } from './policy.js';
-import { type CycleRecord, presentCycle } from './present.js';
+import { CYCLE_VIEW, type CycleRecord } from './present.js';
 import * as q from './queries.js';
 
 type Instant = string | Date;
@@ -69,23 +76,21 @@ async function loadOne(db: Db, row: CycleRow, access: TeamAccess): Promise<Cycle
   return r!;
 }
 
-const event = (actor: Actor, record: CycleRecord) => ({
-  type: 'cycle' as const,
-  data: presentCycle(record),
-  actor,
-});
+/** A cycle event: its data is CYCLE_VIEW as an admin's GET shows it, read in `trx`. */
+async function eventOf(ctx: AppContext, trx: Db, actor: Actor, id: string) {
+  return { type: 'cycle' as const, data: await eventData(ctx, trx, CYCLE_VIEW, id, actor), actor };
+}
 
-export async function listCycles(
-  ctx: AppContext,
-  actor: Actor,
-  input: ListCyclesInput,
-): Promise<{ cycles: CycleRecord[]; total: number }> {
+/** The list of cycles as REST answers it: the page's cycles as CYCLE_VIEW and its pageInfo. */
+export async function listCyclesJson(ctx: AppContext, actor: Actor, input: ListCyclesInput): Promise<string> {
   await assertCanReadCycles(ctx.db);
   const access = await teamAccess(ctx.db, actor);
+  const page = { limit: input.limit, offset: input.offset };
   let teamId: string | undefined;
   if (input.teamId) {
     const team = await findTeamByRef(ctx.db, input.teamId);
-    if (!team || !canSeeTeam(access, team.id)) return { cycles: [], total: 0 };
+    if (!team || !canSeeTeam(access, team.id))
+      return listEnvelope('cycles', [], { pageInfo: { total: 0, ...page } });
     teamId = team.id;
   }
   // The list parameters as a filter tree, through the one list engine.
@@ -98,7 +103,16 @@ export async function listCycles(
     limit: input.limit,
     offset: input.offset,
   });
-  return { cycles: await q.loadCycleRecords(ctx.db, rows, access), total };
+  const ids = rows.map((r) => r.id);
+  const cycles = await viewJsonList(ctx.db, CYCLE_VIEW, ids, readContextOf(ctx, actor, access));
+  return listEnvelope('cycles', cycles, { pageInfo: { total, ...page } });
+}
+
+/** One cycle as REST answers it, `{"cycle":...}` (its GET, and a write's answer read back as the GET would). */
+export async function cycleJson(ctx: AppContext, actor: Actor, id: string): Promise<string> {
+  await assertCanReadCycles(ctx.db);
+  const access = await teamAccess(ctx.db, actor);
+  return viewAnswer(ctx.db, CYCLE_VIEW, 'cycle', id, readContextOf(ctx, actor, access), 'Cycle');
 }
 
 export async function getCycle(ctx: AppContext, actor: Actor, id: string): Promise<CycleRecord> {
@@ -127,9 +141,8 @@ export async function createCycle(ctx: AppContext, actor: Actor, input: CycleInp
       starts_at: startsAt,
       ends_at: endsAt,
     });
-    const record = await loadOne(trx, row, access);
-    await recordEvent(ctx, trx, { ...event(actor, record), action: 'create' });
-    return record;
+    await recordEvent(ctx, trx, { ...(await eventOf(ctx, trx, actor, row.id)), action: 'create' });
+    return loadOne(trx, row, access);
   });
 }
 
@@ -151,7 +164,7 @@ export async function updateCycle(
     const current = isUuid(id) ? await q.findCycleRow(trx, id, access, true) : undefined;
     if (!current) throw notFound('Cycle');
     checkOrder(startsAt ?? current.starts_at, endsAt ?? current.ends_at);
-    const before = presentCycle(await loadOne(trx, current, access));
+    const before = await eventData(ctx, trx, CYCLE_VIEW, id, actor);
     const set: Updateable<CyclesTable> = {
       ...(patch.name !== undefined ? { name: checkName(patch.name) ?? null } : {}),
       ...(patch.description !== undefined ? { description: text(patch.description) ?? null } : {}),
@@ -159,15 +172,15 @@ export async function updateCycle(
       ...(endsAt ? { ends_at: endsAt } : {}),
       ...(completedAt !== undefined ? { completed_at: completedAt } : {}),
     };
-    const record = await loadOne(trx, await q.updateCycleRow(trx, id, set), access);
-    const ev = event(actor, record);
+    const row = await q.updateCycleRow(trx, id, set);
+    const ev = await eventOf(ctx, trx, actor, id);
     const updatedFrom: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(before)) {
       if (k === 'updatedAt' || k === 'progress') continue;
       if (JSON.stringify(v) !== JSON.stringify((ev.data as Record<string, unknown>)[k])) updatedFrom[k] = v;
     }
     await recordEvent(ctx, trx, { ...ev, action: 'update', updatedFrom });
-    return record;
+    return loadOne(trx, row, access);
   });
 }
 
@@ -179,8 +192,9 @@ export async function deleteCycle(ctx: AppContext, actor: Actor, id: string): Pr
     const current = isUuid(id) ? await q.findCycleRow(trx, id, access, true) : undefined;
     if (!current) throw notFound('Cycle');
     const record = await loadOne(trx, current, access);
+    const ev = await eventOf(ctx, trx, actor, id);
     await q.deleteCycleRow(trx, id);
-    await recordEvent(ctx, trx, { ...event(actor, record), action: 'remove' });
+    await recordEvent(ctx, trx, { ...ev, action: 'remove' });
     return record;
   });
 }

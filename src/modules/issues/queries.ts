@@ -38,7 +38,7 @@ import {
   childProgressSql,
   labelIdsSql,
 } from './fields.js';
-import { type IssueRecord, REST_ISSUE_FIELDS } from './present.js';
+import { ISSUE_VIEW, type IssueRecord } from './present.js';
 
 const COLUMNS = ISSUE_COLUMNS.map((c) => `issues.${c}` as const);
 /** The columns that need no check: parent, project and milestone may be out of the caller's sight. */
@@ -217,7 +217,7 @@ export async function findIssueJson(
   if (!match) return undefined;
   const { rows } = await sql<{
     json: string;
-  }>`select '{"issue":' || ${rowJson(readIssue, 'r', REST_ISSUE_FIELDS, read)} || '}' as json
+  }>`select '{"issue":' || ${rowJson(readIssue, 'r', ISSUE_VIEW.select, read)} || '}' as json
     from issues r where ${match} and ${visibility.issue('r', read.access)}`.execute(db);
   return rows[0]?.json;
 }
@@ -468,7 +468,7 @@ export async function listIssueJsonPage(
   const rows = await db
     .selectFrom('issues')
     .innerJoin(p.page, 'page.id', 'issues.id')
-    .select(['issues.id', rowJson(readIssue, 'issues', REST_ISSUE_FIELDS, read).$castTo<string>().as('json')])
+    .select(['issues.id', rowJson(readIssue, 'issues', ISSUE_VIEW.select, read).$castTo<string>().as('json')])
     .select(p.extra)
     .orderBy(p.order)
     .execute();

@@ -11,13 +11,14 @@ import { parseFilterParam } from '../../platform/list/query-param.js';
 import { IssueCreateBody, IssuePatchBody } from './inputs.js';
 import { listIssuesJson } from './list.js';
 import { EDIT_ISSUES } from './policy.js';
-import { type IssueRecord, IssueSchema, presentIssue } from './present.js';
+import { IssueSchema } from './present.js';
 import {
   archiveIssue,
   createIssue,
   deleteIssue,
   getIssueJson,
   issueHistory,
+  issueJson,
   unarchiveIssue,
   updateIssue,
 } from './service.js';
@@ -78,8 +79,6 @@ const IssuePageInfo = Type.Object({
 const nullable = (v: string | undefined) => (v === 'null' ? null : v);
 
 export function issuesRoutes(app: Http, ctx: AppContext): void {
-  const present = (r: IssueRecord) => presentIssue(r, ctx.config.publicUrl);
-
   app.get(
     '/api/issues',
     {
@@ -140,8 +139,9 @@ export function issuesRoutes(app: Http, ctx: AppContext): void {
       },
     },
     async (req, reply) => {
-      const issue = await createIssue(ctx, actorOf(req), req.body);
-      return reply.status(201).send({ issue: present(issue) });
+      const actor = actorOf(req);
+      const issue = await createIssue(ctx, actor, req.body);
+      return sendJsonText(reply.status(201), await issueJson(ctx, actor, issue));
     },
   );
 
@@ -170,7 +170,13 @@ export function issuesRoutes(app: Http, ctx: AppContext): void {
         response: { 200: IssueEnvelope, ...errors(400, 401, 403, 404) },
       },
     },
-    async (req) => ({ issue: present(await updateIssue(ctx, actorOf(req), req.params.id, req.body)) }),
+    async (req, reply) => {
+      const actor = actorOf(req);
+      return sendJsonText(
+        reply,
+        await issueJson(ctx, actor, await updateIssue(ctx, actor, req.params.id, req.body)),
+      );
+    },
   );
 
   app.delete(
@@ -201,7 +207,10 @@ export function issuesRoutes(app: Http, ctx: AppContext): void {
         response: { 200: IssueEnvelope, ...errors(401, 403, 404) },
       },
     },
-    async (req) => ({ issue: present(await archiveIssue(ctx, actorOf(req), req.params.id)) }),
+    async (req, reply) => {
+      const actor = actorOf(req);
+      return sendJsonText(reply, await issueJson(ctx, actor, await archiveIssue(ctx, actor, req.params.id)));
+    },
   );
 
   app.post(
@@ -215,7 +224,13 @@ export function issuesRoutes(app: Http, ctx: AppContext): void {
         response: { 200: IssueEnvelope, ...errors(401, 403, 404) },
       },
     },
-    async (req) => ({ issue: present(await unarchiveIssue(ctx, actorOf(req), req.params.id)) }),
+    async (req, reply) => {
+      const actor = actorOf(req);
+      return sendJsonText(
+        reply,
+        await issueJson(ctx, actor, await unarchiveIssue(ctx, actor, req.params.id)),
+      );
+    },
   );
 
   app.get(

@@ -11,7 +11,8 @@
 //   listIssuesJson(ctx, actor, ListIssuesOptions) (list.ts)      -> the REST page as JSON text
 //   loadIssueRecords(db, ids) (queries.ts)                       -> IssueRecord[] for data loaders
 //
-// Present a record with presentIssue(record, ctx.config.publicUrl) from present.ts.
+// REST reads the answer as JSON from the read model (issueJson, ISSUE_VIEW in present.ts);
+// each event's data is that same view, read in the transaction as an admin sees it.
 // A write changes the issue and records one event; what follows from it
 // (history, subscriptions, notifications, mail) are the event's handlers
 // (app.ts), run by recordEvent in the same transaction.
@@ -26,6 +27,7 @@ import type { Db } from '../../platform/db/database.js';
 import type { StateRow } from '../../platform/db/tables.js';
 import { notFound } from '../../platform/errors.js';
 import { type ChangeEvent, recordEvent } from '../../platform/outbox.js';
+import { envelope, eventData, readContextOf, viewJson } from '../../platform/read/rest.js';
 import { findLabelsByIds } from '../labels/queries.js';
 import { issueMilestoneChange } from '../milestones/issue-link.js';
 import { defaultState, findStateById, firstStateOfType } from '../states/queries.js';
@@ -50,7 +52,7 @@ import {
   type IssueUpdateInput,
 } from './inputs.js';
 import { assertCanEditIssues, assertCanLink } from './policy.js';
-import { type IssueRecord, presentIssue, presentTracked, TRACKED } from './present.js';
+import { ISSUE_VIEW, type IssueJson, type IssueRecord, TRACKED } from './present.js';
 import * as q from './queries.js';
 
 export type { IssueCreateInput, IssueUpdateInput } from './inputs.js';
@@ -143,23 +145,21 @@ export async function createIssue(
     });
     await q.addIdentifier(trx, id, identifier);
     await q.setLabels(trx, id, labelIds);
-    const record = (await q.loadIssueRecord(trx, id))!;
-    const data = presentIssue(record, ctx.config.publicUrl);
-    await recordEvent(ctx, trx, {
-      type: 'issue',
-      action: 'create',
-      data,
-      actor,
-      url: data.url,
-    });
+    const data = await issueData(ctx, trx, id, actor);
+    await recordEvent(ctx, trx, { type: 'issue', action: 'create', data, actor, url: data.url });
     return readBack(trx, id, access);
   });
 }
 
+/** The issue as its events carry it (ISSUE_VIEW, as an admin's GET shows it), read in `trx`. */
+const issueData = async (ctx: AppContext, trx: Db, id: string, actor: Actor) =>
+  (await eventData(ctx, trx, ISSUE_VIEW, id, actor)) as IssueJson;
+
 /**
  * Records the update event for a change from `before` to `after` (the
- * record after it presented whole, the one before only in its tracked
- * fields); false when no tracked field changed. `stateType`: the type of the
+ * issue's event data read before and after the write: the event carries
+ * `after` whole, and updatedFrom the tracked fields of `before` that
+ * changed); false when no tracked field changed. `stateType`: the type of the
  * issue's state after the change, given where the state may change; `silent`:
  * notify nobody (outbox.ts ChangeEvent).
  */
@@ -167,17 +167,15 @@ async function recordChange(
   trx: Db,
   ctx: AppContext,
   actor: Actor,
-  before: IssueRecord,
-  after: IssueRecord,
+  before: IssueJson,
+  data: IssueJson,
   effects: Pick<ChangeEvent, 'stateType' | 'silent'> = {},
 ): Promise<boolean> {
-  const old = presentTracked(before);
-  const data = presentIssue(after, ctx.config.publicUrl);
-  const updatedFrom: Record<string, unknown> = { updatedAt: before.updated_at.toISOString() };
+  const updatedFrom: Record<string, unknown> = { updatedAt: before.updatedAt };
   let changed = false;
   for (const key of TRACKED) {
-    if (JSON.stringify(old[key]) === JSON.stringify(data[key])) continue;
-    updatedFrom[key] = old[key];
+    if (JSON.stringify(before[key]) === JSON.stringify(data[key])) continue;
+    updatedFrom[key] = before[key];
     changed = true;
   }
   if (!changed) return false;
@@ -211,7 +209,7 @@ export async function updateIssue(
     const id = await resolveIssue(trx, idOrIdentifier, access);
     const row = await q.lockIssue(trx, id);
     if (!row) throw notFound('Issue');
-    const before = (await q.loadIssueRecord(trx, id))!;
+    const before = await issueData(ctx, trx, id, actor);
     const p = new Problems();
     const set: Partial<q.IssueColumns> = {};
 
@@ -315,7 +313,7 @@ export async function updateIssue(
 
     await q.updateIssueRow(trx, id, changed);
     if (labelsChanged) await q.setLabels(trx, id, labelIds);
-    const after = (await q.loadIssueRecord(trx, id))!;
+    const after = await issueData(ctx, trx, id, actor);
     await recordChange(trx, ctx, actor, before, after, { stateType: state!.type });
     return readBack(trx, id, access);
   });
@@ -356,9 +354,9 @@ export async function moveIssueToState(
   const row = await q.lockIssue(trx, issueId);
   if (!row || row.state_id === to.id) return false;
   const from = (await findStateById(trx, row.state_id))!;
-  const before = (await q.loadIssueRecord(trx, issueId))!;
+  const before = await issueData(ctx, trx, issueId, actor);
   await q.updateIssueRow(trx, issueId, { state_id: to.id, ...stateTimes(from.type, to.type, row) });
-  const after = (await q.loadIssueRecord(trx, issueId))!;
+  const after = await issueData(ctx, trx, issueId, actor);
   await recordChange(trx, ctx, actor, before, after, { stateType: to.type, silent: true });
   return true;
 }
@@ -373,10 +371,9 @@ export async function deleteIssue(
   return ctx.db.transaction().execute(async (trx) => {
     const id = await resolveIssue(trx, idOrIdentifier, access);
     if (!(await q.lockIssue(trx, id))) throw notFound('Issue');
-    const record = (await q.loadIssueRecord(trx, id))!;
+    const data = await issueData(ctx, trx, id, actor);
     const shown = await readBack(trx, id, access);
     await q.deleteIssueRow(trx, id); // comments, attachments, labels, history cascade
-    const data = presentIssue(record, ctx.config.publicUrl);
     await recordEvent(ctx, trx, { type: 'issue', action: 'remove', data, actor, url: data.url });
     return shown;
   });
@@ -390,9 +387,9 @@ async function setArchived(ctx: AppContext, actor: Actor, idOrIdentifier: string
     const row = await q.lockIssue(trx, id);
     if (!row) throw notFound('Issue');
     if ((row.archived_at !== null) === archived) return readBack(trx, id, access);
-    const before = (await q.loadIssueRecord(trx, id))!;
+    const before = await issueData(ctx, trx, id, actor);
     await q.updateIssueRow(trx, id, { archived_at: archived ? new Date() : null });
-    const after = (await q.loadIssueRecord(trx, id))!;
+    const after = await issueData(ctx, trx, id, actor);
     await recordChange(trx, ctx, actor, before, after);
     return readBack(trx, id, access);
   });
@@ -414,10 +411,24 @@ export async function getIssue(ctx: AppContext, actor: Actor, idOrIdentifier: st
 /** getIssue's answer as REST sends it, `{"issue":{...}}`, its JSON built by PostgreSQL (platform/read). */
 export async function getIssueJson(ctx: AppContext, actor: Actor, idOrIdentifier: string): Promise<string> {
   const access = await teamAccess(ctx.db, actor);
-  const read = { access, viewerId: actor.id, publicUrl: ctx.config.publicUrl, now: new Date() };
-  const json = await q.findIssueJson(ctx.db, idOrIdentifier, read);
+  const json = await q.findIssueJson(ctx.db, idOrIdentifier, readContextOf(ctx, actor, access));
   if (json === undefined) throw notFound('Issue');
   return json;
+}
+
+/**
+ * A write's answer as REST sends it, `{"issue":{...}}`: the issue the
+ * service returned, read as its GET reads it (ISSUE_VIEW with the caller's access).
+ */
+export async function issueJson(
+  ctx: AppContext,
+  actor: Actor,
+  issue: Pick<IssueRecord, 'id'>,
+): Promise<string> {
+  const access = await teamAccess(ctx.db, actor);
+  const json = await viewJson(ctx.db, ISSUE_VIEW, issue.id, readContextOf(ctx, actor, access));
+  if (json === undefined) throw notFound('Issue');
+  return envelope('issue', json);
 }
 
 /** Change history of an issue, oldest first, with what the caller may not see masked (history.ts). */

@@ -1,24 +1,9 @@
-// The public shape of a label (issue label, or a label group when isGroup).
+// The public shape of a label (issue label, or a label group when isGroup):
+// its schema, and LABEL_VIEW, which every REST answer and label event reads
+// from the read model's declaration (platform/read/rest.ts).
 import { Type } from 'typebox';
-import type { LabelRow } from '../../platform/db/tables.js';
-
-export function presentLabel(l: LabelRow) {
-  return {
-    id: l.id,
-    name: l.name,
-    description: l.description,
-    color: l.color,
-    teamId: l.team_id,
-    parentId: l.parent_id,
-    isGroup: l.is_group,
-    creatorId: l.creator_id,
-    createdAt: l.created_at.toISOString(),
-    updatedAt: l.updated_at.toISOString(),
-    archivedAt: l.archived_at?.toISOString() ?? null,
-  };
-}
-
-export type LabelJson = ReturnType<typeof presentLabel>;
+import { label } from '../../platform/read/entities.js';
+import { restView } from '../../platform/read/rest.js';
 
 const NullableString = Type.Union([Type.String(), Type.Null()]);
 
@@ -35,3 +20,6 @@ export const LabelSchema = Type.Object({
   updatedAt: Type.String({ format: 'date-time' }),
   archivedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
 });
+
+/** REST's label over the read model's: the schema's keys in its order. */
+export const LABEL_VIEW = restView(label, LabelSchema);

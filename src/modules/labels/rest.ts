@@ -2,11 +2,12 @@
 import { Type } from 'typebox';
 import type { AppContext } from '../../platform/context.js';
 import { actorOf } from '../../platform/http/auth-hook.js';
+import { sendJsonText } from '../../platform/http/json-text.js';
 import { errors, IdParams, Ok, OneLineText } from '../../platform/http/schemas.js';
 import type { Http } from '../../platform/http/types.js';
 import { MANAGE_LABELS } from './policy.js';
-import { LabelSchema, presentLabel } from './present.js';
-import { createLabel, deleteLabel, getLabel, listLabels, updateLabel } from './service.js';
+import { LabelSchema } from './present.js';
+import { createLabel, deleteLabel, labelJson, listLabelsJson, updateLabel } from './service.js';
 
 const LabelEnvelope = Type.Object({ label: LabelSchema });
 const Name = OneLineText(100);
@@ -37,9 +38,9 @@ export function labelsRoutes(app: Http, ctx: AppContext): void {
         response: { 200: Type.Object({ labels: Type.Array(LabelSchema) }), ...errors(400, 401, 404) },
       },
     },
-    async (req) => {
+    async (req, reply) => {
       const opts = req.query.teamId === undefined ? {} : { teamId: req.query.teamId };
-      return { labels: (await listLabels(ctx, actorOf(req), opts)).map(presentLabel) };
+      return sendJsonText(reply, await listLabelsJson(ctx, actorOf(req), opts));
     },
   );
 
@@ -53,7 +54,7 @@ export function labelsRoutes(app: Http, ctx: AppContext): void {
         response: { 200: LabelEnvelope, ...errors(401, 404) },
       },
     },
-    async (req) => ({ label: presentLabel(await getLabel(ctx, actorOf(req), req.params.id)) }),
+    async (req, reply) => sendJsonText(reply, await labelJson(ctx, actorOf(req), req.params.id)),
   );
 
   app.post(
@@ -78,8 +79,9 @@ export function labelsRoutes(app: Http, ctx: AppContext): void {
       },
     },
     async (req, reply) => {
-      const label = await createLabel(ctx, actorOf(req), req.body);
-      return reply.status(201).send({ label: presentLabel(label) });
+      const actor = actorOf(req);
+      const label = await createLabel(ctx, actor, req.body);
+      return sendJsonText(reply.status(201), await labelJson(ctx, actor, label.id));
     },
   );
 
@@ -105,7 +107,11 @@ export function labelsRoutes(app: Http, ctx: AppContext): void {
         response: { 200: LabelEnvelope, ...errors(400, 401, 403, 404, 409) },
       },
     },
-    async (req) => ({ label: presentLabel(await updateLabel(ctx, actorOf(req), req.params.id, req.body)) }),
+    async (req, reply) => {
+      const actor = actorOf(req);
+      const label = await updateLabel(ctx, actor, req.params.id, req.body);
+      return sendJsonText(reply, await labelJson(ctx, actor, label.id));
+    },
   );
 
   app.delete(

@@ -6,9 +6,17 @@ import type { LabelRow } from '../../platform/db/tables.js';
 import { conflict, invalidField, notFound } from '../../platform/errors.js';
 import { isOneLine, ONE_LINE_MESSAGE } from '../../platform/one-line.js';
 import { recordEvent } from '../../platform/outbox.js';
+import {
+  changedFrom,
+  eventData,
+  listEnvelope,
+  readContextOf,
+  viewAnswer,
+  viewJsonList,
+} from '../../platform/read/rest.js';
 import { findVisibleTeam, teamAccess } from '../teams/access.js';
 import { assertCanManageLabels } from './policy.js';
-import { presentLabel } from './present.js';
+import { LABEL_VIEW } from './present.js';
 import * as q from './queries.js';
 
 export interface LabelCreateInput {
@@ -92,8 +100,7 @@ async function resolveParent(
   return parent.id;
 }
 
-export async function listLabels(ctx: AppContext, actor: Actor, opts: { teamId?: string } = {}) {
-  const access = await teamAccess(ctx.db, actor);
+async function labelRows(ctx: AppContext, actor: Actor, access: TeamAccess, opts: { teamId?: string }) {
   let teamId: string | undefined;
   if (opts.teamId !== undefined) {
     const team = await findVisibleTeam(ctx.db, opts.teamId, access);
@@ -110,10 +117,21 @@ export async function listLabels(ctx: AppContext, actor: Actor, opts: { teamId?:
   return rows;
 }
 
-export async function getLabel(ctx: AppContext, actor: Actor, id: string): Promise<LabelRow> {
-  const label = await q.findLabelById(ctx.db, id, await teamAccess(ctx.db, actor));
-  if (!label) throw notFound('Label');
-  return label;
+/** listLabels as REST answers it: `{"labels":[...]}`, each LABEL_VIEW. */
+export async function listLabelsJson(ctx: AppContext, actor: Actor, opts: { teamId?: string } = {}) {
+  const access = await teamAccess(ctx.db, actor);
+  const rows = await labelRows(ctx, actor, access, opts);
+  const ids = rows.map((r) => r.id);
+  return listEnvelope(
+    'labels',
+    await viewJsonList(ctx.db, LABEL_VIEW, ids, readContextOf(ctx, actor, access)),
+  );
+}
+
+/** One label as REST answers it, `{"label":...}` (its GET, and a write's answer read back as the GET would). */
+export async function labelJson(ctx: AppContext, actor: Actor, id: string): Promise<string> {
+  const access = await teamAccess(ctx.db, actor);
+  return viewAnswer(ctx.db, LABEL_VIEW, 'label', id, readContextOf(ctx, actor, access), 'Label');
 }
 
 export async function createLabel(ctx: AppContext, actor: Actor, input: LabelCreateInput): Promise<LabelRow> {
@@ -136,12 +154,8 @@ export async function createLabel(ctx: AppContext, actor: Actor, input: LabelCre
         creator_id: actor.id,
       });
       if (parentId) await q.markGroup(trx, parentId);
-      await recordEvent(ctx, trx, {
-        type: 'label',
-        action: 'create',
-        data: presentLabel(label),
-        actor,
-      });
+      const data = await eventData(ctx, trx, LABEL_VIEW, label.id, actor);
+      await recordEvent(ctx, trx, { type: 'label', action: 'create', data, actor });
       return label;
     });
   } catch (err) {
@@ -165,6 +179,7 @@ export async function updateLabel(
     return await ctx.db.transaction().execute(async (trx) => {
       const before = await q.findLabelById(trx, id, access);
       if (!before) throw notFound('Label');
+      const old = await eventData(ctx, trx, LABEL_VIEW, id, actor);
       const teamId =
         patch.teamId === undefined ? before.team_id : await resolveTeam(trx, patch.teamId, access);
       const parentId =
@@ -182,22 +197,10 @@ export async function updateLabel(
         is_group: patch.isGroup ?? before.is_group,
       });
       if (parentId && parentId !== before.parent_id) await q.markGroup(trx, parentId);
-      const data = presentLabel(after);
-      const old = presentLabel(before);
-      const updatedFrom = Object.fromEntries(
-        Object.entries(old).filter(
-          ([k, v]) => k !== 'updatedAt' && JSON.stringify(v) !== JSON.stringify(data[k as keyof typeof data]),
-        ),
-      );
-      if (Object.keys(updatedFrom).length > 0) {
-        await recordEvent(ctx, trx, {
-          type: 'label',
-          action: 'update',
-          data,
-          updatedFrom: { ...updatedFrom, updatedAt: old.updatedAt },
-          actor,
-        });
-      }
+      const data = await eventData(ctx, trx, LABEL_VIEW, id, actor);
+      const updatedFrom = changedFrom(old, data);
+      if (updatedFrom)
+        await recordEvent(ctx, trx, { type: 'label', action: 'update', data, updatedFrom, actor });
       return after;
     });
   } catch (err) {
@@ -212,13 +215,9 @@ export async function deleteLabel(ctx: AppContext, actor: Actor, id: string): Pr
   return ctx.db.transaction().execute(async (trx) => {
     const label = await q.findLabelById(trx, id, access);
     if (!label) throw notFound('Label');
+    const data = await eventData(ctx, trx, LABEL_VIEW, id, actor);
     await q.deleteLabel(trx, id);
-    await recordEvent(ctx, trx, {
-      type: 'label',
-      action: 'remove',
-      data: presentLabel(label),
-      actor,
-    });
+    await recordEvent(ctx, trx, { type: 'label', action: 'remove', data, actor });
     return label;
   });
 }

@@ -1,6 +1,10 @@
-// The public shape of a project, shared by REST, GraphQL and webhook payloads.
+// The public shape of a project: its schema, and PROJECT_VIEW, which REST's
+// answers and project events read from the read model's declaration
+// (platform/read/rest.ts). GraphQL links projects with projectUrl.
 import { Type } from 'typebox';
 import { PROJECT_STATUSES, type ProjectRow } from '../../platform/db/tables.js';
+import { project } from '../../platform/read/entities.js';
+import { restView } from '../../platform/read/rest.js';
 import { type Progress, ProgressSchema } from './progress.js';
 
 /** A project row with what it is presented with (loaded for a whole page at once). */
@@ -9,8 +13,6 @@ export interface ProjectRecord extends ProjectRow {
   teamIds: string[];
   progress: Progress;
 }
-
-const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 /** URL-friendly form of a name: "Q3 Launch!" -> "q3-launch". */
 export function slugify(name: string): string {
@@ -28,37 +30,6 @@ export function slugify(name: string): string {
 export function projectUrl(publicUrl: string, p: Pick<ProjectRow, 'name' | 'slug_id'>): string {
   return `${publicUrl}/project/${slugify(p.name)}-${p.slug_id}`;
 }
-
-export function presentProject(p: ProjectRecord, publicUrl: string) {
-  return {
-    id: p.id,
-    name: p.name,
-    description: p.description,
-    content: p.content,
-    slugId: p.slug_id,
-    url: projectUrl(publicUrl, p),
-    status: p.status,
-    health: p.health,
-    leadId: p.lead_id,
-    creatorId: p.creator_id,
-    memberIds: p.memberIds,
-    teamIds: p.teamIds,
-    startDate: p.start_date,
-    targetDate: p.target_date,
-    color: p.color,
-    icon: p.icon,
-    sortOrder: p.sort_order,
-    createdAt: p.created_at.toISOString(),
-    updatedAt: p.updated_at.toISOString(),
-    startedAt: iso(p.started_at),
-    completedAt: iso(p.completed_at),
-    canceledAt: iso(p.canceled_at),
-    archivedAt: iso(p.archived_at),
-    progress: p.progress,
-  };
-}
-
-export type ProjectJson = ReturnType<typeof presentProject>;
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
 const DateTime = Type.String({ format: 'date-time' });
@@ -95,4 +66,10 @@ export const ProjectSchema = Type.Object({
   canceledAt: Nullable(DateTime),
   archivedAt: Nullable(DateTime),
   progress: ProgressSchema,
+});
+
+/** REST's project over the read model's: REST's status is the declaration's state, its progress the counts. */
+export const PROJECT_VIEW = restView(project, ProjectSchema, {
+  status: { field: 'state' },
+  progress: { field: 'progressCounts' },
 });

@@ -2,17 +2,18 @@
 import { Type } from 'typebox';
 import type { AppContext } from '../../platform/context.js';
 import { actorOf } from '../../platform/http/auth-hook.js';
+import { sendJsonText } from '../../platform/http/json-text.js';
 import { PageInfo, pageOf, pageQuery } from '../../platform/http/pagination.js';
 import { errors, IdParams, OneLineText } from '../../platform/http/schemas.js';
 import type { Http } from '../../platform/http/types.js';
 import { WRITE_PROJECTS } from './policy.js';
-import { ProjectHealthSchema, ProjectSchema, ProjectStatusSchema, presentProject } from './present.js';
+import { ProjectHealthSchema, ProjectSchema, ProjectStatusSchema } from './present.js';
 import {
   archiveProject,
   createProject,
   deleteProject,
-  getProject,
-  listProjects,
+  listProjectsJson,
+  projectJson,
   unarchiveProject,
   updateProject,
 } from './service.js';
@@ -58,8 +59,6 @@ const ProjectList = Type.Object({ projects: Type.Array(ProjectSchema), pageInfo:
 const ProjectEnvelope = Type.Object({ project: ProjectSchema });
 
 export function projectsRoutes(app: Http, ctx: AppContext): void {
-  const present = (p: Parameters<typeof presentProject>[0]) => presentProject(p, ctx.config.publicUrl);
-
   app.get(
     '/api/projects',
     {
@@ -70,10 +69,9 @@ export function projectsRoutes(app: Http, ctx: AppContext): void {
         response: { 200: ProjectList, ...errors(400, 401, 403) },
       },
     },
-    async (req) => {
+    async (req, reply) => {
       const page = pageOf(req.query, 50);
-      const { projects, total } = await listProjects(ctx, actorOf(req), { ...req.query, ...page });
-      return { projects: projects.map(present), pageInfo: { total, ...page } };
+      return sendJsonText(reply, await listProjectsJson(ctx, actorOf(req), { ...req.query, ...page }));
     },
   );
 
@@ -89,8 +87,9 @@ export function projectsRoutes(app: Http, ctx: AppContext): void {
       },
     },
     async (req, reply) => {
-      const project = await createProject(ctx, actorOf(req), req.body);
-      return reply.status(201).send({ project: present(project) });
+      const actor = actorOf(req);
+      const project = await createProject(ctx, actor, req.body);
+      return sendJsonText(reply.status(201), await projectJson(ctx, actor, project.id));
     },
   );
 
@@ -104,7 +103,7 @@ export function projectsRoutes(app: Http, ctx: AppContext): void {
         response: { 200: ProjectEnvelope, ...errors(401, 403, 404) },
       },
     },
-    async (req) => ({ project: present(await getProject(ctx, actorOf(req), req.params.id)) }),
+    async (req, reply) => sendJsonText(reply, await projectJson(ctx, actorOf(req), req.params.id)),
   );
 
   app.patch(
@@ -119,7 +118,11 @@ export function projectsRoutes(app: Http, ctx: AppContext): void {
         response: { 200: ProjectEnvelope, ...errors(400, 401, 403, 404) },
       },
     },
-    async (req) => ({ project: present(await updateProject(ctx, actorOf(req), req.params.id, req.body)) }),
+    async (req, reply) => {
+      const actor = actorOf(req);
+      const project = await updateProject(ctx, actor, req.params.id, req.body);
+      return sendJsonText(reply, await projectJson(ctx, actor, project.id));
+    },
   );
 
   app.delete(
@@ -153,7 +156,11 @@ export function projectsRoutes(app: Http, ctx: AppContext): void {
         response: { 200: ProjectEnvelope, ...errors(401, 403, 404) },
       },
     },
-    async (req) => ({ project: present(await archiveProject(ctx, actorOf(req), req.params.id)) }),
+    async (req, reply) => {
+      const actor = actorOf(req);
+      const project = await archiveProject(ctx, actor, req.params.id);
+      return sendJsonText(reply, await projectJson(ctx, actor, project.id));
+    },
   );
 
   app.post(
@@ -167,6 +174,10 @@ export function projectsRoutes(app: Http, ctx: AppContext): void {
         response: { 200: ProjectEnvelope, ...errors(401, 403, 404) },
       },
     },
-    async (req) => ({ project: present(await unarchiveProject(ctx, actorOf(req), req.params.id)) }),
+    async (req, reply) => {
+      const actor = actorOf(req);
+      const project = await unarchiveProject(ctx, actor, req.params.id);
+      return sendJsonText(reply, await projectJson(ctx, actor, project.id));
+    },
   );
 }

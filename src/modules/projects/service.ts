@@ -2,7 +2,7 @@
 // events in the same transaction as each change.
 import { randomBytes } from 'node:crypto';
 import type { Updateable } from 'kysely';
-import { canSeeTeam, fullAccess, type TeamAccess } from '../../platform/access.js';
+import { canSeeTeam, type TeamAccess } from '../../platform/access.js';
 import type { Actor, AppContext } from '../../platform/context.js';
 import type { Db } from '../../platform/db/database.js';
 import {
@@ -16,9 +16,16 @@ import { invalidField, notFound } from '../../platform/errors.js';
 import { isUuid } from '../../platform/ids.js';
 import { isOneLine, ONE_LINE_MESSAGE } from '../../platform/one-line.js';
 import { recordEvent } from '../../platform/outbox.js';
+import {
+  eventData,
+  listEnvelope,
+  readContextOf,
+  viewAnswer,
+  viewJsonList,
+} from '../../platform/read/rest.js';
 import { teamAccess } from '../teams/access.js';
 import { assertCanReadProjects, assertCanWriteProjects } from './policy.js';
-import { type ProjectRecord, presentProject, projectUrl } from './present.js';
+import { PROJECT_VIEW, type ProjectRecord } from './present.js';
 import * as q from './queries.js';
 
 export interface ProjectInput {
@@ -128,22 +135,23 @@ async function loadOne(db: Db, row: ProjectRow, access: TeamAccess): Promise<Pro
   return record!;
 }
 
-const eventOf = (ctx: AppContext, actor: Actor, record: ProjectRecord) => ({
-  type: 'project' as const,
-  data: presentProject(record, ctx.config.publicUrl),
-  actor,
-  url: projectUrl(ctx.config.publicUrl, record),
-});
+/** A project event: its data is PROJECT_VIEW as an admin's GET shows it, read in `trx`. */
+async function eventOf(ctx: AppContext, trx: Db, actor: Actor, id: string) {
+  const data = await eventData(ctx, trx, PROJECT_VIEW, id, actor);
+  return { type: 'project' as const, data, actor, url: String(data['url']) };
+}
 
-export async function listProjects(
+/** listProjects as REST answers it: the page's projects as PROJECT_VIEW and its pageInfo. */
+export async function listProjectsJson(
   ctx: AppContext,
   actor: Actor,
-  input: ListProjectsInput,
-): Promise<{ projects: ProjectRecord[]; total: number }> {
+  input: ListProjectsInput & { limit: number; offset: number },
+): Promise<string> {
   await assertCanReadProjects(ctx.db);
   const access = await teamAccess(ctx.db, actor);
-  if (input.leadId && !isUuid(input.leadId)) return { projects: [], total: 0 };
-  // The list parameters as a filter tree, through the one list engine.
+  const page = { limit: input.limit, offset: input.offset };
+  if (input.leadId && !isUuid(input.leadId))
+    return listEnvelope('projects', [], { pageInfo: { total: 0, ...page } });
   const { rows, total } = await q.listProjectRows(ctx.db, {
     access,
     filter: {
@@ -156,7 +164,16 @@ export async function listProjects(
     limit: input.limit,
     offset: input.offset,
   });
-  return { projects: await q.loadProjectRecords(ctx.db, rows, access), total };
+  const ids = rows.map((r) => r.id);
+  const projects = await viewJsonList(ctx.db, PROJECT_VIEW, ids, readContextOf(ctx, actor, access));
+  return listEnvelope('projects', projects, { pageInfo: { total, ...page } });
+}
+
+/** One project as REST answers it, `{"project":...}` (its GET, and a write's answer read back as the GET would). */
+export async function projectJson(ctx: AppContext, actor: Actor, id: string): Promise<string> {
+  await assertCanReadProjects(ctx.db);
+  const access = await teamAccess(ctx.db, actor);
+  return viewAnswer(ctx.db, PROJECT_VIEW, 'project', id, readContextOf(ctx, actor, access), 'Project');
 }
 
 export async function getProject(ctx: AppContext, actor: Actor, id: string): Promise<ProjectRecord> {
@@ -205,9 +222,8 @@ export async function createProject(
     });
     await q.replaceMembers(trx, row.id, memberIds);
     await q.replaceTeams(trx, row.id, teamIds);
-    const record = await loadOne(trx, row, fullAccess(actor.id));
-    await recordEvent(ctx, trx, { ...eventOf(ctx, actor, record), action: 'create' });
-    return access.all ? record : loadOne(trx, row, access);
+    await recordEvent(ctx, trx, { ...(await eventOf(ctx, trx, actor, row.id)), action: 'create' });
+    return loadOne(trx, row, access);
   });
 }
 
@@ -232,22 +248,19 @@ async function applyUpdate(
   ) => Promise<{ patch: Updateable<ProjectsTable>; memberIds?: string[]; teamIds?: string[] }>,
 ): Promise<ProjectRecord> {
   const access = await teamAccess(ctx.db, actor);
-  const all = fullAccess(actor.id);
   return ctx.db.transaction().execute(async (trx) => {
     const current = isUuid(id) ? await q.findProjectRow(trx, id, access, true) : undefined;
     if (!current) throw notFound('Project');
-    const before = await loadOne(trx, current, all);
+    const before = await eventData(ctx, trx, PROJECT_VIEW, id, actor);
     const { patch, memberIds, teamIds } = await change(trx, current, access);
     const row = (await q.updateProjectRow(trx, id, patch))!;
     if (memberIds) await q.replaceMembers(trx, id, memberIds);
     // Links to teams the caller cannot see are not theirs to remove.
-    const hidden = before.teamIds.filter((t) => !canSeeTeam(access, t));
+    const hidden = (before['teamIds'] as string[]).filter((t) => !canSeeTeam(access, t));
     if (teamIds) await q.replaceTeams(trx, id, [...teamIds, ...hidden]);
-    const record = await loadOne(trx, row, all);
-    const ev = eventOf(ctx, actor, record);
-    const updatedFrom = changedFrom(presentProject(before, ctx.config.publicUrl), ev.data);
-    await recordEvent(ctx, trx, { ...ev, action: 'update', updatedFrom });
-    return access.all ? record : loadOne(trx, row, access);
+    const ev = await eventOf(ctx, trx, actor, id);
+    await recordEvent(ctx, trx, { ...ev, action: 'update', updatedFrom: changedFrom(before, ev.data) });
+    return loadOne(trx, row, access);
   });
 }
 
@@ -310,9 +323,10 @@ export async function deleteProject(ctx: AppContext, actor: Actor, id: string): 
   return ctx.db.transaction().execute(async (trx) => {
     const current = isUuid(id) ? await q.findProjectRow(trx, id, access, true) : undefined;
     if (!current) throw notFound('Project');
-    const record = await loadOne(trx, current, fullAccess(actor.id));
+    const record = await loadOne(trx, current, access);
+    const ev = await eventOf(ctx, trx, actor, id);
     await q.deleteProjectRow(trx, id);
-    await recordEvent(ctx, trx, { ...eventOf(ctx, actor, record), action: 'remove' });
+    await recordEvent(ctx, trx, { ...ev, action: 'remove' });
     return record;
   });
 }

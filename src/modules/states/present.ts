@@ -1,21 +1,8 @@
-// The public shape of a workflow state.
+// The public shape of a workflow state: its schema, and STATE_VIEW, which
+// REST's answers read from the read model's declaration (platform/read/rest.ts).
 import { Type } from 'typebox';
-import type { StateRow } from '../../platform/db/tables.js';
-
-export function presentState(s: StateRow) {
-  return {
-    id: s.id,
-    teamId: s.team_id,
-    name: s.name,
-    type: s.type,
-    color: s.color,
-    description: s.description,
-    position: s.position,
-    createdAt: s.created_at.toISOString(),
-    updatedAt: s.updated_at.toISOString(),
-    archivedAt: s.archived_at?.toISOString() ?? null,
-  };
-}
+import { workflowState } from '../../platform/read/entities.js';
+import { restView } from '../../platform/read/rest.js';
 
 export const StateSchema = Type.Object({
   id: Type.String(),
@@ -29,3 +16,6 @@ export const StateSchema = Type.Object({
   updatedAt: Type.String({ format: 'date-time' }),
   archivedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
 });
+
+/** REST's workflow state over the read model's: the schema's keys in its order. */
+export const STATE_VIEW = restView(workflowState, StateSchema);

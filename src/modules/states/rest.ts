@@ -2,10 +2,11 @@
 import { Type } from 'typebox';
 import type { AppContext } from '../../platform/context.js';
 import { actorOf } from '../../platform/http/auth-hook.js';
+import { sendJsonText } from '../../platform/http/json-text.js';
 import { errors, IdParams } from '../../platform/http/schemas.js';
 import type { Http } from '../../platform/http/types.js';
 import { type ArchiveInput, StateCreateBody, StatePatchBody } from './inputs.js';
-import { presentState, StateSchema } from './present.js';
+import { StateSchema } from './present.js';
 import * as states from './service.js';
 
 const StateEnvelope = Type.Object({ workflowState: StateSchema });
@@ -28,9 +29,8 @@ export function statesRoutes(app: Http, ctx: AppContext): void {
         response: { 200: Type.Object({ workflowStates: Type.Array(StateSchema) }), ...errors(400, 401, 404) },
       },
     },
-    async (req) => ({
-      workflowStates: (await states.listStates(ctx, actorOf(req), req.query.teamId)).map(presentState),
-    }),
+    async (req, reply) =>
+      sendJsonText(reply, await states.listStatesJson(ctx, actorOf(req), req.query.teamId)),
   );
 
   app.get(
@@ -43,7 +43,7 @@ export function statesRoutes(app: Http, ctx: AppContext): void {
         response: { 200: StateEnvelope, ...errors(401, 404) },
       },
     },
-    async (req) => ({ workflowState: presentState(await states.getState(ctx, actorOf(req), req.params.id)) }),
+    async (req, reply) => sendJsonText(reply, await states.stateJson(ctx, actorOf(req), req.params.id)),
   );
 
   app.post(
@@ -59,8 +59,9 @@ export function statesRoutes(app: Http, ctx: AppContext): void {
       },
     },
     async (req, reply) => {
-      const state = await states.createState(ctx, actorOf(req), req.body);
-      return reply.status(201).send({ workflowState: presentState(state) });
+      const actor = actorOf(req);
+      const state = await states.createState(ctx, actor, req.body);
+      return sendJsonText(reply.status(201), await states.stateJson(ctx, actor, state.id));
     },
   );
 
@@ -76,9 +77,11 @@ export function statesRoutes(app: Http, ctx: AppContext): void {
         response: { 200: StateEnvelope, ...errors(400, 401, 403, 404) },
       },
     },
-    async (req) => ({
-      workflowState: presentState(await states.updateState(ctx, actorOf(req), req.params.id, req.body)),
-    }),
+    async (req, reply) => {
+      const actor = actorOf(req);
+      const state = await states.updateState(ctx, actor, req.params.id, req.body);
+      return sendJsonText(reply, await states.stateJson(ctx, actor, state.id));
+    },
   );
 
   app.post(
@@ -95,10 +98,10 @@ export function statesRoutes(app: Http, ctx: AppContext): void {
         response: { 200: StateEnvelope, ...errors(400, 401, 403, 404) },
       },
     },
-    async (req) => ({
-      workflowState: presentState(
-        await states.archiveState(ctx, actorOf(req), req.params.id, (req.body ?? {}) as ArchiveInput),
-      ),
-    }),
+    async (req, reply) => {
+      const actor = actorOf(req);
+      const state = await states.archiveState(ctx, actor, req.params.id, (req.body ?? {}) as ArchiveInput);
+      return sendJsonText(reply, await states.stateJson(ctx, actor, state.id));
+    },
   );
 }

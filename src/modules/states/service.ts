@@ -1,7 +1,8 @@
-import { canSeeTeam } from '../../platform/access.js';
+import type { TeamAccess } from '../../platform/access.js';
 import type { Actor, AppContext } from '../../platform/context.js';
 import type { StateRow, StateType } from '../../platform/db/tables.js';
 import { invalidField, notFound } from '../../platform/errors.js';
+import { listEnvelope, readContextOf, viewAnswer, viewJsonList } from '../../platform/read/rest.js';
 import { lockIssuesInState } from '../issues/queries.js';
 import { moveIssuesToState } from '../issues/service.js';
 import { findVisibleTeam, teamAccess } from '../teams/access.js';
@@ -16,6 +17,7 @@ import {
   StatePatchBody,
   type StateUpdateInput,
 } from './inputs.js';
+import { STATE_VIEW } from './present.js';
 import * as q from './queries.js';
 
 export type { ArchiveInput, StateCreateInput, StateUpdateInput } from './inputs.js';
@@ -29,9 +31,28 @@ export const REQUIRED_TYPES: readonly StateType[] = [
   'canceled',
 ];
 
-/** Live states the caller may see; with a team (id or key), that team's. */
-export async function listStates(ctx: AppContext, actor: Actor, teamRef?: string): Promise<StateRow[]> {
+/** listStates as REST answers it: `{"workflowStates":[...]}`, each STATE_VIEW. */
+export async function listStatesJson(ctx: AppContext, actor: Actor, teamRef?: string): Promise<string> {
   const access = await teamAccess(ctx.db, actor);
+  const ids = (await stateRows(ctx, actor, access, teamRef)).map((r) => r.id);
+  const states = await viewJsonList(ctx.db, STATE_VIEW, ids, readContextOf(ctx, actor, access));
+  return listEnvelope('workflowStates', states);
+}
+
+/** One state as REST answers it, `{"workflowState":...}` (its GET, and a write's answer read back as the GET would). */
+export async function stateJson(ctx: AppContext, actor: Actor, id: string): Promise<string> {
+  const access = await teamAccess(ctx.db, actor);
+  return viewAnswer(
+    ctx.db,
+    STATE_VIEW,
+    'workflowState',
+    id,
+    readContextOf(ctx, actor, access),
+    'Workflow state',
+  );
+}
+
+async function stateRows(ctx: AppContext, actor: Actor, access: TeamAccess, teamRef?: string) {
   let teamId: string | undefined;
   if (teamRef !== undefined) {
     const team = await findVisibleTeam(ctx.db, teamRef, access);
@@ -45,13 +66,6 @@ export async function listStates(ctx: AppContext, actor: Actor, teamRef?: string
     actorId: actor.id,
   });
   return rows;
-}
-
-/** A state (archived ones too) of a team the caller may see. */
-export async function getState(ctx: AppContext, actor: Actor, id: string): Promise<StateRow> {
-  const state = await q.findStateById(ctx.db, id);
-  if (!state || !canSeeTeam(await teamAccess(ctx.db, actor), state.team_id)) throw notFound('Workflow state');
-  return state;
 }
 
 export async function createState(ctx: AppContext, actor: Actor, input: StateCreateInput): Promise<StateRow> {

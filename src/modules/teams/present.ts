@@ -1,28 +1,11 @@
-// The public shape of a team.
+// The public shape of a team: its schemas, and the views over the read
+// model's declaration that REST's team answers read (platform/read/rest.ts).
+// Memberships are still presented here from their rows (no declaration yet).
 import { Type } from 'typebox';
-import type { TeamRow } from '../../platform/db/tables.js';
+import { team } from '../../platform/read/entities.js';
+import { restView } from '../../platform/read/rest.js';
 import { type UserJson, UserSchema } from '../users/present.js';
 import type { MembershipRow } from './queries.js';
-
-export function presentTeam(t: TeamRow) {
-  return {
-    id: t.id,
-    key: t.key,
-    name: t.name,
-    description: t.description,
-    color: t.color,
-    icon: t.icon,
-    private: t.private,
-    lastIssueNumber: t.issue_count,
-    cyclesEnabled: t.cycles_enabled,
-    timezone: t.timezone,
-    createdAt: t.created_at.toISOString(),
-    updatedAt: t.updated_at.toISOString(),
-    archivedAt: t.archived_at?.toISOString() ?? null,
-  };
-}
-
-export type TeamJson = ReturnType<typeof presentTeam>;
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
 
@@ -50,6 +33,11 @@ export const TeamListItemSchema = Type.Object({
   ...TeamSchema.properties,
   memberCount: Type.Integer({ description: 'Members of the team' }),
 });
+
+/** REST's team over the read model's: the schema's keys in its order. */
+export const TEAM_VIEW = restView(team, TeamSchema);
+/** A team as its list shows it, with its member count. */
+export const TEAM_LIST_VIEW = restView(team, TeamListItemSchema);
 
 export function presentMembership(m: MembershipRow) {
   return {

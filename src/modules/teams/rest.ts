@@ -3,6 +3,7 @@
 import { Type } from 'typebox';
 import type { AppContext } from '../../platform/context.js';
 import { actorOf } from '../../platform/http/auth-hook.js';
+import { sendJsonText } from '../../platform/http/json-text.js';
 import { errors, IdParams, Ok } from '../../platform/http/schemas.js';
 import type { Http } from '../../platform/http/types.js';
 import { labelsRoutes } from '../labels/rest.js';
@@ -14,7 +15,6 @@ import {
   MembershipSchema,
   presentMember,
   presentMembership,
-  presentTeam,
   TeamListItemSchema,
   TeamSchema,
 } from './present.js';
@@ -33,12 +33,7 @@ export function teamsRoutes(app: Http, ctx: AppContext): void {
         response: { 200: Type.Object({ teams: Type.Array(TeamListItemSchema) }), ...errors(401) },
       },
     },
-    async (req) => ({
-      teams: (await teams.listTeams(ctx, actorOf(req))).map((t) => ({
-        ...presentTeam(t),
-        memberCount: Number(t.member_count),
-      })),
-    }),
+    async (req, reply) => sendJsonText(reply, await teams.listTeamsJson(ctx, actorOf(req))),
   );
 
   app.get(
@@ -51,7 +46,13 @@ export function teamsRoutes(app: Http, ctx: AppContext): void {
         response: { 200: TeamEnvelope, ...errors(401, 404) },
       },
     },
-    async (req) => ({ team: presentTeam(await teams.getTeam(ctx, actorOf(req), req.params.id)) }),
+    async (req, reply) => {
+      const actor = actorOf(req);
+      return sendJsonText(
+        reply,
+        await teams.teamJson(ctx, actor, await teams.getTeam(ctx, actor, req.params.id)),
+      );
+    },
   );
 
   app.post(
@@ -67,8 +68,9 @@ export function teamsRoutes(app: Http, ctx: AppContext): void {
       },
     },
     async (req, reply) => {
-      const team = await teams.createTeam(ctx, actorOf(req), req.body);
-      return reply.status(201).send({ team: presentTeam(team) });
+      const actor = actorOf(req);
+      const team = await teams.createTeam(ctx, actor, req.body);
+      return sendJsonText(reply.status(201), await teams.teamJson(ctx, actor, team));
     },
   );
 
@@ -85,9 +87,13 @@ export function teamsRoutes(app: Http, ctx: AppContext): void {
         response: { 200: TeamEnvelope, ...errors(400, 401, 403, 404, 409) },
       },
     },
-    async (req) => ({
-      team: presentTeam(await teams.updateTeam(ctx, actorOf(req), req.params.id, req.body)),
-    }),
+    async (req, reply) => {
+      const actor = actorOf(req);
+      return sendJsonText(
+        reply,
+        await teams.teamJson(ctx, actor, await teams.updateTeam(ctx, actor, req.params.id, req.body)),
+      );
+    },
   );
 
   for (const [action, run, summary] of [
@@ -105,7 +111,10 @@ export function teamsRoutes(app: Http, ctx: AppContext): void {
           response: { 200: TeamEnvelope, ...errors(400, 401, 403, 404) },
         },
       },
-      async (req) => ({ team: presentTeam(await run(ctx, actorOf(req), req.params.id)) }),
+      async (req, reply) => {
+        const actor = actorOf(req);
+        return sendJsonText(reply, await teams.teamJson(ctx, actor, await run(ctx, actor, req.params.id)));
+      },
     );
   }
 

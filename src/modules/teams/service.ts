@@ -19,6 +19,7 @@ import type { Actor, AppContext } from '../../platform/context.js';
 import { isUniqueViolation } from '../../platform/db/errors.js';
 import type { TeamRow, UserRow } from '../../platform/db/tables.js';
 import { conflict, invalidField, notFound } from '../../platform/errors.js';
+import { listEnvelope, readContextOf, viewAnswer, viewJsonList } from '../../platform/read/rest.js';
 import { insertDefaultStates } from '../states/queries.js';
 import { assertAdmin } from '../users/policy.js';
 import { findUsersByIds, lockLiveUser } from '../users/queries.js';
@@ -35,6 +36,7 @@ import {
   TeamPatchBody,
   type TeamUpdateInput,
 } from './inputs.js';
+import { TEAM_LIST_VIEW, TEAM_VIEW } from './present.js';
 import * as q from './queries.js';
 
 export type { MembershipInput, MembershipUpdateInput, TeamCreateInput, TeamUpdateInput } from './inputs.js';
@@ -45,14 +47,21 @@ const keyTaken = (key: string) =>
     'key',
   );
 
-/** Every team the caller may see (archived ones too), oldest first, with its member count. */
-export async function listTeams(ctx: AppContext, actor: Actor) {
-  const { rows } = await q.listTeamRows(ctx.db, {
-    access: await teamAccess(ctx.db, actor),
-    now: new Date(),
-    actorId: actor.id,
-  });
-  return rows;
+/** listTeams as REST answers it: `{"teams":[...]}`, each TEAM_LIST_VIEW. */
+export async function listTeamsJson(ctx: AppContext, actor: Actor): Promise<string> {
+  const access = await teamAccess(ctx.db, actor);
+  const { rows } = await q.listTeamRows(ctx.db, { access, now: new Date(), actorId: actor.id });
+  const ids = rows.map((r) => r.id);
+  return listEnvelope(
+    'teams',
+    await viewJsonList(ctx.db, TEAM_LIST_VIEW, ids, readContextOf(ctx, actor, access)),
+  );
+}
+
+/** A team as REST answers it, `{"team":...}` (a write's answer read back as its GET would). */
+export async function teamJson(ctx: AppContext, actor: Actor, team: Pick<TeamRow, 'id'>): Promise<string> {
+  const access = await teamAccess(ctx.db, actor);
+  return viewAnswer(ctx.db, TEAM_VIEW, 'team', team.id, readContextOf(ctx, actor, access), 'Team');
 }
 
 /** A team by id or key (current or former) that the caller may see. */

@@ -59,7 +59,8 @@ function objectJson(entity: Entity | Embedded, row: string, select: Selection[],
   );
 }
 
-const visibleRule = (entity: Entity, alias: string, c: ReadContext): Sql[] => {
+/** The entity's visibility rule for this caller over `alias`, or none when it would let every row through. */
+export const visibleRule = (entity: Entity, alias: string, c: ReadContext): Sql[] => {
   const rule = entity.spec.visible;
   return rule && (!c.access.all || entity.spec.bindsAdmins) ? [rule(alias, c.access)] : [];
 };

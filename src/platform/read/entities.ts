@@ -14,10 +14,12 @@ import {
   INDEFINITE_STATUSES,
   milestoneStatusSql,
   PROJECT_STATUS_COLORS,
+  type ProgressOwner,
   progressRatioSql,
   progressScopeSql,
+  progressSql,
 } from '../../modules/projects/fields.js';
-import { visibility } from '../access.js';
+import { inVisibleTeam, visibility } from '../access.js';
 import { ISSUE_COLUMNS, PROJECT_STATUSES } from '../db/tables.js';
 import {
   attachmentEntity,
@@ -64,6 +66,22 @@ const seenId = (column: string, to: () => Entity): Field => ({
   },
 });
 const stamps = { id: col('id'), createdAt: stamp('created_at'), updatedAt: stamp('updated_at') };
+
+/**
+ * REST's progress of the live issues the caller sees whose `column` is the
+ * row's id (projects/progress.ts counts a page the same way): canceled ones
+ * out of scope, progress = completed / in scope, 0 when none.
+ */
+/** REST's progress object: issueCount, completedIssueCount, startedIssueCount, progress (projects/fields.ts). */
+const progressCounts = (column: ProgressOwner): Field =>
+  value((row, c) => progressSql(column, at(row, 'id'), c.access));
+
+/** A cycle's status from its dates and completion: past, current or upcoming. */
+const cycleStatus = (row: Sql, c: ReadContext) => {
+  const now = sql`${c.now.toISOString()}::timestamptz`;
+  return sql`(case when ${at(row, 'completed_at')} is not null or ${at(row, 'ends_at')} <= ${now} then 'past'
+    when ${at(row, 'starts_at')} > ${now} then 'upcoming' else 'current' end)`;
+};
 
 const priorityLabel = (priority: Sql) =>
   sql`(case ${priority} ${sql.join(
@@ -216,6 +234,11 @@ export const team: Entity = {
     timezone: col('timezone'),
     visibility: value((row) => sql`(case when ${at(row, 'private')} then 'private' else 'public' end)`),
     allMembersCanJoin: value((row) => sql`(not ${at(row, 'private')})`),
+    // REST's: the last issue number taken, and (in its list) the number of memberships.
+    lastIssueNumber: col('issue_count'),
+    memberCount: value(
+      (row) => sql`(select count(*)::int from team_memberships m where m.team_id = ${at(row, 'id')})`,
+    ),
     issueEstimationType: fixed('notUsed'),
     setIssueSortOrderOnStateChange: fixed('none'),
     states: { kind: 'many', to: () => workflowState, via: { parentKey: sql.ref('t.team_id') } },
@@ -235,6 +258,7 @@ export const workflowState: Entity = {
     description: col('description'),
     position: col('position'),
     archivedAt: stamp('archived_at'),
+    teamId: col('team_id'),
     team: one(() => team, 'team_id', true),
   },
 };
@@ -251,6 +275,10 @@ export const label: Entity = {
     color: col('color'),
     isGroup: col('is_group'),
     archivedAt: stamp('archived_at'),
+    // REST's references by id (a group is in the label's team or the workspace's).
+    teamId: col('team_id'),
+    parentId: col('parent_id'),
+    creatorId: seenId('creator_id', () => user),
     // A workspace label has no team.
     team: one(() => team, 'team_id', true),
     parent: one(() => label, 'parent_id'),
@@ -268,6 +296,9 @@ export const comment: Entity = {
     body: col('body'),
     issueId: col('issue_id'),
     parentId: col('parent_id'),
+    // REST's author id; REST has deletedAt where GraphQL folds it into archivedAt.
+    userId: seenId('user_id', () => user),
+    deletedAt: stamp('deleted_at'),
     editedAt: stamp('edited_at'),
     resolvedAt: stamp('resolved_at'),
     // No deletedAt in the schema: a deleted comment kept for its replies shows as archived at its deletion.
@@ -347,6 +378,18 @@ export const project: Entity = {
     scope: value((row, c) => progressScopeSql('project_id', at(row, 'id'), c.access)),
     lead: one(() => user, 'lead_id'),
     creator: one(() => user, 'creator_id'),
+    // REST's: references by id (members by id, teams the caller sees, by id) and progress counts.
+    leadId: col('lead_id'),
+    creatorId: col('creator_id'),
+    memberIds: value(
+      (row) =>
+        sql`array(select pm.user_id from project_members pm where pm.project_id = ${at(row, 'id')} order by pm.user_id)`,
+    ),
+    teamIds: value(
+      (row, c) => sql`array(select pt.team_id from project_teams pt where pt.project_id = ${at(row, 'id')}
+        and ${inVisibleTeam(sql.ref('pt.team_id'), c.access)} order by pt.team_id)`,
+    ),
+    progressCounts: progressCounts('project_id'),
     url: value(
       (row, c) =>
         sql`${c.publicUrl} || '/project/' || ${projectSlug(at(row, 'name'))} || '-' || ${at(row, 'slug_id')}`,
@@ -376,6 +419,15 @@ export const cycle: Entity = {
     isPast: value((row, c) => sql`(${at(row, 'ends_at')} <= ${c.now.toISOString()}::timestamptz)`),
     progress: value((row, c) => progressRatioSql('cycle_id', at(row, 'id'), c.access)),
     team: one(() => team, 'team_id', true),
+    // REST's: its team by id, its progress counts, and its status, where a completed
+    // cycle is past whatever its dates say (GraphQL's isActive/isPast/isFuture read
+    // the dates alone); REST's isActive, isPast, isFuture are this status's.
+    teamId: col('team_id'),
+    progressCounts: progressCounts('cycle_id'),
+    status: value((row, c) => cycleStatus(row, c)),
+    statusIsActive: value((row, c) => sql`(${cycleStatus(row, c)} = 'current')`),
+    statusIsPast: value((row, c) => sql`(${cycleStatus(row, c)} = 'past')`),
+    statusIsFuture: value((row, c) => sql`(${cycleStatus(row, c)} = 'upcoming')`),
   },
 };
 
