@@ -240,6 +240,11 @@ describe('UI: the inbox', () => {
     await field.pressSequentially('a, thanks');
     await page.getByRole('button', { name: 'Comment', exact: true }).click();
     await page.getByRole('region', { name: 'Comments' }).getByRole('link', { name: '@Carol' }).waitFor();
+    // It shows at once; its actions come once the server has it.
+    await page
+      .locator('.comment', { hasText: '@Carol' })
+      .getByRole('button', { name: /Edit comment/ })
+      .waitFor();
     const carols = (await ui.t.get('/api/notifications', carol.token)).body.notifications;
     assert.equal(carols[0]?.type, 'issueCommentMention');
     assert.equal(carols[0]?.issue.identifier, issues[1]);
