@@ -79,6 +79,32 @@ const cycleStatus = (row: Sql, c: ReadContext) => {
     when ${at(row, 'starts_at')} > ${now} then 'upcoming' else 'current' end)`;
 };
 
+/** Whether milestone `m` has live issues in scope that the caller sees, all completed. */
+const milestoneDone = (m: Sql, c: ReadContext) => {
+  const issuesOf = (
+    types: Sql,
+  ) => sql`exists (select 1 from issues md_i join workflow_states md_s on md_s.id = md_i.state_id
+    where md_i.project_milestone_id = ${m}.id and md_i.archived_at is null
+    and ${visibility.issue('md_i', c.access)} and md_s.type ${types})`;
+  return sql`(${issuesOf(sql`<> 'canceled'`)} and not ${issuesOf(sql`not in ('canceled', 'completed')`)})`;
+};
+
+/**
+ * A milestone's status as milestones/status.ts derives it: done, else overdue
+ * (target date before today, UTC), else next when no milestone before it in
+ * its project's order (sort order, then oldest) is neither, else unstarted.
+ */
+const milestoneStatus = (row: Sql, c: ReadContext) => {
+  const today = sql`${c.now.toISOString().slice(0, 10)}::date`;
+  const o = sql.raw('ms_o');
+  return sql`(case when ${milestoneDone(row, c)} then 'done'
+    when ${at(row, 'target_date')} < ${today} then 'overdue'
+    when not exists (select 1 from project_milestones ${o} where ${o}.project_id = ${at(row, 'project_id')}
+      and (${o}.sort_order, ${o}.created_at, ${o}.id) < (${at(row, 'sort_order')}, ${at(row, 'created_at')}, ${at(row, 'id')})
+      and not ${milestoneDone(o, c)} and not coalesce(${o}.target_date < ${today}, false)) then 'next'
+    else 'unstarted' end)`;
+};
+
 const priorityLabel = (priority: Sql) =>
   sql`(case ${priority} ${sql.join(
     PRIORITY_LABELS.map((label, i) => sql`when ${sql.lit(i)} then ${literal(label)}`),
@@ -396,6 +422,11 @@ export const milestone: Entity = {
     targetDate: col('target_date'),
     sortOrder: col('sort_order'),
     project: one(() => project, 'project_id'),
+    // REST's: references by id, progress counts, and the derived status (milestones/status.ts).
+    projectId: col('project_id'),
+    creatorId: col('creator_id'),
+    progressCounts: progressCounts('project_milestone_id'),
+    status: value((row, c) => milestoneStatus(row, c)),
   },
 };
 
