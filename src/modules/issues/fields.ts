@@ -1,5 +1,6 @@
 // An issue's computed fields, each defined once for every door: REST
-// (present.ts, queries.ts selectIssues), GraphQL (nodes.ts, the Issue
+// (the read model's issue declaration, platform/read/entities.ts, and
+// queries.ts selectIssues for the services' records), GraphQL (nodes.ts, the Issue
 // resolvers and their read plans) and webhook payloads. What depends on the
 // caller (whose name a branch carries, which sub-issues count) takes their
 // TeamAccess and applies platform/access.ts's rule, so no door can show more
