@@ -141,6 +141,39 @@ describe('PATCH and DELETE /api/cycles/:id', () => {
     assert.equal((await t.patch(`/api/cycles/${c.id}`, { number: 9 }, member.token)).status, 400);
   });
 
+  test('a cycle completed before its end is past on every door: REST, GraphQL (both paths) and filters', async () => {
+    const c = (await create({ startsAt: at(-1), endsAt: at(5), name: 'Closed early' })).body.cycle;
+    const done = await t.patch(`/api/cycles/${c.id}`, { completedAt: at(0) }, member.token);
+    assert.equal(done.status, 200);
+    const flags = { isActive: false, isPast: true, isFuture: false };
+    const rest = (await t.get(`/api/cycles/${c.id}`, member.token)).body.cycle;
+    assert.deepEqual({ isActive: rest.isActive, isPast: rest.isPast, isFuture: rest.isFuture }, flags);
+    // Compiled SQL, then the resolver nodes (the app reads the setting per request).
+    const config = t.ctx.config as { graphqlCompiledReads: boolean };
+    for (const compiled of [true, false]) {
+      config.graphqlCompiledReads = compiled;
+      const res = await t
+        .request('POST', '/graphql', {
+          token: member.token,
+          body: { query: `{ cycle(id: "${c.id}") { isActive isPast isFuture } }` },
+        })
+        .finally(() => {
+          config.graphqlCompiledReads = true;
+        });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      assert.deepEqual(res.body.data.cycle, flags, compiled ? 'compiled' : 'resolvers');
+    }
+    const filtered = async (filter: string) =>
+      (
+        await t.request('POST', '/graphql', {
+          token: member.token,
+          body: { query: `{ cycles(filter: { ${filter}: { eq: true } }) { nodes { id } } }` },
+        })
+      ).body.data.cycles.nodes.map((n: { id: string }) => n.id);
+    assert.ok((await filtered('isPast')).includes(c.id));
+    assert.ok(!(await filtered('isActive')).includes(c.id));
+  });
+
   test('delete keeps issues without the cycle; numbers are not reused', async () => {
     const team = await createTeam(t, 'DEL');
     const c1 = (await create({ teamId: team.id })).body.cycle;

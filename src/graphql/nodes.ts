@@ -6,6 +6,7 @@
 // and computed lists are field resolvers in resolvers/*.ts that read `row`.
 // Anything a node does not define answers its type's empty value (see
 // build-schema.ts).
+import { cyclePhase } from '../modules/cycles/fields.js';
 import { issueUrl } from '../modules/issues/fields.js';
 import { priorityLabel } from '../modules/issues/priorities.js';
 import { projectStatusOf } from '../modules/projects/fields.js';
@@ -272,13 +273,13 @@ class CycleNode extends RowNode<CycleRow> {
     super(row);
   }
   get isActive() {
-    return this.row.starts_at <= this.now && this.row.ends_at > this.now;
+    return cyclePhase(this.row, this.now) === 'current';
   }
   get isFuture() {
-    return this.row.starts_at > this.now;
+    return cyclePhase(this.row, this.now) === 'upcoming';
   }
   get isPast() {
-    return this.row.ends_at <= this.now;
+    return cyclePhase(this.row, this.now) === 'past';
   }
 }
 readsColumns(CycleNode, {

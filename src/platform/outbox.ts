@@ -30,7 +30,11 @@ export type EventAction = 'create' | 'update' | 'remove';
 export interface ChangeEvent {
   type: EventType;
   action: EventAction;
-  /** The record as presented by its domain's present.ts (the REST shape). */
+  /**
+   * The record in its REST shape, as an admin's GET shows it: the domain's
+   * view read in the writer's transaction (platform/read/rest.ts eventData),
+   * or, for kinds without a view yet, its present.ts mapping.
+   */
   data: Record<string, unknown>;
   /** For updates: previous values of the fields that changed (same keys as data). */
   updatedFrom?: Record<string, unknown>;

@@ -33,10 +33,5 @@ export const CycleSchema = Type.Object({
   archivedAt: Nullable(DateTime),
 });
 
-/** REST's cycle over the read model's: its status flags are its status's, its progress the counts. */
-export const CYCLE_VIEW = restView(cycle, CycleSchema, {
-  isActive: { field: 'statusIsActive' },
-  isPast: { field: 'statusIsPast' },
-  isFuture: { field: 'statusIsFuture' },
-  progress: { field: 'progressCounts' },
-});
+/** REST's cycle over the read model's: its progress is the counts. */
+export const CYCLE_VIEW = restView(cycle, CycleSchema, { progress: { field: 'progressCounts' } });

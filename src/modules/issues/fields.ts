@@ -1,6 +1,7 @@
 // An issue's computed fields, each defined once for every door: REST
-// (present.ts, queries.ts selectIssues), GraphQL (the read model's compiled
-// reads, nodes.ts and the Issue resolvers' loaders) and webhook payloads. What depends on the
+// (the read model's issue declaration, platform/read/entities.ts, and
+// queries.ts selectIssues for the services' records), GraphQL (the compiled
+// reads, nodes.ts and the Issue resolvers' loaders) and event payloads. What depends on the
 // caller (whose name a branch carries, which sub-issues count) takes their
 // TeamAccess and applies platform/access.ts's rule, so no door can show more
 // than another. test/doors-agree.test.ts compares the doors field by field.

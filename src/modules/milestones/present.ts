@@ -1,29 +1,15 @@
-// The public shape of a project milestone, shared by REST and webhook
-// payloads (GraphQL reads the same row and state through its loaders).
+// The public shape of a project milestone: its schema, and MILESTONE_VIEW,
+// which REST's answers and milestone events read from the read model's
+// declaration (platform/read/rest.ts). GraphQL reads the same row and state
+// through its loaders (status.ts).
 import { Type } from 'typebox';
 import type { MilestoneRow } from '../../platform/db/tables.js';
+import { milestone } from '../../platform/read/entities.js';
+import { restView } from '../../platform/read/rest.js';
 import { ProgressSchema } from '../projects/progress.js';
 import { MILESTONE_STATUSES, type MilestoneState } from './status.js';
 
 export type MilestoneRecord = MilestoneRow & MilestoneState;
-
-export function presentMilestone(m: MilestoneRecord) {
-  return {
-    id: m.id,
-    projectId: m.project_id,
-    name: m.name,
-    description: m.description,
-    targetDate: m.target_date,
-    sortOrder: m.sort_order,
-    status: m.status,
-    progress: m.progress,
-    creatorId: m.creator_id,
-    createdAt: m.created_at.toISOString(),
-    updatedAt: m.updated_at.toISOString(),
-  };
-}
-
-export type MilestoneJson = ReturnType<typeof presentMilestone>;
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
 
@@ -40,3 +26,6 @@ export const MilestoneSchema = Type.Object({
   createdAt: Type.String({ format: 'date-time' }),
   updatedAt: Type.String({ format: 'date-time' }),
 });
+
+/** REST's milestone over the read model's: its progress is the counts. */
+export const MILESTONE_VIEW = restView(milestone, MilestoneSchema, { progress: { field: 'progressCounts' } });

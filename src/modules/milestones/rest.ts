@@ -3,15 +3,16 @@
 import { Type } from 'typebox';
 import type { AppContext } from '../../platform/context.js';
 import { actorOf } from '../../platform/http/auth-hook.js';
+import { sendJsonText } from '../../platform/http/json-text.js';
 import { errors, IdParams, OneLineText } from '../../platform/http/schemas.js';
 import type { Http } from '../../platform/http/types.js';
 import { WRITE_PROJECTS } from '../projects/policy.js';
-import { MilestoneSchema, presentMilestone } from './present.js';
+import { MilestoneSchema } from './present.js';
 import {
   createMilestone,
   deleteMilestone,
-  getMilestone,
-  listMilestones,
+  listMilestonesJson,
+  milestoneJson,
   updateMilestone,
 } from './service.js';
 
@@ -48,9 +49,7 @@ export function milestonesRoutes(app: Http, ctx: AppContext): void {
         },
       },
     },
-    async (req) => ({
-      milestones: (await listMilestones(ctx, actorOf(req), req.params.id)).map(presentMilestone),
-    }),
+    async (req, reply) => sendJsonText(reply, await listMilestonesJson(ctx, actorOf(req), req.params.id)),
   );
 
   app.post(
@@ -67,8 +66,9 @@ export function milestonesRoutes(app: Http, ctx: AppContext): void {
     },
     async (req, reply) => {
       const input = { ...req.body, projectId: req.params.id };
-      const milestone = await createMilestone(ctx, actorOf(req), input, 'path');
-      return reply.status(201).send({ milestone: presentMilestone(milestone) });
+      const actor = actorOf(req);
+      const milestone = await createMilestone(ctx, actor, input, 'path');
+      return sendJsonText(reply.status(201), await milestoneJson(ctx, actor, milestone.id));
     },
   );
 
@@ -82,7 +82,7 @@ export function milestonesRoutes(app: Http, ctx: AppContext): void {
         response: { 200: Envelope, ...errors(401, 403, 404) },
       },
     },
-    async (req) => ({ milestone: presentMilestone(await getMilestone(ctx, actorOf(req), req.params.id)) }),
+    async (req, reply) => sendJsonText(reply, await milestoneJson(ctx, actorOf(req), req.params.id)),
   );
 
   app.patch(
@@ -97,9 +97,11 @@ export function milestonesRoutes(app: Http, ctx: AppContext): void {
         response: { 200: Envelope, ...errors(400, 401, 403, 404) },
       },
     },
-    async (req) => ({
-      milestone: presentMilestone(await updateMilestone(ctx, actorOf(req), req.params.id, req.body)),
-    }),
+    async (req, reply) => {
+      const actor = actorOf(req);
+      const milestone = await updateMilestone(ctx, actor, req.params.id, req.body);
+      return sendJsonText(reply, await milestoneJson(ctx, actor, milestone.id));
+    },
   );
 
   app.delete(

@@ -2,14 +2,14 @@
 // its feature flag; writes are the project writers' (members and admins).
 // Each change records its event in the same transaction.
 //
-//   listMilestones(ctx, actor, projectId)             -> MilestoneRecord[] in project order
-//   getMilestone(ctx, actor, id)                      -> MilestoneRecord
+//   listMilestonesJson(ctx, actor, projectId)         -> REST's list, in project order, as JSON text
+//   milestoneJson(ctx, actor, id)                     -> REST's `{"milestone":...}`
 //   createMilestone(ctx, actor, input, where?)        -> MilestoneRecord   event projectMilestone.create
 //   updateMilestone(ctx, actor, id, patch)            -> MilestoneRecord   event projectMilestone.update
 //   deleteMilestone(ctx, actor, id)                   -> MilestoneRecord   event projectMilestone.remove
 
 import type { Updateable } from 'kysely';
-import { fullAccess, type TeamAccess } from '../../platform/access.js';
+import type { TeamAccess } from '../../platform/access.js';
 import type { Actor, AppContext } from '../../platform/context.js';
 import type { Db } from '../../platform/db/database.js';
 import type { MilestoneRow, ProjectMilestonesTable } from '../../platform/db/tables.js';
@@ -17,10 +17,17 @@ import { invalidField, notFound } from '../../platform/errors.js';
 import { isUuid } from '../../platform/ids.js';
 import { isOneLine, ONE_LINE_MESSAGE } from '../../platform/one-line.js';
 import { recordEvent } from '../../platform/outbox.js';
+import {
+  eventData,
+  listEnvelope,
+  readContextOf,
+  viewAnswer,
+  viewJsonList,
+} from '../../platform/read/rest.js';
 import { assertCanReadProjects, assertCanWriteProjects } from '../projects/policy.js';
 import { findProjectRow, projectIdBySlug } from '../projects/queries.js';
 import { teamAccess } from '../teams/access.js';
-import { type MilestoneRecord, presentMilestone } from './present.js';
+import { MILESTONE_VIEW, type MilestoneRecord } from './present.js';
 import * as q from './queries.js';
 import { milestoneStates } from './status.js';
 
@@ -91,32 +98,38 @@ async function toRecord(db: Db, row: MilestoneRow, access: TeamAccess): Promise<
   return { ...row, ...states.get(row.id)! };
 }
 
-const eventOf = (actor: Actor, record: MilestoneRecord) => ({
-  type: 'projectMilestone' as const,
-  data: presentMilestone(record),
-  actor,
-});
+/** A milestone event: its data is MILESTONE_VIEW as an admin's GET shows it, read in `trx`. */
+async function eventOf(ctx: AppContext, trx: Db, actor: Actor, id: string) {
+  return {
+    type: 'projectMilestone' as const,
+    data: await eventData(ctx, trx, MILESTONE_VIEW, id, actor),
+    actor,
+  };
+}
 
-export async function listMilestones(
-  ctx: AppContext,
-  actor: Actor,
-  projectId: string,
-): Promise<MilestoneRecord[]> {
+/** A project's milestones in its order, as REST answers them: `{"milestones":[...]}`. */
+export async function listMilestonesJson(ctx: AppContext, actor: Actor, projectId: string): Promise<string> {
   await assertCanReadProjects(ctx.db);
   const access = await teamAccess(ctx.db, actor);
   const project = await findProject(ctx.db, projectId, access);
   if (!project) throw notFound('Project');
-  const rows = await q.milestonesOfProjects(ctx.db, [project.id]);
-  const states = await milestoneStates(ctx.db, [project.id], access, new Date());
-  return rows.map((r) => ({ ...r, ...states.get(r.id)! }));
+  const ids = (await q.milestonesOfProjects(ctx.db, [project.id])).map((r) => r.id);
+  const milestones = await viewJsonList(ctx.db, MILESTONE_VIEW, ids, readContextOf(ctx, actor, access));
+  return listEnvelope('milestones', milestones);
 }
 
-export async function getMilestone(ctx: AppContext, actor: Actor, id: string): Promise<MilestoneRecord> {
+/** One milestone as REST answers it, `{"milestone":...}` (its GET, and a write's answer read back as the GET would). */
+export async function milestoneJson(ctx: AppContext, actor: Actor, id: string): Promise<string> {
   await assertCanReadProjects(ctx.db);
   const access = await teamAccess(ctx.db, actor);
-  const row = await q.findMilestoneRow(ctx.db, id, access);
-  if (!row) throw notFound('Project milestone');
-  return toRecord(ctx.db, row, access);
+  return viewAnswer(
+    ctx.db,
+    MILESTONE_VIEW,
+    'milestone',
+    id,
+    readContextOf(ctx, actor, access),
+    'Project milestone',
+  );
 }
 
 /**
@@ -149,9 +162,8 @@ export async function createMilestone(
       sort_order: input.sortOrder ?? (await q.nextSortOrder(trx, project.id)),
       creator_id: actor.id,
     });
-    const record = await toRecord(trx, row, fullAccess(actor.id));
-    await recordEvent(ctx, trx, { ...eventOf(actor, record), action: 'create' });
-    return access.all ? record : toRecord(trx, row, access);
+    await recordEvent(ctx, trx, { ...(await eventOf(ctx, trx, actor, row.id)), action: 'create' });
+    return toRecord(trx, row, access);
   });
 }
 
@@ -181,21 +193,16 @@ export async function updateMilestone(
       ...(patch.targetDate !== undefined ? { target_date: patch.targetDate } : {}),
       ...(patch.sortOrder !== undefined && patch.sortOrder !== null ? { sort_order: patch.sortOrder } : {}),
     };
-    const all = fullAccess(actor.id);
-    const before = await toRecord(trx, current, all);
-    if (Object.keys(set).length === 0) return access.all ? before : toRecord(trx, current, access);
+    if (Object.keys(set).length === 0) return toRecord(trx, current, access);
+    const old = await eventData(ctx, trx, MILESTONE_VIEW, current.id, actor);
     const row = (await q.updateMilestoneRow(trx, current.id, set))!;
-    const record = await toRecord(trx, row, all);
-    const old = presentMilestone(before);
-    const data = presentMilestone(record);
+    const ev = await eventOf(ctx, trx, actor, row.id);
     const updatedFrom: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(old)) {
-      if (k !== 'progress' && JSON.stringify(v) !== JSON.stringify(data[k as keyof typeof data])) {
-        updatedFrom[k] = v;
-      }
+      if (k !== 'progress' && JSON.stringify(v) !== JSON.stringify(ev.data[k])) updatedFrom[k] = v;
     }
-    await recordEvent(ctx, trx, { ...eventOf(actor, record), action: 'update', updatedFrom });
-    return access.all ? record : toRecord(trx, row, access);
+    await recordEvent(ctx, trx, { ...ev, action: 'update', updatedFrom });
+    return toRecord(trx, row, access);
   });
 }
 
@@ -208,9 +215,10 @@ export async function deleteMilestone(ctx: AppContext, actor: Actor, id: string)
     // the order an issue being linked to it takes too, so the two cannot deadlock.
     const current = await q.findMilestoneRow(trx, id, access);
     if (!current) throw notFound('Project milestone');
-    const record = await toRecord(trx, current, fullAccess(actor.id));
+    const record = await toRecord(trx, current, access);
+    const ev = await eventOf(ctx, trx, actor, current.id);
     await q.deleteMilestoneRow(trx, current.id);
-    await recordEvent(ctx, trx, { ...eventOf(actor, record), action: 'remove' });
+    await recordEvent(ctx, trx, { ...ev, action: 'remove' });
     return record;
   });
 }

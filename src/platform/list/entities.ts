@@ -2,6 +2,7 @@
 // field means. Fields not listed here are concepts we do not hold (see
 // absentField in filter.ts).
 import { type RawBuilder, sql } from 'kysely';
+import { cyclePhaseSql } from '../../modules/cycles/fields.js';
 import { visibility } from '../access.js';
 import type { EntitySpec, FieldSpec, FilterContext, ScalarType } from './filter.js';
 import { matchesSearch, searchQuery } from './search.js';
@@ -294,9 +295,9 @@ export const cycleEntity: EntitySpec = {
     startsAt: col('starts_at', 'date'),
     endsAt: col('ends_at', 'date'),
     completedAt: col('completed_at', 'date'),
-    isActive: expr('boolean', (a) => cycleAt(a, '($.starts_at <= now() and $.ends_at > now())')),
-    isFuture: expr('boolean', (a) => cycleAt(a, '($.starts_at > now())')),
-    isPast: expr('boolean', (a) => cycleAt(a, '($.ends_at <= now())')),
+    isActive: expr('boolean', (a) => sql`(${cyclePhaseSql(sql.raw(a), sql`now()`)} = 'current')`),
+    isFuture: expr('boolean', (a) => sql`(${cyclePhaseSql(sql.raw(a), sql`now()`)} = 'upcoming')`),
+    isPast: expr('boolean', (a) => sql`(${cyclePhaseSql(sql.raw(a), sql`now()`)} = 'past')`),
     isNext: expr('boolean', (a) =>
       cycleAt(
         a,

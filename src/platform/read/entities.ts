@@ -5,6 +5,7 @@
 // Computed fields are written here once, with the caller's visibility
 // (branchName reads the name of a user only when the caller sees that user).
 import { sql } from 'kysely';
+import { clockSql, cyclePhaseSql } from '../../modules/cycles/fields.js';
 import { branchOwnerSql, childProgressSql, labelIdsSql } from '../../modules/issues/fields.js';
 import { PRIORITIES, PRIORITY_LABELS } from '../../modules/issues/priorities.js';
 import { todayUtc } from '../../modules/milestones/status.js';
@@ -77,12 +78,6 @@ const progressCounts = (column: ProgressOwner): Field =>
   value((row, c) => progressSql(column, at(row, 'id'), c.access));
 
 /** A cycle's status from its dates and completion: past, current or upcoming. */
-const cycleStatus = (row: Sql, c: ReadContext) => {
-  const now = sql`${c.now.toISOString()}::timestamptz`;
-  return sql`(case when ${at(row, 'completed_at')} is not null or ${at(row, 'ends_at')} <= ${now} then 'past'
-    when ${at(row, 'starts_at')} > ${now} then 'upcoming' else 'current' end)`;
-};
-
 const priorityLabel = (priority: Sql) =>
   sql`(case ${priority} ${sql.join(
     PRIORITY_LABELS.map((label, i) => sql`when ${sql.lit(i)} then ${literal(label)}`),
@@ -411,23 +406,16 @@ export const cycle: Entity = {
     endsAt: stamp('ends_at'),
     completedAt: stamp('completed_at'),
     archivedAt: stamp('archived_at'),
-    isActive: value(
-      (row, c) =>
-        sql`(${at(row, 'starts_at')} <= ${c.now.toISOString()}::timestamptz and ${at(row, 'ends_at')} > ${c.now.toISOString()}::timestamptz)`,
-    ),
-    isFuture: value((row, c) => sql`(${at(row, 'starts_at')} > ${c.now.toISOString()}::timestamptz)`),
-    isPast: value((row, c) => sql`(${at(row, 'ends_at')} <= ${c.now.toISOString()}::timestamptz)`),
+    // One phase for both APIs (cycles/fields.ts): a completed cycle is past.
+    status: value((row, c) => cyclePhaseSql(row, clockSql(c.now))),
+    isActive: value((row, c) => sql`(${cyclePhaseSql(row, clockSql(c.now))} = 'current')`),
+    isFuture: value((row, c) => sql`(${cyclePhaseSql(row, clockSql(c.now))} = 'upcoming')`),
+    isPast: value((row, c) => sql`(${cyclePhaseSql(row, clockSql(c.now))} = 'past')`),
     progress: value((row, c) => progressRatioSql('cycle_id', at(row, 'id'), c.access)),
     team: one(() => team, 'team_id', true),
-    // REST's: its team by id, its progress counts, and its status, where a completed
-    // cycle is past whatever its dates say (GraphQL's isActive/isPast/isFuture read
-    // the dates alone); REST's isActive, isPast, isFuture are this status's.
+    // REST's: its team by id and its progress counts.
     teamId: col('team_id'),
     progressCounts: progressCounts('cycle_id'),
-    status: value((row, c) => cycleStatus(row, c)),
-    statusIsActive: value((row, c) => sql`(${cycleStatus(row, c)} = 'current')`),
-    statusIsPast: value((row, c) => sql`(${cycleStatus(row, c)} = 'past')`),
-    statusIsFuture: value((row, c) => sql`(${cycleStatus(row, c)} = 'upcoming')`),
   },
 };
 
@@ -446,6 +434,10 @@ export const milestone: Entity = {
     // Depends on its siblings, as of the request's day (UTC).
     status: value((row, c) => milestoneStatusSql(row, c.access, todayUtc(c.now))),
     project: one(() => project, 'project_id'),
+    // REST's: references by id and progress counts.
+    projectId: col('project_id'),
+    creatorId: col('creator_id'),
+    progressCounts: progressCounts('project_milestone_id'),
   },
 };
 
