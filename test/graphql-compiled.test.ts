@@ -98,6 +98,7 @@ const USER = pick([
   'archivedAt',
   'createdAt',
   'initials',
+  'avatarBackgroundColor',
 ]);
 const TEAM = pick([
   'id',
@@ -138,6 +139,8 @@ const CYCLE = pick([
   'isFuture',
   'team { id key }',
   'progress',
+  'isNext',
+  'isPrevious',
 ]);
 const COMMENT = fc
   .tuple(pick(['id', 'body', 'createdAt', 'archivedAt', 'editedAt', 'issueId', 'parentId']), fc.option(USER))
@@ -221,6 +224,7 @@ const NOTIFICATION = fc
       'actor { id name }',
       'actorAvatarUrl',
       'actorInitials',
+      'actorAvatarColor',
       'actorInactive',
       '__typename',
       // Not held: their empty values.
@@ -526,8 +530,35 @@ describe('compiled reads answer what the resolvers answer', () => {
         .where('project_milestone_id', '=', doneMilestone.id)
         .where('team_id', '=', done.team_id)
         .execute();
+    // Cycles past, to come and archived beside the world's, for isNext and isPrevious.
+    const day = 86_400_000;
+    const at = (days: number) => new Date(Date.now() + days * day);
+    const teamId = cycles[0]!.team_id;
+    await db
+      .insertInto('cycles')
+      .values(
+        [
+          [-30, -20, null],
+          [-19, -10, null],
+          [-9, -5, at(-1)],
+          [10, 20, null],
+          [21, 30, null],
+          [5, 9, at(-1)],
+        ].map(([from, to, archived], i) => ({
+          team_id: teamId,
+          number: 100 + i,
+          name: null,
+          description: null,
+          starts_at: at(from as number),
+          ends_at: at(to as number),
+          created_at: new Date(),
+          updated_at: new Date(),
+          archived_at: archived as Date | null,
+        })),
+      )
+      .execute();
     const query = `{ projects(includeArchived: true) { nodes { id progress scope status { id name color position indefinite } } }
-      cycles(includeArchived: true) { nodes { id progress } }
+      cycles(includeArchived: true, first: 50) { nodes { id number progress isNext isPrevious isActive } }
       projectMilestones(first: 50) { nodes { id name sortOrder targetDate progress status } } }`;
     const seen = { ratios: new Set<number>(), statuses: new Set<string>() };
     for (const role of ROLES) {
@@ -545,6 +576,13 @@ describe('compiled reads answer what the resolvers answer', () => {
       [...seen.ratios].join(),
     );
     assert.ok(seen.statuses.size >= 3, [...seen.statuses].join());
+    // Of the cycles added to one team (the world's own, one per team, have their own answers).
+    const added = (await run('admin', true, query)).body.data.cycles.nodes.filter(
+      (n: { number: number }) => n.number >= 100,
+    );
+    const flagged = (f: string) =>
+      added.filter((n: Record<string, unknown>) => n[f]).map((n: { number: number }) => n.number);
+    assert.deepEqual([flagged('isNext'), flagged('isPrevious')], [[103], [101]]);
   });
 
   test('a root whose feature is off is refused as the resolvers refuse it', async () => {

@@ -191,6 +191,7 @@ export const user: Entity = {
       url: value((row, c) => sql`${c.publicUrl} || '/users/' || ${at(row, 'id')}::text`),
       // Kept with the row (migration 0032), which the resolvers' node reads too.
       initials: col('initials'),
+      avatarBackgroundColor: col('avatar_color'),
       assignedIssues: { kind: 'many', to: () => issue, via: { parentKey: sql.ref('t.assignee_id') } },
       createdIssues: { kind: 'many', to: () => issue, via: { parentKey: sql.ref('t.creator_id') } },
     } satisfies Record<string, Field>;
@@ -354,6 +355,16 @@ export const project: Entity = {
   },
 };
 
+/** Whether the cycle is live, on `side` of now by `column`, and no other live cycle of its team is nearer now. */
+const nearestCycle = (row: Sql, c: ReadContext, column: string, side: '>' | '<=', nearer: '<' | '>') => {
+  const now = sql`${c.now.toISOString()}::timestamptz`;
+  const op = sql.raw(side);
+  return sql`(${at(row, 'archived_at')} is null and ${at(row, column)} ${op} ${now} and not exists (
+    select 1 from cycles nc where nc.team_id = ${at(row, 'team_id')} and nc.archived_at is null
+    and ${sql.ref(`nc.${column}`)} ${op} ${now}
+    and (${sql.ref(`nc.${column}`)}, nc.id) ${sql.raw(nearer)} (${at(row, column)}, ${at(row, 'id')})))`;
+};
+
 export const cycle: Entity = {
   name: 'Cycle',
   table: 'cycles',
@@ -375,6 +386,10 @@ export const cycle: Entity = {
     isFuture: value((row, c) => sql`(${at(row, 'starts_at')} > ${c.now.toISOString()}::timestamptz)`),
     isPast: value((row, c) => sql`(${at(row, 'ends_at')} <= ${c.now.toISOString()}::timestamptz)`),
     progress: value((row, c) => progressRatioSql('cycle_id', at(row, 'id'), c.access)),
+    // The live cycle of its team that starts first among those to come, or ended last among
+    // those past (resolvers/reads.ts; equal times are told apart by id).
+    isNext: value((row, c) => nearestCycle(row, c, 'starts_at', '>', '<')),
+    isPrevious: value((row, c) => nearestCycle(row, c, 'ends_at', '<=', '>')),
     team: one(() => team, 'team_id', true),
   },
 };
@@ -507,6 +522,8 @@ export const notification: Entity = {
     actor: one(() => user, 'actor_id'),
     actorAvatarUrl: value((row, c) => actorColumn(row, c, sql`na.avatar_url`)),
     actorInitials: value((row, c) => actorColumn(row, c, sql`na.initials`)),
+    // '' without an actor, or one the caller may not see (resolvers/notification-node.ts).
+    actorAvatarColor: value((row, c) => sql`coalesce(${actorColumn(row, c, sql`na.avatar_color`)}, '')`),
     actorInactive: value(
       (row, c) =>
         sql`coalesce(${actorColumn(row, c, sql`not (na.deleted_at is null and na.status = 'active')`)}, false)`,
