@@ -292,6 +292,9 @@ const RELATIONS: [string, fc.Arbitrary<string>][] = [
   ['comments', connection(COMMENT, 4)],
   ['children', connection(pick(['id', 'identifier', 'title', 'priority']), 3)],
   ['subscribers', connection(USER, 3)],
+  ['attachments', connection(ATTACHMENT, 3)],
+  ['relations', connection(RELATION, 3)],
+  ['inverseRelations', connection(RELATION, 3)],
 ];
 
 const ISSUE = fc

@@ -158,6 +158,14 @@ export const issue: Entity = {
         parentKey: sql.ref('s.issue_id'),
       },
     },
+    attachments: { kind: 'many', to: () => attachment, via: { parentKey: sql.ref('t.issue_id') } },
+    // Both ends must be seen: the list's rule (visibility.issueRelation) hides a relation to an unseen issue.
+    relations: { kind: 'many', to: () => issueRelation, via: { parentKey: sql.ref('t.issue_id') } },
+    inverseRelations: {
+      kind: 'many',
+      to: () => issueRelation,
+      via: { parentKey: sql.ref('t.related_issue_id') },
+    },
   },
 };
 
