@@ -128,6 +128,9 @@ const PROJECT = pick([
   'scope',
   'status { id type name color position indefinite createdAt updatedAt __typename }',
   'status { name }',
+  'issues(first: 2) { nodes { id identifier } }',
+  'members(first: 2) { nodes { id name } }',
+  'teams(first: 2) { nodes { id key } }',
 ]);
 const CYCLE = pick([
   'id',
@@ -141,6 +144,7 @@ const CYCLE = pick([
   'progress',
   'isNext',
   'isPrevious',
+  'issues(first: 2, includeArchived: true) { nodes { id title } }',
 ]);
 const COMMENT = fc
   .tuple(pick(['id', 'body', 'createdAt', 'archivedAt', 'editedAt', 'issueId', 'parentId']), fc.option(USER))
@@ -157,7 +161,17 @@ const LABEL = pick([
 ]);
 const MILESTONE = fc
   .tuple(
-    pick(['id', 'name', 'description', 'targetDate', 'sortOrder', 'createdAt', 'progress', 'status']),
+    pick([
+      'id',
+      'name',
+      'description',
+      'targetDate',
+      'sortOrder',
+      'createdAt',
+      'progress',
+      'status',
+      'issues(first: 2) { nodes { id identifier } }',
+    ]),
     fc.option(PROJECT),
   )
   .map(([f, project]) => [...f, ...(project ? [`project { ${project.join(' ')} }`] : [])]);

@@ -356,6 +356,23 @@ export const project: Entity = {
     scope: value((row, c) => progressScopeSql('project_id', at(row, 'id'), c.access)),
     lead: one(() => user, 'lead_id'),
     creator: one(() => user, 'creator_id'),
+    issues: { kind: 'many', to: () => issue, via: { parentKey: sql.ref('t.project_id') } },
+    members: {
+      kind: 'many',
+      to: () => user,
+      via: {
+        from: sql`users as t join project_members as pm on pm.user_id = t.id`,
+        parentKey: sql.ref('pm.project_id'),
+      },
+    },
+    teams: {
+      kind: 'many',
+      to: () => team,
+      via: {
+        from: sql`teams as t join project_teams as pt on pt.team_id = t.id`,
+        parentKey: sql.ref('pt.project_id'),
+      },
+    },
     url: value(
       (row, c) =>
         sql`${c.publicUrl} || '/project/' || ${projectSlug(at(row, 'name'))} || '-' || ${at(row, 'slug_id')}`,
@@ -399,6 +416,7 @@ export const cycle: Entity = {
     isNext: value((row, c) => nearestCycle(row, c, 'starts_at', '>', '<')),
     isPrevious: value((row, c) => nearestCycle(row, c, 'ends_at', '<=', '>')),
     team: one(() => team, 'team_id', true),
+    issues: { kind: 'many', to: () => issue, via: { parentKey: sql.ref('t.cycle_id') } },
   },
 };
 
@@ -417,6 +435,7 @@ export const milestone: Entity = {
     // Depends on its siblings, as of the request's day (UTC).
     status: value((row, c) => milestoneStatusSql(row, c.access, todayUtc(c.now))),
     project: one(() => project, 'project_id'),
+    issues: { kind: 'many', to: () => issue, via: { parentKey: sql.ref('t.project_milestone_id') } },
   },
 };
 
