@@ -98,6 +98,7 @@ const USER = pick([
   'archivedAt',
   'createdAt',
   'initials',
+  'avatarBackgroundColor',
 ]);
 const TEAM = pick([
   'id',
@@ -127,6 +128,9 @@ const PROJECT = pick([
   'scope',
   'status { id type name color position indefinite createdAt updatedAt __typename }',
   'status { name }',
+  'issues(first: 2) { nodes { id identifier } }',
+  'members(first: 2) { nodes { id name } }',
+  'teams(first: 2) { nodes { id key } }',
 ]);
 const CYCLE = pick([
   'id',
@@ -138,6 +142,9 @@ const CYCLE = pick([
   'isFuture',
   'team { id key }',
   'progress',
+  'isNext',
+  'isPrevious',
+  'issues(first: 2, includeArchived: true) { nodes { id title } }',
 ]);
 const COMMENT = fc
   .tuple(pick(['id', 'body', 'createdAt', 'archivedAt', 'editedAt', 'issueId', 'parentId']), fc.option(USER))
@@ -154,7 +161,17 @@ const LABEL = pick([
 ]);
 const MILESTONE = fc
   .tuple(
-    pick(['id', 'name', 'description', 'targetDate', 'sortOrder', 'createdAt', 'progress', 'status']),
+    pick([
+      'id',
+      'name',
+      'description',
+      'targetDate',
+      'sortOrder',
+      'createdAt',
+      'progress',
+      'status',
+      'issues(first: 2) { nodes { id identifier } }',
+    ]),
     fc.option(PROJECT),
   )
   .map(([f, project]) => [...f, ...(project ? [`project { ${project.join(' ')} }`] : [])]);
@@ -221,6 +238,7 @@ const NOTIFICATION = fc
       'actor { id name }',
       'actorAvatarUrl',
       'actorInitials',
+      'actorAvatarColor',
       'actorInactive',
       '__typename',
       // Not held: their empty values.
@@ -288,6 +306,9 @@ const RELATIONS: [string, fc.Arbitrary<string>][] = [
   ['comments', connection(COMMENT, 4)],
   ['children', connection(pick(['id', 'identifier', 'title', 'priority']), 3)],
   ['subscribers', connection(USER, 3)],
+  ['attachments', connection(ATTACHMENT, 3)],
+  ['relations', connection(RELATION, 3)],
+  ['inverseRelations', connection(RELATION, 3)],
 ];
 
 const ISSUE = fc
@@ -447,6 +468,139 @@ describe('compiled reads answer what the resolvers answer', () => {
       assert.ok(compiledAnswers >= 60, `${compiledAnswers} of 120 compiled`);
     });
   }
+
+  test('issueSearch: its query as a filter, every role, compiled as the resolvers answer it', async () => {
+    let compiledAnswers = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...ROLES),
+        connection(ISSUE, 8),
+        fc.constantFrom('quasar', 'nebula', 'pulsar vortex', 'a', '', null),
+        fc.constantFrom(...FILTERS.keys()),
+        async (role, body, q, filter) => {
+          const args = body.startsWith('(')
+            ? body.replace('(', '(query: $q, filter: $f, ')
+            : `(query: $q, filter: $f)${body}`;
+          const query = `query S($q: String, $f: IssueFilter) { issueSearch${args} }`;
+          const variables = { q, f: FILTERS[filter] ?? null };
+          const compiled = await run(role, true, query, variables);
+          const resolved = await run(role, false, query, variables);
+          assert.equal(JSON.stringify(compiled.body), JSON.stringify(resolved.body), `${role} ${q} ${query}`);
+          if (!compiled.compiled) return;
+          compiledAnswers++;
+          for (const word of world.secretWords[role]) assert.ok(!compiled.text.includes(word), word);
+        },
+      ),
+      { numRuns: 40 },
+    );
+    assert.ok(compiledAnswers >= 20, `${compiledAnswers} of 40 compiled`);
+  });
+
+  // Last of those over the world as built: it moves issues into projects, cycles and milestones.
+  test('progress, scope and milestone status over issues done, started and canceled: both paths, every role', async () => {
+    const db = t.ctx.db;
+    const issues = await db.selectFrom('issues').select(['id', 'team_id']).orderBy('id').execute();
+    const states = await db.selectFrom('workflow_states').select(['id', 'team_id', 'type']).execute();
+    const milestones = await db
+      .selectFrom('project_milestones')
+      .select(['id', 'project_id'])
+      .orderBy('id')
+      .execute();
+    const cycles = await db.selectFrom('cycles').select(['id', 'team_id']).execute();
+    // Five kinds, so that every other issue still takes each.
+    const types = ['completed', 'started', 'canceled', 'unstarted', 'backlog'];
+    for (const [i, row] of issues.entries()) {
+      const state = states.find((s) => s.team_id === row.team_id && s.type === types[i % types.length]);
+      // Every other issue in the first milestone's project, so that one holds every kind of state.
+      const m = i % 2 ? milestones[i % milestones.length]! : milestones[0]!;
+      await db
+        .updateTable('issues')
+        .set({
+          ...(state ? { state_id: state.id } : {}),
+          project_id: m.project_id,
+          project_milestone_id: i % 3 ? m.id : null,
+          cycle_id: cycles.find((c) => c.team_id === row.team_id)?.id ?? null,
+        })
+        .where('id', '=', row.id)
+        .execute();
+    }
+    // One milestone overdue, one after it in the same project, one done.
+    const first = milestones[0]!;
+    await db
+      .updateTable('project_milestones')
+      .set({ target_date: '2000-01-01' })
+      .where('id', '=', first.id)
+      .execute();
+    await db
+      .insertInto('project_milestones')
+      .values([
+        { project_id: first.project_id, name: 'later', sort_order: 100 },
+        { project_id: first.project_id, name: 'latest', sort_order: 200, target_date: '2999-01-01' },
+      ])
+      .execute();
+    const done = states.find((s) => s.type === 'completed')!;
+    const doneMilestone = milestones.find((m) => m.id !== first.id);
+    if (doneMilestone)
+      await db
+        .updateTable('issues')
+        .set({ state_id: done.id })
+        .where('project_milestone_id', '=', doneMilestone.id)
+        .where('team_id', '=', done.team_id)
+        .execute();
+    // Cycles past, to come and archived beside the world's, for isNext and isPrevious.
+    const day = 86_400_000;
+    const at = (days: number) => new Date(Date.now() + days * day);
+    const teamId = cycles[0]!.team_id;
+    await db
+      .insertInto('cycles')
+      .values(
+        [
+          [-30, -20, null],
+          [-19, -10, null],
+          [-9, -5, at(-1)],
+          [10, 20, null],
+          [21, 30, null],
+          [5, 9, at(-1)],
+        ].map(([from, to, archived], i) => ({
+          team_id: teamId,
+          number: 100 + i,
+          name: null,
+          description: null,
+          starts_at: at(from as number),
+          ends_at: at(to as number),
+          created_at: new Date(),
+          updated_at: new Date(),
+          archived_at: archived as Date | null,
+        })),
+      )
+      .execute();
+    const query = `{ projects(includeArchived: true) { nodes { id progress scope status { id name color position indefinite } } }
+      cycles(includeArchived: true, first: 50) { nodes { id number progress isNext isPrevious isActive } }
+      projectMilestones(first: 50) { nodes { id name sortOrder targetDate progress status } } }`;
+    const seen = { ratios: new Set<number>(), statuses: new Set<string>() };
+    for (const role of ROLES) {
+      const compiled = await run(role, true, query);
+      const resolved = await run(role, false, query);
+      assert.ok(compiled.compiled, role);
+      assert.equal(JSON.stringify(compiled.body), JSON.stringify(resolved.body), role);
+      for (const list of ['projects', 'cycles', 'projectMilestones'])
+        for (const n of compiled.body.data[list].nodes) seen.ratios.add(n.progress);
+      for (const n of compiled.body.data.projectMilestones.nodes) seen.statuses.add(n.status);
+    }
+    // The data reaches the cases: ratios strictly between 0 and 1, and statuses of more than one kind.
+    assert.ok(
+      [...seen.ratios].some((r) => r > 0 && r < 1),
+      [...seen.ratios].join(),
+    );
+    assert.ok(seen.statuses.size >= 3, [...seen.statuses].join());
+    // Of the cycles added to one team (the world's own, one per team, have their own answers).
+    const added = (await run('admin', true, query)).body.data.cycles.nodes.filter(
+      (n: { number: number }) => n.number >= 100,
+    );
+    const flagged = (f: string) =>
+      added.filter((n: Record<string, unknown>) => n[f]).map((n: { number: number }) => n.number);
+    assert.deepEqual([flagged('isNext'), flagged('isPrevious')], [[103], [101]]);
+  });
 
   test('a root whose feature is off is refused as the resolvers refuse it', async () => {
     const admin = { ...actors.admin };

@@ -82,8 +82,23 @@ const give_up = (why: string): never => {
  * (connections.ts listConnection). `feature`: the resolvers refuse the field
  * while that flag is off, so the compiled answer is given only while it is on.
  */
-const ROOT_LISTS: Record<string, { entity: Entity; feature?: FlagKey }> = {
+const ROOT_LISTS: Record<
+  string,
+  { entity: Entity; feature?: FlagKey; args?: (args: ListArgs & Vars) => ListArgs }
+> = {
   issues: { entity: issue },
+  // The older name of the search: the issues list, its query as the filter field searchableContent
+  // (resolvers/reads.ts issueSearch).
+  issueSearch: {
+    entity: issue,
+    args: ({ query, ...a }) =>
+      query
+        ? {
+            ...a,
+            filter: { and: [{ searchableContent: { contains: query } }, ...(a.filter ? [a.filter] : [])] },
+          }
+        : a,
+  },
   users: { entity: user },
   teams: { entity: team },
   workflowStates: { entity: workflowState },
@@ -326,9 +341,15 @@ export function planOperation(
           feature: one.feature,
           select: objectSelections(doc, rowType(doc, named, one.entity), one.entity, nodes),
         };
-      const { entity, feature } = ROOT_LISTS[name] ?? give_up(`Query.${name}`);
+      const list = ROOT_LISTS[name] ?? give_up(`Query.${name}`);
       if (!isObjectType(named)) return give_up(`Query.${name}`);
-      return { key, entity, args, feature, select: connectionSelections(doc, named, entity, nodes) };
+      return {
+        key,
+        entity: list.entity,
+        args: list.args ? list.args(args as ListArgs & Vars) : args,
+        feature: list.feature,
+        select: connectionSelections(doc, named, list.entity, nodes),
+      };
     });
     return { roots };
   } catch (err) {

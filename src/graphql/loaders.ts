@@ -12,7 +12,8 @@ import {
   previousIdentifiersOf,
 } from '../modules/issues/queries.js';
 import { type MilestoneState, milestoneStates } from '../modules/milestones/status.js';
-import { emptyProgress, progressBy } from '../modules/projects/progress.js';
+import { emptyProgress } from '../modules/projects/progress.js';
+import { progressBy } from '../modules/projects/queries.js';
 import { liveStatesOfTeams } from '../modules/states/queries.js';
 import { liveMembershipsOfUsers } from '../modules/teams/queries.js';
 import { findUsersByIds } from '../modules/users/queries.js';

@@ -137,7 +137,7 @@ class UserNode extends RowNode<UserRow> {
     return this.row.initials;
   }
   get avatarBackgroundColor() {
-    return colorFor(this.row.id);
+    return this.row.avatar_color;
   }
   get url() {
     return `${this.publicUrl}/users/${this.row.id}`;
@@ -153,13 +153,6 @@ readsColumns(UserNode, {
 
 export const userNode = (r: UserRow, viewerId: string, publicUrl: string) =>
   new UserNode(r, viewerId, publicUrl);
-
-/** A stable colour per user for avatars without a picture. */
-function colorFor(id: string): string {
-  let h = 0;
-  for (let i = 0; i < id.length; i++) h = (h * 31 + id.charCodeAt(i)) % 360;
-  return `hsl(${h}, 55%, 50%)`;
-}
 
 class TeamNode extends RowNode<TeamRow> {
   get visibility() {

@@ -23,7 +23,3 @@ export const emptyProgress = (): Progress => ({
   startedIssueCount: 0,
   progress: 0,
 });
-
-// Counted in SQL, once for every door: fields.ts, read by queries.ts progressBy
-// (re-exported here for the GraphQL loaders).
-export { progressBy } from './queries.js';

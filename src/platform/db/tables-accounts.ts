@@ -70,6 +70,8 @@ export interface UsersTable {
   name_slug: GeneratedAlways<string>;
   /** initials(name), generated (migration 0032): User.initials in every door. */
   initials: GeneratedAlways<string>;
+  /** avatar_color(id), generated (migration 0032): User.avatarBackgroundColor in every door. */
+  avatar_color: GeneratedAlways<string>;
 }
 
 export interface ApiKeysTable {

@@ -171,6 +171,14 @@ export const issue: Entity = {
         parentKey: sql.ref('s.issue_id'),
       },
     },
+    attachments: { kind: 'many', to: () => attachment, via: { parentKey: sql.ref('t.issue_id') } },
+    // Both ends must be seen: the list's rule (visibility.issueRelation) hides a relation to an unseen issue.
+    relations: { kind: 'many', to: () => issueRelation, via: { parentKey: sql.ref('t.issue_id') } },
+    inverseRelations: {
+      kind: 'many',
+      to: () => issueRelation,
+      via: { parentKey: sql.ref('t.related_issue_id') },
+    },
   },
 };
 
@@ -204,6 +212,7 @@ export const user: Entity = {
       url: value((row, c) => sql`${c.publicUrl} || '/users/' || ${at(row, 'id')}::text`),
       // Kept with the row (migration 0032), which the resolvers' node reads too.
       initials: col('initials'),
+      avatarBackgroundColor: col('avatar_color'),
       assignedIssues: { kind: 'many', to: () => issue, via: { parentKey: sql.ref('t.assignee_id') } },
       createdIssues: { kind: 'many', to: () => issue, via: { parentKey: sql.ref('t.creator_id') } },
     } satisfies Record<string, Field>;
@@ -373,6 +382,23 @@ export const project: Entity = {
     scope: value((row, c) => progressScopeSql('project_id', at(row, 'id'), c.access)),
     lead: one(() => user, 'lead_id'),
     creator: one(() => user, 'creator_id'),
+    issues: { kind: 'many', to: () => issue, via: { parentKey: sql.ref('t.project_id') } },
+    members: {
+      kind: 'many',
+      to: () => user,
+      via: {
+        from: sql`users as t join project_members as pm on pm.user_id = t.id`,
+        parentKey: sql.ref('pm.project_id'),
+      },
+    },
+    teams: {
+      kind: 'many',
+      to: () => team,
+      via: {
+        from: sql`teams as t join project_teams as pt on pt.team_id = t.id`,
+        parentKey: sql.ref('pt.project_id'),
+      },
+    },
     // REST's: references by id (members by id, teams the caller sees, by id) and progress counts.
     leadId: col('lead_id'),
     creatorId: col('creator_id'),
@@ -390,6 +416,16 @@ export const project: Entity = {
         sql`${c.publicUrl} || '/project/' || ${projectSlug(at(row, 'name'))} || '-' || ${at(row, 'slug_id')}`,
     ),
   },
+};
+
+/** Whether the cycle is live, on `side` of now by `column`, and no other live cycle of its team is nearer now. */
+const nearestCycle = (row: Sql, c: ReadContext, column: string, side: '>' | '<=', nearer: '<' | '>') => {
+  const now = sql`${c.now.toISOString()}::timestamptz`;
+  const op = sql.raw(side);
+  return sql`(${at(row, 'archived_at')} is null and ${at(row, column)} ${op} ${now} and not exists (
+    select 1 from cycles nc where nc.team_id = ${at(row, 'team_id')} and nc.archived_at is null
+    and ${sql.ref(`nc.${column}`)} ${op} ${now}
+    and (${sql.ref(`nc.${column}`)}, nc.id) ${sql.raw(nearer)} (${at(row, column)}, ${at(row, 'id')})))`;
 };
 
 export const cycle: Entity = {
@@ -412,7 +448,12 @@ export const cycle: Entity = {
     isFuture: value((row, c) => sql`(${cyclePhaseSql(row, clockSql(c.now))} = 'upcoming')`),
     isPast: value((row, c) => sql`(${cyclePhaseSql(row, clockSql(c.now))} = 'past')`),
     progress: value((row, c) => progressRatioSql('cycle_id', at(row, 'id'), c.access)),
+    // The live cycle of its team that starts first among those to come, or ended last among
+    // those past (resolvers/reads.ts; equal times are told apart by id).
+    isNext: value((row, c) => nearestCycle(row, c, 'starts_at', '>', '<')),
+    isPrevious: value((row, c) => nearestCycle(row, c, 'ends_at', '<=', '>')),
     team: one(() => team, 'team_id', true),
+    issues: { kind: 'many', to: () => issue, via: { parentKey: sql.ref('t.cycle_id') } },
     // REST's: its team by id and its progress counts.
     teamId: col('team_id'),
     progressCounts: progressCounts('cycle_id'),
@@ -434,6 +475,7 @@ export const milestone: Entity = {
     // Depends on its siblings, as of the request's day (UTC).
     status: value((row, c) => milestoneStatusSql(row, c.access, todayUtc(c.now))),
     project: one(() => project, 'project_id'),
+    issues: { kind: 'many', to: () => issue, via: { parentKey: sql.ref('t.project_milestone_id') } },
     // REST's: references by id and progress counts.
     projectId: col('project_id'),
     creatorId: col('creator_id'),
@@ -551,6 +593,8 @@ export const notification: Entity = {
     actor: one(() => user, 'actor_id'),
     actorAvatarUrl: value((row, c) => actorColumn(row, c, sql`na.avatar_url`)),
     actorInitials: value((row, c) => actorColumn(row, c, sql`na.initials`)),
+    // '' without an actor, or one the caller may not see (resolvers/notification-node.ts).
+    actorAvatarColor: value((row, c) => sql`coalesce(${actorColumn(row, c, sql`na.avatar_color`)}, '')`),
     actorInactive: value(
       (row, c) =>
         sql`coalesce(${actorColumn(row, c, sql`not (na.deleted_at is null and na.status = 'active')`)}, false)`,

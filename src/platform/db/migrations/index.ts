@@ -24,7 +24,7 @@ import * as m0025 from './0025_comment_search.js';
 import * as m0027 from './0027_attachment_file_rule.js';
 import * as m0030 from './0030_budget_kinds.js';
 import * as m0031 from './0031_stored_slugs.js';
-import * as m0032 from './0032_user_initials.js';
+import * as m0032 from './0032_user_faces.js';
 
 export interface Migration {
   version: number;
