@@ -23,12 +23,14 @@ import {
 } from 'graphql';
 import type { FlagKey } from '../modules/flags/catalog.js';
 import { flagOnSql } from '../modules/flags/queries.js';
-import { issueRefCondition } from '../modules/issues/queries.js';
+import { issueRefCondition, issueSearchByTeamRef } from '../modules/issues/queries.js';
 import { projectRefCondition } from '../modules/projects/queries.js';
 import { teamRefCondition } from '../modules/teams/queries.js';
 import { liveUserCondition } from '../modules/users/queries.js';
 import { isDataException } from '../platform/db/errors.js';
 import { AppError } from '../platform/errors.js';
+import { isUuid } from '../platform/ids.js';
+import { searchQuery } from '../platform/list/search.js';
 import {
   answerJson,
   idCondition,
@@ -48,6 +50,7 @@ import {
   cycle,
   issue,
   issueRelation,
+  issueSearchResult,
   label,
   milestone,
   notification,
@@ -56,7 +59,7 @@ import {
   user,
   workflowState,
 } from '../platform/read/entities.js';
-import type { Sql } from '../platform/read/json.js';
+import { constant, object, type Sql } from '../platform/read/json.js';
 import type { Embedded, Entity, ReadContext } from '../platform/read/model.js';
 import { emptyValue, sourceFields, unheldFields } from './build-schema.js';
 import type { GqlContext } from './context.js';
@@ -218,7 +221,9 @@ function objectSelections(
       continue;
     }
     const def = type.getFields()[name] ?? give_up(`${type.name}.${name}`);
-    const field = entity.fields[name];
+    // A field the schema does not hold on this type answers empty, whatever the entity declares
+    // (IssueSearchResult has no relations).
+    const field = unheldFields.has(def) ? undefined : entity.fields[name];
     if (!field) {
       const empty = unheldValue(doc, def, fieldNodes) ?? give_up(`${type.name}.${name}`);
       out.push({ key, constant: empty.value });
@@ -238,7 +243,8 @@ function objectSelections(
       continue;
     }
     const target = field.to();
-    if (field.kind === 'one') {
+    if (field.kind === 'one' || 'plain' in field) {
+      if (def.args.length) give_up(`${type.name}.${name} takes arguments`);
       out.push({
         key,
         field: name,
@@ -258,6 +264,7 @@ function connectionSelections(
   type: GraphQLObjectType,
   entity: Entity,
   nodes: FieldNode[],
+  withTotal = false,
 ): Selection[] {
   const nodesType = getNamedType(type.getFields().nodes?.type);
   if (!nodesType) return give_up(type.name);
@@ -279,6 +286,7 @@ function connectionSelections(
           'endCursor',
         ]),
       });
+    else if (name === 'totalCount' && withTotal) out.push({ key, field: name });
     else if (name === 'edges') {
       const edgeType = getNamedType(type.getFields().edges!.type) as GraphQLObjectType;
       const edge: Selection[] = [];
@@ -291,7 +299,14 @@ function connectionSelections(
         else give_up(`${edgeType.name}.${f}`);
       }
       out.push({ key, field: name, select: edge });
-    } else give_up(`${type.name}.${name}`);
+    } else {
+      // A payload's field that its resolver leaves out (IssueSearchPayload.archivePayload): its empty value.
+      const def = type.getFields()[name] ?? give_up(`${type.name}.${name}`);
+      const empty = sourceFields.has(def)
+        ? emptyAnswer(doc, def.type, emptyValue(def.type), fieldNodes)
+        : unheldValue(doc, def, fieldNodes);
+      out.push({ key, constant: (empty ?? give_up(`${type.name}.${name}`)).value });
+    }
   }
   return out;
 }
@@ -313,7 +328,57 @@ type Root = {
   select: Selection[];
   one?: RootOne;
   feature?: FlagKey | undefined;
+  /** searchIssues: the issues list under the search's conditions, with its total. */
+  search?: true;
 };
+
+type SearchArgs = ListArgs & { term?: string; teamId?: string | null; includeComments?: boolean | null };
+
+/** searchIssues with no words to search: the resolver's empty page, whatever else was asked. */
+function emptySearch(select: Selection[]): Sql {
+  const EMPTY_PAGE: Record<string, unknown> = {
+    hasNextPage: false,
+    hasPreviousPage: false,
+    startCursor: null,
+    endCursor: null,
+  };
+  return object(
+    select.map((s): [string, Sql] => {
+      if ('constant' in s) return [s.key, constant(s.constant)];
+      if (s.field === 'pageInfo')
+        return [
+          s.key,
+          object(
+            (s.select ?? []).map((p): [string, Sql] => [
+              p.key,
+              constant('constant' in p ? p.constant : EMPTY_PAGE[p.field]),
+            ]),
+          ),
+        ];
+      return [s.key, constant(s.field === 'totalCount' ? 0 : [])];
+    }),
+  );
+}
+
+/**
+ * searchIssues as resolvers/issue-fields.ts answers it: the issues list (its
+ * order, cursors and filter) under the one search's conditions, its total in
+ * the same statement. A team named by an id the loaders would not find as
+ * written (upper case) is left to the resolver.
+ */
+function searchJson(root: Root, c: ReadContext): (st: State) => Sql {
+  const args = root.args as SearchArgs;
+  const query = searchQuery(String(args.term ?? ''));
+  if (!query) return () => emptySearch(root.select);
+  const teamRef = args.teamId || undefined;
+  if (teamRef && isUuid(teamRef) && teamRef !== teamRef.toLowerCase()) throw new NotPlannable('team id case');
+  const search = issueSearchByTeamRef(query, args.includeComments === true, teamRef, c.access);
+  if (!search) throw new NotPlannable('no team can match');
+  const page = (st: State) => listJson(root.entity, args, root.select, st, undefined, search.where);
+  // A team the caller does not see: NULL, and the resolver answers "not found".
+  const seen = search.teamSeen;
+  return seen ? (st) => onlyIf(seen, page(st)) : page;
+}
 
 /** The plan of an operation: its root lists and their selections, or why the model cannot answer it. */
 export function planOperation(
@@ -341,6 +406,11 @@ export function planOperation(
           feature: one.feature,
           select: objectSelections(doc, rowType(doc, named, one.entity), one.entity, nodes),
         };
+      if (name === 'searchIssues') {
+        if (!isObjectType(named)) return give_up(`Query.${name}`);
+        const select = connectionSelections(doc, named, issueSearchResult, nodes, true);
+        return { key, entity: issueSearchResult, args, search: true as const, select };
+      }
       const list = ROOT_LISTS[name] ?? give_up(`Query.${name}`);
       if (!isObjectType(named)) return give_up(`Query.${name}`);
       return {
@@ -384,7 +454,8 @@ export async function answerCompiled(
     const roots = plan.roots.map((root) => {
       const one = root.one;
       let json: (st: State) => Sql;
-      if (!one) json = (st) => listJson(root.entity, root.args, root.select, st);
+      if (root.search) json = searchJson(root, c);
+      else if (!one) json = (st) => listJson(root.entity, root.args, root.select, st);
       else {
         const args = root.args as Vars;
         // Text that cannot name a row: the resolvers answer with their "not found".

@@ -106,6 +106,9 @@ export function heldModel(
           )
           .map(([f]) => f),
       );
+      // A payload that pages (IssueSearchPayload) hands out edges as a connection does.
+      const edges = t.fields['edges'];
+      if (edges) hold(namedType(fieldType(edges)), ['node', 'cursor']);
     }
   }
   return (type, field) => held.get(type)?.has(field) ?? false;

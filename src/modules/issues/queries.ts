@@ -31,6 +31,7 @@ import { rowJson } from '../../platform/read/compile.js';
 import { issue as readIssue } from '../../platform/read/entities.js';
 import type { ReadContext } from '../../platform/read/model.js';
 import { isUuid } from '../teams/ids.js';
+import { teamRefCondition } from '../teams/queries.js';
 import {
   branchOwnerSql,
   type ChildProgress,
@@ -536,6 +537,28 @@ export function issueSearchConditions(
     ? sql`(${matchesSearch('t', query)} or ${commentsMatchSearch('t', query)})`
     : matchesSearch('t', query);
   return teamId === undefined ? [matches] : [matches, sql`t.team_id = ${teamId}::uuid`];
+}
+
+/**
+ * searchIssues' conditions as its compiled read asks them in one statement:
+ * the team named by id or key (as the resolver's lookup matches it) is a
+ * subquery, and `teamSeen` says whether the caller sees it (the resolver
+ * answers "not found" where not). Undefined when the text names no team.
+ */
+export function issueSearchByTeamRef(
+  query: Expression<unknown>,
+  includeComments: boolean,
+  teamRef: string | undefined,
+  access: TeamAccess,
+): { where: RawBuilder<unknown>[]; teamSeen?: RawBuilder<unknown> } | undefined {
+  const matches = issueSearchConditions(query, includeComments, undefined);
+  if (teamRef === undefined) return { where: matches };
+  const named = teamRefCondition('st', teamRef);
+  if (!named) return undefined;
+  return {
+    where: [...matches, sql`t.team_id = (select st.id from teams st where ${named})`],
+    teamSeen: sql`exists (select 1 from teams st where ${named} and ${inVisibleTeam(sql.ref('st.id'), access)})`,
+  };
 }
 
 /** Every issue the caller sees, archived ones too: summed from the kept per-team counts. */

@@ -13,7 +13,7 @@ import { pastPosition } from '../list/order.js';
 import { listWhere } from '../list/query.js';
 import { type PageArgs, pageWindow } from '../list/window.js';
 import { constant, cursor, json, object, type Sql } from './json.js';
-import type { Embedded, Entity, ReadContext, Via } from './model.js';
+import type { Embedded, Entity, Field, ReadContext, Via } from './model.js';
 
 /** A field of an object: a constant (__typename, a value this service does not hold) or a declared field. */
 export type Selection =
@@ -47,13 +47,15 @@ function objectJson(entity: Entity | Embedded, row: string, select: Selection[],
       if (field.kind === 'object') return [s.key, objectJson(field.of(), row, s.select ?? [], st)];
       if (field.kind === 'one') {
         const target = field.to();
-        const key = sql`${ref}.${sql.ref(field.key)}`;
+        const key = field.keyOf ? field.keyOf(ref) : sql`${ref}.${sql.ref(field.key)}`;
         const sub = s.select ?? [];
-        // Asked for its id alone, a row the caller surely sees is its key (as the resolvers answer it).
-        if (idOnly(sub) && (field.sameTeam || field.open || !mayHide(target, st.c)))
+        // Asked for its id alone, a row the caller surely sees is its key (as the resolvers answer it);
+        // an id read from JSON may name no row, so its row is read.
+        if (!field.keyOf && idOnly(sub) && (field.sameTeam || field.open || !mayHide(target, st.c)))
           return [s.key, byKey(key, sub)];
         return [s.key, toOne(target, key, sub, st, field.open)];
       }
+      if ('plain' in field) return [s.key, rowsJson(field, ref, s.select ?? [], st)];
       return [s.key, listJson(field.to(), s.args ?? {}, s.select ?? [], st, { via: field.via, parent: ref })];
     }),
   );
@@ -76,6 +78,17 @@ const idOnly = (select: Selection[]) => select.every((s) => 'constant' in s || s
 /** A related row asked for its id alone, from the key: null when there is none. */
 const byKey = (key: Sql, select: Selection[]): Sql =>
   sql`(case when ${key} is null then 'null' else ${object(select.map((s) => [s.key, 'constant' in s ? constant(s.constant) : json(key)]))} end)`;
+
+/** A plain list of related rows: the visible ones among the ids the field names, in its order; null where it has none. */
+function rowsJson(field: Extract<Field, { plain: true }>, row: Sql, select: Selection[], st: State): Sql {
+  const entity = field.to();
+  const alias = `r${++st.depth}`;
+  const k = sql.raw(`k${st.depth}`);
+  const where = [sql`${sql.raw(alias)}.id = ${k}.id`, ...visibleRule(entity, alias, st.c)];
+  const items = sql`(select '[' || coalesce(string_agg(${objectJson(entity, alias, select, st)}, ',' order by ${k}.ord), '') || ']'
+    from (${field.ids(row)}) as ${k} join ${sql.table(entity.table)} as ${sql.raw(alias)} on ${sql.join(where, sql` and `)})`;
+  return sql`(case when ${field.present(row)} then ${items} else 'null' end)`;
+}
 
 /** A related row by key: its object, or null when there is none or the caller may not see it. */
 function toOne(entity: Entity, key: Sql, select: Selection[], st: State, open = false): Sql {
@@ -114,11 +127,17 @@ export function listJson(
   ];
   if (nested) parts.push(sql`${nested.via.parentKey} = ${nested.parent}.id`);
   if (entity.archivable && !args.includeArchived) parts.push(sql`t.archived_at is null`);
+  const from = nested?.via.from ?? sql`${sql.table(entity.table)} as t`;
+  // The list's total (searchIssues' totalCount): its rows under the same conditions, wherever the page starts.
+  const counted = [...parts];
+  const total = () =>
+    json(
+      sql`(select count(*) from ${from} ${counted.length ? sql`where ${sql.join(counted, sql` and `)}` : sql``})`,
+    );
   const sortColumn = sql.raw(`t.${SORT_COLUMN[w.key]}`);
   if (w.cursor) parts.push(pastPosition(sortColumn, sql`t.id`, w.cursor, w.backward ? 'asc' : 'desc'));
   const dir = sql.raw(w.backward ? 'asc' : 'desc');
   const columns = entity.columns ? sql.raw(entity.columns.map((col) => `t.${col}`).join(', ')) : sql`t.*`;
-  const from = nested?.via.from ?? sql`${sql.table(entity.table)} as t`;
   const alias = `r${++st.depth}`;
   const r = sql.raw(alias);
   const rows = sql`select ${columns}, row_number() over (order by ${sortColumn} ${dir}, t.id ${dir}) as __rn
@@ -157,6 +176,8 @@ export function listJson(
             ),
           ),
         ];
+      case 'totalCount':
+        return [s.key, total()];
       case 'pageInfo':
         return [
           s.key,

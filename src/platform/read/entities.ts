@@ -27,6 +27,7 @@ import {
   commentEntity,
   customViewEntity,
   cycleEntity,
+  historyEntity,
   issueEntity,
   issueRelationEntity,
   labelEntity,
@@ -37,7 +38,7 @@ import {
   userEntity,
   workflowStateEntity,
 } from '../list/entities.js';
-import { mayHide } from './compile.js';
+import { mayHide, visibleRule } from './compile.js';
 import { constant, json, literal, projectSlug, type Sql, timestamp } from './json.js';
 import type { Embedded, Entity, Field, ReadContext } from './model.js';
 
@@ -179,6 +180,7 @@ export const issue: Entity = {
       to: () => issueRelation,
       via: { parentKey: sql.ref('t.related_issue_id') },
     },
+    history: { kind: 'many', to: () => issueHistory, via: { parentKey: sql.ref('t.issue_id') } },
   },
 };
 
@@ -602,7 +604,141 @@ export const notification: Entity = {
   },
 };
 
-/** Every declaration by the API's type name (IssueSearchResult is an issue with match metadata). */
+// --- Issue history (resolvers/reads.ts IssueHistory, nodes.ts historyNode) ---
+
+/** One side of a recorded change, as JSON (`changes` holds { field: { from, to } } under REST's names). */
+const changed = (row: Sql, field: string, side?: 'from' | 'to') =>
+  side
+    ? sql`(${at(row, 'changes')} -> ${literal(field)} -> ${literal(side)})`
+    : sql`(${at(row, 'changes')} -> ${literal(field)})`;
+
+/** Whether a JSON value is truthy in JavaScript (absent, null, false, 0 and "" are not). */
+const truthy = (v: Sql) => sql`(${v} is not null and ${v} not in ('null', 'false', '0', '""'))`;
+
+/** A recorded id as a uuid: the loaders find a row only by its id as PostgreSQL prints it (lower case). */
+const uuidOf = (text: Sql) =>
+  sql`(case when (${text}) ~ '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' then (${text})::uuid end)`;
+
+/** A recorded value as it was stored (fromTitle, toPriority, ...): null when the change is not recorded. */
+const recorded = (field: string, side: 'from' | 'to'): Field => ({
+  kind: 'value',
+  json: (row) => sql`coalesce(${changed(row, field, side)}::text, 'null')`,
+});
+
+/** The row a recorded id names, null when there is none or the caller may not see it (belongsTo). */
+const recordedRow = (to: () => Entity, field: string, side: 'from' | 'to'): Field => ({
+  kind: 'one',
+  to,
+  key: field,
+  keyOf: (row) => uuidOf(sql`${changed(row, field)} ->> ${literal(side)}`),
+});
+
+/** A recorded id, null when it names no row the caller sees (resolvers/reads.ts historyRelation). */
+const recordedId = (to: () => Entity, field: string, side: 'from' | 'to'): Field => ({
+  kind: 'value',
+  json: (row, c) => {
+    const target = to();
+    const id = sql`(${changed(row, field)} ->> ${literal(side)})`;
+    const where = [sql`seen.id = ${uuidOf(id)}`, ...visibleRule(target, 'seen', c)];
+    return json(
+      sql`(case when exists (select 1 from ${sql.table(target.table)} as seen where ${sql.join(where, sql` and `)}) then ${id} end)`,
+    );
+  },
+});
+
+/** Both sides of a recorded relation: fromX, toX, fromXId, toXId. */
+const recordedRelation = (name: string, to: () => Entity, field: string): Record<string, Field> => ({
+  [`from${name}`]: recordedRow(to, field, 'from'),
+  [`to${name}`]: recordedRow(to, field, 'to'),
+  [`from${name}Id`]: recordedId(to, field, 'from'),
+  [`to${name}Id`]: recordedId(to, field, 'to'),
+});
+
+/**
+ * The label ids a change added (in `to`, not in `from`) or removed, once each
+ * in their recorded order, as rows (id, ord); historyNode compares the lists.
+ */
+const labelChange = (row: Sql, side: 'from' | 'to') => {
+  const other = side === 'to' ? 'from' : 'to';
+  const list = (s: string) =>
+    sql`(case when jsonb_typeof(${changed(row, 'labelIds', s as 'from')}) = 'array' then ${changed(row, 'labelIds', s as 'from')} else '[]'::jsonb end)`;
+  return sql`select ${uuidOf(sql`e.v`)} as id, min(e.n) as ord
+    from jsonb_array_elements_text(${list(side)}) with ordinality as e(v, n)
+    where not exists (select 1 from jsonb_array_elements_text(${list(other)}) as o(v) where o.v = e.v)
+    group by e.v`;
+};
+const labelsChanged = (side: 'from' | 'to'): Field => ({
+  kind: 'many',
+  plain: true,
+  to: () => label,
+  ids: (row) => labelChange(row, side),
+  present: (row) => truthy(changed(row, 'labelIds')),
+});
+/** The ids of labelsChanged's rows: the labels the caller sees. */
+const labelIdsChanged = (side: 'from' | 'to'): Field => ({
+  kind: 'value',
+  json: (row, c) => {
+    const where = [sql`l.id = k.id`, ...visibleRule(label, 'l', c)];
+    return json(
+      sql`(case when ${truthy(changed(row, 'labelIds'))} then array(select l.id from (${labelChange(row, side)}) as k
+        join labels as l on ${sql.join(where, sql` and `)} order by k.ord) end)`,
+    );
+  },
+});
+
+/**
+ * An entry of an issue's history: what one update changed. Seen with its
+ * issue; each recorded reference reads as its relation does (null when it
+ * names a row the caller may not see, or none), recorded values as stored.
+ */
+export const issueHistory: Entity = {
+  name: 'IssueHistory',
+  table: 'issue_history',
+  spec: historyEntity,
+  archivable: false,
+  fields: {
+    ...stamps,
+    actorId: col('actor_id'),
+    actor: one(() => user, 'actor_id'),
+    issue: one(() => issue, 'issue_id', true),
+    archived: value((row) => {
+      const to = changed(row, 'archivedAt', 'to');
+      return sql`(case when ${truthy(changed(row, 'archivedAt'))} then (${to} is not null and ${to} <> 'null'::jsonb) end)`;
+    }),
+    fromTitle: recorded('title', 'from'),
+    toTitle: recorded('title', 'to'),
+    fromPriority: recorded('priority', 'from'),
+    toPriority: recorded('priority', 'to'),
+    fromEstimate: recorded('estimate', 'from'),
+    toEstimate: recorded('estimate', 'to'),
+    fromDueDate: recorded('dueDate', 'from'),
+    toDueDate: recorded('dueDate', 'to'),
+    ...recordedRelation('State', () => workflowState, 'stateId'),
+    ...recordedRelation('Assignee', () => user, 'assigneeId'),
+    ...recordedRelation('Team', () => team, 'teamId'),
+    ...recordedRelation('Project', () => project, 'projectId'),
+    ...recordedRelation('Cycle', () => cycle, 'cycleId'),
+    ...recordedRelation('Parent', () => issue, 'parentId'),
+    fromProjectMilestone: recordedRow(() => milestone, 'projectMilestoneId', 'from'),
+    toProjectMilestone: recordedRow(() => milestone, 'projectMilestoneId', 'to'),
+    addedLabels: labelsChanged('to'),
+    removedLabels: labelsChanged('from'),
+    addedLabelIds: labelIdsChanged('to'),
+    removedLabelIds: labelIdsChanged('from'),
+  },
+};
+
+/**
+ * A match of searchIssues: an issue, with match metadata (we record none).
+ * Fields the schema does not hold on it (relations) answer empty.
+ */
+export const issueSearchResult: Entity = {
+  ...issue,
+  name: 'IssueSearchResult',
+  fields: { ...issue.fields, metadata: fixed({}) },
+};
+
+/** Every declaration by the API's type name. */
 export const entities: Record<string, Entity> = {
   Issue: issue,
   User: user,
@@ -617,4 +753,6 @@ export const entities: Record<string, Entity> = {
   IssueRelation: issueRelation,
   Attachment: attachment,
   IssueNotification: notification,
+  IssueHistory: issueHistory,
+  IssueSearchResult: issueSearchResult,
 };

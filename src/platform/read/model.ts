@@ -29,12 +29,23 @@ export type Field =
       kind: 'one';
       to: () => Entity;
       key: string;
+      /**
+       * The related id as a uuid expression over the row, instead of the column `key`
+       * (an id recorded in a history entry's JSON): the row it names may be gone.
+       */
+      keyOf?: (row: Sql) => Sql;
       sameTeam?: boolean;
       /** Shown to whoever sees the row, without the related entity's own rule (a saved view's owner). */
       open?: boolean;
     }
   /** A list of related rows, read as a connection (paged, filtered, visible rows only). */
   | { kind: 'many'; to: () => Entity; via: Via }
+  /**
+   * A plain list of related rows, not a connection: the visible ones among the
+   * ids `ids` names (a subquery of rows `(id uuid, ord)`, in `ord` order); null
+   * where `present` is false (IssueHistory.addedLabels).
+   */
+  | { kind: 'many'; plain: true; to: () => Entity; ids: (row: Sql) => Sql; present: (row: Sql) => Sql }
   /** An object of type `name` whose fields are values over the same row (Project.status). */
   | { kind: 'object'; of: () => Embedded };
 
