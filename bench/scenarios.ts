@@ -126,15 +126,20 @@ const UPDATE_MUTATION = `mutation BenchIssueUpdate($id: String!, $input: IssueUp
 
 /** The `issues` document exactly as @linear/sdk sends it, read from the installed package. */
 export function sdkIssuesDocument(root: string): string {
+  return sdkDocument(root, 'issues');
+}
+
+/** The text of @linear/sdk's query named `name` (issues, searchIssues, issue_history, ...). */
+export function sdkDocument(root: string, name: string): string {
   const require = createRequire(path.join(root, 'package.json'));
   let file = require.resolve('@linear/sdk');
   if (!file.endsWith('.mjs')) file = path.join(path.dirname(file), 'index.mjs');
   const source = fs.readFileSync(file, 'utf8');
   for (const m of source.matchAll(/new TypedDocumentString\(`([^`]*)`/g)) {
     const text = m[1]!;
-    if (/^\s*query\s+issues\b/m.test(text)) return text;
+    if (new RegExp(`^\\s*query\\s+${name}\\b`, 'm').test(text)) return text;
   }
-  throw new Error('the issues query was not found in @linear/sdk');
+  throw new Error(`the ${name} query was not found in @linear/sdk`);
 }
 
 // --- verdicts ---------------------------------------------------------------

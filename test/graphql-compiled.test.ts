@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
-import { NESTED_QUERY, sdkIssuesDocument } from '../bench/scenarios.js';
+import { NESTED_QUERY, sdkDocument, sdkIssuesDocument } from '../bench/scenarios.js';
 import { runGraphql } from '../src/graphql/execute.js';
 import { graphqlSchema } from '../src/graphql/routes.js';
 import { adminSetFlag as setFlag } from '../src/modules/flags/service.js';
@@ -735,6 +735,29 @@ describe('compiled reads answer what the resolvers answer', () => {
     }
     // The data reach the case: some role reads a recorded team as null.
     assert.ok(hidden > 0);
+  });
+
+  test("the SDK's searchIssues and issue_history documents: compiled for every role, the resolvers' answer", async () => {
+    const search = sdkDocument(process.cwd(), 'searchIssues');
+    const history = sdkDocument(process.cwd(), 'issue_history');
+    for (const role of ROLES) {
+      const runs: [string, Record<string, unknown>][] = [
+        [search, { term: 'pulsar', first: 3 }],
+        [search, { term: 'comment', includeComments: true, includeArchived: true, teamId: 'PUB' }],
+        ...['pub1', 'pub2', 'engParent', 'prv1']
+          .filter((name) => world.visible[role].has(world.ids[name]!))
+          .map((name): [string, Record<string, unknown>] => [history, { id: world.ids[name], first: 5 }]),
+      ];
+      for (const [query, variables] of runs) {
+        const compiled = await run(role, true, query, variables);
+        const resolved = await run(role, false, query, variables);
+        const what = `${role} ${JSON.stringify(variables)}`;
+        assert.equal(resolved.body.errors, undefined, `${what} ${JSON.stringify(resolved.body.errors)}`);
+        assert.ok(compiled.compiled, what);
+        assert.equal(JSON.stringify(compiled.body), JSON.stringify(resolved.body), what);
+        for (const word of world.secretWords[role]) assert.ok(!compiled.text.includes(word), word);
+      }
+    }
   });
 
   // Last of those over the world as built: it moves issues into projects, cycles and milestones.
