@@ -659,9 +659,12 @@ const recordedRelation = (name: string, to: () => Entity, field: string): Record
  * in their recorded order, as rows (id, ord); historyNode compares the lists.
  */
 const labelChange = (row: Sql, side: 'from' | 'to') => {
-  const other = side === 'to' ? 'from' : 'to';
-  const list = (s: string) =>
-    sql`(case when jsonb_typeof(${changed(row, 'labelIds', s as 'from')}) = 'array' then ${changed(row, 'labelIds', s as 'from')} else '[]'::jsonb end)`;
+  const other: 'from' | 'to' = side === 'to' ? 'from' : 'to';
+  // A side that is no list (null, absent) lists nothing, as historyNode reads it.
+  const list = (s: 'from' | 'to') => {
+    const ids = changed(row, 'labelIds', s);
+    return sql`(case when jsonb_typeof(${ids}) = 'array' then ${ids} else '[]'::jsonb end)`;
+  };
   return sql`select ${uuidOf(sql`e.v`)} as id, min(e.n) as ord
     from jsonb_array_elements_text(${list(side)}) with ordinality as e(v, n)
     where not exists (select 1 from jsonb_array_elements_text(${list(other)}) as o(v) where o.v = e.v)
