@@ -4,6 +4,7 @@
 // a field the entity declares (restView fails at load otherwise).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { ATTACHMENT_VIEW, AttachmentSchema } from '../src/modules/attachments/present.js';
 import { COMMENT_VIEW, CommentSchema } from '../src/modules/comments/present.js';
 import { CYCLE_VIEW, CycleSchema } from '../src/modules/cycles/present.js';
 import { ISSUE_VIEW, IssueSchema } from '../src/modules/issues/present.js';
@@ -25,6 +26,7 @@ const VIEWS = [
   [PROJECT_VIEW, ProjectSchema],
   [CYCLE_VIEW, CycleSchema],
   [MILESTONE_VIEW, MilestoneSchema],
+  [ATTACHMENT_VIEW, AttachmentSchema],
 ] as const;
 
 test("every REST view names its schema's keys in the schema's order", () => {

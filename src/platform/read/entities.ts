@@ -537,6 +537,9 @@ export const attachment: Entity = {
     groupBySource: col('group_by_source'),
     archivedAt: stamp('archived_at'),
     metadata: value((row) => sql`coalesce(${at(row, 'metadata')}, '{}'::jsonb)`),
+    // REST's references by id (the creator null when out of the reader's sight, as GraphQL's creator).
+    issueId: col('issue_id'),
+    creatorId: seenId('creator_id', () => user),
     issue: one(() => issue, 'issue_id', true),
     creator: one(() => user, 'creator_id'),
   },
