@@ -11,6 +11,7 @@ import { ISSUE_VIEW, IssueSchema } from '../src/modules/issues/present.js';
 import { LABEL_VIEW, LabelSchema } from '../src/modules/labels/present.js';
 import { MILESTONE_VIEW, MilestoneSchema } from '../src/modules/milestones/present.js';
 import { PROJECT_VIEW, ProjectSchema } from '../src/modules/projects/present.js';
+import { RELATION_VIEW, RelationSchema } from '../src/modules/relations/present.js';
 import { STATE_VIEW, StateSchema } from '../src/modules/states/present.js';
 import { TEAM_LIST_VIEW, TEAM_VIEW, TeamListItemSchema, TeamSchema } from '../src/modules/teams/present.js';
 import { issue } from '../src/platform/read/entities.js';
@@ -27,6 +28,7 @@ const VIEWS = [
   [CYCLE_VIEW, CycleSchema],
   [MILESTONE_VIEW, MilestoneSchema],
   [ATTACHMENT_VIEW, AttachmentSchema],
+  [RELATION_VIEW, RelationSchema],
 ] as const;
 
 test("every REST view names its schema's keys in the schema's order", () => {

@@ -518,6 +518,10 @@ export const issueRelation: Entity = {
     type: col('type'),
     // Removing a relation deletes it; there is no archived state to report.
     archivedAt: fixed(null),
+    // REST's references by id: both issues are seen (the rule), the creator may not be.
+    issueId: col('issue_id'),
+    relatedIssueId: col('related_issue_id'),
+    creatorId: seenId('creator_id', () => user),
     issue: one(() => issue, 'issue_id'),
     relatedIssue: one(() => issue, 'related_issue_id'),
   },
