@@ -501,6 +501,12 @@ export const customView: Entity = {
     slugId: col('slug_id'),
     // Every view we hold lists issues.
     modelName: fixed('Issue'),
+    // REST's: the web UI's display settings, and references by id (owner and creator are
+    // seen by whoever sees the view, as the relations below; the team as stored).
+    display: col('display'),
+    ownerId: col('owner_id'),
+    creatorId: col('creator_id'),
+    teamId: col('team_id'),
     // Whoever sees the view sees who made it, even a guest who would not see that person otherwise.
     owner: { kind: 'one', to: () => user, key: 'owner_id', open: true },
     creator: { kind: 'one', to: () => user, key: 'creator_id', open: true },
