@@ -10,6 +10,7 @@ import { CYCLE_VIEW, CycleSchema } from '../src/modules/cycles/present.js';
 import { ISSUE_VIEW, IssueSchema } from '../src/modules/issues/present.js';
 import { LABEL_VIEW, LabelSchema } from '../src/modules/labels/present.js';
 import { MILESTONE_VIEW, MilestoneSchema } from '../src/modules/milestones/present.js';
+import { NOTIFICATION_VIEW, NotificationSchema } from '../src/modules/notifications/present.js';
 import { PROJECT_VIEW, ProjectSchema } from '../src/modules/projects/present.js';
 import { RELATION_VIEW, RelationSchema } from '../src/modules/relations/present.js';
 import { STATE_VIEW, StateSchema } from '../src/modules/states/present.js';
@@ -31,6 +32,7 @@ const VIEWS = [
   [ATTACHMENT_VIEW, AttachmentSchema],
   [RELATION_VIEW, RelationSchema],
   [VIEW_VIEW, ViewSchema],
+  [NOTIFICATION_VIEW, NotificationSchema],
 ] as const;
 
 test("every REST view names its schema's keys in the schema's order", () => {
