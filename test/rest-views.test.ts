@@ -15,6 +15,7 @@ import { PROJECT_VIEW, ProjectSchema } from '../src/modules/projects/present.js'
 import { RELATION_VIEW, RelationSchema } from '../src/modules/relations/present.js';
 import { STATE_VIEW, StateSchema } from '../src/modules/states/present.js';
 import { TEAM_LIST_VIEW, TEAM_VIEW, TeamListItemSchema, TeamSchema } from '../src/modules/teams/present.js';
+import { USER_VIEW, UserSchema } from '../src/modules/users/present.js';
 import { VIEW_VIEW, ViewSchema } from '../src/modules/views/present.js';
 import { issue } from '../src/platform/read/entities.js';
 import { restView } from '../src/platform/read/rest.js';
@@ -33,6 +34,7 @@ const VIEWS = [
   [RELATION_VIEW, RelationSchema],
   [VIEW_VIEW, ViewSchema],
   [NOTIFICATION_VIEW, NotificationSchema],
+  [USER_VIEW, UserSchema],
 ] as const;
 
 test("every REST view names its schema's keys in the schema's order", () => {
