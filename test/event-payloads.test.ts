@@ -99,6 +99,41 @@ test('create and update events carry the admin GET of every converted kind; a re
   assert.equal(removed.action, 'remove');
   assert.deepEqual(removed.data, edited);
 
+  const attachment = (
+    await t.post(
+      `/api/issues/${issue.id}/attachments`,
+      { title: 'Spec', url: 'https://example.org/spec' },
+      admin,
+    )
+  ).body.attachment;
+  await expectEventIsGet('attachment', `/api/attachments/${attachment.id}`, 'attachment', 'create');
+  await t.patch(`/api/attachments/${attachment.id}`, { title: 'Spec 2', metadata: { k: 1 } }, admin);
+  const attached = await expectEventIsGet(
+    'attachment',
+    `/api/attachments/${attachment.id}`,
+    'attachment',
+    'update',
+  );
+  assert.equal((await t.del(`/api/attachments/${attachment.id}`, admin)).status, 200);
+  const detached = await latestEvent('attachment');
+  assert.equal(detached.action, 'remove');
+  assert.deepEqual(detached.data, attached);
+
+  const blocker = (await t.post('/api/issues', { teamId: team.id, title: 'Blocker' }, admin)).body.issue;
+  const relation = (
+    await t.post(
+      `/api/issues/${issue.id}/relations`,
+      { type: 'blocked_by', relatedIssueId: blocker.id },
+      admin,
+    )
+  ).body.relation;
+  const related = await expectEventIsGet('relation', `/api/relations/${relation.id}`, 'relation', 'create');
+  assert.equal(related.issueId, blocker.id);
+  assert.equal((await t.del(`/api/relations/${relation.id}`, admin)).status, 200);
+  const unrelated = await latestEvent('relation');
+  assert.equal(unrelated.action, 'remove');
+  assert.deepEqual(unrelated.data, related);
+
   const before = (await t.get(`/api/labels/${label.id}`, admin)).body.label;
   assert.equal((await t.del(`/api/labels/${label.id}`, admin)).status, 200);
   const gone = await latestEvent('label');

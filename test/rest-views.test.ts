@@ -4,14 +4,19 @@
 // a field the entity declares (restView fails at load otherwise).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { ATTACHMENT_VIEW, AttachmentSchema } from '../src/modules/attachments/present.js';
 import { COMMENT_VIEW, CommentSchema } from '../src/modules/comments/present.js';
 import { CYCLE_VIEW, CycleSchema } from '../src/modules/cycles/present.js';
 import { ISSUE_VIEW, IssueSchema } from '../src/modules/issues/present.js';
 import { LABEL_VIEW, LabelSchema } from '../src/modules/labels/present.js';
 import { MILESTONE_VIEW, MilestoneSchema } from '../src/modules/milestones/present.js';
+import { NOTIFICATION_VIEW, NotificationSchema } from '../src/modules/notifications/present.js';
 import { PROJECT_VIEW, ProjectSchema } from '../src/modules/projects/present.js';
+import { RELATION_VIEW, RelationSchema } from '../src/modules/relations/present.js';
 import { STATE_VIEW, StateSchema } from '../src/modules/states/present.js';
 import { TEAM_LIST_VIEW, TEAM_VIEW, TeamListItemSchema, TeamSchema } from '../src/modules/teams/present.js';
+import { USER_VIEW, UserSchema } from '../src/modules/users/present.js';
+import { VIEW_VIEW, ViewSchema } from '../src/modules/views/present.js';
 import { issue } from '../src/platform/read/entities.js';
 import { restView } from '../src/platform/read/rest.js';
 
@@ -25,6 +30,11 @@ const VIEWS = [
   [PROJECT_VIEW, ProjectSchema],
   [CYCLE_VIEW, CycleSchema],
   [MILESTONE_VIEW, MilestoneSchema],
+  [ATTACHMENT_VIEW, AttachmentSchema],
+  [RELATION_VIEW, RelationSchema],
+  [VIEW_VIEW, ViewSchema],
+  [NOTIFICATION_VIEW, NotificationSchema],
+  [USER_VIEW, UserSchema],
 ] as const;
 
 test("every REST view names its schema's keys in the schema's order", () => {

@@ -135,6 +135,17 @@ describe('REST /api/views', () => {
     assert.equal((await t.get(`/api/views/${v.id}`, owner.token)).status, 404);
   });
 
+  test("an admin who unshares someone's view is answered with what they saved, then no longer sees it", async () => {
+    const v = await view({ name: 'Soon personal', shared: true, teamId: 'ENG' });
+    const unshared = await t.patch(`/api/views/${v.id}`, { shared: false }, t.adminToken);
+    assert.equal(unshared.status, 200, JSON.stringify(unshared.body));
+    assert.equal(unshared.body.view.shared, false);
+    assert.equal(unshared.body.view.ownerId, owner.user.id);
+    assert.equal(unshared.body.view.name, 'Soon personal');
+    assert.equal((await t.get(`/api/views/${v.id}`, t.adminToken)).status, 404);
+    assert.deepEqual((await t.get(`/api/views/${v.id}`, owner.token)).body.view, unshared.body.view);
+  });
+
   test('guests keep personal views but cannot share them', async () => {
     const before = await count();
     const refused = await t.post('/api/views', { name: 'Guest share', shared: true }, guest.token);

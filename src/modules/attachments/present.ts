@@ -1,27 +1,9 @@
-// The public shape of an attachment, shared by REST, GraphQL and webhook payloads.
+// The public shape of an attachment: its schema, and ATTACHMENT_VIEW, which
+// every REST answer and attachment event reads from the read model's
+// declaration (platform/read/rest.ts).
 import { Type } from 'typebox';
-import type { AttachmentRow } from '../../platform/db/tables.js';
-
-const iso = (d: Date | null) => (d ? d.toISOString() : null);
-
-export function presentAttachment(a: AttachmentRow) {
-  return {
-    id: a.id,
-    issueId: a.issue_id,
-    title: a.title,
-    subtitle: a.subtitle,
-    url: a.url,
-    metadata: a.metadata,
-    creatorId: a.creator_id,
-    sourceType: a.source_type,
-    groupBySource: a.group_by_source,
-    createdAt: a.created_at.toISOString(),
-    updatedAt: a.updated_at.toISOString(),
-    archivedAt: iso(a.archived_at),
-  };
-}
-
-export type AttachmentJson = ReturnType<typeof presentAttachment>;
+import { attachment } from '../../platform/read/entities.js';
+import { restView } from '../../platform/read/rest.js';
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
 const DateTime = Type.String({ format: 'date-time' });
@@ -40,3 +22,6 @@ export const AttachmentSchema = Type.Object({
   updatedAt: DateTime,
   archivedAt: Nullable(DateTime),
 });
+
+/** REST's attachment over the read model's: the schema's keys in its order. */
+export const ATTACHMENT_VIEW = restView(attachment, AttachmentSchema);

@@ -2,17 +2,18 @@
 import { Type } from 'typebox';
 import type { AppContext } from '../../platform/context.js';
 import { actorOf } from '../../platform/http/auth-hook.js';
+import { sendJsonText } from '../../platform/http/json-text.js';
 import { PageInfo, pageOf, pageQuery } from '../../platform/http/pagination.js';
 import { errors, IdParams } from '../../platform/http/schemas.js';
 import type { Http } from '../../platform/http/types.js';
 import { assertCanWriteAttachments, WRITE_ATTACHMENTS } from './policy.js';
-import { AttachmentSchema, presentAttachment } from './present.js';
+import { AttachmentSchema } from './present.js';
 import {
+  attachmentJson,
   createAttachment,
   deleteAttachment,
-  getAttachment,
   issueIdOrNotFound,
-  listAttachments,
+  listAttachmentsJson,
   updateAttachment,
 } from './service.js';
 
@@ -53,13 +54,10 @@ export function attachmentsRoutes(app: Http, ctx: AppContext): void {
         response: { 200: AttachmentList, ...errors(400, 401, 403, 404) },
       },
     },
-    async (req) => {
+    async (req, reply) => {
       const page = pageOf(req.query, 50);
-      const { attachments, total } = await listAttachments(ctx, actorOf(req), {
-        issueId: req.params.id,
-        ...page,
-      });
-      return { attachments: attachments.map(presentAttachment), pageInfo: { total, ...page } };
+      const json = await listAttachmentsJson(ctx, actorOf(req), { issueId: req.params.id, ...page });
+      return sendJsonText(reply, json);
     },
   );
 
@@ -81,7 +79,7 @@ export function attachmentsRoutes(app: Http, ctx: AppContext): void {
       await assertCanWriteAttachments(ctx.db, actor);
       const issueId = await issueIdOrNotFound(ctx, actor, req.params.id);
       const attachment = await createAttachment(ctx, actor, { ...req.body, issueId });
-      return reply.status(201).send({ attachment: presentAttachment(attachment) });
+      return sendJsonText(reply.status(201), await attachmentJson(ctx, actor, attachment.id));
     },
   );
 
@@ -95,7 +93,7 @@ export function attachmentsRoutes(app: Http, ctx: AppContext): void {
         response: { 200: AttachmentEnvelope, ...errors(401, 403, 404) },
       },
     },
-    async (req) => ({ attachment: presentAttachment(await getAttachment(ctx, actorOf(req), req.params.id)) }),
+    async (req, reply) => sendJsonText(reply, await attachmentJson(ctx, actorOf(req), req.params.id)),
   );
 
   app.patch(
@@ -110,9 +108,11 @@ export function attachmentsRoutes(app: Http, ctx: AppContext): void {
         response: { 200: AttachmentEnvelope, ...errors(400, 401, 403, 404) },
       },
     },
-    async (req) => ({
-      attachment: presentAttachment(await updateAttachment(ctx, actorOf(req), req.params.id, req.body)),
-    }),
+    async (req, reply) => {
+      const actor = actorOf(req);
+      const attachment = await updateAttachment(ctx, actor, req.params.id, req.body);
+      return sendJsonText(reply, await attachmentJson(ctx, actor, attachment.id));
+    },
   );
 
   app.delete(

@@ -1,17 +1,28 @@
 // Attachment rules: links (or our own uploads) on an issue, with events in the
 // same transaction as each change. Creating one with a url the issue already
-// has updates that attachment instead of adding a duplicate.
+// has updates that attachment instead of adding a duplicate. REST's answers
+// and each event's data are ATTACHMENT_VIEW (present.ts), read from the read
+// model.
 import type { Updateable } from 'kysely';
 import type { Actor, AppContext } from '../../platform/context.js';
+import type { Db } from '../../platform/db/database.js';
 import type { AttachmentRow, AttachmentsTable } from '../../platform/db/tables.js';
 import { invalidField, notFound } from '../../platform/errors.js';
 import { isUuid } from '../../platform/ids.js';
 import { recordEvent } from '../../platform/outbox.js';
+import {
+  changedFrom,
+  eventData,
+  listEnvelope,
+  readContextOf,
+  viewAnswer,
+  viewJsonList,
+} from '../../platform/read/rest.js';
 import { attachableFileId } from '../files/service.js';
 import { resolveIssueId } from '../issues/queries.js';
 import { teamAccess } from '../teams/access.js';
 import { assertCanReadAttachments, assertCanWriteAttachments } from './policy.js';
-import { presentAttachment } from './present.js';
+import { ATTACHMENT_VIEW } from './present.js';
 import * as q from './queries.js';
 
 export interface AttachmentInput {
@@ -70,21 +81,14 @@ function checkMetadata(metadata: unknown): string | undefined {
 const subtitleOf = (s: string | null | undefined) =>
   s === undefined ? undefined : s === null ? null : s.trim() || null;
 
-const event = (actor: Actor, row: AttachmentRow) => ({
-  type: 'attachment' as const,
-  data: presentAttachment(row),
-  actor,
-});
-
-function changedFrom(before: AttachmentRow, after: AttachmentRow) {
-  const a = presentAttachment(before) as Record<string, unknown>;
-  const b = presentAttachment(after) as Record<string, unknown>;
-  const from: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(a)) {
-    if (k !== 'updatedAt' && JSON.stringify(v) !== JSON.stringify(b[k])) from[k] = v;
-  }
-  return from;
+/** An attachment event: its data is ATTACHMENT_VIEW as an admin's GET shows it, read in `trx`. */
+async function eventOf(ctx: AppContext, trx: Db, actor: Actor, id: string) {
+  return { type: 'attachment' as const, data: await eventData(ctx, trx, ATTACHMENT_VIEW, id, actor), actor };
 }
+
+/** An update's updatedFrom: every write of a row moves its updatedAt, so there is always one. */
+const updatedFrom = (old: Record<string, unknown>, data: Record<string, unknown>) =>
+  changedFrom(old, data) ?? { updatedAt: old['updatedAt'] };
 
 /** Resolves an issue id or identifier; 404 when there is no such issue or the caller may not see it. */
 export async function issueIdOrNotFound(ctx: AppContext, actor: Actor, ref: string): Promise<string> {
@@ -93,22 +97,36 @@ export async function issueIdOrNotFound(ctx: AppContext, actor: Actor, ref: stri
   return id;
 }
 
-export async function listAttachments(
+/** A page of an issue's attachments as REST answers it: the page's ids, then their JSON in one statement. */
+export async function listAttachmentsJson(
   ctx: AppContext,
   actor: Actor,
   input: { issueId: string; limit: number; offset: number },
-): Promise<{ attachments: AttachmentRow[]; total: number }> {
+): Promise<string> {
   await assertCanReadAttachments(ctx.db);
-  const issueId = await issueIdOrNotFound(ctx, actor, input.issueId);
-  const { rows: attachments, total } = await q.listForIssue(ctx.db, issueId, input);
-  return { attachments, total };
+  const access = await teamAccess(ctx.db, actor);
+  const issueId = await resolveIssueId(ctx.db, input.issueId, access);
+  if (!issueId) throw notFound('Issue');
+  const { rows, total } = await q.listForIssue(ctx.db, issueId, input);
+  const ids = rows.map((r) => r.id);
+  const attachments = await viewJsonList(ctx.db, ATTACHMENT_VIEW, ids, readContextOf(ctx, actor, access));
+  return listEnvelope('attachments', attachments, {
+    pageInfo: { total, limit: input.limit, offset: input.offset },
+  });
 }
 
-export async function getAttachment(ctx: AppContext, actor: Actor, id: string): Promise<AttachmentRow> {
+/** One attachment as REST answers it, `{"attachment":...}` (its GET, and a write's answer read back as the GET would). */
+export async function attachmentJson(ctx: AppContext, actor: Actor, id: string): Promise<string> {
   await assertCanReadAttachments(ctx.db);
-  const row = isUuid(id) ? await q.findAttachment(ctx.db, id, await teamAccess(ctx.db, actor)) : undefined;
-  if (!row) throw notFound('Attachment');
-  return row;
+  const access = await teamAccess(ctx.db, actor);
+  return viewAnswer(
+    ctx.db,
+    ATTACHMENT_VIEW,
+    'attachment',
+    id,
+    readContextOf(ctx, actor, access),
+    'Attachment',
+  );
 }
 
 export async function createAttachment(
@@ -129,6 +147,7 @@ export async function createAttachment(
     const fileId = await attachableFileId(trx, ctx.config.publicUrl, url, access);
     const existing = await q.findByIssueAndUrl(trx, issueId, url);
     if (existing) {
+      const old = await eventData(ctx, trx, ATTACHMENT_VIEW, existing.id, actor);
       const row = await q.updateAttachmentRow(trx, existing.id, {
         title,
         // A reader makes the url carry its file; a non-reader leaves it as it was.
@@ -136,11 +155,8 @@ export async function createAttachment(
         ...(subtitle !== undefined ? { subtitle } : {}),
         ...(metadata !== undefined ? { metadata } : {}),
       });
-      await recordEvent(ctx, trx, {
-        ...event(actor, row),
-        action: 'update',
-        updatedFrom: changedFrom(existing, row),
-      });
+      const ev = await eventOf(ctx, trx, actor, row.id);
+      await recordEvent(ctx, trx, { ...ev, action: 'update', updatedFrom: updatedFrom(old, ev.data) });
       return row;
     }
     const row = await q.insertAttachment(trx, {
@@ -152,7 +168,7 @@ export async function createAttachment(
       file_id: fileId,
       ...(metadata !== undefined ? { metadata } : {}),
     });
-    await recordEvent(ctx, trx, { ...event(actor, row), action: 'create' });
+    await recordEvent(ctx, trx, { ...(await eventOf(ctx, trx, actor, row.id)), action: 'create' });
     return row;
   });
 }
@@ -183,12 +199,10 @@ export async function updateAttachment(
       ...(subtitle !== undefined ? { subtitle } : {}),
       ...(metadata !== undefined ? { metadata } : {}),
     };
+    const old = await eventData(ctx, trx, ATTACHMENT_VIEW, id, actor);
     const row = await q.updateAttachmentRow(trx, id, set);
-    await recordEvent(ctx, trx, {
-      ...event(actor, row),
-      action: 'update',
-      updatedFrom: changedFrom(current, row),
-    });
+    const ev = await eventOf(ctx, trx, actor, id);
+    await recordEvent(ctx, trx, { ...ev, action: 'update', updatedFrom: updatedFrom(old, ev.data) });
     return row;
   });
 }
@@ -199,8 +213,9 @@ export async function deleteAttachment(ctx: AppContext, actor: Actor, id: string
   return ctx.db.transaction().execute(async (trx) => {
     const current = isUuid(id) ? await q.findAttachment(trx, id, access, true) : undefined;
     if (!current) throw notFound('Attachment');
+    const ev = await eventOf(ctx, trx, actor, id);
     await q.deleteAttachmentRow(trx, id);
-    await recordEvent(ctx, trx, { ...event(actor, current), action: 'remove' });
+    await recordEvent(ctx, trx, { ...ev, action: 'remove' });
     return current;
   });
 }

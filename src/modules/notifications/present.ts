@@ -1,8 +1,11 @@
-// A notification as REST shows it (and GraphQL reads from).
+// A notification as REST shows it: its schema, and NOTIFICATION_VIEW, which
+// every REST answer reads from the read model's declaration
+// (platform/read/rest.ts). Its issue and actor are the declared relations, so
+// an actor the caller may not see is null, as on GraphQL.
 import { Type } from 'typebox';
-import type { NotificationRecord } from './queries.js';
+import { notification } from '../../platform/read/entities.js';
+import { restView } from '../../platform/read/rest.js';
 
-const iso = (d: Date | null) => (d ? d.toISOString() : null);
 const NullableString = Type.Union([Type.String(), Type.Null()]);
 
 export const NotificationSchema = Type.Object({
@@ -35,22 +38,11 @@ export const NotificationSchema = Type.Object({
   snoozedUntilAt: NullableString,
 });
 
-export function presentNotification(n: NotificationRecord) {
-  return {
-    id: n.id,
-    type: n.type,
-    issue: { id: n.issue_id, identifier: n.issue_identifier, title: n.issue_title, teamId: n.issue_team_id },
-    commentId: n.comment_id,
-    parentCommentId: n.parent_comment_id,
-    actor:
-      n.actor_id && n.actor_name !== null
-        ? { id: n.actor_id, name: n.actor_name, displayName: n.actor_display_name ?? '' }
-        : null,
-    issueStatusType: n.issue_status_type,
-    createdAt: n.created_at.toISOString(),
-    updatedAt: n.updated_at.toISOString(),
-    readAt: iso(n.read_at),
-    archivedAt: iso(n.archived_at),
-    snoozedUntilAt: iso(n.snoozed_until_at),
-  };
-}
+/** The same-named fields of a related row. */
+const fieldsOf = (...keys: string[]) => keys.map((key) => ({ key, field: key }));
+
+/** REST's notification over the read model's: the schema's keys in its order. */
+export const NOTIFICATION_VIEW = restView(notification, NotificationSchema, {
+  issue: { field: 'issue', select: fieldsOf('id', 'identifier', 'title', 'teamId') },
+  actor: { field: 'actor', select: fieldsOf('id', 'name', 'displayName') },
+});

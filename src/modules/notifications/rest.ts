@@ -3,10 +3,11 @@
 import { Type } from 'typebox';
 import type { AppContext } from '../../platform/context.js';
 import { actorOf } from '../../platform/http/auth-hook.js';
+import { sendJsonText } from '../../platform/http/json-text.js';
 import { PageInfo, pageOf, pageQuery } from '../../platform/http/pagination.js';
 import { errors, IdParams } from '../../platform/http/schemas.js';
 import type { Http } from '../../platform/http/types.js';
-import { NotificationSchema, presentNotification } from './present.js';
+import { NotificationSchema } from './present.js';
 import * as s from './service.js';
 
 const ListQuery = Type.Object({
@@ -43,11 +44,10 @@ export function notificationsRoutes(app: Http, ctx: AppContext): void {
         },
       },
     },
-    async (req) => {
+    async (req, reply) => {
       const page = pageOf(req.query);
       const filter = { archived: req.query.archived, unread: req.query.unread };
-      const { rows, total } = await s.listInbox(ctx, actorOf(req), filter, page);
-      return { notifications: rows.map(presentNotification), pageInfo: { total, ...page } };
+      return sendJsonText(reply, await s.listInboxJson(ctx, actorOf(req), filter, page));
     },
   );
 
@@ -90,9 +90,7 @@ export function notificationsRoutes(app: Http, ctx: AppContext): void {
         response: { 200: Envelope, ...errors(401, 404) },
       },
     },
-    async (req) => ({
-      notification: presentNotification(await s.getNotification(ctx, actorOf(req), req.params.id)),
-    }),
+    async (req, reply) => sendJsonText(reply, await s.notificationJson(ctx, actorOf(req), req.params.id)),
   );
 
   app.patch(
@@ -106,11 +104,11 @@ export function notificationsRoutes(app: Http, ctx: AppContext): void {
         response: { 200: Envelope, ...errors(400, 401, 404) },
       },
     },
-    async (req) => ({
-      notification: presentNotification(
-        await s.updateNotificationFor(ctx, actorOf(req), req.params.id, req.body),
-      ),
-    }),
+    async (req, reply) => {
+      const actor = actorOf(req);
+      const changed = await s.updateNotificationFor(ctx, actor, req.params.id, req.body);
+      return sendJsonText(reply, await s.notificationJson(ctx, actor, changed.id));
+    },
   );
 
   const subscriptionRoute = (method: 'GET' | 'PUT' | 'DELETE', summary: string) =>

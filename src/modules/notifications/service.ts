@@ -3,7 +3,8 @@
 // whether the notification or issue exists for them (404), then the input
 // (400 naming the field); a refused request changes nothing.
 //
-//   listInbox(ctx, actor, filter, page)        -> { rows, total } newest first
+//   listInboxJson(ctx, actor, filter, page)    -> REST's page, newest first, as JSON text
+//   notificationJson(ctx, actor, id)           -> REST's `{"notification":...}` (NOTIFICATION_VIEW)
 //   getNotification(ctx, actor, id)            -> NotificationRecord
 //   updateNotificationFor(ctx, actor, id, p)   -> NotificationRecord
 //   updateAboutFor(ctx, actor, target, p)      -> NotificationRecord[] (one issue's)
@@ -12,8 +13,10 @@
 //   setSubscribed(ctx, actor, issue, on)       -> boolean (subscribed now)
 import type { Actor, AppContext } from '../../platform/context.js';
 import { invalidField, notFound } from '../../platform/errors.js';
+import { listEnvelope, readContextOf, viewAnswer, viewJsonList } from '../../platform/read/rest.js';
 import { resolveIssueId, subscribe } from '../issues/queries.js';
 import { teamAccess } from '../teams/access.js';
+import { NOTIFICATION_VIEW } from './present.js';
 import * as q from './queries.js';
 
 export interface NotificationUpdate {
@@ -25,13 +28,25 @@ export interface NotificationUpdate {
 
 const now = () => new Date();
 
-export async function listInbox(
+/** The inbox as REST lists it: the page's ids, then their JSON in one statement. */
+export async function listInboxJson(
   ctx: AppContext,
   actor: Actor,
   filter: q.InboxFilter,
   page: { limit: number; offset: number },
-) {
-  return q.listNotifications(ctx.db, await teamAccess(ctx.db, actor), filter, page, now());
+): Promise<string> {
+  const access = await teamAccess(ctx.db, actor);
+  const { rows, total } = await q.listNotifications(ctx.db, access, filter, page, now());
+  const ids = rows.map((r) => r.id);
+  const items = await viewJsonList(ctx.db, NOTIFICATION_VIEW, ids, readContextOf(ctx, actor, access));
+  return listEnvelope('notifications', items, { pageInfo: { total, ...page } });
+}
+
+/** One notification as REST answers it (its GET, and a change's answer read back as the GET would). */
+export async function notificationJson(ctx: AppContext, actor: Actor, id: string): Promise<string> {
+  const access = await teamAccess(ctx.db, actor);
+  const c = readContextOf(ctx, actor, access);
+  return viewAnswer(ctx.db, NOTIFICATION_VIEW, 'notification', id, c, 'Notification');
 }
 
 export async function getNotification(ctx: AppContext, actor: Actor, id: string) {

@@ -1,10 +1,13 @@
-// The public shapes of issue relations, shared by REST, GraphQL and webhook
-// payloads. A relation is stored once, from its source issue (`issueId`) to its
+// The public shapes of issue relations: RELATION_VIEW, which every REST answer
+// and relation event reads from the read model's declaration
+// (platform/read/rest.ts), and what an issue's list adds to it. A relation is stored once, from its source issue (`issueId`) to its
 // target (`relatedIssueId`); seen from the target, `blocks` reads "blocked by"
 // and `duplicate` reads "duplicated by". `kind` names the relation as the
 // issue it is listed under sees it.
 import { Type } from 'typebox';
 import type { IssueRelationRow, StateType } from '../../platform/db/tables.js';
+import { issueRelation } from '../../platform/read/entities.js';
+import { restView } from '../../platform/read/rest.js';
 
 /** The stored types: the third-party schema's IssueRelationType values. */
 export const RELATION_TYPES = ['blocks', 'duplicate', 'related', 'similar'] as const;
@@ -39,18 +42,6 @@ export function typeOfKind(kind: RelationKind): { type: RelationType; inverse: b
   return { type: kind, inverse: false };
 }
 
-export function presentRelation(r: IssueRelationRow) {
-  return {
-    id: r.id,
-    type: r.type,
-    issueId: r.issue_id,
-    relatedIssueId: r.related_issue_id,
-    creatorId: r.creator_id,
-    createdAt: r.created_at.toISOString(),
-    updatedAt: r.updated_at.toISOString(),
-  };
-}
-
 /** The other issue of a listed relation: enough to show and link it. */
 export interface OtherIssue {
   id: string;
@@ -64,11 +55,10 @@ export interface OtherIssue {
 
 export type ListedRelation = IssueRelationRow & { other: OtherIssue };
 
-/** A relation listed under `issueId`: the stored shape plus how that issue sees it and the other issue. */
-export function presentListed(r: ListedRelation, issueId: string) {
+/** What a relation listed under `issueId` adds to RELATION_VIEW: how that issue sees it, and the other issue. */
+export function listedMembers(r: ListedRelation, issueId: string) {
   const outgoing = r.issue_id === issueId;
   return {
-    ...presentRelation(r),
     kind: kindOf(r.type, outgoing),
     direction: outgoing ? ('outgoing' as const) : ('inverse' as const),
     issue: {
@@ -116,3 +106,6 @@ export const ListedRelationSchema = Type.Object({
     state: Type.Object({ id: Type.String(), name: Type.String(), type: Type.String() }),
   }),
 });
+
+/** REST's relation over the read model's: the schema's keys in its order. */
+export const RELATION_VIEW = restView(issueRelation, RelationSchema);

@@ -5,19 +5,19 @@
 import { Type } from 'typebox';
 import type { AppContext } from '../../platform/context.js';
 import { actorOf } from '../../platform/http/auth-hook.js';
+import { sendJsonText } from '../../platform/http/json-text.js';
 import { PageInfo, pageOf, pageQuery } from '../../platform/http/pagination.js';
 import { errors, IdParams } from '../../platform/http/schemas.js';
 import type { Http } from '../../platform/http/types.js';
 import { EDIT_ISSUES } from '../issues/policy.js';
+import { KindSchema, ListedRelationSchema, RelationSchema, typeOfKind } from './present.js';
 import {
-  KindSchema,
-  ListedRelationSchema,
-  presentListed,
-  presentRelation,
-  RelationSchema,
-  typeOfKind,
-} from './present.js';
-import { createRelation, deleteRelation, getRelation, listIssueRelations, pathIssueId } from './service.js';
+  createRelation,
+  deleteRelation,
+  listIssueRelationsJson,
+  pathIssueId,
+  relationJson,
+} from './service.js';
 
 const IssueRef = Type.String({
   minLength: 1,
@@ -47,10 +47,9 @@ export function relationsRoutes(app: Http, ctx: AppContext): void {
         response: { 200: RelationList, ...errors(400, 401, 403, 404) },
       },
     },
-    async (req) => {
+    async (req, reply) => {
       const page = pageOf(req.query, 100);
-      const { issueId, relations, total } = await listIssueRelations(ctx, actorOf(req), req.params.id, page);
-      return { relations: relations.map((r) => presentListed(r, issueId)), pageInfo: { total, ...page } };
+      return sendJsonText(reply, await listIssueRelationsJson(ctx, actorOf(req), req.params.id, page));
     },
   );
 
@@ -85,7 +84,7 @@ export function relationsRoutes(app: Http, ctx: AppContext): void {
             }
           : { issueId: here, relatedIssueId: other, type },
       );
-      return reply.status(201).send({ relation: presentRelation(relation) });
+      return sendJsonText(reply.status(201), await relationJson(ctx, actor, relation.id));
     },
   );
 
@@ -99,7 +98,7 @@ export function relationsRoutes(app: Http, ctx: AppContext): void {
         response: { 200: RelationEnvelope, ...errors(401, 403, 404) },
       },
     },
-    async (req) => ({ relation: presentRelation(await getRelation(ctx, actorOf(req), req.params.id)) }),
+    async (req, reply) => sendJsonText(reply, await relationJson(ctx, actorOf(req), req.params.id)),
   );
 
   app.delete(

@@ -3,7 +3,8 @@
 //   createRelation(ctx, actor, { issueId, relatedIssueId, type, id? }) -> row   event relation.create
 //   updateRelation(ctx, actor, id, { issueId?, relatedIssueId?, type? }) -> row  event relation.update
 //   deleteRelation(ctx, actor, id)                                      -> row   event relation.remove
-//   getRelation(ctx, actor, id) / listIssueRelations(ctx, actor, issue, page)
+//   relationJson(ctx, actor, id)                                       -> REST's `{"relation":...}`
+//   listIssueRelationsJson(ctx, actor, issue, page)                     -> REST's list, as JSON text
 //
 // Both issues must be visible to the caller: an unseen one is answered exactly
 // as one that does not exist (400 naming the input field, as every body
@@ -11,7 +12,8 @@
 // to itself; a pair of
 // issues is linked at most once per type, whichever end is the source. Marking
 // an issue as a duplicate moves it to its team's duplicate state in the same
-// transaction (docs/rest-issues.md, "Relations").
+// transaction (docs/rest-issues.md, "Relations"). REST's answers and each
+// event's data are RELATION_VIEW (present.ts), read from the read model.
 import type { Actor, AppContext } from '../../platform/context.js';
 import type { Db } from '../../platform/db/database.js';
 import { isUniqueViolation } from '../../platform/db/errors.js';
@@ -19,12 +21,21 @@ import type { IssueRelationRow } from '../../platform/db/tables.js';
 import { conflict, invalidField, notFound } from '../../platform/errors.js';
 import { isUuid } from '../../platform/ids.js';
 import { recordEvent } from '../../platform/outbox.js';
+import {
+  changedFrom,
+  eventData,
+  listEnvelope,
+  readContextOf,
+  viewAnswer,
+  viewJsonByIds,
+  withMembers,
+} from '../../platform/read/rest.js';
 import { assertCanEditIssues } from '../issues/policy.js';
 import { lockIssue, resolveIssueId } from '../issues/queries.js';
 import { moveIssueToState } from '../issues/service.js';
 import { duplicateState } from '../states/queries.js';
 import { teamAccess } from '../teams/access.js';
-import { type ListedRelation, presentRelation, RELATION_TYPES, type RelationType } from './present.js';
+import { listedMembers, RELATION_TYPES, RELATION_VIEW, type RelationType } from './present.js';
 import * as q from './queries.js';
 
 export interface RelationInput {
@@ -94,9 +105,10 @@ async function moveDuplicate(trx: Db, ctx: AppContext, actor: Actor, row: IssueR
   if (state) await moveIssueToState(trx, ctx, actor, row.issue_id, state);
 }
 
-const event = async (trx: Db, actor: Actor, row: IssueRelationRow) => ({
+/** A relation event: its data is RELATION_VIEW as an admin's GET shows it, read in `trx`. */
+const event = async (ctx: AppContext, trx: Db, actor: Actor, row: IssueRelationRow) => ({
   type: 'relation' as const,
-  data: presentRelation(row),
+  data: await eventData(ctx, trx, RELATION_VIEW, row.id, actor),
   actor,
   teamId: await q.teamOfIssue(trx, row.issue_id),
 });
@@ -136,7 +148,7 @@ export async function createRelation(
         type,
         creator_id: actor.id,
       });
-      await recordEvent(ctx, trx, { ...(await event(trx, actor, row)), action: 'create' });
+      await recordEvent(ctx, trx, { ...(await event(ctx, trx, actor, row)), action: 'create' });
       await moveDuplicate(trx, ctx, actor, row);
       return row;
     }),
@@ -176,18 +188,16 @@ export async function updateRelation(
       const locked = await q.findRelation(trx, id, access, true);
       if (!locked) throw notFound('Issue relation');
       await assertFreePair(trx, issueId, relatedIssueId, nextType, id);
+      const old = await eventData(ctx, trx, RELATION_VIEW, id, actor);
       const row = await q.updateRelationRow(trx, id, {
         issue_id: issueId,
         related_issue_id: relatedIssueId,
         type: nextType,
       });
-      const before = presentRelation(locked);
-      const after = presentRelation(row);
-      const updatedFrom: Record<string, unknown> = { updatedAt: before.updatedAt };
-      for (const key of ['issueId', 'relatedIssueId', 'type'] as const) {
-        if (before[key] !== after[key]) updatedFrom[key] = before[key];
-      }
-      await recordEvent(ctx, trx, { ...(await event(trx, actor, row)), action: 'update', updatedFrom });
+      const ev = await event(ctx, trx, actor, row);
+      // Something changed (checked above): its ends or its type.
+      const updatedFrom = changedFrom(old, ev.data, ['issueId', 'relatedIssueId', 'type'])!;
+      await recordEvent(ctx, trx, { ...ev, action: 'update', updatedFrom });
       // Newly a duplicate (or a different issue now is): move it, as creation would.
       if (row.type === 'duplicate' && (locked.type !== 'duplicate' || locked.issue_id !== row.issue_id)) {
         await moveDuplicate(trx, ctx, actor, row);
@@ -203,28 +213,46 @@ export async function deleteRelation(ctx: AppContext, actor: Actor, id: string):
   return ctx.db.transaction().execute(async (trx) => {
     const current = isUuid(id) ? await q.findRelation(trx, id, access, true) : undefined;
     if (!current) throw notFound('Issue relation');
+    const ev = await event(ctx, trx, actor, current);
     await q.deleteRelationRow(trx, id);
-    await recordEvent(ctx, trx, { ...(await event(trx, actor, current)), action: 'remove' });
+    await recordEvent(ctx, trx, { ...ev, action: 'remove' });
     return current;
   });
 }
 
-export async function getRelation(ctx: AppContext, actor: Actor, id: string): Promise<IssueRelationRow> {
-  const row = isUuid(id) ? await q.findRelation(ctx.db, id, await teamAccess(ctx.db, actor)) : undefined;
-  if (!row) throw notFound('Issue relation');
-  return row;
+/** One relation as REST answers it, `{"relation":...}` (its GET, and a write's answer read back as the GET would). */
+export async function relationJson(ctx: AppContext, actor: Actor, id: string): Promise<string> {
+  const access = await teamAccess(ctx.db, actor);
+  return viewAnswer(
+    ctx.db,
+    RELATION_VIEW,
+    'relation',
+    id,
+    readContextOf(ctx, actor, access),
+    'Issue relation',
+  );
 }
 
-/** An issue's relations in both directions, as REST lists them (404 for an issue the caller cannot see). */
-export async function listIssueRelations(
+/**
+ * An issue's relations in both directions as REST lists them (404 for an
+ * issue the caller cannot see): each RELATION_VIEW, read for the page in one
+ * statement, with how that issue sees it and the other issue.
+ */
+export async function listIssueRelationsJson(
   ctx: AppContext,
   actor: Actor,
   issueRef: string,
   page: { limit: number; offset: number },
-): Promise<{ issueId: string; relations: ListedRelation[]; total: number }> {
+): Promise<string> {
   const access = await teamAccess(ctx.db, actor);
   const issueId = await resolveIssueId(ctx.db, issueRef, access);
   if (!issueId) throw notFound('Issue');
   const { rows, total } = await q.listForIssue(ctx.db, issueId, access, page);
-  return { issueId, relations: rows, total };
+  const ids = rows.map((r) => r.id);
+  const byId = await viewJsonByIds(ctx.db, RELATION_VIEW, ids, readContextOf(ctx, actor, access));
+  const relations = rows.flatMap((r) => {
+    const json = byId.get(r.id);
+    return json === undefined ? [] : [withMembers(json, listedMembers(r, issueId))];
+  });
+  return listEnvelope('relations', relations, { pageInfo: { total, ...page } });
 }

@@ -1,7 +1,12 @@
 // The public shape of a user: never the password hash or session epoch.
+// USER_VIEW reads it from the read model's declaration (platform/read/rest.ts)
+// for the users routes; presentUser maps a row by hand for the sign-in routes
+// and a team's member list, which answer rows they already hold.
 
 import { Type } from 'typebox';
 import type { UserRow } from '../../platform/db/tables.js';
+import { user } from '../../platform/read/entities.js';
+import { restView } from '../../platform/read/rest.js';
 
 export interface UserJson {
   id: string;
@@ -40,3 +45,6 @@ export const UserSchema = Type.Object({
   createdAt: Type.String({ format: 'date-time' }),
   updatedAt: Type.String({ format: 'date-time' }),
 });
+
+/** REST's user over the read model's: the schema's keys in its order. */
+export const USER_VIEW = restView(user, UserSchema);

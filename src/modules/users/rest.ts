@@ -2,13 +2,21 @@
 import { Type } from 'typebox';
 import type { AppContext } from '../../platform/context.js';
 import { actorOf } from '../../platform/http/auth-hook.js';
+import { sendJsonText } from '../../platform/http/json-text.js';
 import { PageInfo, pageOf, pageQuery } from '../../platform/http/pagination.js';
 import { errors, Ok, Uuid } from '../../platform/http/schemas.js';
 import type { Http } from '../../platform/http/types.js';
 import { MAX_PAGE } from '../../platform/list/window.js';
 import { Email, Name, Password, RoleInput, StatusInput } from './inputs.js';
-import { presentUser, UserSchema } from './present.js';
-import { adminCreateUser, adminDeleteUser, adminListUsers, adminUpdateUser, listUsers } from './service.js';
+import { UserSchema } from './present.js';
+import {
+  adminCreateUser,
+  adminDeleteUser,
+  adminListUsersJson,
+  adminUpdateUser,
+  adminUserJson,
+  listUsersJson,
+} from './service.js';
 
 const UserList = Type.Object({ users: Type.Array(UserSchema), pageInfo: PageInfo });
 const UserEnvelope = Type.Object({ user: UserSchema });
@@ -26,10 +34,9 @@ export function userRoutes(app: Http, ctx: AppContext): void {
         response: { 200: UserList, ...errors(400, 401) },
       },
     },
-    async (req) => {
+    async (req, reply) => {
       const page = pageOf(req.query, MAX_PAGE);
-      const { users, total } = await listUsers(ctx, actorOf(req), page);
-      return { users: users.map(presentUser), pageInfo: { total, ...page } };
+      return sendJsonText(reply, await listUsersJson(ctx, actorOf(req), page));
     },
   );
 
@@ -43,10 +50,9 @@ export function userRoutes(app: Http, ctx: AppContext): void {
         response: { 200: UserList, ...errors(400, 401, 403) },
       },
     },
-    async (req) => {
+    async (req, reply) => {
       const page = pageOf(req.query, MAX_PAGE);
-      const { users, total } = await adminListUsers(ctx, actorOf(req), page);
-      return { users: users.map(presentUser), pageInfo: { total, ...page } };
+      return sendJsonText(reply, await adminListUsersJson(ctx, actorOf(req), page));
     },
   );
 
@@ -64,8 +70,9 @@ export function userRoutes(app: Http, ctx: AppContext): void {
       },
     },
     async (req, reply) => {
-      const user = await adminCreateUser(ctx, actorOf(req), req.body);
-      return reply.status(201).send({ user: presentUser(user) });
+      const actor = actorOf(req);
+      const user = await adminCreateUser(ctx, actor, req.body);
+      return sendJsonText(reply.status(201), await adminUserJson(ctx, actor, user.id));
     },
   );
 
@@ -83,9 +90,10 @@ export function userRoutes(app: Http, ctx: AppContext): void {
         response: { 200: UserEnvelope, ...errors(400, 401, 403, 404) },
       },
     },
-    async (req) => {
-      const user = await adminUpdateUser(ctx, actorOf(req), req.params.id, req.body);
-      return { user: presentUser(user) };
+    async (req, reply) => {
+      const actor = actorOf(req);
+      const user = await adminUpdateUser(ctx, actor, req.params.id, req.body);
+      return sendJsonText(reply, await adminUserJson(ctx, actor, user.id));
     },
   );
 

@@ -5,9 +5,11 @@ import type { Db } from '../../platform/db/database.js';
 import { isUniqueViolation } from '../../platform/db/errors.js';
 import type { Role, UserRow, UserStatus } from '../../platform/db/tables.js';
 import { AppError, conflict, notFound } from '../../platform/errors.js';
+import { listEnvelope, readContextOf, viewAnswer, viewJsonList } from '../../platform/read/rest.js';
 import { teamAccess } from '../teams/access.js';
 import { joinOpenTeams } from '../teams/memberships.js';
 import { assertAdmin } from './policy.js';
+import { USER_VIEW } from './present.js';
 import * as q from './queries.js';
 
 export interface NewAccount {
@@ -52,15 +54,36 @@ export async function adminCreateUser(ctx: AppContext, actor: Actor, input: NewA
   return createAccount(ctx.db, input);
 }
 
-export async function adminListUsers(ctx: AppContext, actor: Actor, page: { limit: number; offset: number }) {
+export async function adminListUsersJson(
+  ctx: AppContext,
+  actor: Actor,
+  page: { limit: number; offset: number },
+): Promise<string> {
   assertAdmin(actor);
-  return listUsers(ctx, actor, page);
+  return listUsersJson(ctx, actor, page);
 }
 
-/** Live accounts the caller may see: everyone for members, their teams' people for guests. */
-export async function listUsers(ctx: AppContext, actor: Actor, page: { limit: number; offset: number }) {
-  const { rows, total } = await q.listVisibleUsers(ctx.db, await teamAccess(ctx.db, actor), page);
-  return { users: rows, total };
+/**
+ * Live accounts the caller may see (everyone for members, their teams' people
+ * for guests) as REST lists them: the page's ids, then their JSON in one statement.
+ */
+export async function listUsersJson(
+  ctx: AppContext,
+  actor: Actor,
+  page: { limit: number; offset: number },
+): Promise<string> {
+  const access = await teamAccess(ctx.db, actor);
+  const { rows, total } = await q.listVisibleUsers(ctx.db, access, page);
+  const ids = rows.map((r) => r.id);
+  const users = await viewJsonList(ctx.db, USER_VIEW, ids, readContextOf(ctx, actor, access));
+  return listEnvelope('users', users, { pageInfo: { total, ...page } });
+}
+
+/** An account as an admin's answer shows it, `{"user":...}`, read after their change. */
+export async function adminUserJson(ctx: AppContext, actor: Actor, id: string): Promise<string> {
+  assertAdmin(actor);
+  const c = readContextOf(ctx, actor, await teamAccess(ctx.db, actor));
+  return viewAnswer(ctx.db, USER_VIEW, 'user', id, c, 'User');
 }
 
 const lastAdmin = () =>

@@ -1,27 +1,10 @@
-// The public shape of a saved view over REST (GraphQL reads the same row).
+// The public shape of a saved view over REST: its schema, and VIEW_VIEW,
+// which every REST answer reads from the read model's declaration
+// (platform/read/rest.ts).
 import { Type } from 'typebox';
-import type { CustomViewRow } from '../../platform/db/tables.js';
+import { customView } from '../../platform/read/entities.js';
+import { restView } from '../../platform/read/rest.js';
 import { DisplaySchema } from './display.js';
-
-export function presentView(v: CustomViewRow) {
-  return {
-    id: v.id,
-    slugId: v.slug_id,
-    name: v.name,
-    description: v.description,
-    icon: v.icon,
-    color: v.color,
-    filterData: v.filter_data,
-    display: v.display,
-    shared: v.shared,
-    ownerId: v.owner_id,
-    creatorId: v.creator_id,
-    teamId: v.team_id,
-    createdAt: v.created_at.toISOString(),
-    updatedAt: v.updated_at.toISOString(),
-    archivedAt: v.archived_at ? v.archived_at.toISOString() : null,
-  };
-}
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
 
@@ -44,3 +27,6 @@ export const ViewSchema = Type.Object({
   updatedAt: Type.String({ format: 'date-time' }),
   archivedAt: Nullable(Type.String({ format: 'date-time' })),
 });
+
+/** REST's saved view over the read model's: the schema's keys in its order. */
+export const VIEW_VIEW = restView(customView, ViewSchema);

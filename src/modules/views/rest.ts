@@ -3,12 +3,13 @@
 import { Type } from 'typebox';
 import type { AppContext } from '../../platform/context.js';
 import { actorOf } from '../../platform/http/auth-hook.js';
+import { sendJsonText } from '../../platform/http/json-text.js';
 import { PageInfo, pageOf, pageQuery } from '../../platform/http/pagination.js';
 import { errors, IdParams, OneLineText } from '../../platform/http/schemas.js';
 import type { Http } from '../../platform/http/types.js';
 import { DisplaySchema } from './display.js';
-import { presentView, ViewSchema } from './present.js';
-import { createView, deleteView, getView, listViews, updateView } from './service.js';
+import { ViewSchema } from './present.js';
+import { createView, deleteView, listViewsJson, savedViewJson, updateView, viewJson } from './service.js';
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
 const Name = OneLineText(255);
@@ -60,10 +61,9 @@ export function viewsRoutes(app: Http, ctx: AppContext): void {
         },
       },
     },
-    async (req) => {
+    async (req, reply) => {
       const page = pageOf(req.query);
-      const { rows, total } = await listViews(ctx, actorOf(req), { ...req.query, ...page });
-      return { views: rows.map(presentView), pageInfo: { total, ...page } };
+      return sendJsonText(reply, await listViewsJson(ctx, actorOf(req), { ...req.query, ...page }));
     },
   );
 
@@ -79,7 +79,7 @@ export function viewsRoutes(app: Http, ctx: AppContext): void {
     },
     async (req, reply) => {
       const view = await createView(ctx, actorOf(req), req.body);
-      return reply.status(201).send({ view: presentView(view) });
+      return sendJsonText(reply.status(201), await savedViewJson(ctx, view));
     },
   );
 
@@ -93,7 +93,7 @@ export function viewsRoutes(app: Http, ctx: AppContext): void {
         response: { 200: Envelope, ...errors(401, 404) },
       },
     },
-    async (req) => ({ view: presentView(await getView(ctx, actorOf(req), req.params.id)) }),
+    async (req, reply) => sendJsonText(reply, await viewJson(ctx, actorOf(req), req.params.id)),
   );
 
   app.patch(
@@ -107,7 +107,10 @@ export function viewsRoutes(app: Http, ctx: AppContext): void {
         response: { 200: Envelope, ...errors(400, 401, 403, 404) },
       },
     },
-    async (req) => ({ view: presentView(await updateView(ctx, actorOf(req), req.params.id, req.body)) }),
+    async (req, reply) => {
+      const view = await updateView(ctx, actorOf(req), req.params.id, req.body);
+      return sendJsonText(reply, await savedViewJson(ctx, view));
+    },
   );
 
   app.delete(

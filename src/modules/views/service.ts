@@ -4,14 +4,14 @@
 // (400 naming the field), so a refused caller learns nothing from validation.
 // No webhook events: a view is a person's lens on issues, not work.
 //
-//   listViews(ctx, actor, query)        -> { rows, total } newest first
-//   getView(ctx, actor, id)             -> CustomViewRow
+//   listViewsJson(ctx, actor, query)    -> REST's page, newest first, as JSON text
+//   viewJson(ctx, actor, id)            -> REST's `{"view":...}` (VIEW_VIEW, present.ts)
 //   createView(ctx, actor, input)       -> CustomViewRow
 //   updateView(ctx, actor, id, patch)   -> CustomViewRow
 //   deleteView(ctx, actor, id)          -> CustomViewRow (as it was)
 import { randomBytes } from 'node:crypto';
 import type { Updateable } from 'kysely';
-import type { TeamAccess } from '../../platform/access.js';
+import { fullAccess, type TeamAccess } from '../../platform/access.js';
 import type { Actor, AppContext } from '../../platform/context.js';
 import type { Db } from '../../platform/db/database.js';
 import type { CustomViewRow, CustomViewsTable } from '../../platform/db/tables.js';
@@ -21,10 +21,12 @@ import { issueEntity } from '../../platform/list/entities.js';
 import { compileFilter } from '../../platform/list/filter.js';
 import { filterPrice, VIEW_FILTER_MAX_PRICE } from '../../platform/list/price.js';
 import { isOneLine, ONE_LINE_MESSAGE } from '../../platform/one-line.js';
+import { listEnvelope, readContextOf, viewAnswer, viewJsonList } from '../../platform/read/rest.js';
 import { findVisibleTeam, teamAccess } from '../teams/access.js';
 import { findLiveUserById } from '../users/queries.js';
 import { checkDisplay } from './display.js';
 import { assertCanChange, assertCanSetOwner, assertCanShare } from './policy.js';
+import { VIEW_VIEW } from './present.js';
 import * as q from './queries.js';
 
 export interface ViewInput {
@@ -147,7 +149,8 @@ function checkHandOver(current: Pick<CustomViewRow, 'owner_id' | 'shared'>, inpu
   }
 }
 
-export async function listViews(
+/** The views the caller sees as REST lists them: the page's ids, then their JSON in one statement. */
+export async function listViewsJson(
   ctx: AppContext,
   actor: Actor,
   query: {
@@ -165,7 +168,7 @@ export async function listViews(
     filter.team = { id: { eq: query.teamId } };
   }
   if (query.shared !== undefined) filter.shared = { eq: query.shared };
-  return q.listViewRows(ctx.db, {
+  const { rows, total } = await q.listViewRows(ctx.db, {
     access,
     actorId: actor.id,
     now: new Date(),
@@ -174,13 +177,26 @@ export async function listViews(
     limit: query.limit,
     offset: query.offset,
   });
+  const ids = rows.map((r) => r.id);
+  const views = await viewJsonList(ctx.db, VIEW_VIEW, ids, readContextOf(ctx, actor, access));
+  return listEnvelope('views', views, { pageInfo: { total, limit: query.limit, offset: query.offset } });
 }
 
-export async function getView(ctx: AppContext, actor: Actor, id: string): Promise<CustomViewRow> {
+/** One view as REST answers it, `{"view":...}` (its GET, and a write's answer read back as the GET would). */
+export async function viewJson(ctx: AppContext, actor: Actor, id: string): Promise<string> {
   const access = await teamAccess(ctx.db, actor);
-  const row = await q.findViewRow(ctx.db, id, access);
-  if (!row) throw notFound('Custom view');
-  return row;
+  return viewAnswer(ctx.db, VIEW_VIEW, 'view', id, readContextOf(ctx, actor, access), 'Custom view');
+}
+
+/**
+ * A write's answer, `{"view":...}`, read as its owner sees it: an admin who
+ * unshares someone's view no longer sees it, yet is told what they saved.
+ * Nothing in VIEW_VIEW depends on who reads it, so that is what a GET showed.
+ */
+export async function savedViewJson(ctx: AppContext, view: Pick<CustomViewRow, 'id' | 'owner_id'>) {
+  const owner = { id: view.owner_id };
+  const c = readContextOf(ctx, owner, fullAccess(owner.id));
+  return viewAnswer(ctx.db, VIEW_VIEW, 'view', view.id, c, 'Custom view');
 }
 
 export async function createView(ctx: AppContext, actor: Actor, input: ViewInput): Promise<CustomViewRow> {

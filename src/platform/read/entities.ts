@@ -202,6 +202,9 @@ export const user: Entity = {
       displayName: col('display_name'),
       email: col('email'),
       avatarUrl: col('avatar_url'),
+      // REST's account role and status, which GraphQL tells as admin, guest and active.
+      role: col('role'),
+      status: col('status'),
       archivedAt: stamp('deleted_at'),
       active: usable,
       isAssignable: usable,
@@ -503,6 +506,12 @@ export const customView: Entity = {
     slugId: col('slug_id'),
     // Every view we hold lists issues.
     modelName: fixed('Issue'),
+    // REST's: the web UI's display settings, and references by id (owner and creator are
+    // seen by whoever sees the view, as the relations below; the team as stored).
+    display: col('display'),
+    ownerId: col('owner_id'),
+    creatorId: col('creator_id'),
+    teamId: col('team_id'),
     // Whoever sees the view sees who made it, even a guest who would not see that person otherwise.
     owner: { kind: 'one', to: () => user, key: 'owner_id', open: true },
     creator: { kind: 'one', to: () => user, key: 'creator_id', open: true },
@@ -520,6 +529,10 @@ export const issueRelation: Entity = {
     type: col('type'),
     // Removing a relation deletes it; there is no archived state to report.
     archivedAt: fixed(null),
+    // REST's references by id: both issues are seen (the rule), the creator may not be.
+    issueId: col('issue_id'),
+    relatedIssueId: col('related_issue_id'),
+    creatorId: seenId('creator_id', () => user),
     issue: one(() => issue, 'issue_id'),
     relatedIssue: one(() => issue, 'related_issue_id'),
   },
@@ -539,6 +552,9 @@ export const attachment: Entity = {
     groupBySource: col('group_by_source'),
     archivedAt: stamp('archived_at'),
     metadata: value((row) => sql`coalesce(${at(row, 'metadata')}, '{}'::jsonb)`),
+    // REST's references by id (the creator null when out of the reader's sight, as GraphQL's creator).
+    issueId: col('issue_id'),
+    creatorId: seenId('creator_id', () => user),
     issue: one(() => issue, 'issue_id', true),
     creator: one(() => user, 'creator_id'),
   },

@@ -153,6 +153,12 @@ export function changedFrom(
 /** `{"key":json}`: a REST answer's envelope around a row's JSON text. */
 export const envelope = (key: string, json: string) => `{${JSON.stringify(key)}:${json}}`;
 
+/** A view's JSON object text with `more` members after its own (what a list adds about each row). */
+export const withMembers = (json: string, more: Record<string, unknown>) => {
+  const tail = JSON.stringify(more);
+  return tail === '{}' ? json : `${json.slice(0, -1)},${tail.slice(1)}`;
+};
+
 /** `{"key":[json,...],...rest}`: a REST list's envelope, its other members (pageInfo) as JS values. */
 export const listEnvelope = (key: string, items: readonly string[], rest: Record<string, unknown> = {}) => {
   const tail = JSON.stringify(rest);
