@@ -12,6 +12,7 @@ import { MILESTONE_VIEW, MilestoneSchema } from '../src/modules/milestones/prese
 import { PROJECT_VIEW, ProjectSchema } from '../src/modules/projects/present.js';
 import { STATE_VIEW, StateSchema } from '../src/modules/states/present.js';
 import { TEAM_LIST_VIEW, TEAM_VIEW, TeamListItemSchema, TeamSchema } from '../src/modules/teams/present.js';
+import { USER_VIEW, UserSchema } from '../src/modules/users/present.js';
 import { issue } from '../src/platform/read/entities.js';
 import { restView } from '../src/platform/read/rest.js';
 
@@ -25,6 +26,7 @@ const VIEWS = [
   [PROJECT_VIEW, ProjectSchema],
   [CYCLE_VIEW, CycleSchema],
   [MILESTONE_VIEW, MilestoneSchema],
+  [USER_VIEW, UserSchema],
 ] as const;
 
 test("every REST view names its schema's keys in the schema's order", () => {

@@ -1,33 +1,7 @@
 // The public shape of a user: never the password hash or session epoch.
-
 import { Type } from 'typebox';
-import type { UserRow } from '../../platform/db/tables.js';
-
-export interface UserJson {
-  id: string;
-  name: string;
-  displayName: string;
-  email: string;
-  role: UserRow['role'];
-  status: UserRow['status'];
-  avatarUrl: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export function presentUser(u: UserRow): UserJson {
-  return {
-    id: u.id,
-    name: u.name,
-    displayName: u.display_name,
-    email: u.email,
-    role: u.role,
-    status: u.status,
-    avatarUrl: u.avatar_url,
-    createdAt: u.created_at.toISOString(),
-    updatedAt: u.updated_at.toISOString(),
-  };
-}
+import { user } from '../../platform/read/entities.js';
+import { restView } from '../../platform/read/rest.js';
 
 export const UserSchema = Type.Object({
   id: Type.String(),
@@ -40,3 +14,6 @@ export const UserSchema = Type.Object({
   createdAt: Type.String({ format: 'date-time' }),
   updatedAt: Type.String({ format: 'date-time' }),
 });
+
+/** REST's user over the read model's (platform/read). */
+export const USER_VIEW = restView(user, UserSchema);

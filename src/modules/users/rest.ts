@@ -2,13 +2,22 @@
 import { Type } from 'typebox';
 import type { AppContext } from '../../platform/context.js';
 import { actorOf } from '../../platform/http/auth-hook.js';
+import { sendJsonText } from '../../platform/http/json-text.js';
 import { PageInfo, pageOf, pageQuery } from '../../platform/http/pagination.js';
 import { errors, Ok, Uuid } from '../../platform/http/schemas.js';
 import type { Http } from '../../platform/http/types.js';
 import { MAX_PAGE } from '../../platform/list/window.js';
 import { Email, Name, Password, RoleInput, StatusInput } from './inputs.js';
-import { presentUser, UserSchema } from './present.js';
-import { adminCreateUser, adminDeleteUser, adminListUsers, adminUpdateUser, listUsers } from './service.js';
+import { UserSchema } from './present.js';
+import {
+  adminCreateUser,
+  adminDeleteUser,
+  adminListUsers,
+  adminUpdateUser,
+  listUsers,
+  userJson,
+  usersJson,
+} from './service.js';
 
 const UserList = Type.Object({ users: Type.Array(UserSchema), pageInfo: PageInfo });
 const UserEnvelope = Type.Object({ user: UserSchema });
@@ -26,10 +35,10 @@ export function userRoutes(app: Http, ctx: AppContext): void {
         response: { 200: UserList, ...errors(400, 401) },
       },
     },
-    async (req) => {
+    async (req, reply) => {
       const page = pageOf(req.query, MAX_PAGE);
       const { users, total } = await listUsers(ctx, actorOf(req), page);
-      return { users: users.map(presentUser), pageInfo: { total, ...page } };
+      return sendJsonText(reply, await usersJson(ctx, actorOf(req), users, { total, ...page }));
     },
   );
 
@@ -43,10 +52,10 @@ export function userRoutes(app: Http, ctx: AppContext): void {
         response: { 200: UserList, ...errors(400, 401, 403) },
       },
     },
-    async (req) => {
+    async (req, reply) => {
       const page = pageOf(req.query, MAX_PAGE);
       const { users, total } = await adminListUsers(ctx, actorOf(req), page);
-      return { users: users.map(presentUser), pageInfo: { total, ...page } };
+      return sendJsonText(reply, await usersJson(ctx, actorOf(req), users, { total, ...page }));
     },
   );
 
@@ -65,7 +74,7 @@ export function userRoutes(app: Http, ctx: AppContext): void {
     },
     async (req, reply) => {
       const user = await adminCreateUser(ctx, actorOf(req), req.body);
-      return reply.status(201).send({ user: presentUser(user) });
+      return sendJsonText(reply.status(201), await userJson(ctx, actorOf(req), user.id));
     },
   );
 
@@ -83,9 +92,9 @@ export function userRoutes(app: Http, ctx: AppContext): void {
         response: { 200: UserEnvelope, ...errors(400, 401, 403, 404) },
       },
     },
-    async (req) => {
+    async (req, reply) => {
       const user = await adminUpdateUser(ctx, actorOf(req), req.params.id, req.body);
-      return { user: presentUser(user) };
+      return sendJsonText(reply, await userJson(ctx, actorOf(req), user.id));
     },
   );
 

@@ -1,13 +1,17 @@
 // Account rules: creating, changing and deleting users.
+
+import { fullAccess } from '../../platform/access.js';
 import { hashPassword } from '../../platform/auth/passwords.js';
 import type { Actor, AppContext } from '../../platform/context.js';
 import type { Db } from '../../platform/db/database.js';
 import { isUniqueViolation } from '../../platform/db/errors.js';
 import type { Role, UserRow, UserStatus } from '../../platform/db/tables.js';
 import { AppError, conflict, notFound } from '../../platform/errors.js';
+import { listEnvelope, readContextOf, viewAnswer, viewJsonList } from '../../platform/read/rest.js';
 import { teamAccess } from '../teams/access.js';
 import { joinOpenTeams } from '../teams/memberships.js';
 import { assertAdmin } from './policy.js';
+import { USER_VIEW } from './present.js';
 import * as q from './queries.js';
 
 export interface NewAccount {
@@ -130,4 +134,38 @@ export async function adminDeleteUser(ctx: AppContext, actor: Actor, id: string)
     await q.softDeleteUser(trx, id);
     await q.detachDeletedUser(trx, id);
   });
+}
+
+/** A page of users as REST answers it, `{"users":[...],"pageInfo":...}`, each from the read model. */
+export async function usersJson(
+  ctx: AppContext,
+  actor: Actor,
+  rows: readonly Pick<UserRow, 'id'>[],
+  pageInfo: Record<string, unknown>,
+): Promise<string> {
+  const access = await teamAccess(ctx.db, actor);
+  const ids = rows.map((r) => r.id);
+  return listEnvelope(
+    'users',
+    await viewJsonList(ctx.db, USER_VIEW, ids, readContextOf(ctx, actor, access)),
+    {
+      pageInfo,
+    },
+  );
+}
+
+/** One user as REST answers it to the caller, `{"user":...}`. */
+export async function userJson(ctx: AppContext, actor: Actor, id: string): Promise<string> {
+  const access = await teamAccess(ctx.db, actor);
+  return viewAnswer(ctx.db, USER_VIEW, 'user', id, readContextOf(ctx, actor, access), 'User');
+}
+
+/**
+ * A person's own record as the session answers show it (sign-in, registration,
+ * /api/auth/me): every user sees their own row, and none of its fields depends
+ * on what else they see.
+ */
+export async function ownUserJson(ctx: AppContext, userId: string): Promise<string> {
+  const c = readContextOf(ctx, { id: userId }, fullAccess(userId));
+  return viewAnswer(ctx.db, USER_VIEW, 'user', userId, c, 'User');
 }

@@ -200,6 +200,9 @@ export const user: Entity = {
       displayName: col('display_name'),
       email: col('email'),
       avatarUrl: col('avatar_url'),
+      // REST's: the account's role and status (GraphQL tells them as admin, guest, active).
+      role: col('role'),
+      status: col('status'),
       archivedAt: stamp('deleted_at'),
       active: usable,
       isAssignable: usable,
