@@ -2,11 +2,12 @@
 import { Type } from 'typebox';
 import type { AppContext } from '../../platform/context.js';
 import { actorOf } from '../../platform/http/auth-hook.js';
+import { sendJsonText } from '../../platform/http/json-text.js';
 import { errors } from '../../platform/http/schemas.js';
 import type { Http } from '../../platform/http/types.js';
 import { Email, Name, Password } from '../users/inputs.js';
-import { presentUser, UserSchema } from '../users/present.js';
-import { findLiveUserById } from '../users/queries.js';
+import { UserSchema } from '../users/present.js';
+import { ownUserJson } from '../users/service.js';
 import { confirmPasswordReset, RESET_TOKEN_LENGTH, requestPasswordReset } from './password-reset.js';
 import { changePassword, login, register, updateOwnProfile } from './service.js';
 
@@ -32,7 +33,7 @@ export function authRoutes(app: Http, ctx: AppContext): void {
     },
     async (req, reply) => {
       const { user, token } = await register(ctx, req.body, req.ip);
-      return reply.status(201).send({ token, user: presentUser(user) });
+      return sendJsonText(reply.status(201), session(token, await ownUserJson(ctx, user.id)));
     },
   );
 
@@ -55,9 +56,9 @@ export function authRoutes(app: Http, ctx: AppContext): void {
         response: { 200: Session, ...errors(400, 401, 403, 429) },
       },
     },
-    async (req) => {
+    async (req, reply) => {
       const { user, token } = await login(ctx, req.body, req.ip);
-      return { token, user: presentUser(user) };
+      return sendJsonText(reply, session(token, await ownUserJson(ctx, user.id)));
     },
   );
 
@@ -70,10 +71,7 @@ export function authRoutes(app: Http, ctx: AppContext): void {
         response: { 200: Type.Object({ user: UserSchema }), ...errors(401) },
       },
     },
-    async (req) => {
-      const user = await findLiveUserById(ctx.db, actorOf(req).id);
-      return { user: presentUser(user!) };
-    },
+    async (req, reply) => sendJsonText(reply, await ownUserJson(ctx, actorOf(req).id)),
   );
 
   app.patch(
@@ -86,7 +84,10 @@ export function authRoutes(app: Http, ctx: AppContext): void {
         response: { 200: Type.Object({ user: UserSchema }), ...errors(400, 401) },
       },
     },
-    async (req) => ({ user: presentUser(await updateOwnProfile(ctx, actorOf(req), req.body)) }),
+    async (req, reply) => {
+      const user = await updateOwnProfile(ctx, actorOf(req), req.body);
+      return sendJsonText(reply, await ownUserJson(ctx, user.id));
+    },
   );
 
   app.post(
@@ -168,4 +169,9 @@ export function authRoutes(app: Http, ctx: AppContext): void {
       return { ok: true as const };
     },
   );
+}
+
+/** `{"token":...,"user":{...}}`: a session answer around the user's JSON text (`{"user":...}`). */
+function session(token: string, userEnvelope: string): string {
+  return `{"token":${JSON.stringify(token)},${userEnvelope.slice(1)}`;
 }

@@ -4,7 +4,7 @@
 import { Type } from 'typebox';
 import { team } from '../../platform/read/entities.js';
 import { restView } from '../../platform/read/rest.js';
-import { type UserJson, UserSchema } from '../users/present.js';
+import { UserSchema } from '../users/present.js';
 import type { MembershipRow } from './queries.js';
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
@@ -61,7 +61,5 @@ export const MembershipSchema = Type.Object({
   updatedAt: Type.String({ format: 'date-time' }),
 });
 
-/** A member as listed under a team: the membership and the user. */
-export const presentMember = (m: MembershipRow, user: UserJson) => ({ ...presentMembership(m), user });
-
+/** A member as listed under a team: the membership and the user (teams/service.ts membersJson). */
 export const MemberSchema = Type.Object({ ...MembershipSchema.properties, user: UserSchema });

@@ -8,12 +8,10 @@ import { errors, IdParams, Ok } from '../../platform/http/schemas.js';
 import type { Http } from '../../platform/http/types.js';
 import { labelsRoutes } from '../labels/rest.js';
 import { statesRoutes } from '../states/rest.js';
-import { presentUser } from '../users/present.js';
 import { MembershipBody, MembershipPatchBody, TeamCreateBody, TeamPatchBody } from './inputs.js';
 import {
   MemberSchema,
   MembershipSchema,
-  presentMember,
   presentMembership,
   TeamListItemSchema,
   TeamSchema,
@@ -128,11 +126,11 @@ export function teamsRoutes(app: Http, ctx: AppContext): void {
         response: { 200: Type.Object({ members: Type.Array(MemberSchema) }), ...errors(401, 404) },
       },
     },
-    async (req) => ({
-      members: (await teams.listMembers(ctx, actorOf(req), req.params.id)).map((x) =>
-        presentMember(x.membership, presentUser(x.user)),
-      ),
-    }),
+    async (req, reply) => {
+      const actor = actorOf(req);
+      const members = await teams.listMembers(ctx, actor, req.params.id);
+      return sendJsonText(reply, await teams.membersJson(ctx, actor, members));
+    },
   );
 
   app.post(

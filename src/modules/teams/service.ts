@@ -19,9 +19,16 @@ import type { Actor, AppContext } from '../../platform/context.js';
 import { isUniqueViolation } from '../../platform/db/errors.js';
 import type { TeamRow, UserRow } from '../../platform/db/tables.js';
 import { conflict, invalidField, notFound } from '../../platform/errors.js';
-import { listEnvelope, readContextOf, viewAnswer, viewJsonList } from '../../platform/read/rest.js';
+import {
+  listEnvelope,
+  readContextOf,
+  viewAnswer,
+  viewJsonByIds,
+  viewJsonList,
+} from '../../platform/read/rest.js';
 import { insertDefaultStates } from '../states/queries.js';
 import { assertAdmin } from '../users/policy.js';
+import { USER_VIEW } from '../users/present.js';
 import { findUsersByIds, lockLiveUser } from '../users/queries.js';
 import { findVisibleTeam, teamAccess } from './access.js';
 import { TEAM_KEY } from './ids.js';
@@ -36,7 +43,7 @@ import {
   TeamPatchBody,
   type TeamUpdateInput,
 } from './inputs.js';
-import { TEAM_LIST_VIEW, TEAM_VIEW } from './present.js';
+import { presentMembership, TEAM_LIST_VIEW, TEAM_VIEW } from './present.js';
 import * as q from './queries.js';
 
 export type { MembershipInput, MembershipUpdateInput, TeamCreateInput, TeamUpdateInput } from './inputs.js';
@@ -288,4 +295,29 @@ export async function removeMember(
 export async function deleteMembership(ctx: AppContext, actor: Actor, id: string): Promise<q.MembershipRow> {
   assertAdmin(actor);
   return remove(ctx, await q.findMembershipById(ctx.db, id));
+}
+
+/**
+ * A team's members as REST lists them, `{"members":[...]}`: each membership
+ * with its user as the read model shows users (one statement for the page).
+ */
+export async function membersJson(
+  ctx: AppContext,
+  actor: Actor,
+  members: readonly { membership: q.MembershipRow; user: UserRow }[],
+): Promise<string> {
+  const access = await teamAccess(ctx.db, actor);
+  const c = readContextOf(ctx, actor, access);
+  const users = await viewJsonByIds(
+    ctx.db,
+    USER_VIEW,
+    members.map((m) => m.user.id),
+    c,
+  );
+  const items = members.flatMap(({ membership, user }) => {
+    const json = users.get(user.id);
+    if (json === undefined) return [];
+    return [`${JSON.stringify(presentMembership(membership)).slice(0, -1)},"user":${json}}`];
+  });
+  return listEnvelope('members', items);
 }

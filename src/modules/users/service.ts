@@ -1,4 +1,6 @@
 // Account rules: creating, changing and deleting users.
+
+import { fullAccess } from '../../platform/access.js';
 import { hashPassword } from '../../platform/auth/passwords.js';
 import type { Actor, AppContext } from '../../platform/context.js';
 import type { Db } from '../../platform/db/database.js';
@@ -153,4 +155,14 @@ export async function adminDeleteUser(ctx: AppContext, actor: Actor, id: string)
     await q.softDeleteUser(trx, id);
     await q.detachDeletedUser(trx, id);
   });
+}
+
+/**
+ * A person's own record as the session answers show it (sign-in, registration,
+ * /api/auth/me): every user sees their own row, and none of its fields depends
+ * on what else they see.
+ */
+export async function ownUserJson(ctx: AppContext, userId: string): Promise<string> {
+  const c = readContextOf(ctx, { id: userId }, fullAccess(userId));
+  return viewAnswer(ctx.db, USER_VIEW, 'user', userId, c, 'User');
 }
