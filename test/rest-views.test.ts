@@ -4,6 +4,7 @@
 // a field the entity declares (restView fails at load otherwise).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { createQueryId, PostgresQueryCompiler } from 'kysely';
 import { ATTACHMENT_VIEW, AttachmentSchema } from '../src/modules/attachments/present.js';
 import { COMMENT_VIEW, CommentSchema } from '../src/modules/comments/present.js';
 import { CYCLE_VIEW, CycleSchema } from '../src/modules/cycles/present.js';
@@ -17,7 +18,10 @@ import { STATE_VIEW, StateSchema } from '../src/modules/states/present.js';
 import { TEAM_LIST_VIEW, TEAM_VIEW, TeamListItemSchema, TeamSchema } from '../src/modules/teams/present.js';
 import { USER_VIEW, UserSchema } from '../src/modules/users/present.js';
 import { VIEW_VIEW, ViewSchema } from '../src/modules/views/present.js';
+import type { TeamAccess } from '../src/platform/access.js';
+import { builtRowJson, rowJson } from '../src/platform/read/compile.js';
 import { issue } from '../src/platform/read/entities.js';
+import type { Sql } from '../src/platform/read/json.js';
 import { restView } from '../src/platform/read/rest.js';
 
 const VIEWS = [
@@ -50,4 +54,33 @@ test("every REST view names its schema's keys in the schema's order", () => {
 test('a view of a field the declaration lacks fails when it is made', () => {
   assert.throws(() => restView(issue, { properties: { id: {}, notDeclared: {} } }), /notDeclared/);
   assert.throws(() => restView(issue, { properties: { comments: {} } }), /to-one relation/);
+});
+
+// A view's SQL is kept flat per caller (platform/read/flat.ts): it must be the
+// very statement the view builds, for every kind of caller, and a view whose
+// SQL reads the clock must be built again for each request.
+test('the flat SQL kept for a view is the SQL it builds, for every kind of caller', () => {
+  const compiler = new PostgresQueryCompiler();
+  const print = (s: Sql) => {
+    const { sql, parameters } = compiler.compileQuery(s.toOperationNode(), createQueryId());
+    return { sql, parameters };
+  };
+  const user = '11111111-1111-4111-8111-111111111111';
+  const callers: TeamAccess[] = [
+    { all: true, userId: user },
+    { all: false, userId: user, guest: false, teamIds: new Set(['22222222-2222-4222-8222-222222222222']) },
+    { all: false, userId: user, guest: true, teamIds: new Set() },
+  ];
+  for (const [view] of VIEWS) {
+    for (const access of callers) {
+      const c = { access, viewerId: user, publicUrl: 'https://t.example', now: new Date(0) };
+      const direct = print(builtRowJson(view.entity, 'r', view.select, c));
+      const kept = print(rowJson(view.entity, 'r', view.select, c));
+      const later = { ...c, now: new Date(86_400_000) };
+      const again = print(rowJson(view.entity, 'r', view.select, later));
+      assert.equal(kept.sql, direct.sql, view.entity.name);
+      assert.deepEqual(kept.parameters, direct.parameters, view.entity.name);
+      assert.deepEqual(again, print(builtRowJson(view.entity, 'r', view.select, later)), view.entity.name);
+    }
+  }
 });

@@ -12,6 +12,7 @@ import { isUuid } from '../ids.js';
 import { pastPosition } from '../list/order.js';
 import { listWhere } from '../list/query.js';
 import { type PageArgs, pageWindow } from '../list/window.js';
+import { flatFor } from './flat.js';
 import { constant, cursor, json, object, type Sql } from './json.js';
 import type { Embedded, Entity, Field, ReadContext, Via } from './model.js';
 
@@ -228,8 +229,16 @@ export function idCondition(alias: string, id: unknown): Sql | undefined {
 /** `value` while `condition` holds, else SQL NULL (which makes the whole answer NULL: see answerJson). */
 export const onlyIf = (condition: Sql, value: Sql): Sql => sql`(case when ${condition} then ${value} end)`;
 
-/** One row of `entity`, under alias `row` in the caller's statement, as JSON text. */
+/**
+ * One row of `entity`, under alias `row` in the caller's statement, as JSON
+ * text. `select` is a view's fixed selection: its SQL is kept per caller (flat.ts).
+ */
 export function rowJson(entity: Entity, row: string, select: Selection[], c: ReadContext): Sql {
+  return flatFor(select, `${entity.name}/${row}`, c, (watched) => builtRowJson(entity, row, select, watched));
+}
+
+/** rowJson as built each time, not kept (tests hold the two to the same SQL). */
+export function builtRowJson(entity: Entity, row: string, select: Selection[], c: ReadContext): Sql {
   return objectJson(entity, row, select, { c, depth: 0 });
 }
 
