@@ -59,6 +59,7 @@ import {
   user,
   workflowState,
 } from '../platform/read/entities.js';
+import { flatFor } from '../platform/read/flat.js';
 import { constant, object, type Sql } from '../platform/read/json.js';
 import type { Embedded, Entity, ReadContext } from '../platform/read/model.js';
 import { emptyValue, sourceFields, unheldFields } from './build-schema.js';
@@ -428,6 +429,39 @@ export function planOperation(
   }
 }
 
+/** Variables longer than this (as JSON) are not worth keeping a statement for. */
+const MAX_KEPT_VARIABLES = 2_000;
+/** Statements kept per document (callers times variables); a page's statement is 5-50 kB. */
+const KEPT_PER_DOCUMENT = 20;
+
+/** The SQL of the answer's data; throws NotPlannable when the model cannot answer the document. */
+function compiledData(
+  schema: GraphQLSchema,
+  op: OperationDefinitionNode,
+  fragments: Record<string, FragmentDefinitionNode>,
+  variables: Vars,
+  c: ReadContext,
+): Sql {
+  const plan = planOperation(schema, op, fragments, variables);
+  if (!('roots' in plan)) throw new NotPlannable(plan.unplannable);
+  const roots = plan.roots.map((root) => {
+    const one = root.one;
+    let json: (st: State) => Sql;
+    if (root.search) json = searchJson(root, c);
+    else if (!one) json = (st) => listJson(root.entity, root.args, root.select, st);
+    else {
+      const args = root.args as Vars;
+      // Text that cannot name a row: the resolvers answer with their "not found".
+      if (!one.where('r', args, c)) throw new NotPlannable('no row can match');
+      json = (st) => oneJson(root.entity, (alias) => one.where(alias, args, c)!, root.select, st);
+    }
+    // A feature switched off: the answer is NULL, and the resolvers refuse the field.
+    const feature = root.feature;
+    return { key: root.key, json: feature ? (st: State) => onlyIf(flagOnSql(feature), json(st)) : json };
+  });
+  return rootJson(roots, c);
+}
+
 /**
  * The answer's JSON text (`{"data":{...}}`), or undefined when the resolvers
  * must answer: the model cannot plan the document, or its arguments are
@@ -441,34 +475,21 @@ export async function answerCompiled(
   variables: Vars,
 ): Promise<string | undefined> {
   if (!g.app.config.graphqlCompiledReads) return undefined;
-  const plan = planOperation(schema, op, fragments, variables);
-  if (!('roots' in plan)) return undefined;
   const c = {
     access: await g.access(),
     viewerId: g.actor.id,
     publicUrl: g.app.config.publicUrl,
     now: g.now,
   };
-  let data: ReturnType<typeof rootJson>;
+  let data: Sql;
   try {
-    const roots = plan.roots.map((root) => {
-      const one = root.one;
-      let json: (st: State) => Sql;
-      if (root.search) json = searchJson(root, c);
-      else if (!one) json = (st) => listJson(root.entity, root.args, root.select, st);
-      else {
-        const args = root.args as Vars;
-        // Text that cannot name a row: the resolvers answer with their "not found".
-        if (!one.where('r', args, c)) throw new NotPlannable('no row can match');
-        json = (st) => oneJson(root.entity, (alias) => one.where(alias, args, c)!, root.select, st);
-      }
-      // A feature switched off: the answer is NULL, and the resolvers refuse the field.
-      const feature = root.feature;
-      return { key: root.key, json: feature ? (st: State) => onlyIf(flagOnSql(feature), json(st)) : json };
-    });
-    data = rootJson(roots, c);
+    const build = (watched: ReadContext) => compiledData(schema, op, fragments, variables, watched);
+    // The same document with the same variables, for the same caller, is the same SQL (read/flat.ts).
+    const variant = JSON.stringify(variables);
+    data =
+      variant.length <= MAX_KEPT_VARIABLES ? flatFor(op, variant, c, build, KEPT_PER_DOCUMENT) : build(c);
   } catch (err) {
-    // A bad cursor or filter: the resolvers answer with the error at the field's path.
+    // Not plannable, or a bad cursor or filter: the resolvers answer, with the error at the field's path.
     if (err instanceof AppError || err instanceof NotPlannable) return undefined;
     throw err;
   }

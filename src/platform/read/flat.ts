@@ -1,5 +1,6 @@
-// The JSON of a declared view (a REST answer's fixed selection) is the same
-// SQL for every request of one caller, but building it is a tree of some
+// The JSON of a declared view (a REST answer's fixed selection, a GraphQL
+// document with its variables) is the same SQL for every request of one
+// caller, but building it is a tree of some
 // thousand fragments that Kysely then walks, freezes and prints: for a GET by
 // identifier that was a fifth of the server's time (docs/benchmarks.md,
 // "Per-request CPU"). Here it is built once per caller and kept flat: the
@@ -10,8 +11,12 @@ import type { TeamAccess } from '../access.js';
 import type { Sql } from './json.js';
 import type { ReadContext } from './model.js';
 
-/** Callers remembered per view; past this, the view's map starts again. */
-const CALLERS_PER_VIEW = 1_000;
+/**
+ * Variants (callers, a document's variables) remembered per view; past this
+ * the view's map starts again. A REST view's SQL is a few kB: 14 views at
+ * this bound keep well under 10 MB.
+ */
+const DEFAULT_KEEP = 100;
 
 const compiler = new PostgresQueryCompiler();
 const kept = new WeakMap<object, Map<string, Sql>>();
@@ -29,7 +34,13 @@ function callerKey(c: ReadContext): string {
  * and kept flat. A build that reads `c.now` (cycle states) depends on the
  * clock and is not kept.
  */
-export function flatFor(view: object, variant: string, c: ReadContext, build: (c: ReadContext) => Sql): Sql {
+export function flatFor(
+  view: object,
+  variant: string,
+  c: ReadContext,
+  build: (c: ReadContext) => Sql,
+  keep = DEFAULT_KEEP,
+): Sql {
   let byCaller = kept.get(view);
   if (!byCaller) {
     byCaller = new Map();
@@ -52,7 +63,7 @@ export function flatFor(view: object, variant: string, c: ReadContext, build: (c
   if (readsClock) return built;
   const flat = flatten(built);
   if (!flat) return built;
-  if (byCaller.size >= CALLERS_PER_VIEW) byCaller.clear();
+  if (byCaller.size >= keep) byCaller.clear();
   byCaller.set(key, flat);
   return flat;
 }
