@@ -30,7 +30,14 @@ export interface ListScope {
 export function listWhere(q: ListScope): Sql[] {
   const applies = q.entity.visible && (!q.access.all || q.entity.bindsAdmins);
   const visible = applies ? [q.entity.visible!('t', q.access)] : [];
-  const ctx = { now: q.now, actorId: q.actorId, access: q.access };
+  const ctx = {
+    // Read only by relative dates (read/flat.ts keeps statements that never read the clock).
+    get now() {
+      return q.now;
+    },
+    actorId: q.actorId,
+    access: q.access,
+  };
   const filter = q.filter ? [compileFilter(q.entity, 't', q.filter, ctx, q.filterPath)] : [];
   return [...visible, ...(q.scope ?? []), ...filter];
 }
