@@ -7,6 +7,7 @@
 // than another. test/doors-agree.test.ts compares the doors field by field.
 import { type RawBuilder, sql } from 'kysely';
 import { type TeamAccess, visibility } from '../../platform/access.js';
+import { integer, object } from '../../platform/read/json.js';
 
 type Sql = RawBuilder<unknown>;
 
@@ -75,11 +76,17 @@ export interface ChildProgress {
   canceled: number;
 }
 
-/** childProgress as JSON, counted through the parent_id index; children out of the caller's sight are not. */
+/**
+ * childProgress as JSON (text built as the read model builds objects, typed
+ * json), counted through the parent_id index; children out of the caller's
+ * sight are not.
+ */
 export const childProgressSql = (issue: Sql, access: TeamAccess | undefined) =>
-  sql<ChildProgress>`(select json_build_object('total', count(*),
-      'completed', count(*) filter (where cs.type = 'completed'),
-      'canceled', count(*) filter (where cs.type = 'canceled'))
+  sql<ChildProgress>`(select ${object([
+    ['total', integer(sql`count(*)`)],
+    ['completed', integer(sql`count(*) filter (where cs.type = 'completed')`)],
+    ['canceled', integer(sql`count(*) filter (where cs.type = 'canceled')`)],
+  ])}::json
     from issues ch join workflow_states cs on cs.id = ch.state_id
     where ch.parent_id = ${issue}.id and ch.archived_at is null
     ${access && !access.all ? sql`and ${visibility.issue('ch', access)}` : sql``})`;
