@@ -43,7 +43,7 @@ export async function graphqlRoutes(app: Http, ctx: AppContext, budgets: Budgets
   // GraphiQL is built with the web UI (web/graphiql.html); read per request so
   // a rebuild while the server runs is picked up, as the UI's index.html is.
   const graphiqlPage = path.join(WEB_DIST, 'graphiql.html');
-  const page = { config: { auth: 'none' as const }, schema: { hide: true }, helmet: INJECTED_STYLES_PAGE };
+  const page = { config: { auth: 'none' as const, helmet: INJECTED_STYLES_PAGE }, schema: { hide: true } };
   app.get('/graphql', page, async (_req, reply) => {
     const html = await fs.readFile(graphiqlPage, 'utf8').catch(() => undefined);
     if (html === undefined) {

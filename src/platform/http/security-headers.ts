@@ -1,15 +1,20 @@
-// The security headers of every response, decided here and nowhere else, set
-// through @fastify/helmet. Registered before the auth hook so that refusals
-// (401, 404, 413, ...) carry them too. A route may still set a stricter header
-// of its own: the file download route answers with its sandboxing CSP, which
-// wins because helmet writes its headers first and the route's come later.
-import helmet, { type FastifyHelmetOptions } from '@fastify/helmet';
+// The security headers of every response, decided here and nowhere else,
+// written by helmet. Registered before the auth hook so that refusals (401,
+// 404, 413, ...) carry them too. A route may still set a stricter header of
+// its own: the file download route answers with its sandboxing CSP, which
+// wins because these headers are written first and the route's come later.
+//
+// helmet is run once per policy, at start, against a recorder, and each
+// request gets the recorded headers: @fastify/helmet built the whole helmet
+// middleware again (CSP directives parsed and joined) on every request.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import helmet, { type HelmetOptions } from 'helmet';
 import type { Http } from './types.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** Read by @fastify/helmet per request; set it from a scope's onRoute hook. */
-    helmet?: Omit<FastifyHelmetOptions, 'global'>;
+    /** This route's policy instead of the app's (pages whose third-party UI injects styles). */
+    helmet?: HelmetOptions;
   }
 }
 
@@ -38,18 +43,45 @@ export const CSP_DIRECTIVES = {
   'frame-ancestors': ["'none'"],
 };
 
+/** The app's policy: every response but the pages that ask for their own. */
+const APP_POLICY: HelmetOptions = {
+  contentSecurityPolicy: { useDefaults: false, directives: CSP_DIRECTIVES },
+  xFrameOptions: { action: 'deny' },
+  referrerPolicy: { policy: 'no-referrer' },
+  crossOriginOpenerPolicy: { policy: 'same-origin' },
+  // The API is called from other origins by scripts (with CORS where it
+  // applies); only embedding its answers as no-cors resources is refused.
+  crossOriginResourcePolicy: { policy: 'same-origin' },
+  // HTTPS is terminated in front of the server, which alone knows whether
+  // every name under the domain serves HTTPS: HSTS belongs there.
+  strictTransportSecurity: false,
+};
+
+type Headers = readonly (readonly [string, string])[];
+
+/** The headers helmet writes for `policy`, recorded once. */
+function headersOf(policy: HelmetOptions): Headers {
+  const written = new Map<string, string>();
+  const recorder = {
+    setHeader: (name: string, value: string) => written.set(name, String(value)),
+    removeHeader: (name: string) => written.delete(name),
+  };
+  helmet(policy)({} as IncomingMessage, recorder as unknown as ServerResponse, () => {});
+  return [...written];
+}
+
 export async function installSecurityHeaders(app: Http): Promise<void> {
-  await app.register(helmet, {
-    contentSecurityPolicy: { useDefaults: false, directives: CSP_DIRECTIVES },
-    xFrameOptions: { action: 'deny' },
-    referrerPolicy: { policy: 'no-referrer' },
-    crossOriginOpenerPolicy: { policy: 'same-origin' },
-    // The API is called from other origins by scripts (with CORS where it
-    // applies); only embedding its answers as no-cors resources is refused.
-    crossOriginResourcePolicy: { policy: 'same-origin' },
-    // HTTPS is terminated in front of the server, which alone knows whether
-    // every name under the domain serves HTTPS: HSTS belongs there.
-    strictTransportSecurity: false,
+  const standard = headersOf(APP_POLICY);
+  // Each route's own policy (merged over the app's), recorded when the route is added.
+  const byPolicy = new WeakMap<HelmetOptions, Headers>();
+  app.addHook('onRoute', (route) => {
+    const own = route.config?.helmet;
+    if (own && !byPolicy.has(own)) byPolicy.set(own, headersOf({ ...APP_POLICY, ...own } as HelmetOptions));
+  });
+  app.addHook('onRequest', (request, reply, done) => {
+    const own = request.routeOptions.config?.helmet;
+    for (const [name, value] of (own && byPolicy.get(own)) || standard) reply.raw.setHeader(name, value);
+    done();
   });
 }
 
@@ -66,7 +98,7 @@ export const FILE_CSP = "default-src 'none'; frame-ancestors 'none'; sandbox";
  * Styles cannot run script, and these pages show no other user's content as
  * markup, so only they get 'unsafe-inline', for styles alone.
  */
-export const INJECTED_STYLES_PAGE: Omit<FastifyHelmetOptions, 'global'> = {
+export const INJECTED_STYLES_PAGE: HelmetOptions = {
   contentSecurityPolicy: {
     useDefaults: false,
     directives: { ...CSP_DIRECTIVES, 'style-src': ["'self'", "'unsafe-inline'"] },
