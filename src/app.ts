@@ -12,6 +12,7 @@ import { Budgets } from './graphql/rate-budget.js';
 import { graphqlRoutes } from './graphql/routes.js';
 import { apiKeyRoutes } from './modules/api-keys/rest.js';
 import { attachmentsRoutes } from './modules/attachments/rest.js';
+import { reactionsRoutes } from './modules/reactions/rest.js';
 import { authRoutes } from './modules/auth/rest.js';
 import { authenticate } from './modules/auth/service.js';
 import { commentsRoutes } from './modules/comments/rest.js';
@@ -199,6 +200,7 @@ export async function buildApp(opts: BuildOptions) {
   cyclesRoutes(app, ctx);
   filesRoutes(app, ctx);
   attachmentsRoutes(app, ctx);
+  reactionsRoutes(app, ctx);
   relationsRoutes(app, ctx);
   webhooksRoutes(app, ctx);
   const webhookWorker = startWebhookWorker(ctx, { database });

@@ -14,6 +14,8 @@ import {
 import { type MilestoneState, milestoneStates } from '../modules/milestones/status.js';
 import { emptyProgress } from '../modules/projects/progress.js';
 import { progressBy } from '../modules/projects/queries.js';
+import type { ReactionTarget } from '../modules/reactions/fields.js';
+import { reactionDataOf, reactionsOf } from '../modules/reactions/queries.js';
 import { liveStatesOfTeams } from '../modules/states/queries.js';
 import { liveMembershipsOfUsers } from '../modules/teams/queries.js';
 import { findUsersByIds } from '../modules/users/queries.js';
@@ -29,6 +31,7 @@ import type {
   LabelRow,
   MilestoneRow,
   ProjectRow,
+  ReactionRow,
   StateRow,
   TeamMembershipRow,
   TeamRow,
@@ -85,6 +88,19 @@ function mapped<V>(load: (ids: readonly string[]) => Promise<Map<string, V>>, em
 
 export function createLoaders(db: Db, access: () => Promise<TeamAccess>) {
   const pageLoaders = new Map<string, DataLoader<string, Page<unknown>>>();
+  // The reactions of the parents of a page (seen with them: a reaction's rule is its issue's).
+  const reactions = (target: ReactionTarget) =>
+    grouped<ReactionRow>(async (ids) =>
+      (await reactionsOf(db, target, ids)).map((r) => ({
+        key: target === 'comment' ? r.comment_id! : r.issue_id,
+        value: r,
+      })),
+    );
+  const reactionData = (target: ReactionTarget) =>
+    mapped(
+      async (ids) => reactionDataOf(db, target, ids, await access()),
+      (): unknown => [],
+    );
   return {
     user: byId<UserRow>(db, BY_ID_TABLE.user, access),
     team: byId<TeamRow>(db, BY_ID_TABLE.team, access),
@@ -112,6 +128,10 @@ export function createLoaders(db: Db, access: () => Promise<TeamAccess>) {
       const states = await milestoneStates(db, projectIds, await access(), new Date());
       return projectIds.map(() => states);
     }),
+    issueReactions: reactions('issue'),
+    commentReactions: reactions('comment'),
+    issueReactionData: reactionData('issue'),
+    commentReactionData: reactionData('comment'),
     issueLabelIds: mapped(
       (ids) => labelIdsOf(db, ids),
       () => [],

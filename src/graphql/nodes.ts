@@ -22,6 +22,7 @@ import {
   type MilestoneRow,
   PROJECT_STATUSES,
   type ProjectRow,
+  type ReactionRow,
   type StateRow,
   type TeamMembershipRow,
   type TeamRow,
@@ -320,6 +321,16 @@ readsColumns(AttachmentNode, {
 
 export const attachmentNode = (r: AttachmentRow) => new AttachmentNode(r);
 
+class ReactionNode extends RowNode<ReactionRow> {
+  // Removing a reaction deletes it.
+  get archivedAt() {
+    return null;
+  }
+}
+readsColumns(ReactionNode, { emoji: 'emoji' });
+
+export const reactionNode = (r: ReactionRow) => new ReactionNode(r);
+
 /** Relations keep only their row: every IssueRelation field has its own resolver (resolvers/relations.ts). */
 export const issueRelationNode = (r: IssueRelationRow) => ({ id: r.id, row: r });
 
@@ -348,6 +359,7 @@ const RESOURCE_IN: Record<string, string> = {
   IssueLabel: 'label',
   Attachment: 'attachment',
   IssueRelation: 'relation',
+  Reaction: 'reaction',
 };
 const RESOURCE_OUT = Object.fromEntries(Object.entries(RESOURCE_IN).map(([k, v]) => [v, k]));
 export const resourceTypesIn = (types: unknown) =>
@@ -429,6 +441,7 @@ export const node = {
   cycle: (r: CycleRow, g: NodeScope) => cycleNode(r, g.now),
   comment: (r: CommentRow) => commentNode(r),
   attachment: (r: AttachmentRow) => attachmentNode(r),
+  reaction: (r: ReactionRow) => reactionNode(r),
   milestone: (r: MilestoneRow) => milestoneNode(r),
   view: (r: CustomViewRow) => viewNode(r),
   issueRelation: (r: IssueRelationRow) => issueRelationNode(r),
@@ -463,6 +476,7 @@ export const nodeFields: Record<string, string[]> = {
   Cycle: answeredBy(CycleNode),
   Comment: answeredBy(CommentNode),
   Attachment: answeredBy(AttachmentNode),
+  Reaction: answeredBy(ReactionNode),
   ProjectStatus: Object.keys(projectStatusNode('backlog', new Date(0))),
   Webhook: Object.keys(webhookNode({ resource_types: [] } as unknown as WebhookRow)).filter(
     (k) => k !== 'row',

@@ -101,6 +101,8 @@ export const visibility = {
   teamMembership: byTeamColumn,
   comment: byIssue,
   attachment: byIssue,
+  /** A reaction is seen with its issue: a comment's reaction carries the comment's issue (migration 0033). */
+  reaction: byIssue,
   issueHistory: byIssue,
   /** A relation shows both issues, so it needs both: one hidden end hides it whole. */
   issueRelation: byBothIssues,

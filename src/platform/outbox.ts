@@ -23,6 +23,7 @@ export type EventType =
   | 'label'
   | 'attachment'
   | 'relation'
+  | 'reaction'
   /** A notification, for its recipient's change streams only (never a webhook). */
   | 'notification';
 export type EventAction = 'create' | 'update' | 'remove';
@@ -125,6 +126,7 @@ async function scopeOf(trx: Db, event: ChangeEvent): Promise<EventScope> {
       return team ? { scope: 'teams', teamIds: uuids(team) } : { scope: 'workspace', teamIds: [] };
     case 'comment':
     case 'attachment':
+    case 'reaction':
       return { scope: 'teams', teamIds: team ? uuids(team) : await teamsOfIssues(uuids(data['issueId'])) };
     case 'relation': {
       const ends = uuids(data['issueId'], data['relatedIssueId']);

@@ -4,6 +4,7 @@ import { milestoneResolvers } from './milestones.js';
 import { mutationResolvers } from './mutations.js';
 import { issueNotificationResolvers } from './notification-node.js';
 import { notificationResolvers } from './notifications.js';
+import { reactionResolvers } from './reactions.js';
 import { readResolvers } from './reads.js';
 import { relationResolvers } from './relations.js';
 import { teamResolvers } from './teams.js';
@@ -18,4 +19,5 @@ export const allResolvers: ResolverMap[] = [
   viewResolvers,
   notificationResolvers,
   issueNotificationResolvers,
+  reactionResolvers,
 ];

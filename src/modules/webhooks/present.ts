@@ -12,6 +12,7 @@ export const RESOURCE_TYPES = [
   'label',
   'attachment',
   'relation',
+  'reaction',
 ] as const;
 export type ResourceType = (typeof RESOURCE_TYPES)[number];
 
@@ -75,6 +76,7 @@ export const ResourceTypeSchema = Type.Union([
   Type.Literal('label'),
   Type.Literal('attachment'),
   Type.Literal('relation'),
+  Type.Literal('reaction'),
 ]);
 
 export const WebhookSchema = Type.Object({

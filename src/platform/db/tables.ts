@@ -305,6 +305,17 @@ export interface IssueRelationsTable {
   updated_at: Timestamp;
 }
 
+/** An emoji reaction on an issue (comment_id null) or on one of its comments (migration 0033). */
+export interface ReactionsTable {
+  id: Generated<string>;
+  user_id: string;
+  issue_id: string;
+  comment_id: string | null;
+  emoji: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 export interface DB {
   settings: SettingsTable;
   workspace: WorkspaceTable;
@@ -333,6 +344,7 @@ export interface DB {
   issue_history: IssueHistoryTable;
   comments: CommentsTable;
   comment_search: CommentSearchTable;
+  reactions: ReactionsTable;
   files: FilesTable;
   file_chunks: FileChunksTable;
   attachments: AttachmentsTable;
@@ -391,6 +403,7 @@ export const ISSUE_COLUMNS = [
   'archived_at',
 ] as const satisfies readonly (keyof IssueRow)[];
 export type CommentRow = Selectable<CommentsTable>;
+export type ReactionRow = Selectable<ReactionsTable>;
 export type FileRow = Selectable<FilesTable>;
 export type AttachmentRow = Selectable<AttachmentsTable>;
 export type IssueRelationRow = Selectable<IssueRelationsTable>;

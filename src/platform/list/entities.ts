@@ -341,6 +341,18 @@ export const attachmentEntity: EntitySpec = {
   },
 };
 
+/** Emoji reactions on issues and comments, seen with their issue (ReactionFilter). */
+export const reactionEntity: EntitySpec = {
+  name: 'Reaction',
+  visible: visibility.reaction,
+  fields: {
+    ...stamps,
+    emoji: col('emoji', 'string'),
+    user: belongsTo(() => userEntity, 'users', 'user_id'),
+    comment: belongsTo(() => commentEntity, 'comments', 'comment_id', true),
+  },
+};
+
 /** Saved views (GraphQL customViews' CustomViewFilter, REST GET /api/views). */
 export const customViewEntity: EntitySpec = {
   name: 'CustomView',

@@ -20,6 +20,7 @@ import {
   progressScopeSql,
   progressSql,
 } from '../../modules/projects/fields.js';
+import { type ReactionTarget, reactionDataSql, reactionIdsSql } from '../../modules/reactions/fields.js';
 import { inVisibleTeam, visibility } from '../access.js';
 import { ISSUE_COLUMNS, PROJECT_STATUSES } from '../db/tables.js';
 import {
@@ -34,6 +35,7 @@ import {
   notificationEntity,
   projectEntity,
   projectMilestoneEntity,
+  reactionEntity,
   teamEntity,
   userEntity,
   workflowStateEntity,
@@ -68,6 +70,18 @@ const seenId = (column: string, to: () => Entity): Field => ({
   },
 });
 const stamps = { id: col('id'), createdAt: stamp('created_at'), updatedAt: stamp('updated_at') };
+
+/** A target's reactions (a plain list, first given first) and their summary by emoji (reactions/fields.ts). */
+const reactionFields = (target: ReactionTarget): Record<string, Field> => ({
+  reactions: {
+    kind: 'many',
+    plain: true,
+    to: () => reaction,
+    ids: (row) => reactionIdsSql(target, at(row, 'id')),
+    present: () => sql`true`,
+  },
+  reactionData: value((row, c) => reactionDataSql(target, at(row, 'id'), c.access)),
+});
 
 /**
  * REST's progress of the live issues the caller sees whose `column` is the
@@ -181,6 +195,7 @@ export const issue: Entity = {
       via: { parentKey: sql.ref('t.related_issue_id') },
     },
     history: { kind: 'many', to: () => issueHistory, via: { parentKey: sql.ref('t.issue_id') } },
+    ...reactionFields('issue'),
   },
 };
 
@@ -319,6 +334,38 @@ export const comment: Entity = {
     issue: one(() => issue, 'issue_id', true),
     parent: one(() => comment, 'parent_id', true),
     children: { kind: 'many', to: () => comment, via: { parentKey: sql.ref('t.parent_id') } },
+    ...reactionFields('comment'),
+  },
+};
+
+/**
+ * An emoji reaction on an issue or on one of its comments, seen with its
+ * issue. `issue` is the issue reacted to (none for a comment's reaction, as
+ * the schema has one target per reaction); REST's issueId is always the issue.
+ */
+export const reaction: Entity = {
+  name: 'Reaction',
+  table: 'reactions',
+  spec: reactionEntity,
+  archivable: false,
+  fields: {
+    ...stamps,
+    emoji: col('emoji'),
+    // Removing a reaction deletes it.
+    archivedAt: fixed(null),
+    user: one(() => user, 'user_id'),
+    issue: {
+      kind: 'one',
+      to: () => issue,
+      key: 'issue_id',
+      keyOf: (row) => sql`(case when ${at(row, 'comment_id')} is null then ${at(row, 'issue_id')} end)`,
+      sameTeam: true,
+    },
+    comment: one(() => comment, 'comment_id', true),
+    // REST's references by id (the user null when out of the reader's sight, as GraphQL's user).
+    issueId: col('issue_id'),
+    commentId: col('comment_id'),
+    userId: seenId('user_id', () => user),
   },
 };
 
@@ -771,6 +818,7 @@ export const entities: Record<string, Entity> = {
   CustomView: customView,
   IssueRelation: issueRelation,
   Attachment: attachment,
+  Reaction: reaction,
   IssueNotification: notification,
   IssueHistory: issueHistory,
   IssueSearchResult: issueSearchResult,
