@@ -10,8 +10,8 @@ export const MAX_EMOJI_CODE_POINTS = 16;
 
 const SHORTCODE = /^[a-z0-9_+-]{1,32}$/;
 // Pictographs, and what joins or modifies them into one emoji.
-const EMOJI_PART = /^[\p{Extended_Pictographic}\p{Emoji_Component}\u200d\ufe0f\u20e3]$/u;
-const EMOJI_BASE = /[\p{Extended_Pictographic}\p{Regional_Indicator}\u20e3]/u;
+const EMOJI_PART = /^(?:\p{Extended_Pictographic}|\p{Emoji_Component}|\u200d|\ufe0f|\u20e3)$/u;
+const EMOJI_BASE = /\p{Extended_Pictographic}|\p{Regional_Indicator}|\u20e3/u;
 
 /** Whether `text` is an emoji or shortcode a reaction may carry. */
 export function isReactionEmoji(text: unknown): text is string {
