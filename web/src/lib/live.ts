@@ -20,7 +20,17 @@ interface Change {
   issueId?: string;
 }
 
-const TYPES = ['issue', 'comment', 'project', 'projectMilestone', 'cycle', 'label', 'attachment', 'relation', 'reaction'];
+const TYPES = [
+  'issue',
+  'comment',
+  'project',
+  'projectMilestone',
+  'cycle',
+  'label',
+  'attachment',
+  'relation',
+  'reaction',
+];
 const ACTIONS = ['create', 'update', 'remove'];
 /** Changes that arrive together (a bulk edit, an import) are applied together. */
 const BATCH_MS = 100;
