@@ -15,6 +15,7 @@ export type Kind =
   | 'issue'
   | 'comment'
   | 'attachment'
+  | 'reaction'
   | 'relation'
   | 'history'
   | 'cycle'
@@ -193,6 +194,14 @@ export async function buildWorld(t: TestApp): Promise<World> {
   const attach = async (name: string, issueId: string, title: string, url: string) => {
     ids[name] = (await post(`/api/issues/${issueId}/attachments`, { title, url }, 'attachment')).id;
   };
+  // Reactions are seen with their issue: on a comment and on the issue itself.
+  const react = async (name: string, path: string, emoji: string) => {
+    ids[name] = (await post(`${path}/reactions`, { emoji }, 'reaction')).id;
+  };
+  await react('prvCommentReaction', `/api/comments/${ids['prvComment']}`, '👍');
+  await react('prvIssueReaction', `/api/issues/${prv1.id}`, '🎉');
+  await react('engIssueReaction', `/api/issues/${ids['engParent']}`, '🚀');
+  await react('pubCommentReaction', `/api/comments/${ids['pubComment']}`, '👀');
   await attach('prvFileAttachment', prv1.id, 'quasar file', files.prvFile.url);
   await attach('prvLink', prv1.id, 'quasar link', 'https://example.com/quasar');
   await attach('engLink', ids['engParent']!, 'nebula link', 'https://example.com/nebula');
@@ -296,6 +305,11 @@ async function oracle(t: TestApp, userIds: Record<Role, string>, names: Record<s
   add('attachment', attachments, (x) => `"${x.title}" on ${ident.get(x.issue_id)}`);
   add('comment', await rows('select id, issue_id from comments'), (x) => `on ${ident.get(x.issue_id)}`);
   add(
+    'reaction',
+    await rows('select id, issue_id, emoji from reactions'),
+    (x) => `${x.emoji} on ${ident.get(x.issue_id)}`,
+  );
+  add(
     'relation',
     await rows('select id, issue_id, related_issue_id, type from issue_relations'),
     (x) => `${ident.get(x.issue_id)} ${x.type} ${ident.get(x.related_issue_id)}`,
@@ -327,6 +341,8 @@ async function oracle(t: TestApp, userIds: Record<Role, string>, names: Record<s
       issue: (x) => seesTeam(x.team_id),
       comment: (x) => seesIssue(x.issue_id),
       attachment: (x) => seesIssue(x.issue_id),
+      // A comment's reaction carries the comment's issue.
+      reaction: (x) => seesIssue(x.issue_id),
       relation: (x) => seesIssue(x.issue_id) && seesIssue(x.related_issue_id),
       history: (x) => seesIssue(x.issue_id),
       cycle: (x) => seesTeam(x.team_id),
