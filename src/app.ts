@@ -26,6 +26,7 @@ import { type MailWorkerOptions, startMailWorker } from './modules/mail/worker.j
 import { milestonesRoutes } from './modules/milestones/rest.js';
 import { notificationsHandler } from './modules/notifications/handler.js';
 import { notificationsRoutes } from './modules/notifications/rest.js';
+import { projectUpdatesRoutes } from './modules/project-updates/rest.js';
 import { progressRoutes } from './modules/projects/progress-rest.js';
 import { projectsRoutes } from './modules/projects/rest.js';
 import { reactionsRoutes } from './modules/reactions/rest.js';
@@ -201,6 +202,7 @@ export async function buildApp(opts: BuildOptions) {
   filesRoutes(app, ctx);
   attachmentsRoutes(app, ctx);
   reactionsRoutes(app, ctx);
+  projectUpdatesRoutes(app, ctx);
   relationsRoutes(app, ctx);
   webhooksRoutes(app, ctx);
   const webhookWorker = startWebhookWorker(ctx, { database });

@@ -12,6 +12,7 @@ import {
   previousIdentifiersOf,
 } from '../modules/issues/queries.js';
 import { type MilestoneState, milestoneStates } from '../modules/milestones/status.js';
+import { lastUpdatesOf } from '../modules/project-updates/queries.js';
 import { emptyProgress } from '../modules/projects/progress.js';
 import { progressBy } from '../modules/projects/queries.js';
 import type { ReactionTarget } from '../modules/reactions/fields.js';
@@ -31,6 +32,7 @@ import type {
   LabelRow,
   MilestoneRow,
   ProjectRow,
+  ProjectUpdateRow,
   ReactionRow,
   StateRow,
   TeamMembershipRow,
@@ -63,6 +65,7 @@ const BY_ID_TABLE = {
   attachment: 'attachments',
   issueRelation: 'issue_relations',
   projectMilestone: 'project_milestones',
+  projectUpdate: 'project_updates',
   customView: 'custom_views',
 } as const satisfies Record<string, ByIdTable>;
 
@@ -113,6 +116,7 @@ export function createLoaders(db: Db, access: () => Promise<TeamAccess>) {
     attachment: byId<AttachmentRow>(db, BY_ID_TABLE.attachment, access),
     issueRelation: byId<IssueRelationRow>(db, BY_ID_TABLE.issueRelation, access),
     projectMilestone: byId<MilestoneRow>(db, BY_ID_TABLE.projectMilestone, access),
+    projectUpdate: byId<ProjectUpdateRow>(db, BY_ID_TABLE.projectUpdate, access),
     customView: byId<CustomViewRow>(db, BY_ID_TABLE.customView, access),
     /**
      * Users by id whoever may see them: a saved view names its owner and
@@ -128,6 +132,11 @@ export function createLoaders(db: Db, access: () => Promise<TeamAccess>) {
       const states = await milestoneStates(db, projectIds, await access(), new Date());
       return projectIds.map(() => states);
     }),
+    /** Each project's newest live update (Project.lastUpdate), among projects the caller sees. */
+    lastProjectUpdates: mapped(
+      (ids) => lastUpdatesOf(db, ids),
+      (): ProjectUpdateRow | null => null,
+    ),
     issueReactions: reactions('issue'),
     commentReactions: reactions('comment'),
     issueReactionData: reactionData('issue'),

@@ -22,6 +22,7 @@ import {
   type MilestoneRow,
   PROJECT_STATUSES,
   type ProjectRow,
+  type ProjectUpdateRow,
   type ReactionRow,
   type StateRow,
   type TeamMembershipRow,
@@ -234,6 +235,7 @@ readsColumns(ProjectNode, {
   icon: 'icon',
   state: 'status',
   health: 'health',
+  healthUpdatedAt: 'health_updated_at',
   startDate: 'start_date',
   targetDate: 'target_date',
   startedAt: 'started_at',
@@ -331,6 +333,25 @@ readsColumns(ReactionNode, { emoji: 'emoji' });
 
 export const reactionNode = (r: ReactionRow) => new ReactionNode(r);
 
+class ProjectUpdateNode extends RowNode<ProjectUpdateRow> {
+  // We keep no diff of the project between updates.
+  get isDiffHidden() {
+    return true;
+  }
+  get isStale() {
+    return false;
+  }
+}
+readsColumns(ProjectUpdateNode, {
+  body: 'body',
+  health: 'health',
+  slugId: 'slug_id',
+  editedAt: 'edited_at',
+  archivedAt: 'archived_at',
+});
+
+export const projectUpdateNode = (r: ProjectUpdateRow) => new ProjectUpdateNode(r);
+
 /** Relations keep only their row: every IssueRelation field has its own resolver (resolvers/relations.ts). */
 export const issueRelationNode = (r: IssueRelationRow) => ({ id: r.id, row: r });
 
@@ -360,6 +381,7 @@ const RESOURCE_IN: Record<string, string> = {
   Attachment: 'attachment',
   IssueRelation: 'relation',
   Reaction: 'reaction',
+  ProjectUpdate: 'projectUpdate',
 };
 const RESOURCE_OUT = Object.fromEntries(Object.entries(RESOURCE_IN).map(([k, v]) => [v, k]));
 export const resourceTypesIn = (types: unknown) =>
@@ -442,6 +464,7 @@ export const node = {
   comment: (r: CommentRow) => commentNode(r),
   attachment: (r: AttachmentRow) => attachmentNode(r),
   reaction: (r: ReactionRow) => reactionNode(r),
+  projectUpdate: (r: ProjectUpdateRow) => projectUpdateNode(r),
   milestone: (r: MilestoneRow) => milestoneNode(r),
   view: (r: CustomViewRow) => viewNode(r),
   issueRelation: (r: IssueRelationRow) => issueRelationNode(r),
@@ -477,6 +500,7 @@ export const nodeFields: Record<string, string[]> = {
   Comment: answeredBy(CommentNode),
   Attachment: answeredBy(AttachmentNode),
   Reaction: answeredBy(ReactionNode),
+  ProjectUpdate: answeredBy(ProjectUpdateNode),
   ProjectStatus: Object.keys(projectStatusNode('backlog', new Date(0))),
   Webhook: Object.keys(webhookNode({ resource_types: [] } as unknown as WebhookRow)).filter(
     (k) => k !== 'row',

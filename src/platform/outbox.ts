@@ -24,6 +24,7 @@ export type EventType =
   | 'attachment'
   | 'relation'
   | 'reaction'
+  | 'projectUpdate'
   /** A notification, for its recipient's change streams only (never a webhook). */
   | 'notification';
 export type EventAction = 'create' | 'update' | 'remove';
@@ -136,7 +137,8 @@ async function scopeOf(trx: Db, event: ChangeEvent): Promise<EventScope> {
     }
     case 'project':
       return { scope: 'project', teamIds: uuids(...((data['teamIds'] as unknown[] | undefined) ?? [])) };
-    case 'projectMilestone': {
+    case 'projectMilestone':
+    case 'projectUpdate': {
       const [projectId] = uuids(data['projectId']);
       const rows = projectId
         ? await trx

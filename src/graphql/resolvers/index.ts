@@ -4,6 +4,7 @@ import { milestoneResolvers } from './milestones.js';
 import { mutationResolvers } from './mutations.js';
 import { issueNotificationResolvers } from './notification-node.js';
 import { notificationResolvers } from './notifications.js';
+import { projectUpdateResolvers } from './project-updates.js';
 import { reactionResolvers } from './reactions.js';
 import { readResolvers } from './reads.js';
 import { relationResolvers } from './relations.js';
@@ -20,4 +21,5 @@ export const allResolvers: ResolverMap[] = [
   notificationResolvers,
   issueNotificationResolvers,
   reactionResolvers,
+  projectUpdateResolvers,
 ];

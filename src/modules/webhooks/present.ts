@@ -13,6 +13,7 @@ export const RESOURCE_TYPES = [
   'attachment',
   'relation',
   'reaction',
+  'projectUpdate',
 ] as const;
 export type ResourceType = (typeof RESOURCE_TYPES)[number];
 
@@ -77,6 +78,7 @@ export const ResourceTypeSchema = Type.Union([
   Type.Literal('attachment'),
   Type.Literal('relation'),
   Type.Literal('reaction'),
+  Type.Literal('projectUpdate'),
 ]);
 
 export const WebhookSchema = Type.Object({

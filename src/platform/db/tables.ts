@@ -109,6 +109,8 @@ export interface ProjectsTable {
   slug_id: string;
   status: Generated<ProjectStatus>;
   health: ProjectHealth | null;
+  /** When the last project update set the health (migration 0034). */
+  health_updated_at: NullableTimestamp;
   lead_id: string | null;
   creator_id: string | null;
   start_date: DateString | null;
@@ -316,6 +318,20 @@ export interface ReactionsTable {
   updated_at: Timestamp;
 }
 
+/** A written status of a project with its health (migration 0034). */
+export interface ProjectUpdatesTable {
+  id: Generated<string>;
+  project_id: string;
+  user_id: string | null;
+  body: string;
+  health: ProjectHealth;
+  slug_id: Generated<string>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  edited_at: NullableTimestamp;
+  archived_at: NullableTimestamp;
+}
+
 export interface DB {
   settings: SettingsTable;
   workspace: WorkspaceTable;
@@ -334,6 +350,7 @@ export interface DB {
   project_members: ProjectMembersTable;
   project_teams: ProjectTeamsTable;
   project_milestones: ProjectMilestonesTable;
+  project_updates: ProjectUpdatesTable;
   custom_views: CustomViewsTable;
   notifications: NotificationsTable;
   cycles: CyclesTable;
@@ -368,6 +385,7 @@ export type LabelRow = Selectable<LabelsTable>;
 export type ProjectRow = Selectable<ProjectsTable>;
 export type CycleRow = Selectable<CyclesTable>;
 export type MilestoneRow = Selectable<ProjectMilestonesTable>;
+export type ProjectUpdateRow = Selectable<ProjectUpdatesTable>;
 export type CustomViewRow = Selectable<CustomViewsTable>;
 export type NotificationRow = Selectable<NotificationsTable>;
 /** An issue as the application reads it: every column but the search tsvectors. */

@@ -272,6 +272,18 @@ export const projectEntity: EntitySpec = {
   },
 };
 
+/** A project's updates (ProjectUpdateFilter), seen with their project. */
+export const projectUpdateEntity: EntitySpec = {
+  name: 'ProjectUpdate',
+  visible: visibility.projectUpdate,
+  fields: {
+    ...stamps,
+    health: col('health', 'string'),
+    project: belongsTo(() => projectEntity, 'projects', 'project_id'),
+    user: belongsTo(() => userEntity, 'users', 'user_id'),
+  },
+};
+
 export const projectMilestoneEntity: EntitySpec = {
   name: 'ProjectMilestone',
   visible: visibility.projectMilestone,

@@ -13,6 +13,7 @@ import { MAIL_LINE, NOTIFICATION_CATEGORY, REPLY_LINE } from '../../modules/noti
 import {
   DEFAULT_STATUS_COLOR,
   INDEFINITE_STATUSES,
+  lastProjectUpdateSql,
   milestoneStatusSql,
   PROJECT_STATUS_COLORS,
   type ProgressOwner,
@@ -35,6 +36,7 @@ import {
   notificationEntity,
   projectEntity,
   projectMilestoneEntity,
+  projectUpdateEntity,
   reactionEntity,
   teamEntity,
   userEntity,
@@ -419,6 +421,7 @@ export const project: Entity = {
     icon: col('icon'),
     state: col('status'),
     health: col('health'),
+    healthUpdatedAt: stamp('health_updated_at'),
     startDate: col('start_date'),
     targetDate: col('target_date'),
     startedAt: stamp('started_at'),
@@ -451,6 +454,15 @@ export const project: Entity = {
         parentKey: sql.ref('pt.project_id'),
       },
     },
+    projectUpdates: { kind: 'many', to: () => projectUpdate, via: { parentKey: sql.ref('t.project_id') } },
+    // Its newest update that is not archived (projects/fields.ts).
+    lastUpdate: {
+      kind: 'one',
+      to: () => projectUpdate,
+      key: 'id',
+      keyOf: (row) => lastProjectUpdateSql(at(row, 'id')),
+      sameTeam: true,
+    },
     // REST's: references by id (members by id, teams the caller sees, by id) and progress counts.
     leadId: col('lead_id'),
     creatorId: col('creator_id'),
@@ -467,6 +479,38 @@ export const project: Entity = {
       (row, c) =>
         sql`${c.publicUrl} || '/project/' || ${projectSlug(at(row, 'name'))} || '-' || ${at(row, 'slug_id')}`,
     ),
+  },
+};
+
+/**
+ * A written status of a project with its health, seen with its project. Its
+ * link is the project's page, at the update.
+ */
+export const projectUpdate: Entity = {
+  name: 'ProjectUpdate',
+  table: 'project_updates',
+  spec: projectUpdateEntity,
+  archivable: true,
+  fields: {
+    ...stamps,
+    body: col('body'),
+    health: col('health'),
+    slugId: col('slug_id'),
+    editedAt: stamp('edited_at'),
+    archivedAt: stamp('archived_at'),
+    // We keep no diff of the project between updates.
+    isDiffHidden: fixed(true),
+    isStale: fixed(false),
+    url: value(
+      (row, c) =>
+        sql`(select ${c.publicUrl} || '/project/' || ${projectSlug(sql.ref('pu_p.name'))} || '-' || pu_p.slug_id || '#update-' || ${at(row, 'slug_id')}
+          from projects pu_p where pu_p.id = ${at(row, 'project_id')})`,
+    ),
+    user: one(() => user, 'user_id'),
+    project: one(() => project, 'project_id', true),
+    // REST's references by id (the author null when out of the reader's sight).
+    projectId: col('project_id'),
+    userId: seenId('user_id', () => user),
   },
 };
 
@@ -815,6 +859,7 @@ export const entities: Record<string, Entity> = {
   Project: project,
   Cycle: cycle,
   ProjectMilestone: milestone,
+  ProjectUpdate: projectUpdate,
   CustomView: customView,
   IssueRelation: issueRelation,
   Attachment: attachment,
