@@ -16,6 +16,7 @@ export type Kind =
   | 'comment'
   | 'attachment'
   | 'reaction'
+  | 'projectUpdate'
   | 'relation'
   | 'history'
   | 'cycle'
@@ -143,6 +144,11 @@ export async function buildWorld(t: TestApp): Promise<World> {
     await post('/api/projects', { name: 'Shared plan', teamIds: ['ENG', 'PRV'] }, 'project')
   ).id;
   ids['looseProject'] = (await post('/api/projects', { name: 'Loose plan', teamIds: [] }, 'project')).id;
+  // Project updates are seen with their project: one on each team's, the shared and the loose one.
+  for (const key of ['PRV', 'VLT', 'ENG', 'PUB', 'shared', 'loose']) {
+    const body = { body: `${MARKERS[key] ?? key} update`, health: 'atRisk' };
+    ids[`${key}Update`] = (await post(`/api/projects/${ids[`${key}${MARKERS[key] ? 'project' : 'Project'}`]}/updates`, body, 'projectUpdate')).id;
+  }
 
   const issue = async (name: string, teamId: string, extra: Record<string, unknown> = {}, token = admin) => {
     const created = await post(
@@ -298,6 +304,11 @@ async function oracle(t: TestApp, userIds: Record<Role, string>, names: Record<s
   );
   add('milestone', milestones, (x) => `"${x.name}"`);
   add(
+    'projectUpdate',
+    await rows('select id, project_id, body from project_updates'),
+    (x) => `"${x.body}"`,
+  );
+  add(
     'view',
     await rows('select id, name, shared, owner_id, team_id from custom_views'),
     (x) => `"${x.name}"`,
@@ -353,6 +364,7 @@ async function oracle(t: TestApp, userIds: Record<Role, string>, names: Record<s
       project: (x) => (x.teams.length ? x.teams.some(seesTeam) : kind !== 'guest'),
       // With its project.
       milestone: (x) => rule.project(projects.find((p) => p.id === x.project_id)),
+      projectUpdate: (x) => rule.project(projects.find((p) => p.id === x.project_id)),
       // Its owner's; shared: with its team, or (no team) every member and admin.
       view: (x) =>
         x.owner_id === me || (x.shared && (x.team_id === null ? kind !== 'guest' : seesTeam(x.team_id))),
