@@ -8,7 +8,7 @@ import { type LinearClient, ProjectUpdateHealthType } from '@linear/sdk';
 import fc from 'fast-check';
 import { runGraphql } from '../src/graphql/execute.js';
 import { graphqlSchema } from '../src/graphql/routes.js';
-import { apiKeyFor, sdk } from './graphql-helpers.js';
+import { apiKeyFor, gql, sdk } from './graphql-helpers.js';
 import { hostileJson, hostileString } from './support/fuzz/values.js';
 import { startTestApp, type TestApp } from './support/harness.js';
 
@@ -20,6 +20,9 @@ let guest: { token: string; user: any };
 let project: any;
 let secret: any;
 let client: LinearClient;
+let memberKey: string;
+const PU_CREATE =
+  'mutation($input: ProjectUpdateCreateInput!) { projectUpdateCreate(input: $input) { success } }';
 
 const events = async (type: string) =>
   (
@@ -55,7 +58,8 @@ before(async () => {
   await t.post('/api/teams', { key: 'SEC', name: 'Secret', private: true }, t.adminToken);
   secret = (await t.post('/api/projects', { name: 'Hidden plan', teamIds: ['SEC'] }, t.adminToken)).body
     .project;
-  client = sdk(base, await apiKeyFor(t, member.token));
+  memberKey = await apiKeyFor(t, member.token);
+  client = sdk(base, memberKey);
 });
 after(() => t.close());
 
@@ -203,6 +207,25 @@ describe('GraphQL (@linear/sdk)', () => {
     assert.equal(archived.success, true);
     assert.equal((await (await client.project(p.id)).projectUpdates()).nodes.length, 0);
     assert.equal(await (await client.project(p.id)).lastUpdate, undefined);
+  });
+
+  test('property: projectUpdateCreate with a bad body or health is a user error, nothing changed', async () => {
+    const count = await updateCount();
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(
+          fc.record({ body: fc.constant('x'.repeat(100_001)) }),
+          fc.record({ body: fc.constant('ok'), health: hostileString }),
+        ),
+        async (extra) => {
+          const res = await gql(base, memberKey, PU_CREATE, { input: { projectId: project.id, ...extra } });
+          assert.ok(res.body.errors?.length, JSON.stringify(res.body));
+          assert.notEqual(res.body.errors[0].extensions.code, 'INTERNAL');
+        },
+      ),
+      { numRuns: 25 },
+    );
+    assert.equal(await updateCount(), count);
   });
 
   test('bad input is a user error with nothing changed', async () => {

@@ -263,6 +263,18 @@ describe('GraphQL (@linear/sdk)', () => {
     }
   });
 
+  test('property: reactionCreate with text that is no emoji is a user error naming emoji, nothing changed', async () => {
+    const count = await reactionCount();
+    await fc.assert(
+      fc.asyncProperty(fc.oneof(hostileString, fc.string({ minLength: 1, maxLength: 40 })), async (emoji) => {
+        fc.pre(!isReactionEmoji(emoji));
+        await assert.rejects(client.createReaction({ issueId: issue.id, emoji }), /emoji/);
+      }),
+      { numRuns: 25 },
+    );
+    assert.equal(await reactionCount(), count);
+  });
+
   test('bad input is a user error with nothing changed; a hidden target is not found', async () => {
     const count = await reactionCount();
     const guestClient = sdk(base, await apiKeyFor(t, guest.token));
