@@ -147,7 +147,13 @@ export async function buildWorld(t: TestApp): Promise<World> {
   // Project updates are seen with their project: one on each team's, the shared and the loose one.
   for (const key of ['PRV', 'VLT', 'ENG', 'PUB', 'shared', 'loose']) {
     const body = { body: `${MARKERS[key] ?? key} update`, health: 'atRisk' };
-    ids[`${key}Update`] = (await post(`/api/projects/${ids[`${key}${MARKERS[key] ? 'project' : 'Project'}`]}/updates`, body, 'projectUpdate')).id;
+    ids[`${key}Update`] = (
+      await post(
+        `/api/projects/${ids[`${key}${MARKERS[key] ? 'project' : 'Project'}`]}/updates`,
+        body,
+        'projectUpdate',
+      )
+    ).id;
   }
 
   const issue = async (name: string, teamId: string, extra: Record<string, unknown> = {}, token = admin) => {
@@ -303,11 +309,7 @@ async function oracle(t: TestApp, userIds: Record<Role, string>, names: Record<s
     (x) => [x.slug_id],
   );
   add('milestone', milestones, (x) => `"${x.name}"`);
-  add(
-    'projectUpdate',
-    await rows('select id, project_id, body from project_updates'),
-    (x) => `"${x.body}"`,
-  );
+  add('projectUpdate', await rows('select id, project_id, body from project_updates'), (x) => `"${x.body}"`);
   add(
     'view',
     await rows('select id, name, shared, owner_id, team_id from custom_views'),
