@@ -40,11 +40,13 @@ import { viewsRoutes } from './modules/views/rest.js';
 import { webhooksRoutes } from './modules/webhooks/rest.js';
 import { startWebhookWorker } from './modules/webhooks/worker.js';
 import { workspaceRoutes } from './modules/workspace/rest.js';
+import { CREDENTIALS_CHANNEL, CredentialCache } from './platform/auth/credential-cache.js';
 import { DEFAULT_LOGIN_LIMITS, LoginLimiter, type LoginLimits } from './platform/auth/login-limiter.js';
 import { TokenSigner } from './platform/auth/tokens.js';
 import type { AppContext } from './platform/context.js';
 import { type Database, ping } from './platform/db/database.js';
 import { migrate } from './platform/db/migrate.js';
+import { listenForNotifications } from './platform/db/notifications.js';
 import { installAuth } from './platform/http/auth-hook.js';
 import { installCompression } from './platform/http/compression.js';
 import { installDbTimeBudget } from './platform/http/db-time-hook.js';
@@ -129,9 +131,29 @@ export async function buildApp(opts: BuildOptions) {
     tokens: new TokenSigner(started.jwtSecret),
     deriveKey: (purpose) => createHmac('sha256', started.jwtSecret).update(`trackway:${purpose}`).digest(),
     loginLimiter: new LoginLimiter(database.db, { ...DEFAULT_LOGIN_LIMITS, ...opts.loginLimits }, opts.clock),
+    credentials: new CredentialCache(),
     log: app.log,
     eventHandlers: EVENT_HANDLERS,
   };
+
+  let closing = false;
+  const stopCredentialListener = listenForNotifications(
+    ctx.db,
+    {
+      kind: database.kind,
+      pglite: database.pglite,
+      url: database.url,
+    },
+    CREDENTIALS_CHANNEL,
+    (payload) => ctx.credentials.notified(payload),
+    () => closing,
+    () => ctx.credentials.disconnected(),
+  );
+  app.addHook('onClose', async () => {
+    closing = true;
+    ctx.credentials.disconnected();
+    await stopCredentialListener();
+  });
 
   app.setValidatorCompiler(lazyValidatorCompiler(validatorCompiler));
   installJsonBodyParser(app);

@@ -2,10 +2,11 @@
 // Built once in app.ts; tests build their own with a fresh database.
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
+import type { CredentialCache } from './auth/credential-cache.js';
 import type { LoginLimiter } from './auth/login-limiter.js';
 import type { TokenSigner } from './auth/tokens.js';
 import type { Db } from './db/database.js';
-import type { Role } from './db/tables.js';
+import type { Role, UserRow } from './db/tables.js';
 import type { EventHandler } from './outbox.js';
 
 export interface AppContext {
@@ -16,9 +17,17 @@ export interface AppContext {
   /** Derives a signing key for one purpose (e.g. 'upload-url') from the workspace's master secret. */
   deriveKey(purpose: string): Buffer;
   loginLimiter: LoginLimiter;
+  /** Who each recently seen token's user and API key is (platform/auth/credential-cache.ts). */
+  credentials: CredentialCache<KnownCredential>;
   log: FastifyBaseLogger;
   /** What recordEvent runs for each event, in order (registered in app.ts). */
   eventHandlers: readonly EventHandler[];
+}
+
+/** A credential's owner as authentication read them; an API key's also names the key. */
+export interface KnownCredential {
+  user: UserRow;
+  key?: { id: string; lastUsedAt: Date | null };
 }
 
 /** The authenticated caller of a request. */

@@ -1,6 +1,7 @@
 // Personal API keys: the secret is returned once at creation; only its hash is kept.
 
 import { generateApiKey } from '../../platform/auth/api-key-secrets.js';
+import { changingCredentials } from '../../platform/auth/credential-cache.js';
 import type { Actor, AppContext } from '../../platform/context.js';
 import type { ApiKeyRow } from '../../platform/db/tables.js';
 import { notFound } from '../../platform/errors.js';
@@ -18,5 +19,8 @@ export function listApiKeys(ctx: AppContext, actor: Actor): Promise<ApiKeyRow[]>
 
 /** Revokes one of the caller's own keys; someone else's key is "not found". */
 export async function revokeApiKey(ctx: AppContext, actor: Actor, id: string): Promise<void> {
-  if (!(await q.deleteUserApiKey(ctx.db, actor.id, id))) throw notFound('API key');
+  const deleted = await changingCredentials(ctx.credentials, actor.id, () =>
+    q.deleteUserApiKey(ctx.db, actor.id, id),
+  );
+  if (!deleted) throw notFound('API key');
 }

@@ -3,7 +3,9 @@
 // kept only as its SHA-256, valid for RESET_TOKEN_TTL_MS, used once, and void
 // once the password changes (confirm, and changePassword, void every unused
 // token of the user).
+
 import { createHash, randomBytes } from 'node:crypto';
+import { changingCredentials } from '../../platform/auth/credential-cache.js';
 import { hashPassword } from '../../platform/auth/passwords.js';
 import type { AppContext } from '../../platform/context.js';
 import { AppError, rateLimited } from '../../platform/errors.js';
@@ -81,10 +83,12 @@ export async function confirmPasswordReset(
   const userId = await q.claimResetToken(ctx.db, hashToken(input.token));
   if (!userId) throw invalidToken();
   const password_hash = await hashPassword(input.password);
-  await ctx.db.transaction().execute(async (trx) => {
-    await q.invalidateResetTokens(trx, userId);
-    const updated = await users.updateUser(trx, userId, { password_hash, bumpEpoch: true });
-    if (!updated) throw invalidToken();
-    await revokeAllApiKeys(trx, userId);
-  });
+  await changingCredentials(ctx.credentials, userId, () =>
+    ctx.db.transaction().execute(async (trx) => {
+      await q.invalidateResetTokens(trx, userId);
+      const updated = await users.updateUser(trx, userId, { password_hash, bumpEpoch: true });
+      if (!updated) throw invalidToken();
+      await revokeAllApiKeys(trx, userId);
+    }),
+  );
 }

@@ -1,7 +1,8 @@
 import { hashApiKey, looksLikeApiKey } from '../../platform/auth/api-key-secrets.js';
+import { changingCredentials } from '../../platform/auth/credential-cache.js';
 import { burnPasswordCheck, hashPassword, verifyPassword } from '../../platform/auth/passwords.js';
 import { looksLikeJwt } from '../../platform/auth/tokens.js';
-import type { Actor, AppContext } from '../../platform/context.js';
+import type { Actor, AppContext, KnownCredential } from '../../platform/context.js';
 import type { UserRow } from '../../platform/db/tables.js';
 import { AppError, rateLimited, unauthenticated } from '../../platform/errors.js';
 import { revokeAllApiKeys } from '../api-keys/queries.js';
@@ -78,13 +79,15 @@ export async function changePassword(
   }
   await slot.succeeded();
   const password_hash = await hashPassword(input.newPassword);
-  const result = await ctx.db.transaction().execute(async (trx) => {
-    // A reset link mailed before the change must not undo it.
-    await q.invalidateResetTokens(trx, actor.id);
-    const updated = await users.updateUser(trx, actor.id, { password_hash, bumpEpoch: true });
-    const revoked = updated && input.revokeApiKeys ? await revokeAllApiKeys(trx, actor.id) : 0;
-    return { updated, revoked };
-  });
+  const result = await changingCredentials(ctx.credentials, actor.id, () =>
+    ctx.db.transaction().execute(async (trx) => {
+      // A reset link mailed before the change must not undo it.
+      await q.invalidateResetTokens(trx, actor.id);
+      const updated = await users.updateUser(trx, actor.id, { password_hash, bumpEpoch: true });
+      const revoked = updated && input.revokeApiKeys ? await revokeAllApiKeys(trx, actor.id) : 0;
+      return { updated, revoked };
+    }),
+  );
   if (!result.updated) throw unauthenticated();
   const token = await ctx.tokens.sign({ userId: result.updated.id, epoch: result.updated.session_epoch });
   return { token, revokedApiKeys: result.revoked };
@@ -97,10 +100,9 @@ export async function updateOwnProfile(
   input: { name: string },
 ): Promise<UserRow> {
   const name = input.name.trim();
-  const updated = await users.updateUser(ctx.db, actor.id, {
-    name,
-    display_name: name.split(/\s+/)[0] ?? name,
-  });
+  const updated = await changingCredentials(ctx.credentials, actor.id, () =>
+    users.updateUser(ctx.db, actor.id, { name, display_name: name.split(/\s+/)[0] ?? name }),
+  );
   if (!updated) throw unauthenticated();
   return updated;
 }
@@ -113,25 +115,54 @@ const toActor = (u: UserRow, via: Actor['via']): Actor => ({
   via,
 });
 
-async function actorFromApiKey(ctx: AppContext, key: string): Promise<Actor> {
-  const row = await q.apiKeyOwner(ctx.db, hashApiKey(key));
-  if (!row) throw unauthenticated('Invalid API key');
-  if (row.status !== 'active') throw unauthenticated('This account is suspended');
-  if (!row.key_last_used_at || row.key_last_used_at < new Date(Date.now() - 60_000)) {
-    await q.touchApiKey(ctx.db, row.key_id);
+async function actorFromApiKey(ctx: AppContext, secret: string): Promise<Actor> {
+  const hash = hashApiKey(secret);
+  const known = await remembered(ctx, `key:${hash}`, async () => {
+    const row = await q.apiKeyOwner(ctx.db, hash);
+    if (!row) return undefined;
+    const { key_id, key_last_used_at, ...user } = row;
+    return { user, key: { id: key_id, lastUsedAt: key_last_used_at } };
+  });
+  if (!known?.key) throw unauthenticated('Invalid API key');
+  if (known.user.status !== 'active') throw unauthenticated('This account is suspended');
+  const key = known.key;
+  if (!key.lastUsedAt || key.lastUsedAt < new Date(Date.now() - 60_000)) {
+    // Written at most once a minute (queries.ts); the remembered time follows.
+    key.lastUsedAt = new Date();
+    await q.touchApiKey(ctx.db, key.id);
   }
-  return toActor(row, 'apiKey');
+  return toActor(known.user, 'apiKey');
 }
 
 async function actorFromToken(ctx: AppContext, token: string): Promise<Actor> {
   const claims = await ctx.tokens.verify(token);
   if (!claims) throw unauthenticated('Invalid or expired token');
-  const user = await users.findLiveUserById(ctx.db, claims.userId);
+  const known = await remembered(ctx, `user:${claims.userId}`, async () => {
+    const user = await users.findLiveUserById(ctx.db, claims.userId);
+    return user && { user };
+  });
   // A deleted or suspended user, or a token from before a password change, is refused.
-  if (user?.status !== 'active' || user.session_epoch !== claims.epoch) {
+  if (known?.user.status !== 'active' || known.user.session_epoch !== claims.epoch) {
     throw unauthenticated('Invalid or expired token');
   }
-  return toActor(user, 'session');
+  return toActor(known.user, 'session');
+}
+
+/**
+ * A credential's owner from the credential cache, or read and remembered.
+ * Unknown credentials are not remembered: each guess costs its read.
+ */
+async function remembered(
+  ctx: AppContext,
+  key: string,
+  read: () => Promise<KnownCredential | undefined>,
+): Promise<KnownCredential | undefined> {
+  const cached = ctx.credentials.get(key);
+  if (cached) return cached;
+  const readAt = ctx.credentials.generation();
+  const known = await read();
+  if (known) ctx.credentials.set(key, known.user.id, known, readAt);
+  return known;
 }
 
 /**

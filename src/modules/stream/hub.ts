@@ -79,7 +79,7 @@ export class StreamHub {
       {
         kind: database.kind,
         pglite: database.pglite,
-        url: database.kind === 'postgres' ? (database.url ?? ctx.config.databaseUrl) : undefined,
+        url: database.url,
       },
       CHANGE_NOTIFY_CHANNEL,
       () => this.poke(),

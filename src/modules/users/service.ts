@@ -1,6 +1,7 @@
 // Account rules: creating, changing and deleting users.
 
 import { fullAccess } from '../../platform/access.js';
+import { changingCredentials } from '../../platform/auth/credential-cache.js';
 import { hashPassword } from '../../platform/auth/passwords.js';
 import type { Actor, AppContext } from '../../platform/context.js';
 import type { Db } from '../../platform/db/database.js';
@@ -115,6 +116,14 @@ export async function adminUpdateUser(
   patch: { role?: Role; status?: UserStatus; name?: string },
 ): Promise<UserRow> {
   assertAdmin(actor);
+  return changingCredentials(ctx.credentials, id, () => updateLocked(ctx, id, patch));
+}
+
+function updateLocked(
+  ctx: AppContext,
+  id: string,
+  patch: { role?: Role; status?: UserStatus; name?: string },
+): Promise<UserRow> {
   return ctx.db.transaction().execute(async (trx) => {
     await q.serialiseAdminChanges(trx);
     // Read (and lock) the target only now, so we see any change that finished while we waited.
@@ -147,14 +156,16 @@ export async function adminUpdateUser(
  */
 export async function adminDeleteUser(ctx: AppContext, actor: Actor, id: string): Promise<void> {
   assertAdmin(actor);
-  await ctx.db.transaction().execute(async (trx) => {
-    await q.serialiseAdminChanges(trx);
-    const target = await q.lockLiveUser(trx, id);
-    if (!target) throw notFound('User');
-    await assertAdminsRemain(trx, target, 'deleted');
-    await q.softDeleteUser(trx, id);
-    await q.detachDeletedUser(trx, id);
-  });
+  await changingCredentials(ctx.credentials, id, () =>
+    ctx.db.transaction().execute(async (trx) => {
+      await q.serialiseAdminChanges(trx);
+      const target = await q.lockLiveUser(trx, id);
+      if (!target) throw notFound('User');
+      await assertAdminsRemain(trx, target, 'deleted');
+      await q.softDeleteUser(trx, id);
+      await q.detachDeletedUser(trx, id);
+    }),
+  );
 }
 
 /**

@@ -23,6 +23,8 @@ export interface Database {
   kind: 'pglite' | 'postgres';
   /** The embedded instance, when there is one (tests dump it as a template). */
   pglite?: import('@electric-sql/pglite').PGlite;
+  /** PostgreSQL's connection string (LISTEN opens a connection of its own). */
+  url?: string;
   /** Calls `listener` with every statement about to run; returns its removal. */
   onStatement(listener: StatementListener): () => void;
   close(): Promise<void>;
@@ -80,7 +82,13 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     pool.on('error', () => {});
     const metered = new MeteredPool(new PreparingPool(pool), new CallerSlots(slotsPerCaller(poolSize)));
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: metered }) });
-    return { db, kind: 'postgres', onStatement: listen(metered), close: () => db.destroy() };
+    return {
+      db,
+      kind: 'postgres',
+      url: opts.databaseUrl,
+      onStatement: listen(metered),
+      close: () => db.destroy(),
+    };
   }
 
   const { PGlite } = await import('@electric-sql/pglite');

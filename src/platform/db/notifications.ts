@@ -1,8 +1,9 @@
 // Commit-time notifications (LISTEN/NOTIFY) on either database: PGlite's own
 // listener API on the embedded instance, or one dedicated `pg` connection to
 // PostgreSQL that reconnects when lost. Used by the webhook delivery worker
-// and the change streams' hub. Failure only costs latency: every user also
-// polls the table, which stays the source of truth.
+// the change streams' hub and the credential cache. Failure only costs
+// latency: the first two also poll their table, which stays the source of
+// truth, and the cache is bypassed while its listener is not connected.
 import type { PGlite } from '@electric-sql/pglite';
 import { sql } from 'kysely';
 import pg from 'pg';
@@ -15,26 +16,31 @@ export interface ListenTarget {
 }
 
 /**
- * Calls `onNotify` for each notification on `channel`, and once after every
- * (re)connection (anything sent while disconnected was lost). Returns the
+ * Calls `onNotify` with the payload of each notification on `channel`, and
+ * without one once after every (re)connection (anything sent while
+ * disconnected was lost); `onLost` when the connection is lost. Returns the
  * unsubscribe.
  */
 export function listenForNotifications(
   db: Db,
   target: ListenTarget | undefined,
   channel: string,
-  onNotify: () => void,
+  onNotify: (payload?: string) => void,
   stopped: () => boolean = () => false,
+  onLost: () => void = () => {},
 ): () => Promise<void> {
   if (target?.pglite) {
-    const off = target.pglite.onNotification((ch) => {
-      if (ch === channel) onNotify();
+    const off = target.pglite.onNotification((ch, payload) => {
+      if (ch === channel) onNotify(payload);
     });
     // Through the pool, so it queues behind any open transaction on the one connection.
     sql
       .raw(`listen ${channel}`)
       .execute(db)
-      .then(onNotify, () => {});
+      .then(
+        () => onNotify(),
+        () => {},
+      );
     return async () => off();
   }
   const url = target?.kind === 'postgres' ? target.url : undefined;
@@ -51,18 +57,19 @@ export function listenForNotifications(
     const reconnect = () => {
       if (lost || ended || stopped()) return;
       lost = true;
+      onLost();
       c.end().catch(() => {});
       retry = setTimeout(connect, 1000);
       retry.unref();
     };
     c.on('notification', (m) => {
-      if (m.channel === channel) onNotify();
+      if (m.channel === channel) onNotify(m.payload);
     });
     c.on('error', reconnect);
     c.on('end', reconnect);
     c.connect()
       .then(() => c.query(`listen ${channel}`))
-      .then(onNotify, reconnect);
+      .then(() => onNotify(), reconnect);
   };
   connect();
   return async () => {

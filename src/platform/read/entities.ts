@@ -43,13 +43,17 @@ import {
   workflowStateEntity,
 } from '../list/entities.js';
 import { mayHide, visibleRule } from './compile.js';
-import { constant, json, literal, projectSlug, type Sql, timestamp } from './json.js';
+import { constant, integer, json, literal, projectSlug, type Sql, timestamp, uuid } from './json.js';
 import type { Embedded, Entity, Field, ReadContext } from './model.js';
 
 const at = (row: Sql, column: string) => sql`${row}.${sql.ref(column)}`;
 
 /** A column as stored. */
 const col = (column: string): Field => ({ kind: 'value', json: (row) => json(at(row, column)) });
+/** A uuid column (an id or a reference by id). */
+const key = (column: string): Field => ({ kind: 'value', json: (row) => uuid(at(row, column)) });
+/** An integer column. */
+const int = (column: string): Field => ({ kind: 'value', json: (row) => integer(at(row, column)) });
 /** A timestamptz column, in the API's format. */
 const stamp = (column: string): Field => ({ kind: 'value', json: (row) => timestamp(at(row, column)) });
 /** Any other value over the row. */
@@ -64,14 +68,14 @@ const seenId = (column: string, to: () => Entity): Field => ({
   kind: 'value',
   json: (row, c) => {
     const target = to();
-    if (!mayHide(target, c)) return json(at(row, column));
+    if (!mayHide(target, c)) return uuid(at(row, column));
     const alias = sql.raw(`seen_${column}`);
     return json(
       sql`(select ${alias}.id from ${sql.table(target.table)} as ${alias} where ${alias}.id = ${at(row, column)} and ${target.spec.visible!(`seen_${column}`, c.access)})`,
     );
   },
 });
-const stamps = { id: col('id'), createdAt: stamp('created_at'), updatedAt: stamp('updated_at') };
+const stamps = { id: key('id'), createdAt: stamp('created_at'), updatedAt: stamp('updated_at') };
 
 /** A target's reactions (a plain list, first given first) and their summary by emoji (reactions/fields.ts). */
 const reactionFields = (target: ReactionTarget): Record<string, Field> => ({
@@ -116,8 +120,8 @@ export const issue: Entity = {
     identifier: col('identifier'),
     title: col('title'),
     description: col('description'),
-    number: col('number'),
-    priority: col('priority'),
+    number: int('number'),
+    priority: int('priority'),
     estimate: col('estimate'),
     dueDate: col('due_date'),
     sortOrder: col('sort_order'),
@@ -147,8 +151,8 @@ export const issue: Entity = {
     ),
     // The references by id, as REST names them: one the caller may not see reads as null,
     // as the relation would (a member sees every user, a guest only those of their teams).
-    teamId: col('team_id'),
-    stateId: col('state_id'),
+    teamId: key('team_id'),
+    stateId: key('state_id'),
     assigneeId: seenId('assignee_id', () => user),
     creatorId: seenId('creator_id', () => user),
     projectId: seenId('project_id', () => project),
@@ -158,7 +162,7 @@ export const issue: Entity = {
         ? sql`(select ${at(row, 'project_milestone_id')} from projects pm where pm.id = ${at(row, 'project_id')} and ${project.spec.visible!('pm', c.access)})`
         : at(row, 'project_milestone_id'),
     ),
-    cycleId: col('cycle_id'),
+    cycleId: key('cycle_id'),
     parentId: seenId('parent_id', () => issue),
     /** Live sub-issues the caller sees: all, completed, canceled (issues/fields.ts). */
     childProgress: value((row, c) => childProgressSql(row, c.access)),
@@ -284,7 +288,7 @@ export const workflowState: Entity = {
     description: col('description'),
     position: col('position'),
     archivedAt: stamp('archived_at'),
-    teamId: col('team_id'),
+    teamId: key('team_id'),
     team: one(() => team, 'team_id', true),
   },
 };
@@ -302,8 +306,8 @@ export const label: Entity = {
     isGroup: col('is_group'),
     archivedAt: stamp('archived_at'),
     // REST's references by id (a group is in the label's team or the workspace's).
-    teamId: col('team_id'),
-    parentId: col('parent_id'),
+    teamId: key('team_id'),
+    parentId: key('parent_id'),
     creatorId: seenId('creator_id', () => user),
     // A workspace label has no team.
     team: one(() => team, 'team_id', true),
@@ -320,8 +324,8 @@ export const comment: Entity = {
   fields: {
     ...stamps,
     body: col('body'),
-    issueId: col('issue_id'),
-    parentId: col('parent_id'),
+    issueId: key('issue_id'),
+    parentId: key('parent_id'),
     // REST's author id; REST has deletedAt where GraphQL folds it into archivedAt.
     userId: seenId('user_id', () => user),
     deletedAt: stamp('deleted_at'),
@@ -464,8 +468,8 @@ export const project: Entity = {
       sameTeam: true,
     },
     // REST's: references by id (members by id, teams the caller sees, by id) and progress counts.
-    leadId: col('lead_id'),
-    creatorId: col('creator_id'),
+    leadId: key('lead_id'),
+    creatorId: key('creator_id'),
     memberIds: value(
       (row) =>
         sql`array(select pm.user_id from project_members pm where pm.project_id = ${at(row, 'id')} order by pm.user_id)`,
@@ -531,7 +535,7 @@ export const cycle: Entity = {
   archivable: true,
   fields: {
     ...stamps,
-    number: col('number'),
+    number: int('number'),
     name: col('name'),
     description: col('description'),
     startsAt: stamp('starts_at'),
@@ -551,7 +555,7 @@ export const cycle: Entity = {
     team: one(() => team, 'team_id', true),
     issues: { kind: 'many', to: () => issue, via: { parentKey: sql.ref('t.cycle_id') } },
     // REST's: its team by id and its progress counts.
-    teamId: col('team_id'),
+    teamId: key('team_id'),
     progressCounts: progressCounts('cycle_id'),
   },
 };
@@ -573,8 +577,8 @@ export const milestone: Entity = {
     project: one(() => project, 'project_id'),
     issues: { kind: 'many', to: () => issue, via: { parentKey: sql.ref('t.project_milestone_id') } },
     // REST's: references by id and progress counts.
-    projectId: col('project_id'),
-    creatorId: col('creator_id'),
+    projectId: key('project_id'),
+    creatorId: key('creator_id'),
     progressCounts: progressCounts('project_milestone_id'),
   },
 };
@@ -600,9 +604,9 @@ export const customView: Entity = {
     // REST's: the web UI's display settings, and references by id (owner and creator are
     // seen by whoever sees the view, as the relations below; the team as stored).
     display: col('display'),
-    ownerId: col('owner_id'),
-    creatorId: col('creator_id'),
-    teamId: col('team_id'),
+    ownerId: key('owner_id'),
+    creatorId: key('creator_id'),
+    teamId: key('team_id'),
     // Whoever sees the view sees who made it, even a guest who would not see that person otherwise.
     owner: { kind: 'one', to: () => user, key: 'owner_id', open: true },
     creator: { kind: 'one', to: () => user, key: 'creator_id', open: true },
@@ -621,8 +625,8 @@ export const issueRelation: Entity = {
     // Removing a relation deletes it; there is no archived state to report.
     archivedAt: fixed(null),
     // REST's references by id: both issues are seen (the rule), the creator may not be.
-    issueId: col('issue_id'),
-    relatedIssueId: col('related_issue_id'),
+    issueId: key('issue_id'),
+    relatedIssueId: key('related_issue_id'),
     creatorId: seenId('creator_id', () => user),
     issue: one(() => issue, 'issue_id'),
     relatedIssue: one(() => issue, 'related_issue_id'),
@@ -644,7 +648,7 @@ export const attachment: Entity = {
     archivedAt: stamp('archived_at'),
     metadata: value((row) => sql`coalesce(${at(row, 'metadata')}, '{}'::jsonb)`),
     // REST's references by id (the creator null when out of the reader's sight, as GraphQL's creator).
-    issueId: col('issue_id'),
+    issueId: key('issue_id'),
     creatorId: seenId('creator_id', () => user),
     issue: one(() => issue, 'issue_id', true),
     creator: one(() => user, 'creator_id'),
@@ -674,9 +678,9 @@ export const notification: Entity = {
     readAt: stamp('read_at'),
     archivedAt: stamp('archived_at'),
     snoozedUntilAt: stamp('snoozed_until_at'),
-    issueId: col('issue_id'),
-    commentId: col('comment_id'),
-    parentCommentId: col('parent_comment_id'),
+    issueId: key('issue_id'),
+    commentId: key('comment_id'),
+    parentCommentId: key('parent_comment_id'),
     issueStatusType: col('issue_status_type'),
     // The inbox shows one entry per issue, and the batch mutations act on it.
     groupingKey: value((row) => sql`'issue/' || ${at(row, 'issue_id')}::text`),
@@ -808,7 +812,7 @@ export const issueHistory: Entity = {
   archivable: false,
   fields: {
     ...stamps,
-    actorId: col('actor_id'),
+    actorId: key('actor_id'),
     actor: one(() => user, 'actor_id'),
     issue: one(() => issue, 'issue_id', true),
     archived: value((row) => {

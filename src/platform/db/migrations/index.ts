@@ -27,6 +27,7 @@ import * as m0031 from './0031_stored_slugs.js';
 import * as m0032 from './0032_user_faces.js';
 import * as m0033 from './0033_reactions.js';
 import * as m0034 from './0034_project_updates.js';
+import * as m0040 from './0040_credential_notify.js';
 
 export interface Migration {
   version: number;
@@ -63,4 +64,5 @@ export const migrations: Migration[] = [
   { version: 32, ...m0032 },
   { version: 33, ...m0033 },
   { version: 34, ...m0034 },
+  { version: 40, ...m0040 },
 ];
