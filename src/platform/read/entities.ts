@@ -369,8 +369,8 @@ export const reaction: Entity = {
     },
     comment: one(() => comment, 'comment_id', true),
     // REST's references by id (the user null when out of the reader's sight, as GraphQL's user).
-    issueId: col('issue_id'),
-    commentId: col('comment_id'),
+    issueId: key('issue_id'),
+    commentId: key('comment_id'),
     userId: seenId('user_id', () => user),
   },
 };
@@ -513,7 +513,7 @@ export const projectUpdate: Entity = {
     user: one(() => user, 'user_id'),
     project: one(() => project, 'project_id', true),
     // REST's references by id (the author null when out of the reader's sight).
-    projectId: col('project_id'),
+    projectId: key('project_id'),
     userId: seenId('user_id', () => user),
   },
 };
