@@ -331,7 +331,7 @@ class ReactionNode extends RowNode<ReactionRow> {
 }
 readsColumns(ReactionNode, { emoji: 'emoji' });
 
-export const reactionNode = (r: ReactionRow) => new ReactionNode(r);
+const reactionNode = (r: ReactionRow) => new ReactionNode(r);
 
 class ProjectUpdateNode extends RowNode<ProjectUpdateRow> {
   // We keep no diff of the project between updates.
@@ -350,7 +350,7 @@ readsColumns(ProjectUpdateNode, {
   archivedAt: 'archived_at',
 });
 
-export const projectUpdateNode = (r: ProjectUpdateRow) => new ProjectUpdateNode(r);
+const projectUpdateNode = (r: ProjectUpdateRow) => new ProjectUpdateNode(r);
 
 /** Relations keep only their row: every IssueRelation field has its own resolver (resolvers/relations.ts). */
 export const issueRelationNode = (r: IssueRelationRow) => ({ id: r.id, row: r });

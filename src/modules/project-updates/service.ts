@@ -36,7 +36,7 @@ import { teamAccess } from '../teams/access.js';
 import { PROJECT_UPDATE_VIEW } from './present.js';
 import * as q from './queries.js';
 
-export const HEALTHS: readonly ProjectHealth[] = ['onTrack', 'atRisk', 'offTrack'];
+const HEALTHS: readonly ProjectHealth[] = ['onTrack', 'atRisk', 'offTrack'];
 export const MAX_UPDATE_BODY = 100_000;
 
 export interface ProjectUpdateInput {

@@ -15,7 +15,7 @@ export type ReactionTarget = 'issue' | 'comment';
  * by comment_id; an issue's are those with no comment (a comment's reaction
  * carries its issue too, for the visibility rule, but is not the issue's).
  */
-export function onTarget(target: ReactionTarget, id: Sql, r = 'rcn'): Sql {
+function onTarget(target: ReactionTarget, id: Sql, r = 'rcn'): Sql {
   return target === 'comment'
     ? sql`${sql.ref(`${r}.comment_id`)} = ${id}`
     : sql`${sql.ref(`${r}.issue_id`)} = ${id} and ${sql.ref(`${r}.comment_id`)} is null`;

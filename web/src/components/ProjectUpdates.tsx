@@ -19,7 +19,7 @@ type Page = RestData<'get', '/api/projects/{id}/updates'>;
 
 const PENDING = 'pending:';
 
-export function HealthBadge({ health }: { health: string | null }) {
+function HealthBadge({ health }: { health: string | null }) {
   if (!health) return null;
   return <span className={`health ${health}`}>{HEALTH[health] ?? health}</span>;
 }

@@ -17,7 +17,7 @@ export interface Reaction {
 }
 
 /** What is reacted to. */
-export type ReactionTarget = { issueId: string } | { commentId: string };
+type ReactionTarget = { issueId: string } | { commentId: string };
 
 /** A reaction shown before the server has it. */
 const PENDING = 'pending:';
