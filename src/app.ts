@@ -26,8 +26,10 @@ import { type MailWorkerOptions, startMailWorker } from './modules/mail/worker.j
 import { milestonesRoutes } from './modules/milestones/rest.js';
 import { notificationsHandler } from './modules/notifications/handler.js';
 import { notificationsRoutes } from './modules/notifications/rest.js';
+import { projectUpdatesRoutes } from './modules/project-updates/rest.js';
 import { progressRoutes } from './modules/projects/progress-rest.js';
 import { projectsRoutes } from './modules/projects/rest.js';
+import { reactionsRoutes } from './modules/reactions/rest.js';
 import { relationsRoutes } from './modules/relations/rest.js';
 import { StreamHub } from './modules/stream/hub.js';
 import { streamRoutes } from './modules/stream/rest.js';
@@ -221,6 +223,8 @@ export async function buildApp(opts: BuildOptions) {
   cyclesRoutes(app, ctx);
   filesRoutes(app, ctx);
   attachmentsRoutes(app, ctx);
+  reactionsRoutes(app, ctx);
+  projectUpdatesRoutes(app, ctx);
   relationsRoutes(app, ctx);
   webhooksRoutes(app, ctx);
   const webhookWorker = startWebhookWorker(ctx, { database });

@@ -12,8 +12,11 @@ import {
   previousIdentifiersOf,
 } from '../modules/issues/queries.js';
 import { type MilestoneState, milestoneStates } from '../modules/milestones/status.js';
+import { lastUpdatesOf } from '../modules/project-updates/queries.js';
 import { emptyProgress } from '../modules/projects/progress.js';
 import { progressBy } from '../modules/projects/queries.js';
+import type { ReactionTarget } from '../modules/reactions/fields.js';
+import { reactionDataOf, reactionsOf } from '../modules/reactions/queries.js';
 import { liveStatesOfTeams } from '../modules/states/queries.js';
 import { liveMembershipsOfUsers } from '../modules/teams/queries.js';
 import { findUsersByIds } from '../modules/users/queries.js';
@@ -29,6 +32,8 @@ import type {
   LabelRow,
   MilestoneRow,
   ProjectRow,
+  ProjectUpdateRow,
+  ReactionRow,
   StateRow,
   TeamMembershipRow,
   TeamRow,
@@ -60,6 +65,7 @@ const BY_ID_TABLE = {
   attachment: 'attachments',
   issueRelation: 'issue_relations',
   projectMilestone: 'project_milestones',
+  projectUpdate: 'project_updates',
   customView: 'custom_views',
 } as const satisfies Record<string, ByIdTable>;
 
@@ -85,6 +91,19 @@ function mapped<V>(load: (ids: readonly string[]) => Promise<Map<string, V>>, em
 
 export function createLoaders(db: Db, access: () => Promise<TeamAccess>) {
   const pageLoaders = new Map<string, DataLoader<string, Page<unknown>>>();
+  // The reactions of the parents of a page (seen with them: a reaction's rule is its issue's).
+  const reactions = (target: ReactionTarget) =>
+    grouped<ReactionRow>(async (ids) =>
+      (await reactionsOf(db, target, ids)).map((r) => ({
+        key: target === 'comment' ? r.comment_id! : r.issue_id,
+        value: r,
+      })),
+    );
+  const reactionData = (target: ReactionTarget) =>
+    mapped(
+      async (ids) => reactionDataOf(db, target, ids, await access()),
+      (): unknown => [],
+    );
   return {
     user: byId<UserRow>(db, BY_ID_TABLE.user, access),
     team: byId<TeamRow>(db, BY_ID_TABLE.team, access),
@@ -97,6 +116,7 @@ export function createLoaders(db: Db, access: () => Promise<TeamAccess>) {
     attachment: byId<AttachmentRow>(db, BY_ID_TABLE.attachment, access),
     issueRelation: byId<IssueRelationRow>(db, BY_ID_TABLE.issueRelation, access),
     projectMilestone: byId<MilestoneRow>(db, BY_ID_TABLE.projectMilestone, access),
+    projectUpdate: byId<ProjectUpdateRow>(db, BY_ID_TABLE.projectUpdate, access),
     customView: byId<CustomViewRow>(db, BY_ID_TABLE.customView, access),
     /**
      * Users by id whoever may see them: a saved view names its owner and
@@ -112,6 +132,15 @@ export function createLoaders(db: Db, access: () => Promise<TeamAccess>) {
       const states = await milestoneStates(db, projectIds, await access(), new Date());
       return projectIds.map(() => states);
     }),
+    /** Each project's newest live update (Project.lastUpdate), among projects the caller sees. */
+    lastProjectUpdates: mapped(
+      (ids) => lastUpdatesOf(db, ids),
+      (): ProjectUpdateRow | null => null,
+    ),
+    issueReactions: reactions('issue'),
+    commentReactions: reactions('comment'),
+    issueReactionData: reactionData('issue'),
+    commentReactionData: reactionData('comment'),
     issueLabelIds: mapped(
       (ids) => labelIdsOf(db, ids),
       () => [],

@@ -22,6 +22,8 @@ import {
   type MilestoneRow,
   PROJECT_STATUSES,
   type ProjectRow,
+  type ProjectUpdateRow,
+  type ReactionRow,
   type StateRow,
   type TeamMembershipRow,
   type TeamRow,
@@ -233,6 +235,7 @@ readsColumns(ProjectNode, {
   icon: 'icon',
   state: 'status',
   health: 'health',
+  healthUpdatedAt: 'health_updated_at',
   startDate: 'start_date',
   targetDate: 'target_date',
   startedAt: 'started_at',
@@ -320,6 +323,35 @@ readsColumns(AttachmentNode, {
 
 export const attachmentNode = (r: AttachmentRow) => new AttachmentNode(r);
 
+class ReactionNode extends RowNode<ReactionRow> {
+  // Removing a reaction deletes it.
+  get archivedAt() {
+    return null;
+  }
+}
+readsColumns(ReactionNode, { emoji: 'emoji' });
+
+const reactionNode = (r: ReactionRow) => new ReactionNode(r);
+
+class ProjectUpdateNode extends RowNode<ProjectUpdateRow> {
+  // We keep no diff of the project between updates.
+  get isDiffHidden() {
+    return true;
+  }
+  get isStale() {
+    return false;
+  }
+}
+readsColumns(ProjectUpdateNode, {
+  body: 'body',
+  health: 'health',
+  slugId: 'slug_id',
+  editedAt: 'edited_at',
+  archivedAt: 'archived_at',
+});
+
+const projectUpdateNode = (r: ProjectUpdateRow) => new ProjectUpdateNode(r);
+
 /** Relations keep only their row: every IssueRelation field has its own resolver (resolvers/relations.ts). */
 export const issueRelationNode = (r: IssueRelationRow) => ({ id: r.id, row: r });
 
@@ -348,6 +380,8 @@ const RESOURCE_IN: Record<string, string> = {
   IssueLabel: 'label',
   Attachment: 'attachment',
   IssueRelation: 'relation',
+  Reaction: 'reaction',
+  ProjectUpdate: 'projectUpdate',
 };
 const RESOURCE_OUT = Object.fromEntries(Object.entries(RESOURCE_IN).map(([k, v]) => [v, k]));
 export const resourceTypesIn = (types: unknown) =>
@@ -429,6 +463,8 @@ export const node = {
   cycle: (r: CycleRow, g: NodeScope) => cycleNode(r, g.now),
   comment: (r: CommentRow) => commentNode(r),
   attachment: (r: AttachmentRow) => attachmentNode(r),
+  reaction: (r: ReactionRow) => reactionNode(r),
+  projectUpdate: (r: ProjectUpdateRow) => projectUpdateNode(r),
   milestone: (r: MilestoneRow) => milestoneNode(r),
   view: (r: CustomViewRow) => viewNode(r),
   issueRelation: (r: IssueRelationRow) => issueRelationNode(r),
@@ -463,6 +499,8 @@ export const nodeFields: Record<string, string[]> = {
   Cycle: answeredBy(CycleNode),
   Comment: answeredBy(CommentNode),
   Attachment: answeredBy(AttachmentNode),
+  Reaction: answeredBy(ReactionNode),
+  ProjectUpdate: answeredBy(ProjectUpdateNode),
   ProjectStatus: Object.keys(projectStatusNode('backlog', new Date(0))),
   Webhook: Object.keys(webhookNode({ resource_types: [] } as unknown as WebhookRow)).filter(
     (k) => k !== 'row',

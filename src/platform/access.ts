@@ -83,6 +83,13 @@ function projectRule(a: string, access: TeamAccess): Sql {
   return sql`(${linked} or not exists (select 1 from project_teams ${pt} where ${ref(`v_${a}`, 'project_id')} = ${ref(a, 'id')}))`;
 }
 
+/** Rows of a project (project_id): visible exactly when the project is. */
+function byProject(a: string, access: TeamAccess): Sql {
+  if (access.all) return TRUE;
+  const p = `v_${a}`;
+  return sql`exists (select 1 from projects ${sql.raw(p)} where ${ref(p, 'id')} = ${ref(a, 'project_id')} and ${projectRule(p, access)})`;
+}
+
 function customViewRule(a: string, access: TeamAccess): Sql {
   const mine = sql`${ref(a, 'owner_id')} = ${access.userId}::uuid`;
   if (access.all) return sql`(${mine} or ${ref(a, 'shared')})`;
@@ -101,6 +108,8 @@ export const visibility = {
   teamMembership: byTeamColumn,
   comment: byIssue,
   attachment: byIssue,
+  /** A reaction is seen with its issue: a comment's reaction carries the comment's issue (migration 0033). */
+  reaction: byIssue,
   issueHistory: byIssue,
   /** A relation shows both issues, so it needs both: one hidden end hides it whole. */
   issueRelation: byBothIssues,
@@ -113,11 +122,9 @@ export const visibility = {
    */
   project: (a, access) => projectRule(a, access),
   /** A milestone is visible exactly when its project is (the project's rule, over its row). */
-  projectMilestone: (a, access) => {
-    if (access.all) return TRUE;
-    const p = `v_${a}`;
-    return sql`exists (select 1 from projects ${sql.raw(p)} where ${ref(p, 'id')} = ${ref(a, 'project_id')} and ${projectRule(p, access)})`;
-  },
+  projectMilestone: (a, access) => byProject(a, access),
+  /** A project update too. */
+  projectUpdate: (a, access) => byProject(a, access),
   /**
    * Members see the whole directory (they assign and mention anyone); a
    * guest sees themselves and the people in their teams.

@@ -23,6 +23,8 @@ export type EventType =
   | 'label'
   | 'attachment'
   | 'relation'
+  | 'reaction'
+  | 'projectUpdate'
   /** A notification, for its recipient's change streams only (never a webhook). */
   | 'notification';
 export type EventAction = 'create' | 'update' | 'remove';
@@ -125,6 +127,7 @@ async function scopeOf(trx: Db, event: ChangeEvent): Promise<EventScope> {
       return team ? { scope: 'teams', teamIds: uuids(team) } : { scope: 'workspace', teamIds: [] };
     case 'comment':
     case 'attachment':
+    case 'reaction':
       return { scope: 'teams', teamIds: team ? uuids(team) : await teamsOfIssues(uuids(data['issueId'])) };
     case 'relation': {
       const ends = uuids(data['issueId'], data['relatedIssueId']);
@@ -134,7 +137,8 @@ async function scopeOf(trx: Db, event: ChangeEvent): Promise<EventScope> {
     }
     case 'project':
       return { scope: 'project', teamIds: uuids(...((data['teamIds'] as unknown[] | undefined) ?? [])) };
-    case 'projectMilestone': {
+    case 'projectMilestone':
+    case 'projectUpdate': {
       const [projectId] = uuids(data['projectId']);
       const rows = projectId
         ? await trx

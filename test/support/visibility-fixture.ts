@@ -15,6 +15,8 @@ export type Kind =
   | 'issue'
   | 'comment'
   | 'attachment'
+  | 'reaction'
+  | 'projectUpdate'
   | 'relation'
   | 'history'
   | 'cycle'
@@ -142,6 +144,17 @@ export async function buildWorld(t: TestApp): Promise<World> {
     await post('/api/projects', { name: 'Shared plan', teamIds: ['ENG', 'PRV'] }, 'project')
   ).id;
   ids['looseProject'] = (await post('/api/projects', { name: 'Loose plan', teamIds: [] }, 'project')).id;
+  // Project updates are seen with their project: one on each team's, the shared and the loose one.
+  for (const key of ['PRV', 'VLT', 'ENG', 'PUB', 'shared', 'loose']) {
+    const body = { body: `${MARKERS[key] ?? key} update`, health: 'atRisk' };
+    ids[`${key}Update`] = (
+      await post(
+        `/api/projects/${ids[`${key}${MARKERS[key] ? 'project' : 'Project'}`]}/updates`,
+        body,
+        'projectUpdate',
+      )
+    ).id;
+  }
 
   const issue = async (name: string, teamId: string, extra: Record<string, unknown> = {}, token = admin) => {
     const created = await post(
@@ -193,6 +206,14 @@ export async function buildWorld(t: TestApp): Promise<World> {
   const attach = async (name: string, issueId: string, title: string, url: string) => {
     ids[name] = (await post(`/api/issues/${issueId}/attachments`, { title, url }, 'attachment')).id;
   };
+  // Reactions are seen with their issue: on a comment and on the issue itself.
+  const react = async (name: string, path: string, emoji: string) => {
+    ids[name] = (await post(`${path}/reactions`, { emoji }, 'reaction')).id;
+  };
+  await react('prvCommentReaction', `/api/comments/${ids['prvComment']}`, '👍');
+  await react('prvIssueReaction', `/api/issues/${prv1.id}`, '🎉');
+  await react('engIssueReaction', `/api/issues/${ids['engParent']}`, '🚀');
+  await react('pubCommentReaction', `/api/comments/${ids['pubComment']}`, '👀');
   await attach('prvFileAttachment', prv1.id, 'quasar file', files.prvFile.url);
   await attach('prvLink', prv1.id, 'quasar link', 'https://example.com/quasar');
   await attach('engLink', ids['engParent']!, 'nebula link', 'https://example.com/nebula');
@@ -288,6 +309,7 @@ async function oracle(t: TestApp, userIds: Record<Role, string>, names: Record<s
     (x) => [x.slug_id],
   );
   add('milestone', milestones, (x) => `"${x.name}"`);
+  add('projectUpdate', await rows('select id, project_id, body from project_updates'), (x) => `"${x.body}"`);
   add(
     'view',
     await rows('select id, name, shared, owner_id, team_id from custom_views'),
@@ -295,6 +317,11 @@ async function oracle(t: TestApp, userIds: Record<Role, string>, names: Record<s
   );
   add('attachment', attachments, (x) => `"${x.title}" on ${ident.get(x.issue_id)}`);
   add('comment', await rows('select id, issue_id from comments'), (x) => `on ${ident.get(x.issue_id)}`);
+  add(
+    'reaction',
+    await rows('select id, issue_id, emoji from reactions'),
+    (x) => `${x.emoji} on ${ident.get(x.issue_id)}`,
+  );
   add(
     'relation',
     await rows('select id, issue_id, related_issue_id, type from issue_relations'),
@@ -327,6 +354,8 @@ async function oracle(t: TestApp, userIds: Record<Role, string>, names: Record<s
       issue: (x) => seesTeam(x.team_id),
       comment: (x) => seesIssue(x.issue_id),
       attachment: (x) => seesIssue(x.issue_id),
+      // A comment's reaction carries the comment's issue.
+      reaction: (x) => seesIssue(x.issue_id),
       relation: (x) => seesIssue(x.issue_id) && seesIssue(x.related_issue_id),
       history: (x) => seesIssue(x.issue_id),
       cycle: (x) => seesTeam(x.team_id),
@@ -337,6 +366,7 @@ async function oracle(t: TestApp, userIds: Record<Role, string>, names: Record<s
       project: (x) => (x.teams.length ? x.teams.some(seesTeam) : kind !== 'guest'),
       // With its project.
       milestone: (x) => rule.project(projects.find((p) => p.id === x.project_id)),
+      projectUpdate: (x) => rule.project(projects.find((p) => p.id === x.project_id)),
       // Its owner's; shared: with its team, or (no team) every member and admin.
       view: (x) =>
         x.owner_id === me || (x.shared && (x.team_id === null ? kind !== 'guest' : seesTeam(x.team_id))),

@@ -4,6 +4,8 @@ import { milestoneResolvers } from './milestones.js';
 import { mutationResolvers } from './mutations.js';
 import { issueNotificationResolvers } from './notification-node.js';
 import { notificationResolvers } from './notifications.js';
+import { projectUpdateResolvers } from './project-updates.js';
+import { reactionResolvers } from './reactions.js';
 import { readResolvers } from './reads.js';
 import { relationResolvers } from './relations.js';
 import { teamResolvers } from './teams.js';
@@ -18,4 +20,6 @@ export const allResolvers: ResolverMap[] = [
   viewResolvers,
   notificationResolvers,
   issueNotificationResolvers,
+  reactionResolvers,
+  projectUpdateResolvers,
 ];

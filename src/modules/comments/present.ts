@@ -6,6 +6,7 @@
 import { type Static, Type } from 'typebox';
 import { comment } from '../../platform/read/entities.js';
 import { restView } from '../../platform/read/rest.js';
+import { ReactionDataSchema } from '../reactions/present.js';
 
 export const CommentSchema = Type.Object({
   id: Type.String(),
@@ -20,6 +21,7 @@ export const CommentSchema = Type.Object({
     description: 'Set on a deleted comment kept for its replies; its body is "" and user null',
   }),
   user: Type.Union([Type.Object({ id: Type.String(), name: Type.String() }), Type.Null()]),
+  reactionData: ReactionDataSchema,
 });
 
 export type CommentJson = Static<typeof CommentSchema>;

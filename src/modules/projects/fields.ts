@@ -98,3 +98,8 @@ export const projectStatusOf = (type: string, since: Date) => ({
   createdAt: since,
   updatedAt: since,
 });
+
+/** The id of the project's newest update that is not archived (Project.lastUpdate), as a uuid expression. */
+export const lastProjectUpdateSql = (projectId: Sql): Sql =>
+  sql`(select lpu.id from project_updates lpu where lpu.project_id = ${projectId} and lpu.archived_at is null
+    order by lpu.created_at desc, lpu.id desc limit 1)`;

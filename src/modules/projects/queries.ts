@@ -4,7 +4,7 @@ import type { Insertable, Updateable } from 'kysely';
 import { sql } from 'kysely';
 import { canSeeTeam, type TeamAccess, visibility, visibleIn } from '../../platform/access.js';
 import type { Db } from '../../platform/db/database.js';
-import type { ProjectRow, ProjectsTable, TeamRow } from '../../platform/db/tables.js';
+import type { ProjectHealth, ProjectRow, ProjectsTable, TeamRow } from '../../platform/db/tables.js';
 import { isUuid } from '../../platform/ids.js';
 import { projectEntity } from '../../platform/list/entities.js';
 import { timeKey } from '../../platform/list/order.js';
@@ -284,4 +284,13 @@ export async function progressHistory(
     issues: Number(r.issues),
     completedIssues: Number(r.completed_issues),
   }));
+}
+
+/** A project update set the project's health (and when it did). */
+export async function setProjectHealth(db: Db, id: string, health: ProjectHealth): Promise<void> {
+  await db
+    .updateTable('projects')
+    .set({ health, health_updated_at: sql<Date>`now()`, updated_at: sql<Date>`now()` })
+    .where('id', '=', id)
+    .execute();
 }

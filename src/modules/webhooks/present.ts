@@ -12,6 +12,8 @@ export const RESOURCE_TYPES = [
   'label',
   'attachment',
   'relation',
+  'reaction',
+  'projectUpdate',
 ] as const;
 export type ResourceType = (typeof RESOURCE_TYPES)[number];
 
@@ -75,6 +77,8 @@ export const ResourceTypeSchema = Type.Union([
   Type.Literal('label'),
   Type.Literal('attachment'),
   Type.Literal('relation'),
+  Type.Literal('reaction'),
+  Type.Literal('projectUpdate'),
 ]);
 
 export const WebhookSchema = Type.Object({

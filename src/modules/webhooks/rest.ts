@@ -33,7 +33,8 @@ const Url = Type.String({
 const Label = Type.Union([Type.String({ maxLength: 200 }), Type.Null()]);
 const ResourceTypes = Type.Array(ResourceTypeSchema, {
   maxItems: 6,
-  description: 'Kinds to deliver: issue, comment, project, cycle, label, attachment; empty means all',
+  description:
+    'Kinds to deliver: issue, comment, project, cycle, label, attachment, relation, reaction; empty means all',
 });
 const Params = Type.Object({ id: Uuid });
 const WebhookEnvelope = Type.Object({ webhook: WebhookSchema });

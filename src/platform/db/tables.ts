@@ -109,6 +109,8 @@ export interface ProjectsTable {
   slug_id: string;
   status: Generated<ProjectStatus>;
   health: ProjectHealth | null;
+  /** When the last project update set the health (migration 0034). */
+  health_updated_at: NullableTimestamp;
   lead_id: string | null;
   creator_id: string | null;
   start_date: DateString | null;
@@ -305,6 +307,31 @@ export interface IssueRelationsTable {
   updated_at: Timestamp;
 }
 
+/** An emoji reaction on an issue (comment_id null) or on one of its comments (migration 0033). */
+export interface ReactionsTable {
+  id: Generated<string>;
+  user_id: string;
+  issue_id: string;
+  comment_id: string | null;
+  emoji: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** A written status of a project with its health (migration 0034). */
+export interface ProjectUpdatesTable {
+  id: Generated<string>;
+  project_id: string;
+  user_id: string | null;
+  body: string;
+  health: ProjectHealth;
+  slug_id: Generated<string>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  edited_at: NullableTimestamp;
+  archived_at: NullableTimestamp;
+}
+
 export interface DB {
   settings: SettingsTable;
   workspace: WorkspaceTable;
@@ -323,6 +350,7 @@ export interface DB {
   project_members: ProjectMembersTable;
   project_teams: ProjectTeamsTable;
   project_milestones: ProjectMilestonesTable;
+  project_updates: ProjectUpdatesTable;
   custom_views: CustomViewsTable;
   notifications: NotificationsTable;
   cycles: CyclesTable;
@@ -333,6 +361,7 @@ export interface DB {
   issue_history: IssueHistoryTable;
   comments: CommentsTable;
   comment_search: CommentSearchTable;
+  reactions: ReactionsTable;
   files: FilesTable;
   file_chunks: FileChunksTable;
   attachments: AttachmentsTable;
@@ -356,6 +385,7 @@ export type LabelRow = Selectable<LabelsTable>;
 export type ProjectRow = Selectable<ProjectsTable>;
 export type CycleRow = Selectable<CyclesTable>;
 export type MilestoneRow = Selectable<ProjectMilestonesTable>;
+export type ProjectUpdateRow = Selectable<ProjectUpdatesTable>;
 export type CustomViewRow = Selectable<CustomViewsTable>;
 export type NotificationRow = Selectable<NotificationsTable>;
 /** An issue as the application reads it: every column but the search tsvectors. */
@@ -391,6 +421,7 @@ export const ISSUE_COLUMNS = [
   'archived_at',
 ] as const satisfies readonly (keyof IssueRow)[];
 export type CommentRow = Selectable<CommentsTable>;
+export type ReactionRow = Selectable<ReactionsTable>;
 export type FileRow = Selectable<FilesTable>;
 export type AttachmentRow = Selectable<AttachmentsTable>;
 export type IssueRelationRow = Selectable<IssueRelationsTable>;

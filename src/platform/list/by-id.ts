@@ -19,6 +19,7 @@ export type ByIdTable =
   | 'attachments'
   | 'issue_relations'
   | 'project_milestones'
+  | 'project_updates'
   | 'custom_views';
 
 const VISIBLE: Record<ByIdTable, Visibility> = {
@@ -33,6 +34,7 @@ const VISIBLE: Record<ByIdTable, Visibility> = {
   attachments: visibility.attachment,
   issue_relations: visibility.issueRelation,
   project_milestones: visibility.projectMilestone,
+  project_updates: visibility.projectUpdate,
   custom_views: visibility.customView,
 };
 

@@ -272,6 +272,18 @@ export const projectEntity: EntitySpec = {
   },
 };
 
+/** A project's updates (ProjectUpdateFilter), seen with their project. */
+export const projectUpdateEntity: EntitySpec = {
+  name: 'ProjectUpdate',
+  visible: visibility.projectUpdate,
+  fields: {
+    ...stamps,
+    health: col('health', 'string'),
+    project: belongsTo(() => projectEntity, 'projects', 'project_id'),
+    user: belongsTo(() => userEntity, 'users', 'user_id'),
+  },
+};
+
 export const projectMilestoneEntity: EntitySpec = {
   name: 'ProjectMilestone',
   visible: visibility.projectMilestone,
@@ -338,6 +350,18 @@ export const attachmentEntity: EntitySpec = {
     url: col('url', 'string'),
     sourceType: col('source_type', 'string'),
     creator: belongsTo(() => userEntity, 'users', 'creator_id'),
+  },
+};
+
+/** Emoji reactions on issues and comments, seen with their issue (ReactionFilter). */
+export const reactionEntity: EntitySpec = {
+  name: 'Reaction',
+  visible: visibility.reaction,
+  fields: {
+    ...stamps,
+    emoji: col('emoji', 'string'),
+    user: belongsTo(() => userEntity, 'users', 'user_id'),
+    comment: belongsTo(() => commentEntity, 'comments', 'comment_id', true),
   },
 };
 

@@ -77,6 +77,7 @@ export const nestedSources = {
   },
   'project.issues': key('t.project_id'),
   'project.projectMilestones': key('t.project_id'),
+  'project.projectUpdates': key('t.project_id'),
   'project.members': {
     from: sql`users as t join project_members as pm on pm.user_id = t.id`,
     parentKey: sql.ref('pm.project_id'),

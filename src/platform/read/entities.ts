@@ -13,6 +13,7 @@ import { MAIL_LINE, NOTIFICATION_CATEGORY, REPLY_LINE } from '../../modules/noti
 import {
   DEFAULT_STATUS_COLOR,
   INDEFINITE_STATUSES,
+  lastProjectUpdateSql,
   milestoneStatusSql,
   PROJECT_STATUS_COLORS,
   type ProgressOwner,
@@ -20,6 +21,7 @@ import {
   progressScopeSql,
   progressSql,
 } from '../../modules/projects/fields.js';
+import { type ReactionTarget, reactionDataSql, reactionIdsSql } from '../../modules/reactions/fields.js';
 import { inVisibleTeam, visibility } from '../access.js';
 import { ISSUE_COLUMNS, PROJECT_STATUSES } from '../db/tables.js';
 import {
@@ -34,6 +36,8 @@ import {
   notificationEntity,
   projectEntity,
   projectMilestoneEntity,
+  projectUpdateEntity,
+  reactionEntity,
   teamEntity,
   userEntity,
   workflowStateEntity,
@@ -72,6 +76,18 @@ const seenId = (column: string, to: () => Entity): Field => ({
   },
 });
 const stamps = { id: key('id'), createdAt: stamp('created_at'), updatedAt: stamp('updated_at') };
+
+/** A target's reactions (a plain list, first given first) and their summary by emoji (reactions/fields.ts). */
+const reactionFields = (target: ReactionTarget): Record<string, Field> => ({
+  reactions: {
+    kind: 'many',
+    plain: true,
+    to: () => reaction,
+    ids: (row) => reactionIdsSql(target, at(row, 'id')),
+    present: () => sql`true`,
+  },
+  reactionData: value((row, c) => reactionDataSql(target, at(row, 'id'), c.access)),
+});
 
 /**
  * REST's progress of the live issues the caller sees whose `column` is the
@@ -185,6 +201,7 @@ export const issue: Entity = {
       via: { parentKey: sql.ref('t.related_issue_id') },
     },
     history: { kind: 'many', to: () => issueHistory, via: { parentKey: sql.ref('t.issue_id') } },
+    ...reactionFields('issue'),
   },
 };
 
@@ -323,6 +340,38 @@ export const comment: Entity = {
     issue: one(() => issue, 'issue_id', true),
     parent: one(() => comment, 'parent_id', true),
     children: { kind: 'many', to: () => comment, via: { parentKey: sql.ref('t.parent_id') } },
+    ...reactionFields('comment'),
+  },
+};
+
+/**
+ * An emoji reaction on an issue or on one of its comments, seen with its
+ * issue. `issue` is the issue reacted to (none for a comment's reaction, as
+ * the schema has one target per reaction); REST's issueId is always the issue.
+ */
+export const reaction: Entity = {
+  name: 'Reaction',
+  table: 'reactions',
+  spec: reactionEntity,
+  archivable: false,
+  fields: {
+    ...stamps,
+    emoji: col('emoji'),
+    // Removing a reaction deletes it.
+    archivedAt: fixed(null),
+    user: one(() => user, 'user_id'),
+    issue: {
+      kind: 'one',
+      to: () => issue,
+      key: 'issue_id',
+      keyOf: (row) => sql`(case when ${at(row, 'comment_id')} is null then ${at(row, 'issue_id')} end)`,
+      sameTeam: true,
+    },
+    comment: one(() => comment, 'comment_id', true),
+    // REST's references by id (the user null when out of the reader's sight, as GraphQL's user).
+    issueId: key('issue_id'),
+    commentId: key('comment_id'),
+    userId: seenId('user_id', () => user),
   },
 };
 
@@ -376,6 +425,7 @@ export const project: Entity = {
     icon: col('icon'),
     state: col('status'),
     health: col('health'),
+    healthUpdatedAt: stamp('health_updated_at'),
     startDate: col('start_date'),
     targetDate: col('target_date'),
     startedAt: stamp('started_at'),
@@ -408,6 +458,15 @@ export const project: Entity = {
         parentKey: sql.ref('pt.project_id'),
       },
     },
+    projectUpdates: { kind: 'many', to: () => projectUpdate, via: { parentKey: sql.ref('t.project_id') } },
+    // Its newest update that is not archived (projects/fields.ts).
+    lastUpdate: {
+      kind: 'one',
+      to: () => projectUpdate,
+      key: 'id',
+      keyOf: (row) => lastProjectUpdateSql(at(row, 'id')),
+      sameTeam: true,
+    },
     // REST's: references by id (members by id, teams the caller sees, by id) and progress counts.
     leadId: key('lead_id'),
     creatorId: key('creator_id'),
@@ -424,6 +483,38 @@ export const project: Entity = {
       (row, c) =>
         sql`${c.publicUrl} || '/project/' || ${projectSlug(at(row, 'name'))} || '-' || ${at(row, 'slug_id')}`,
     ),
+  },
+};
+
+/**
+ * A written status of a project with its health, seen with its project. Its
+ * link is the project's page, at the update.
+ */
+export const projectUpdate: Entity = {
+  name: 'ProjectUpdate',
+  table: 'project_updates',
+  spec: projectUpdateEntity,
+  archivable: true,
+  fields: {
+    ...stamps,
+    body: col('body'),
+    health: col('health'),
+    slugId: col('slug_id'),
+    editedAt: stamp('edited_at'),
+    archivedAt: stamp('archived_at'),
+    // We keep no diff of the project between updates.
+    isDiffHidden: fixed(true),
+    isStale: fixed(false),
+    url: value(
+      (row, c) =>
+        sql`(select ${c.publicUrl} || '/project/' || ${projectSlug(sql.ref('pu_p.name'))} || '-' || pu_p.slug_id || '#update-' || ${at(row, 'slug_id')}
+          from projects pu_p where pu_p.id = ${at(row, 'project_id')})`,
+    ),
+    user: one(() => user, 'user_id'),
+    project: one(() => project, 'project_id', true),
+    // REST's references by id (the author null when out of the reader's sight).
+    projectId: key('project_id'),
+    userId: seenId('user_id', () => user),
   },
 };
 
@@ -772,9 +863,11 @@ export const entities: Record<string, Entity> = {
   Project: project,
   Cycle: cycle,
   ProjectMilestone: milestone,
+  ProjectUpdate: projectUpdate,
   CustomView: customView,
   IssueRelation: issueRelation,
   Attachment: attachment,
+  Reaction: reaction,
   IssueNotification: notification,
   IssueHistory: issueHistory,
   IssueSearchResult: issueSearchResult,

@@ -1,11 +1,13 @@
-// An issue's comments: add, edit and delete your own; a deleted comment that
-// has replies stays as a marker.
+// An issue's comments: add, edit and delete your own, react, reply in threads
+// (CommentThread.tsx); a deleted comment that has replies stays as a marker.
 import { type FormEvent, useState } from 'react';
 import { graphql } from '../gql';
 import { useAction } from '../lib/action';
 import { gql } from '../lib/api';
 import { Markdown } from '../lib/markdown';
+import { CommentThread } from './CommentThread';
 import { MentionTextArea } from './MentionTextArea';
+import { type Reaction, ReactionBar } from './Reactions';
 import { RelativeTime } from './RelativeTime';
 import { Button, ErrorMessage } from './ui';
 
@@ -18,17 +20,18 @@ export interface Comment {
   archivedAt: string | null;
   user: { id: string; name: string } | null;
   parent: { id: string } | null;
+  reactions: Reaction[];
 }
 
 /** The cached issue page, as far as comments are concerned. */
-interface WithComments {
+export interface WithComments {
   comments: { nodes: Comment[] };
 }
 
 /** A comment shown before the server has it: no actions until it is saved. */
-const PENDING = 'pending:';
+export const PENDING = 'pending:';
 
-const withNodes = <D extends WithComments>(data: D, nodes: (all: Comment[]) => Comment[]): D => ({
+export const withNodes = <D extends WithComments>(data: D, nodes: (all: Comment[]) => Comment[]): D => ({
   ...data,
   comments: { ...data.comments, nodes: nodes(data.comments.nodes) },
 });
@@ -72,6 +75,7 @@ export function Comments({
               archivedAt: null,
               user: me ? { id: me.id, name: me.name } : null,
               parent: null,
+              reactions: [],
             },
           ]),
       },
@@ -80,6 +84,17 @@ export function Comments({
     },
   );
   const sorted = [...items].sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+  const threads = threadsOf(sorted);
+  const item = (c: Comment) => (
+    <CommentItem
+      key={c.id}
+      c={c}
+      mine={c.user?.id === me?.id}
+      me={me}
+      hasReplies={items.some((r) => r.parent?.id === c.id)}
+      issueKey={issueKey}
+    />
+  );
 
   function add(e: FormEvent) {
     e.preventDefault();
@@ -93,13 +108,15 @@ export function Comments({
     <section className="comments" aria-labelledby="comments-h">
       <h2 id="comments-h">Comments</h2>
       <ul className="comment-list">
-        {sorted.map((c) => (
-          <CommentItem
-            key={c.id}
-            c={c}
-            mine={c.user?.id === me?.id}
-            hasReplies={items.some((r) => r.parent?.id === c.id)}
+        {threads.map(({ root, replies }) => (
+          <CommentThread
+            key={root.id}
+            issueId={issueId}
+            root={root}
+            replies={replies}
+            me={me}
             issueKey={issueKey}
+            render={item}
           />
         ))}
       </ul>
@@ -123,14 +140,42 @@ export function Comments({
   );
 }
 
+/**
+ * Comments by thread, in time order: each first comment (no parent, or one
+ * not listed) with every comment below it, however deep, in time order.
+ */
+function threadsOf(sorted: Comment[]) {
+  const byId = new Map(sorted.map((c) => [c.id, c]));
+  const rootOf = (c: Comment): Comment => {
+    let at = c;
+    for (
+      let parent = at.parent && byId.get(at.parent.id);
+      parent;
+      parent = at.parent && byId.get(at.parent.id)
+    )
+      at = parent;
+    return at;
+  };
+  const threads = new Map<string, { root: Comment; replies: Comment[] }>();
+  for (const c of sorted) {
+    const root = rootOf(c);
+    const thread = threads.get(root.id) ?? { root, replies: [] };
+    if (root !== c) thread.replies.push(c);
+    threads.set(root.id, thread);
+  }
+  return [...threads.values()];
+}
+
 function CommentItem({
   c,
   mine,
+  me,
   hasReplies,
   issueKey,
 }: {
   c: Comment;
   mine: boolean;
+  me: { id: string; name: string } | null | undefined;
   hasReplies: boolean;
   issueKey: readonly unknown[];
 }) {
@@ -232,6 +277,20 @@ function CommentItem({
         </form>
       ) : (
         <Markdown source={c.body} />
+      )}
+      {!pending && (
+        <ReactionBar
+          target={{ commentId: c.id }}
+          reactions={c.reactions}
+          me={me}
+          cacheKey={issueKey}
+          label={`the comment by ${author}`}
+          patch={(data: WithComments, change) =>
+            withNodes(data, (all) =>
+              all.map((x) => (x.id === c.id ? { ...x, reactions: change(x.reactions) } : x)),
+            )
+          }
+        />
       )}
       <ErrorMessage error={error} />
     </li>

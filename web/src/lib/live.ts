@@ -20,7 +20,18 @@ interface Change {
   issueId?: string;
 }
 
-const TYPES = ['issue', 'comment', 'project', 'projectMilestone', 'cycle', 'label', 'attachment', 'relation'];
+const TYPES = [
+  'issue',
+  'comment',
+  'project',
+  'projectMilestone',
+  'cycle',
+  'label',
+  'attachment',
+  'relation',
+  'reaction',
+  'projectUpdate',
+];
 const ACTIONS = ['create', 'update', 'remove'];
 /** Changes that arrive together (a bulk edit, an import) are applied together. */
 const BATCH_MS = 100;
@@ -131,7 +142,9 @@ async function apply(changes: Change[]) {
       ...parents,
     ]);
   }
-  const onPages = changes.filter((c) => c.type === 'comment' || c.type === 'attachment');
+  const onPages = changes.filter(
+    (c) => c.type === 'comment' || c.type === 'attachment' || c.type === 'reaction',
+  );
   if (onPages.some((c) => !c.issueId)) void invalidate(keys.issues.details);
   else if (onPages.length > 0)
     refreshIssuePages(
@@ -142,7 +155,12 @@ async function apply(changes: Change[]) {
     void invalidate(keys.issues.allRelations);
     void invalidate(keys.issues.allBlocked);
   }
-  if (touched.has('issue') || touched.has('project') || touched.has('projectMilestone'))
+  if (
+    touched.has('issue') ||
+    touched.has('project') ||
+    touched.has('projectMilestone') ||
+    touched.has('projectUpdate')
+  )
     void invalidate(keys.projects.all);
   if (touched.has('issue') || touched.has('cycle')) void invalidate(keys.cycles.all);
   if (touched.has('project')) void invalidate(keys.ref.projects);

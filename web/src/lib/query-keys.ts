@@ -39,6 +39,8 @@ export const keys = {
     detail: (id: string) => ['projects', 'detail', id] as const,
     /** Under `all`, so every project change refreshes the burn-up too. */
     progress: (id: string) => ['projects', 'progress', id] as const,
+    /** A project's updates (components/ProjectUpdates.tsx), under `all`: an update changes the project's health. */
+    updates: (id: string) => ['projects', 'updates', id] as const,
   },
 
   /** A project's milestones (components/Milestones.tsx), refreshed by its own writes. */

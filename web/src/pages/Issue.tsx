@@ -10,6 +10,7 @@ import { Comments } from '../components/IssueComments';
 import { DescriptionEditor, TitleEditor } from '../components/IssueEditors';
 import { IssueHistory } from '../components/IssueHistory';
 import { type IssueData, IssueProperties, useIssueSaver } from '../components/IssueProperties';
+import { IssueReactions } from '../components/Reactions';
 import { Relations } from '../components/Relations';
 import { SubIssues } from '../components/SubIssues';
 import { SubscribeButton } from '../components/SubscribeButton';
@@ -30,7 +31,8 @@ const IssueQuery = graphql(`
       state { id } team { id key } assignee { id } creator { name } project { id } cycle { id }
       projectMilestone { id } parent { id identifier title }
       labelIds
-      comments(first: 100) { nodes { id body createdAt editedAt archivedAt user { id name } parent { id } } }
+      reactions { id emoji user { id name } }
+      comments(first: 100) { nodes { id body createdAt editedAt archivedAt user { id name } parent { id } reactions { id emoji user { id name } } } }
       attachments(first: 50) { nodes { id title url createdAt metadata } }
     }
   }
@@ -107,6 +109,7 @@ function Loaded({ issue, queryKey }: { issue: IssueData; queryKey: readonly unkn
           onSave={(description) => saver.save('description', { description }, { description })}
         />
         {saver.errorFor('description')}
+        <IssueReactions issue={issue} me={user} queryKey={queryKey} />
       </div>
       <IssueProperties issue={issue} saver={saver} />
       <div className="issue-main issue-rest">

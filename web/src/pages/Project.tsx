@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { BurnUp } from '../components/BurnUp';
 import { ProjectMilestones } from '../components/Milestones';
+import { ProjectUpdates } from '../components/ProjectUpdates';
 import { ErrorMessage, Loading, PageHeader, SelectField, TextField } from '../components/ui';
 import { graphql } from '../gql';
 import { gql } from '../lib/api';
@@ -21,6 +22,7 @@ const ProjectQuery = graphql(`
 `);
 
 export function ProjectPage({ id, ...view }: ViewProps & { id: string }) {
+  const { user } = useSession();
   const q = useQuery({
     queryKey: keys.projects.detail(id),
     queryFn: async () => (await gql(ProjectQuery, { id })).project,
@@ -43,6 +45,12 @@ export function ProjectPage({ id, ...view }: ViewProps & { id: string }) {
       {p.description && <p className="muted">{p.description}</p>}
       <ProjectProperties project={p} />
       <BurnUp kind="projects" id={p.id} />
+      <ProjectUpdates
+        projectId={p.id}
+        health={p.health ?? null}
+        me={user}
+        canWrite={user?.role !== 'guest'}
+      />
       <ProjectMilestones projectId={p.id} projectName={p.name} />
       <IssueList {...view} title={`Issues in ${p.name}`} fixed={{ project: p.id }} heading={false}>
         <h2>Issues</h2>

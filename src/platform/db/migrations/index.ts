@@ -25,6 +25,8 @@ import * as m0027 from './0027_attachment_file_rule.js';
 import * as m0030 from './0030_budget_kinds.js';
 import * as m0031 from './0031_stored_slugs.js';
 import * as m0032 from './0032_user_faces.js';
+import * as m0033 from './0033_reactions.js';
+import * as m0034 from './0034_project_updates.js';
 import * as m0040 from './0040_credential_notify.js';
 
 export interface Migration {
@@ -60,5 +62,7 @@ export const migrations: Migration[] = [
   { version: 30, ...m0030 },
   { version: 31, ...m0031 },
   { version: 32, ...m0032 },
+  { version: 33, ...m0033 },
+  { version: 34, ...m0034 },
   { version: 40, ...m0040 },
 ];

@@ -1,0 +1,132 @@
+// A comment's thread: its replies nested under it, the earlier ones folded
+// away when there are many, and a reply box. Replies are one level deep, as
+// in Linear: a reply to a reply (which the API allows) shows in its first
+// comment's thread, in time order.
+import { type FormEvent, Fragment, type ReactNode, useState } from 'react';
+import { graphql } from '../gql';
+import { useAction } from '../lib/action';
+import { gql } from '../lib/api';
+import { type Comment, PENDING, type WithComments, withNodes } from './IssueComments';
+import { MentionTextArea } from './MentionTextArea';
+import { Button, ErrorMessage } from './ui';
+
+/** More replies than this fold, leaving the last SHOWN_WHEN_FOLDED in view. */
+const FOLD_OVER = 3;
+const SHOWN_WHEN_FOLDED = 2;
+
+const AddReply = graphql(
+  `mutation AddReply($input: CommentCreateInput!) { commentCreate(input: $input) { success comment { id } } }`,
+);
+
+export function CommentThread({
+  issueId,
+  root,
+  replies,
+  me,
+  issueKey,
+  render,
+}: {
+  issueId: string;
+  root: Comment;
+  replies: Comment[];
+  me: { id: string; name: string } | null | undefined;
+  issueKey: readonly unknown[];
+  render: (c: Comment) => ReactNode;
+}) {
+  const [unfolded, setUnfolded] = useState(false);
+  const [replying, setReplying] = useState(false);
+  const [body, setBody] = useState('');
+  const reply = useAction(
+    (text: string) => gql(AddReply, { input: { issueId, body: text, parentId: root.id } }),
+    {
+      optimistic: {
+        key: issueKey,
+        apply: (data: WithComments, text) =>
+          withNodes(data, (all) => [
+            ...all,
+            {
+              id: `${PENDING}${crypto.randomUUID()}`,
+              body: text,
+              createdAt: new Date().toISOString(),
+              editedAt: null,
+              archivedAt: null,
+              user: me ? { id: me.id, name: me.name } : null,
+              parent: { id: root.id },
+              reactions: [],
+            },
+          ]),
+      },
+      onError: (_e, text) => {
+        setReplying(true);
+        setBody((now) => now || text);
+      },
+    },
+  );
+  const folded = !unfolded && replies.length > FOLD_OVER;
+  const shown = folded ? replies.slice(-SHOWN_WHEN_FOLDED) : replies;
+  const author = root.user?.name ?? 'Deleted user';
+  // The server takes no replies to a deleted or unsaved comment.
+  const canReply = !root.archivedAt && !root.id.startsWith(PENDING);
+
+  function send(e: FormEvent) {
+    e.preventDefault();
+    const text = body;
+    if (!text.trim()) return;
+    setBody('');
+    setReplying(false);
+    void reply.run(text);
+  }
+
+  return (
+    <>
+      {render(root)}
+      {(replies.length > 0 || replying) && (
+        <li className="comment-thread">
+          <ul className="comment-replies" aria-label={`Replies to ${author}`}>
+            {folded && (
+              <li>
+                <Button variant="ghost" onClick={() => setUnfolded(true)}>
+                  Show {replies.length - SHOWN_WHEN_FOLDED} earlier replies
+                </Button>
+              </li>
+            )}
+            {shown.map((c) => (
+              <Fragment key={c.id}>{render(c)}</Fragment>
+            ))}
+          </ul>
+        </li>
+      )}
+      {canReply && (
+        <li className="comment-thread-actions">
+          {replying ? (
+            <form onSubmit={send} className="reply-form comment-form">
+              <MentionTextArea
+                label={`Reply to ${author}`}
+                value={body}
+                rows={2}
+                placeholder="Reply…"
+                autoFocus
+                onText={setBody}
+                onKeyDown={(e) => {
+                  if (e.key === 'Enter' && (e.metaKey || e.ctrlKey)) void send(e);
+                  if (e.key === 'Escape') setReplying(false);
+                }}
+              />
+              <div className="row">
+                <Button type="submit" variant="primary" disabled={!body.trim()}>
+                  Reply
+                </Button>
+                <Button onClick={() => setReplying(false)}>Cancel</Button>
+              </div>
+            </form>
+          ) : (
+            <Button variant="ghost" aria-label={`Reply to ${author}`} onClick={() => setReplying(true)}>
+              Reply
+            </Button>
+          )}
+          <ErrorMessage error={reply.error} />
+        </li>
+      )}
+    </>
+  );
+}
