@@ -8,12 +8,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
 import { NESTED_QUERY, sdkDocument, sdkIssuesDocument } from '../bench/scenarios.js';
-import { runGraphql } from '../src/graphql/execute.js';
-import { graphqlSchema } from '../src/graphql/routes.js';
 import { adminSetFlag as setFlag } from '../src/modules/flags/service.js';
 import type { Actor } from '../src/platform/context.js';
+import { runCounted } from './graphql-helpers.js';
 import { startTestApp, type TestApp } from './support/harness.js';
-import { StatementCounter } from './support/statement-counter.js';
 import {
   buildWorld,
   type Kind,
@@ -125,17 +123,8 @@ async function addHistory() {
 }
 after(() => t.close());
 
-async function run(role: Role, compiled: boolean, query: string, variables: Record<string, unknown> = {}) {
-  const counter = new StatementCounter();
-  const app = {
-    ...t.ctx,
-    db: t.ctx.db.withPlugin(counter),
-    config: { ...t.ctx.config, graphqlCompiledReads: compiled },
-  };
-  const res = await runGraphql(graphqlSchema(), app, { ...actors[role] }, { query, variables });
-  const text = res.json ?? JSON.stringify(res.body);
-  return { text, body: JSON.parse(text), compiled: res.compiled === true, statements: counter.count };
-}
+const run = (role: Role, compiled: boolean, query: string, variables: Record<string, unknown> = {}) =>
+  runCounted(t, { ...actors[role] }, compiled, query, variables);
 
 // --- a grammar of plannable documents ---------------------------------------
 

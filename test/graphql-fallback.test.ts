@@ -8,11 +8,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sdkIssuesDocument } from '../bench/scenarios.js';
-import { runGraphql } from '../src/graphql/execute.js';
-import { graphqlSchema } from '../src/graphql/routes.js';
 import type { Actor } from '../src/platform/context.js';
+import { runCounted } from './graphql-helpers.js';
 import { startTestApp, type TestApp } from './support/harness.js';
-import { StatementCounter } from './support/statement-counter.js';
 import { buildWorld, ROLES, type Role, type World, worldActors } from './support/visibility-fixture.js';
 
 let t: TestApp;
@@ -27,17 +25,8 @@ before(async () => {
 after(() => t.close());
 
 /** Runs a document as `role`, compiled where it can be or through the resolvers; the answer and the statements it took. */
-async function run(role: Role, compiled: boolean, query: string, variables: Record<string, unknown> = {}) {
-  const counter = new StatementCounter();
-  const app = {
-    ...t.ctx,
-    db: t.ctx.db.withPlugin(counter),
-    config: { ...t.ctx.config, graphqlCompiledReads: compiled },
-  };
-  // A new actor object per request: the caller's teams are read again, as for a real request.
-  const res = await runGraphql(graphqlSchema(), app, { ...actors[role] }, { query, variables });
-  return { body: JSON.parse(res.json ?? JSON.stringify(res.body)), statements: counter.count };
-}
+const run = (role: Role, compiled: boolean, query: string, variables: Record<string, unknown> = {}) =>
+  runCounted(t, { ...actors[role] }, compiled, query, variables);
 
 const NESTED = `query Nested($team: ID) {
   issues(first: 50, includeArchived: true, filter: { team: { id: { eq: $team } } }) {
