@@ -8,12 +8,14 @@ import { Fragment, type ReactNode } from 'react';
 import { type Block, type Inline, parseMarkdown } from './markdown-parse';
 import { type Person, useRefData } from './ref';
 
-export { safeHref } from './markdown-parse';
+export { safeHref, setTask } from './markdown-parse';
 
 /** What the text may refer to: team keys (upper case) and people by lower-cased display name. */
 interface Known {
   teamKeys: ReadonlySet<string>;
   people: ReadonlyMap<string, Person>;
+  /** Given, checklists can be ticked: the task on a source line is set done or not. */
+  onTask?: ((line: number, done: boolean) => void) | undefined;
 }
 
 let keySeq = 0;
@@ -99,14 +101,19 @@ function block(b: Block, known: Known): ReactNode {
       return <blockquote key={k()}>{inline(b.content, known)}</blockquote>;
     case 'list': {
       const items = b.items.map((item) => (
-        <li key={k()}>
+        <li key={k()} className={item.task === null ? undefined : 'task-item'}>
           {item.task === null ? (
             inline(item.content, known)
           ) : (
-            <>
-              <input type="checkbox" checked={item.task} readOnly disabled aria-label="Task" />{' '}
-              {inline(item.content, known)}
-            </>
+            <label>
+              <input
+                type="checkbox"
+                checked={item.task}
+                disabled={!known.onTask}
+                onChange={(e) => known.onTask?.(item.line, e.currentTarget.checked)}
+              />
+              <span>{inline(item.content, known)}</span>
+            </label>
           )}
         </li>
       ));
@@ -148,11 +155,19 @@ function block(b: Block, known: Known): ReactNode {
 }
 
 /** Block syntax: headings, fenced code, quotes, lists, tables, rules, paragraphs. */
-export function Markdown({ source }: { source: string }) {
+export function Markdown({
+  source,
+  onTask,
+}: {
+  source: string;
+  /** Makes checklists tickable: called with the task's source line and its new state. */
+  onTask?: (line: number, done: boolean) => void;
+}) {
   const ref = useRefData().data;
   const known: Known = {
     teamKeys: new Set(ref?.teams.map((t) => t.key)),
     people: new Map(ref?.people.map((p) => [p.displayName.toLowerCase(), p])),
+    onTask,
   };
   return <div className="markdown">{parseMarkdown(source).map((b) => block(b, known))}</div>;
 }

@@ -1,0 +1,147 @@
+// The rich text editor (Tiptap on ProseMirror) for descriptions and comments.
+// It reads and writes Markdown (markdown-doc.ts), so the API and other clients
+// keep seeing the text they always did. Loaded on demand (components/
+// MarkdownField.tsx): the list pages never pay for it.
+import { Placeholder } from '@tiptap/extensions';
+import { MarkdownManager } from '@tiptap/markdown';
+import { EditorContent, useEditor } from '@tiptap/react';
+import { useEffect, useId, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import { graphql } from '../../gql';
+import { gql } from '../../lib/api';
+import { searchFilters } from '../../lib/issues';
+import { useRefData } from '../../lib/ref';
+import { useSession } from '../../lib/session';
+import { ErrorMessage } from '../ui';
+import type { EditorContext } from './context';
+import { imageUploads, ServerImage } from './images';
+import { issueRefs } from './issue-refs';
+import { editorKeys } from './keys';
+import { docToMarkdown, markdownToDoc } from './markdown-doc';
+import { mentions } from './mentions';
+import { MenuStore } from './menu';
+import { SuggestionMenu } from './SuggestionMenu';
+import { documentExtensions } from './schema';
+import { slashCommands } from './slash';
+
+export interface MarkdownEditorProps {
+  label: string;
+  value: string;
+  onText: (markdown: string) => void;
+  /** Mod-Enter. */
+  onSubmit?: () => void;
+  placeholder?: string;
+  autoFocus?: boolean;
+  /** Height when empty, in lines. */
+  rows?: number;
+}
+
+const markdown = new MarkdownManager({ extensions: documentExtensions({ image: ServerImage }) });
+
+function searchIssues(query: string) {
+  return gql(
+    graphql(
+      `query EditorIssueSearch($filter: IssueFilter) { issues(first: 5, filter: $filter) { nodes { identifier title } } }`,
+    ),
+    { filter: { or: searchFilters(query) } },
+  ).then((d) => d.issues.nodes);
+}
+
+export default function MarkdownEditor({
+  label,
+  value,
+  onText,
+  onSubmit,
+  placeholder,
+  autoFocus,
+  rows = 3,
+}: MarkdownEditorProps) {
+  const id = useId();
+  const listId = `${id}-menu`;
+  const ref = useRefData().data;
+  const { flag } = useSession();
+  const [uploadError, setUploadError] = useState<unknown>(null);
+  const latest = useRef({ ref, flag, onSubmit, onText });
+  latest.current = { ref, flag, onSubmit, onText };
+  /** The Markdown last written by this editor: a `value` that differs came from outside. */
+  const written = useRef(value);
+
+  const store = useMemo(() => new MenuStore(), []);
+  const context = useMemo<EditorContext>(
+    () => ({
+      people: () => latest.current.ref?.people ?? [],
+      teamKeys: () => new Set(latest.current.ref?.teams.map((t) => t.key)),
+      searchIssues,
+      submit: () => latest.current.onSubmit?.(),
+      uploadFailed: setUploadError,
+      canUpload: () => latest.current.flag('attachments'),
+    }),
+    [],
+  );
+
+  const editor = useEditor({
+    extensions: [
+      ...documentExtensions({ image: ServerImage }),
+      Placeholder.configure({ placeholder: placeholder ?? '' }),
+      slashCommands(store, context),
+      mentions(store, context),
+      issueRefs(context),
+      imageUploads(context),
+      editorKeys(context),
+    ],
+    content: markdownToDoc(markdown, value),
+    autofocus: autoFocus ? 'end' : false,
+    editorProps: {
+      attributes: {
+        role: 'textbox',
+        'aria-multiline': 'true',
+        'aria-labelledby': `${id}-label`,
+        class: 'md-editor-text markdown',
+        style: `min-height: ${rows * 1.5}em`,
+      },
+    },
+    onUpdate: ({ editor: e }) => {
+      const text = docToMarkdown(markdown, e.getJSON());
+      if (text === written.current) return;
+      written.current = text;
+      setUploadError(null);
+      latest.current.onText(text);
+    },
+  });
+
+  // A value set from outside (cleared after sending, a refused draft put back, a live update).
+  useEffect(() => {
+    if (!editor || value === written.current) return;
+    written.current = value;
+    editor.commands.setContent(markdownToDoc(markdown, value), { emitUpdate: false });
+  }, [editor, value]);
+
+  // Team keys arrive with the reference data; chips are drawn again then.
+  useEffect(() => {
+    if (editor && ref) editor.commands.refreshIssueRefs();
+  }, [editor, ref]);
+
+  // The open list is announced from the text box, which keeps focus.
+  const menu = useSyncExternalStore(store.subscribe, store.get);
+  useEffect(() => {
+    const dom = editor?.view.dom;
+    if (!dom) return;
+    if (menu) {
+      dom.setAttribute('aria-controls', listId);
+      dom.setAttribute('aria-activedescendant', `${listId}-${menu.active}`);
+    } else {
+      dom.removeAttribute('aria-controls');
+      dom.removeAttribute('aria-activedescendant');
+    }
+  }, [editor, menu, listId]);
+
+  return (
+    <div className="field md-editor">
+      <span className="label" id={`${id}-label`}>
+        {label}
+      </span>
+      <EditorContent editor={editor} />
+      <SuggestionMenu store={store} id={listId} />
+      <ErrorMessage error={uploadError} />
+    </div>
+  );
+}
