@@ -4,7 +4,8 @@
 // `ENG-123` links the issue and `@name` the person, when the team or person exists.
 // Parsing (markdown-parse.ts) takes time linear in the text; this file only maps its tree.
 import { Link } from '@tanstack/react-router';
-import { Fragment, type ReactNode } from 'react';
+import { Fragment, type ReactNode, useEffect, useState } from 'react';
+import { imageUrl, isServerFile } from './files';
 import { type Block, type Inline, parseMarkdown } from './markdown-parse';
 import { type Person, useRefData } from './ref';
 
@@ -28,7 +29,11 @@ function inline(nodes: Inline[], known: Known): ReactNode[] {
       case 'code':
         return <code key={k()}>{node.text}</code>;
       case 'image':
-        return <img key={k()} src={node.src} alt={node.alt} loading="lazy" />;
+        return isServerFile(node.src) ? (
+          <ServerImage key={k()} src={node.src} alt={node.alt} />
+        ) : (
+          <img key={k()} src={node.src} alt={node.alt} loading="lazy" />
+        );
       case 'link':
         return (
           <a key={k()} href={node.href} target="_blank" rel="noopener noreferrer nofollow">
@@ -75,6 +80,31 @@ function inline(nodes: Inline[], known: Known): ReactNode[] {
         return node satisfies never;
     }
   });
+}
+
+/**
+ * An image uploaded here (the editor places them inline): the file route needs
+ * the sign-in token, which an <img src> cannot send, so it is fetched and shown
+ * from a blob of its allow-listed type (lib/files.ts); anything else shows its text.
+ */
+function ServerImage({ src, alt }: { src: string; alt: string }) {
+  const [shown, setShown] = useState<string | null | undefined>(undefined);
+  useEffect(() => {
+    let live = true;
+    imageUrl(src).then(
+      (url) => live && setShown(url),
+      () => live && setShown(null),
+    );
+    return () => {
+      live = false;
+    };
+  }, [src]);
+  if (shown === null) return <span className="muted">{alt || 'image'}</span>;
+  return shown ? (
+    <img src={shown} alt={alt} />
+  ) : (
+    <span className="image-loading" role="img" aria-label={alt} />
+  );
 }
 
 function block(b: Block, known: Known): ReactNode {

@@ -20,6 +20,7 @@ import { docToMarkdown, markdownToDoc } from './markdown-doc';
 import { mentions } from './mentions';
 import { MenuStore } from './menu';
 import { SuggestionMenu } from './SuggestionMenu';
+import './editor.css';
 import { documentExtensions } from './schema';
 import { slashCommands } from './slash';
 
@@ -60,6 +61,8 @@ export default function MarkdownEditor({
   const ref = useRefData().data;
   const { flag } = useSession();
   const [uploadError, setUploadError] = useState<unknown>(null);
+  /** The editor's view exists only once it is mounted; its DOM is touched after that. */
+  const [mounted, setMounted] = useState(false);
   const latest = useRef({ ref, flag, onSubmit, onText });
   latest.current = { ref, flag, onSubmit, onText };
   /** The Markdown last written by this editor: a `value` that differs came from outside. */
@@ -89,6 +92,8 @@ export default function MarkdownEditor({
       editorKeys(context),
     ],
     content: markdownToDoc(markdown, value),
+    // Its <style> element would break the CSP (style-src 'self'); editor.css has what it holds.
+    injectCSS: false,
     autofocus: autoFocus ? 'end' : false,
     editorProps: {
       attributes: {
@@ -96,9 +101,10 @@ export default function MarkdownEditor({
         'aria-multiline': 'true',
         'aria-labelledby': `${id}-label`,
         class: 'md-editor-text markdown',
-        style: `min-height: ${rows * 1.5}em`,
       },
     },
+    onCreate: () => setMounted(true),
+    onDestroy: () => setMounted(false),
     onUpdate: ({ editor: e }) => {
       const text = docToMarkdown(markdown, e.getJSON());
       if (text === written.current) return;
@@ -110,21 +116,26 @@ export default function MarkdownEditor({
 
   // A value set from outside (cleared after sending, a refused draft put back, a live update).
   useEffect(() => {
-    if (!editor || value === written.current) return;
+    if (!editor || !mounted || value === written.current) return;
     written.current = value;
     editor.commands.setContent(markdownToDoc(markdown, value), { emitUpdate: false });
-  }, [editor, value]);
+  }, [editor, mounted, value]);
+
+  // Set through the CSSOM: a style attribute would break the CSP.
+  useEffect(() => {
+    if (editor && mounted) editor.view.dom.style.minHeight = `${rows * 1.5}em`;
+  }, [editor, mounted, rows]);
 
   // Team keys arrive with the reference data; chips are drawn again then.
   useEffect(() => {
-    if (editor && ref) editor.commands.refreshIssueRefs();
-  }, [editor, ref]);
+    if (editor && mounted && ref) editor.commands.refreshIssueRefs();
+  }, [editor, mounted, ref]);
 
   // The open list is announced from the text box, which keeps focus.
   const menu = useSyncExternalStore(store.subscribe, store.get);
   useEffect(() => {
-    const dom = editor?.view.dom;
-    if (!dom) return;
+    if (!editor || !mounted) return;
+    const dom = editor.view.dom;
     if (menu) {
       dom.setAttribute('aria-controls', listId);
       dom.setAttribute('aria-activedescendant', `${listId}-${menu.active}`);
@@ -132,7 +143,7 @@ export default function MarkdownEditor({
       dom.removeAttribute('aria-controls');
       dom.removeAttribute('aria-activedescendant');
     }
-  }, [editor, menu, listId]);
+  }, [editor, mounted, menu, listId]);
 
   return (
     <div className="field md-editor">
