@@ -93,8 +93,8 @@ export function documentExtensions({ image = Image }: { image?: typeof Image } =
       // A bare URL stays as typed; a link is made on purpose (Mod-K, Markdown, paste).
       link: false,
     }),
-    // A bare URL stays as typed; a link is made on purpose (Mod-K, Markdown, paste).
-    BareLink.configure({ openOnClick: false, autolink: false, linkOnPaste: true }),
+    // A bare URL stays as typed; a link is made on purpose (Mod-K, `[text](url)` typed, a URL pasted on a selection).
+    BareLink.configure({ openOnClick: false, autolink: false, linkOnPaste: true, markdownLinks: true }),
     PlainParagraph,
     TaskList,
     TaskItem.configure({ nested: true }),
