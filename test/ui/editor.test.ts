@@ -145,11 +145,7 @@ describe('UI: the rich editor', () => {
     // Shown in the rendered description, fetched with the sign-in token.
     const img = page.getByRole('region', { name: 'Description' }).getByRole('img', { name: 'dot.png' });
     await img.waitFor();
-    await page.waitForFunction(() =>
-      [...document.querySelectorAll<HTMLImageElement>('.description img')].some((i) =>
-        i.src.startsWith('blob:'),
-      ),
-    );
+    await page.waitForFunction(() => document.querySelector('.description img[src^="blob:"]') !== null);
     const attachments = await ui.t.get(`/api/issues/${issue.id}/attachments`, ui.t.adminToken);
     assert.equal(attachments.body.attachments.length, 0, 'inline, not an attachment');
 
