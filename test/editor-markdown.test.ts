@@ -10,6 +10,7 @@ import { MarkdownManager } from '@tiptap/markdown';
 import fc from 'fast-check';
 import { docToMarkdown, markdownToDoc } from '../web/src/components/editor/markdown-doc.js';
 import { documentExtensions } from '../web/src/components/editor/schema.js';
+import { type Inline, parseMarkdown } from '../web/src/lib/markdown-parse.js';
 
 const extensions = documentExtensions();
 const manager = new MarkdownManager({ extensions });
@@ -99,6 +100,43 @@ describe('editor Markdown round trip', () => {
         assert.equal(roundTrip(markdown), markdown);
       }),
       { numRuns: 300 },
+    );
+  });
+
+  test('any text typed, as the editor writes it, the renderer shows as typed (escapes and references read back)', () => {
+    const asText = (nodes: Inline[]): string =>
+      nodes
+        .map((n) =>
+          typeof n === 'string'
+            ? n
+            : n.kind === 'url'
+              ? n.href
+              : n.kind === 'issue'
+                ? n.ref
+                : n.kind === 'mention'
+                  ? n.raw
+                  : `<${n.kind}>`,
+        )
+        .join('');
+    const typed = fc
+      .string({
+        unit: fc.constantFrom(...'ab1 *_`~[]()!&<>\\#-.:/@;'.split('')),
+        minLength: 1,
+        maxLength: 30,
+      })
+      .filter((t) => t.trim() === t);
+    fc.assert(
+      fc.property(typed, (text) => {
+        const markdown = docToMarkdown(manager, {
+          type: 'doc',
+          content: [{ type: 'paragraph', content: [{ type: 'text', text }] }],
+        });
+        const [only, ...rest] = parseMarkdown(markdown);
+        assert.equal(rest.length, 0, markdown);
+        assert.equal(only?.kind, 'paragraph', markdown);
+        if (only?.kind === 'paragraph') assert.equal(only.lines.map(asText).join('\n'), text, markdown);
+      }),
+      { numRuns: 1000 },
     );
   });
 

@@ -219,6 +219,25 @@ describe('the syntax reads as before', () => {
     assert.equal(setTask(source, 99, true), source);
   });
 
+  test('setTask, for any text and line, changes at most that line and only its box', () => {
+    const line = fc.oneof(
+      fc.constantFrom('- [ ] a', '- [x] b', '  * [X] c', '1. [ ] d', '```', '- e', '[ ] f', ''),
+      fc.string({ unit: fc.constantFrom(...'- [x]1.`*'.split('')), maxLength: 10 }),
+    );
+    fc.assert(
+      fc.property(fc.array(line, { maxLength: 8 }), fc.nat(10), fc.boolean(), (lines, at, done) => {
+        const source = lines.join('\n');
+        const after = setTask(source, at, done).split('\n');
+        const before = source.split('\n');
+        assert.equal(after.length, before.length);
+        before.forEach((text, n) => {
+          if (n !== at) assert.equal(after[n], text);
+          else assert.equal(after[n]?.replace(/\[[ xX]\]/, '[?]'), text.replace(/\[[ xX]\]/, '[?]'));
+        });
+      }),
+    );
+  });
+
   test('blocks: headings, fences, rules, quotes, lists and tasks, paragraphs with line breaks', () => {
     const blocks = parseMarkdown(
       '# T\n```\n**raw**\n```\n---\n> q1\n> q2\n- [x] done\n- item\n\n1. one\ntext\nmore\n\nnext',
