@@ -162,6 +162,22 @@ describe('UI: the rich editor', () => {
     assert.equal(await description(issue.id), saved, 'nothing added');
   });
 
+  test('Markdown pasted as plain text arrives formatted and is stored as it was', async () => {
+    const issue = await newIssue('Pasted notes');
+    await page.goto(`/issue/${issue.identifier}`);
+    const box = page.getByRole('textbox', { name: 'Add a comment' });
+    await box.click();
+    const notes = '## Steps\n\n- [ ] open the **gate**\n- [x] oil it';
+    await box.evaluate((el, text) => {
+      const data = new DataTransfer();
+      data.setData('text/plain', text);
+      el.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+    }, notes);
+    await box.locator('h2', { hasText: 'Steps' }).waitFor();
+    await page.keyboard.press('ControlOrMeta+Enter');
+    await eventually(() => commentBodies(issue.id), [notes]);
+  });
+
   test('a code block with its language comes back as it was', async () => {
     const source = '```ts\nconst a = 1;\n```\n\nafter';
     const issue = await newIssue('Code', source);

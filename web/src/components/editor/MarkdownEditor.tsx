@@ -19,6 +19,7 @@ import { editorKeys } from './keys';
 import { docToMarkdown, markdownToDoc } from './markdown-doc';
 import { mentions } from './mentions';
 import { MenuStore } from './menu';
+import { pasteMarkdown } from './paste-markdown';
 import { SuggestionMenu } from './SuggestionMenu';
 import './editor.css';
 import { documentExtensions } from './schema';
@@ -81,16 +82,22 @@ export default function MarkdownEditor({
     [],
   );
 
-  const editor = useEditor({
-    extensions: [
+  // Made once (a field's placeholder does not change): the schema and plugins are fixed when the editor is created.
+  const extensions = useMemo(
+    () => [
       ...documentExtensions({ image: ServerImage }),
       Placeholder.configure({ placeholder: placeholder ?? '' }),
       slashCommands(store, context),
       mentions(store, context),
       issueRefs(context),
       imageUploads(context),
+      pasteMarkdown((text) => markdownToDoc(markdown, text)),
       editorKeys(context),
     ],
+    [store, context, placeholder],
+  );
+  const editor = useEditor({
+    extensions,
     content: markdownToDoc(markdown, value),
     // Its <style> element would break the CSP (style-src 'self'); editor.css has what it holds.
     injectCSS: false,

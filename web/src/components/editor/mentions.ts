@@ -7,7 +7,7 @@ import { PluginKey } from '@tiptap/pm/state';
 import Suggestion from '@tiptap/suggestion';
 import { mentionCandidates } from '../../lib/mention';
 import type { EditorContext } from './context';
-import { type MenuItem, type MenuStore, menuSuggestion } from './menu';
+import { type MenuItem, type MenuRun, type MenuStore, menuSuggestion } from './menu';
 
 const PEOPLE = 6;
 
@@ -38,8 +38,8 @@ export function mentions(store: MenuStore, context: EditorContext) {
         id: i.identifier,
         label: i.identifier,
         hint: i.title,
-        run: (editor: Parameters<MenuItem['run']>[0], range: Parameters<MenuItem['run']>[1]) =>
-          editor.chain().focus().insertContentAt(range, `${i.identifier} `).run(),
+        run: ((editor, range) =>
+          editor.chain().focus().insertContentAt(range, `${i.identifier} `).run()) satisfies MenuRun,
       })),
     ];
   };

@@ -7,12 +7,14 @@ import type { Editor, Range } from '@tiptap/core';
 import type { PluginKey } from '@tiptap/pm/state';
 import { exitSuggestion, type SuggestionOptions } from '@tiptap/suggestion';
 
+/** Replaces the trigger and query (`range`) with what an item stands for. */
+export type MenuRun = (editor: Editor, range: Range) => void;
+
 export interface MenuItem {
   id: string;
   label: string;
   hint?: string;
-  /** Replaces the trigger and query (`range`) with what the item stands for. */
-  run: (editor: Editor, range: Range) => void;
+  run: MenuRun;
 }
 
 export interface MenuState {

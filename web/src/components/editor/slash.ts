@@ -7,15 +7,19 @@ import type { EditorContext } from './context';
 import { pickImages } from './images';
 import { type MenuItem, type MenuStore, menuSuggestion } from './menu';
 
-const COMMANDS: (MenuItem & { words: string })[] = [
-  ...([1, 2, 3] as const).map((level) => ({
-    id: `h${level}`,
-    label: `Heading ${level}`,
-    hint: `${'#'.repeat(level)} `,
-    words: `heading h${level} title`,
-    run: (e: Parameters<MenuItem['run']>[0], r: Parameters<MenuItem['run']>[1]) =>
-      e.chain().focus().deleteRange(r).setNode('heading', { level }).run(),
-  })),
+/** A command, with the other words it is found by (`/todo` finds Checklist). */
+type Command = MenuItem & { words: string };
+
+const COMMANDS: Command[] = [
+  ...([1, 2, 3] as const).map(
+    (level): Command => ({
+      id: `h${level}`,
+      label: `Heading ${level}`,
+      hint: `${'#'.repeat(level)} `,
+      words: `heading h${level} title`,
+      run: (e, r) => e.chain().focus().deleteRange(r).setNode('heading', { level }).run(),
+    }),
+  ),
   {
     id: 'bullet',
     label: 'Bulleted list',
@@ -64,20 +68,14 @@ const IMAGE = { id: 'image', label: 'Image', hint: 'upload', words: 'image pictu
 
 export function slashCommands(store: MenuStore, context: EditorContext) {
   const pluginKey = new PluginKey('slash');
-  const all = (): MenuItem[] => [
-    ...COMMANDS,
-    ...(context.canUpload()
-      ? [
-          {
-            ...IMAGE,
-            run: (e: Parameters<MenuItem['run']>[0], r: Parameters<MenuItem['run']>[1]) => {
-              e.chain().focus().deleteRange(r).run();
-              pickImages(e, context);
-            },
-          },
-        ]
-      : []),
-  ];
+  const image: Command = {
+    ...IMAGE,
+    run: (e, r) => {
+      e.chain().focus().deleteRange(r).run();
+      pickImages(e, context);
+    },
+  };
+  const all = (): Command[] => (context.canUpload() ? [...COMMANDS, image] : COMMANDS);
   return Extension.create({
     name: 'slashCommands',
     // Before the keymaps: Enter and arrows belong to the open list.
@@ -90,9 +88,7 @@ export function slashCommands(store: MenuStore, context: EditorContext) {
             const q = query.toLowerCase();
             return all().filter(
               (c) =>
-                !q ||
-                c.label.toLowerCase().includes(q) ||
-                (c as { words?: string }).words?.split(' ').some((w) => w.startsWith(q)),
+                !q || c.label.toLowerCase().includes(q) || c.words.split(' ').some((w) => w.startsWith(q)),
             );
           }),
           // Not inside code, where `/` is just a character.
