@@ -34,7 +34,9 @@ describe('UI on a phone', () => {
     await sidebar.getByRole('button', { name: /New issue/ }).tap();
     const dialog = page.getByRole('dialog', { name: 'New issue' });
     await dialog.getByLabel('Title').fill('Reported from a phone');
-    await dialog.getByRole('textbox', { name: 'Description' }).pressSequentially('Steps on a **small** screen');
+    await dialog
+      .getByRole('textbox', { name: 'Description' })
+      .pressSequentially('Steps on a **small** screen');
     const create = dialog.getByRole('button', { name: 'Create issue' });
     // The dialog fits the screen: its button is reachable without scrolling sideways.
     const box = (await create.boundingBox())!;
