@@ -6,14 +6,8 @@ import { Placeholder } from '@tiptap/extensions';
 import { MarkdownManager } from '@tiptap/markdown';
 import { EditorContent, useEditor } from '@tiptap/react';
 import { useEffect, useId, useMemo, useRef, useState, useSyncExternalStore } from 'react';
-import { graphql } from '../../gql';
-import { gql } from '../../lib/api';
-import { searchFilters } from '../../lib/issues';
-import { useRefData } from '../../lib/ref';
-import { useSession } from '../../lib/session';
-import { ErrorMessage } from '../ui';
-import type { EditorContext } from './context';
-import { imageUploads, ServerImage } from './images';
+import type { EditorContext, EditorServices } from './context';
+import { imageUploads, serverImage } from './images';
 import { issueRefs } from './issue-refs';
 import { editorKeys } from './keys';
 import { docToMarkdown, markdownToDoc } from './markdown-doc';
@@ -37,16 +31,12 @@ export interface MarkdownEditorProps {
   rows?: number;
 }
 
-const markdown = new MarkdownManager({ extensions: documentExtensions({ image: ServerImage }) });
-
-function searchIssues(query: string) {
-  return gql(
-    graphql(
-      `query EditorIssueSearch($filter: IssueFilter) { issues(first: 5, filter: $filter) { nodes { identifier title } } }`,
-    ),
-    { filter: { or: searchFilters(query) } },
-  ).then((d) => d.issues.nodes);
+export interface MarkdownEditorInnerProps extends MarkdownEditorProps {
+  services: EditorServices;
 }
+
+/** Markdown in and out: the document's node types only (how images show does not matter here). */
+const markdown = new MarkdownManager({ extensions: documentExtensions() });
 
 export default function MarkdownEditor({
   label,
@@ -56,28 +46,24 @@ export default function MarkdownEditor({
   placeholder,
   autoFocus,
   rows = 3,
-}: MarkdownEditorProps) {
+  services,
+}: MarkdownEditorInnerProps) {
   const id = useId();
   const listId = `${id}-menu`;
-  const ref = useRefData().data;
-  const { flag } = useSession();
   const [uploadError, setUploadError] = useState<unknown>(null);
   /** The editor's view exists only once it is mounted; its DOM is touched after that. */
   const [mounted, setMounted] = useState(false);
-  const latest = useRef({ ref, flag, onSubmit, onText });
-  latest.current = { ref, flag, onSubmit, onText };
+  const latest = useRef({ services, onSubmit, onText });
+  latest.current = { services, onSubmit, onText };
   /** The Markdown last written by this editor: a `value` that differs came from outside. */
   const written = useRef(value);
 
   const store = useMemo(() => new MenuStore(), []);
   const context = useMemo<EditorContext>(
     () => ({
-      people: () => latest.current.ref?.people ?? [],
-      teamKeys: () => new Set(latest.current.ref?.teams.map((t) => t.key)),
-      searchIssues,
+      services: () => latest.current.services,
       submit: () => latest.current.onSubmit?.(),
       uploadFailed: setUploadError,
-      canUpload: () => latest.current.flag('attachments'),
     }),
     [],
   );
@@ -85,7 +71,7 @@ export default function MarkdownEditor({
   // Made once (a field's placeholder does not change): the schema and plugins are fixed when the editor is created.
   const extensions = useMemo(
     () => [
-      ...documentExtensions({ image: ServerImage }),
+      ...documentExtensions({ image: serverImage(context) }),
       Placeholder.configure({ placeholder: placeholder ?? '' }),
       slashCommands(store, context),
       mentions(store, context),
@@ -134,9 +120,10 @@ export default function MarkdownEditor({
   }, [editor, mounted, rows]);
 
   // Team keys arrive with the reference data; chips are drawn again then.
+  const teamKeys = services.teamKeys;
   useEffect(() => {
-    if (editor && mounted && ref) editor.commands.refreshIssueRefs();
-  }, [editor, mounted, ref]);
+    if (editor && mounted && teamKeys.size > 0) editor.commands.refreshIssueRefs();
+  }, [editor, mounted, teamKeys]);
 
   // The open list is announced from the text box, which keeps focus.
   const menu = useSyncExternalStore(store.subscribe, store.get);
@@ -159,7 +146,11 @@ export default function MarkdownEditor({
       </span>
       <EditorContent editor={editor} />
       <SuggestionMenu store={store} id={listId} />
-      <ErrorMessage error={uploadError} />
+      {uploadError != null && (
+        <div className="error-message" role="alert">
+          {uploadError instanceof Error ? uploadError.message : String(uploadError)}
+        </div>
+      )}
     </div>
   );
 }

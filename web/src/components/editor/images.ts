@@ -7,7 +7,6 @@ import { type Editor, Extension } from '@tiptap/core';
 import Image from '@tiptap/extension-image';
 import { Plugin, PluginKey } from '@tiptap/pm/state';
 import { Decoration, DecorationSet, type EditorView } from '@tiptap/pm/view';
-import { imageUrl, isServerFile, uploadFile } from '../../lib/files';
 import type { EditorContext } from './context';
 
 type Placeholders = DecorationSet;
@@ -35,21 +34,24 @@ export function uploadImages(view: EditorView, files: File[], pos: number, conte
   for (const file of files) {
     const id = crypto.randomUUID();
     view.dispatch(view.state.tr.setMeta(key, { add: { id, pos } } satisfies Meta));
-    uploadFile(file).then(
-      (url) => {
-        const at = where(view, id);
-        const tr = view.state.tr.setMeta(key, { remove: { id } } satisfies Meta);
-        if (at !== undefined) {
-          const image = view.state.schema.nodes['image']?.create({ src: url, alt: file.name || 'image' });
-          if (image) tr.insert(at, image);
-        }
-        view.dispatch(tr);
-      },
-      (error: unknown) => {
-        view.dispatch(view.state.tr.setMeta(key, { remove: { id } } satisfies Meta));
-        context.uploadFailed(error);
-      },
-    );
+    context
+      .services()
+      .upload(file)
+      .then(
+        (url) => {
+          const at = where(view, id);
+          const tr = view.state.tr.setMeta(key, { remove: { id } } satisfies Meta);
+          if (at !== undefined) {
+            const image = view.state.schema.nodes['image']?.create({ src: url, alt: file.name || 'image' });
+            if (image) tr.insert(at, image);
+          }
+          view.dispatch(tr);
+        },
+        (error: unknown) => {
+          view.dispatch(view.state.tr.setMeta(key, { remove: { id } } satisfies Meta));
+          context.uploadFailed(error);
+        },
+      );
   }
 }
 
@@ -91,13 +93,13 @@ export function imageUploads(context: EditorContext) {
             decorations: (state) => key.getState(state),
             handlePaste(view, event) {
               const files = imageFiles(event.clipboardData?.files);
-              if (!files.length || !context.canUpload()) return false;
+              if (!files.length || !context.services().canUpload) return false;
               uploadImages(view, files, view.state.selection.from, context);
               return true;
             },
             handleDrop(view, event, _slice, moved) {
               const files = imageFiles(event.dataTransfer?.files);
-              if (moved || !files.length || !context.canUpload()) return false;
+              if (moved || !files.length || !context.services().canUpload) return false;
               const at = view.posAtCoords({ left: event.clientX, top: event.clientY });
               event.preventDefault();
               uploadImages(view, files, at?.pos ?? view.state.selection.from, context);
@@ -115,21 +117,23 @@ export function imageUploads(context: EditorContext) {
  * send: those are fetched and shown from a blob (lib/files.ts imageUrl), as
  * the rendered Markdown does.
  */
-export const ServerImage = Image.extend({
-  addNodeView() {
-    return ({ node }) => {
-      const img = document.createElement('img');
-      img.alt = node.attrs['alt'] ?? '';
-      const src: string = node.attrs['src'] ?? '';
-      if (!isServerFile(src)) img.src = src;
-      else
-        imageUrl(src).then(
-          (shown) => {
-            if (shown) img.src = shown;
-          },
-          () => undefined,
-        );
-      return { dom: img };
-    };
-  },
-});
+export function serverImage(context: EditorContext) {
+  return Image.extend({
+    addNodeView() {
+      return ({ node }) => {
+        const img = document.createElement('img');
+        img.alt = node.attrs['alt'] ?? '';
+        context
+          .services()
+          .showImage(node.attrs['src'] ?? '')
+          .then(
+            (shown) => {
+              if (shown) img.src = shown;
+            },
+            () => undefined,
+          );
+        return { dom: img };
+      };
+    },
+  });
+}

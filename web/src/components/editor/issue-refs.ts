@@ -34,9 +34,10 @@ export function issueRefs(context: EditorContext) {
         new Plugin({
           key,
           state: {
-            init: (_, state) => chips(state.doc, context.teamKeys()),
+            init: (_, state) => chips(state.doc, context.services().teamKeys),
             // Team keys arrive with the reference data: a `refresh` meta recomputes.
-            apply: (tr, old) => (tr.docChanged || tr.getMeta(key) ? chips(tr.doc, context.teamKeys()) : old),
+            apply: (tr, old) =>
+              tr.docChanged || tr.getMeta(key) ? chips(tr.doc, context.services().teamKeys) : old,
           },
           props: { decorations: (state) => key.getState(state) },
         }),

@@ -14,7 +14,7 @@ const PEOPLE = 6;
 export function mentions(store: MenuStore, context: EditorContext) {
   const pluginKey = new PluginKey('mention');
   const items = async (query: string): Promise<MenuItem[]> => {
-    const people: MenuItem[] = mentionCandidates(context.people(), query, PEOPLE).map((p) => ({
+    const people: MenuItem[] = mentionCandidates(context.services().people, query, PEOPLE).map((p) => ({
       id: p.id,
       label: `@${p.displayName}`,
       hint: p.name,
@@ -30,7 +30,10 @@ export function mentions(store: MenuStore, context: EditorContext) {
     }));
     const issues =
       query.length >= 2
-        ? await context.searchIssues(query).catch(() => [])
+        ? await context
+            .services()
+            .searchIssues(query)
+            .catch(() => [])
         : ([] as { identifier: string; title: string }[]);
     return [
       ...people,

@@ -75,7 +75,7 @@ export function slashCommands(store: MenuStore, context: EditorContext) {
       pickImages(e, context);
     },
   };
-  const all = (): Command[] => (context.canUpload() ? [...COMMANDS, image] : COMMANDS);
+  const all = (): Command[] => (context.services().canUpload ? [...COMMANDS, image] : COMMANDS);
   return Extension.create({
     name: 'slashCommands',
     // Before the keymaps: Enter and arrows belong to the open list.
