@@ -31,7 +31,7 @@ export interface MarkdownEditorProps {
   rows?: number;
 }
 
-export interface MarkdownEditorInnerProps extends MarkdownEditorProps {
+interface MarkdownEditorInnerProps extends MarkdownEditorProps {
   services: EditorServices;
 }
 
