@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import { type Block, parseInline, parseMarkdown, type Work } from '../web/src/lib/markdown-parse.js';
+import { type Block, parseInline, parseMarkdown, setTask, type Work } from '../web/src/lib/markdown-parse.js';
 
 const stepsFor = (source: string) => {
   const work: Work = { steps: 0 };
@@ -181,6 +181,63 @@ describe('the syntax reads as before', () => {
     ]);
   });
 
+  test('backslash escapes and character references read as the characters (the editor writes them)', () => {
+    assert.deepEqual(parseInline('a\\_b\\_c \\*no\\* AT&amp;T &lt;b&gt; &#65;&#x42; &bogus; \\q'), [
+      'a',
+      '_',
+      'b',
+      '_',
+      'c ',
+      '*',
+      'no',
+      '*',
+      ' AT',
+      '&',
+      'T ',
+      '<',
+      'b',
+      '>',
+      ' ',
+      'A',
+      'B',
+      ' &bogus; \\q',
+    ]);
+    assert.deepEqual(parseInline('`a\\_b &amp;`'), [{ kind: 'code', text: 'a\\_b &amp;' }], 'not in code');
+  });
+
+  test('setTask ticks the task on one source line and changes nothing else', () => {
+    const source = '- [ ] one\n```\n- [ ] in code\n```\n  1. [x] two\n- plain';
+    const lists = parseMarkdown(source).filter((b) => b.kind === 'list');
+    const lines = lists.flatMap((b) => (b.kind === 'list' ? b.items.filter((i) => i.task !== null) : []));
+    assert.deepEqual(
+      lines.map((i) => i.line),
+      [0, 4],
+    );
+    assert.equal(setTask(source, 0, true), source.replace('- [ ] one', '- [x] one'));
+    assert.equal(setTask(source, 4, false), source.replace('1. [x] two', '1. [ ] two'));
+    assert.equal(setTask(source, 5, true), source, 'not a task: unchanged');
+    assert.equal(setTask(source, 99, true), source);
+  });
+
+  test('setTask, for any text and line, changes at most that line and only its box', () => {
+    const line = fc.oneof(
+      fc.constantFrom('- [ ] a', '- [x] b', '  * [X] c', '1. [ ] d', '```', '- e', '[ ] f', ''),
+      fc.string({ unit: fc.constantFrom(...'- [x]1.`*'.split('')), maxLength: 10 }),
+    );
+    fc.assert(
+      fc.property(fc.array(line, { maxLength: 8 }), fc.nat(10), fc.boolean(), (lines, at, done) => {
+        const source = lines.join('\n');
+        const after = setTask(source, at, done).split('\n');
+        const before = source.split('\n');
+        assert.equal(after.length, before.length);
+        before.forEach((text, n) => {
+          if (n !== at) assert.equal(after[n], text);
+          else assert.equal(after[n]?.replace(/\[[ xX]\]/, '[?]'), text.replace(/\[[ xX]\]/, '[?]'));
+        });
+      }),
+    );
+  });
+
   test('blocks: headings, fences, rules, quotes, lists and tasks, paragraphs with line breaks', () => {
     const blocks = parseMarkdown(
       '# T\n```\n**raw**\n```\n---\n> q1\n> q2\n- [x] done\n- item\n\n1. one\ntext\nmore\n\nnext',
@@ -195,8 +252,8 @@ describe('the syntax reads as before', () => {
       kind: 'list',
       ordered: false,
       items: [
-        { task: true, content: ['done'] },
-        { task: null, content: ['item'] },
+        { task: true, content: ['done'], line: 7 },
+        { task: null, content: ['item'], line: 8 },
       ],
     });
     assert.deepEqual(blocks[6], { kind: 'paragraph', lines: [['text'], ['more']] });

@@ -1,4 +1,4 @@
-// In a real browser: comments. A comment shows the moment it is written,
+// In a real browser: comments (written in the rich editor, components/editor/). A comment shows the moment it is written,
 // edited or deleted, and is put back as it was when the server refuses; a
 // deleted comment that someone answered leaves "Comment deleted" in its place
 // and the answer where it was.
@@ -47,7 +47,7 @@ describe('UI: comments', () => {
     await page.getByRole('button', { name: 'Comment', exact: true }).click();
     const shown = page.locator('.comment', { hasText: 'Said at once' });
     await shown.getByText('sending…').waitFor();
-    assert.equal(await box.inputValue(), '', 'the box is cleared at once');
+    assert.equal(await box.textContent(), '', 'the box is cleared at once');
     assert.deepEqual(await savedBodies(issue.id), [], 'not saved yet');
     held.release();
     await page.waitForFunction(() => !document.body.textContent?.includes('sending…'));
@@ -66,7 +66,7 @@ describe('UI: comments', () => {
     await page.getByRole('button', { name: 'Comment', exact: true }).click();
     await page.getByRole('alert').filter({ hasText: 'No comments today' }).waitFor();
     await page.waitForFunction(() => document.querySelectorAll('.comment-list > li').length === 0);
-    assert.equal(await box.inputValue(), 'Never kept');
+    assert.equal(await box.textContent(), 'Never kept');
     await refused.stop();
     assert.deepEqual(await savedBodies(issue.id), []);
   });
@@ -102,7 +102,7 @@ describe('UI: comments', () => {
     await item.getByRole('button', { name: 'Save comment' }).click();
     await page.getByRole('alert').filter({ hasText: 'Edits are closed' }).waitFor();
     // The editor opens again with what was typed; the saved text is underneath.
-    assert.equal(await item.getByLabel('Edit comment').inputValue(), 'Third words');
+    assert.equal(await item.getByLabel('Edit comment').textContent(), 'Third words');
     await item.getByRole('button', { name: 'Cancel' }).click();
     await item.getByText('Second words').waitFor();
     await refused.stop();

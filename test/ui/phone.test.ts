@@ -34,7 +34,9 @@ describe('UI on a phone', () => {
     await sidebar.getByRole('button', { name: /New issue/ }).tap();
     const dialog = page.getByRole('dialog', { name: 'New issue' });
     await dialog.getByLabel('Title').fill('Reported from a phone');
-    await dialog.getByRole('combobox', { name: 'Description' }).fill('Steps on a **small** screen');
+    await dialog
+      .getByRole('textbox', { name: 'Description' })
+      .pressSequentially('Steps on a **small** screen');
     const create = dialog.getByRole('button', { name: 'Create issue' });
     // The dialog fits the screen: its button is reachable without scrolling sideways.
     const box = (await create.boundingBox())!;
@@ -52,7 +54,7 @@ describe('UI on a phone', () => {
     assert.equal(await overflowsSideways(page), false, 'the issue page fits');
     await screenshot(page, 'phone-issue-top');
 
-    const comment = page.getByRole('combobox', { name: 'Add a comment' });
+    const comment = page.getByRole('textbox', { name: 'Add a comment' });
     await comment.scrollIntoViewIfNeeded();
     await comment.tap();
     await comment.fill('Seen on my phone too');

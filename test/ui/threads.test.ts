@@ -130,7 +130,7 @@ describe('UI: reactions and replies', () => {
     await page.goto(`/issue/${issue.identifier}`);
     await page.getByText('Who owns this?').waitFor();
     await page.getByRole('button', { name: /^Reply to / }).click();
-    const box = page.getByRole('combobox', { name: /^Reply to / });
+    const box = page.getByRole('textbox', { name: /^Reply to / });
     await box.fill('I do');
     await page.getByRole('button', { name: 'Reply', exact: true }).click();
     const replies = page.getByRole('list', { name: /^Replies to / });

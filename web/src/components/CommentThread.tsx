@@ -7,7 +7,7 @@ import { graphql } from '../gql';
 import { useAction } from '../lib/action';
 import { gql } from '../lib/api';
 import { type Comment, PENDING, type WithComments, withNodes } from './IssueComments';
-import { MentionTextArea } from './MentionTextArea';
+import { MarkdownField } from './MarkdownField';
 import { Button, ErrorMessage } from './ui';
 
 /** More replies than this fold, leaving the last SHOWN_WHEN_FOLDED in view. */
@@ -68,8 +68,8 @@ export function CommentThread({
   // The server takes no replies to a deleted or unsaved comment.
   const canReply = !root.archivedAt && !root.id.startsWith(PENDING);
 
-  function send(e: FormEvent) {
-    e.preventDefault();
+  function send(e?: FormEvent) {
+    e?.preventDefault();
     const text = body;
     if (!text.trim()) return;
     setBody('');
@@ -100,17 +100,14 @@ export function CommentThread({
         <li className="comment-thread-actions">
           {replying ? (
             <form onSubmit={send} className="reply-form comment-form">
-              <MentionTextArea
+              <MarkdownField
                 label={`Reply to ${author}`}
                 value={body}
                 rows={2}
                 placeholder="Reply…"
                 autoFocus
                 onText={setBody}
-                onKeyDown={(e) => {
-                  if (e.key === 'Enter' && (e.metaKey || e.ctrlKey)) void send(e);
-                  if (e.key === 'Escape') setReplying(false);
-                }}
+                onSubmit={() => send()}
               />
               <div className="row">
                 <Button type="submit" variant="primary" disabled={!body.trim()}>

@@ -7,7 +7,7 @@ import { createIssue, PRIORITIES } from '../lib/issues';
 import { cycleName, useCycles, useProjects, useRefData } from '../lib/ref';
 import { useSession } from '../lib/session';
 import { LabelPicker } from './LabelPicker';
-import { MentionTextArea } from './MentionTextArea';
+import { MarkdownField } from './MarkdownField';
 import { Button, Dialog, ErrorMessage, Kbd, Loading, SelectField, TextField } from './ui';
 
 export function CreateIssueDialog({ onClose }: { onClose: () => void }) {
@@ -79,11 +79,11 @@ export function CreateIssueDialog({ onClose }: { onClose: () => void }) {
             error={state.titleError}
             placeholder="Issue title"
           />
-          <MentionTextArea
+          <MarkdownField
             label="Description"
             value={form.description}
-            placeholder="Add a description (Markdown; @ mentions someone)…"
-            onText={(description) => setForm({ ...form, description })}
+            placeholder="Add a description… (/ for blocks, @ to mention)"
+            onText={(description) => setForm((f) => ({ ...f, description }))}
           />
           <div className="prop-grid">
             {ref.data && ref.data.teams.length > 1 && (

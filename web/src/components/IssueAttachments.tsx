@@ -42,6 +42,8 @@ export function Attachments({
 
   useEffect(() => {
     const onPaste = (e: Event) => {
+      // Taken already: the text editor places a pasted image in the text instead.
+      if (e.defaultPrevented) return;
       const files = [...((e as unknown as ClipboardEvent).clipboardData?.files ?? [])];
       if (files.length) {
         e.preventDefault();

@@ -6,7 +6,7 @@ import { useAction } from '../lib/action';
 import { gql } from '../lib/api';
 import { Markdown } from '../lib/markdown';
 import { CommentThread } from './CommentThread';
-import { MentionTextArea } from './MentionTextArea';
+import { MarkdownField } from './MarkdownField';
 import { type Reaction, ReactionBar } from './Reactions';
 import { RelativeTime } from './RelativeTime';
 import { Button, ErrorMessage } from './ui';
@@ -96,8 +96,8 @@ export function Comments({
     />
   );
 
-  function add(e: FormEvent) {
-    e.preventDefault();
+  function add(e?: FormEvent) {
+    e?.preventDefault();
     const text = body;
     if (!text.trim()) return;
     setBody('');
@@ -121,15 +121,13 @@ export function Comments({
         ))}
       </ul>
       <form onSubmit={add} className="comment-form">
-        <MentionTextArea
+        <MarkdownField
           label="Add a comment"
           value={body}
           rows={3}
-          placeholder="Leave a comment (Markdown; @ mentions someone)…"
+          placeholder="Leave a comment… (/ for blocks, @ to mention)"
           onText={setBody}
-          onKeyDown={(e) => {
-            if (e.key === 'Enter' && (e.metaKey || e.ctrlKey)) void add(e);
-          }}
+          onSubmit={add}
         />
         <ErrorMessage error={state.error} />
         <Button type="submit" variant="primary" disabled={!body.trim()}>
@@ -220,6 +218,10 @@ function CommentItem({
       onError: () => setEditing(true),
     },
   );
+  const save = () => {
+    setEditing(false);
+    void saving.run(draft);
+  };
   const error = saving.error ?? removing.error;
   const author = c.user?.name ?? 'Deleted user';
   // A deleted comment with replies keeps its place in the thread, nothing else.
@@ -263,11 +265,17 @@ function CommentItem({
         <form
           onSubmit={(e) => {
             e.preventDefault();
-            setEditing(false);
-            void saving.run(draft);
+            save();
           }}
         >
-          <MentionTextArea label="Edit comment" value={draft} rows={3} onText={setDraft} autoFocus />
+          <MarkdownField
+            label="Edit comment"
+            value={draft}
+            rows={3}
+            onText={setDraft}
+            onSubmit={save}
+            autoFocus
+          />
           <div className="row">
             <Button type="submit" variant="primary">
               Save comment

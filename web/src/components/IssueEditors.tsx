@@ -1,8 +1,9 @@
 // In-place editors for an issue's title and description: Enter or leaving the
-// field saves, Escape puts the old text back.
+// title saves, Escape puts the old text back; the description opens the rich
+// editor (Mod-Enter saves) and its checklists tick in place.
 import { useEffect, useRef, useState } from 'react';
-import { Markdown } from '../lib/markdown';
-import { MentionTextArea } from './MentionTextArea';
+import { Markdown, setTask } from '../lib/markdown';
+import { MarkdownField } from './MarkdownField';
 import { Button } from './ui';
 
 interface EditorProps {
@@ -52,29 +53,47 @@ export function TitleEditor({ value, onSave, readOnly }: EditorProps) {
 export function DescriptionEditor({ value, onSave, readOnly }: EditorProps) {
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState(value);
+  // A refused save keeps the editor open with the draft (the error shows below).
+  const save = async () => {
+    if (await onSave(draft)) setEditing(false);
+  };
   if (editing)
     return (
       <form
         className="desc-edit"
-        onSubmit={async (e) => {
+        onSubmit={(e) => {
           e.preventDefault();
-          // A refused save keeps the editor open with the draft (the error shows below).
-          if (await onSave(draft)) setEditing(false);
+          void save();
         }}
       >
-        <MentionTextArea label="Description" value={draft} rows={10} autoFocus onText={setDraft} />
+        <MarkdownField
+          label="Description"
+          value={draft}
+          rows={10}
+          autoFocus
+          onText={setDraft}
+          onSubmit={save}
+        />
         <div className="row">
           <Button type="submit" variant="primary">
             Save description
           </Button>
           <Button onClick={() => setEditing(false)}>Cancel</Button>
-          <span className="muted small">Markdown: **bold**, _italic_, `code`, lists, links, images</span>
+          <span className="muted small">Type / for blocks, @ to mention; Markdown works as you type</span>
         </div>
       </form>
     );
   return (
     <section className="description" aria-label="Description">
-      {value ? <Markdown source={value} /> : <p className="muted">No description.</p>}
+      {value ? (
+        <Markdown
+          source={value}
+          // A tick is a description update like any other (optimistic, put back if refused).
+          onTask={readOnly ? undefined : (line, done) => void onSave(setTask(value, line, done))}
+        />
+      ) : (
+        <p className="muted">No description.</p>
+      )}
       {!readOnly && (
         <Button
           variant="ghost"

@@ -26,7 +26,7 @@ export type Block =
   | { kind: 'heading'; level: 1 | 2 | 3; content: Inline[] }
   | { kind: 'rule' }
   | { kind: 'quote'; content: Inline[] }
-  | { kind: 'list'; ordered: boolean; items: { task: boolean | null; content: Inline[] }[] }
+  | { kind: 'list'; ordered: boolean; items: ListItem[] }
   | {
       kind: 'table';
       align: ('center' | 'right' | undefined)[];
@@ -34,6 +34,13 @@ export type Block =
       rows: Inline[][][];
     }
   | { kind: 'paragraph'; lines: Inline[][] };
+
+/** A list line; `line` is its index in the source (0-based), which a ticked task rewrites. */
+export interface ListItem {
+  task: boolean | null;
+  content: Inline[];
+  line: number;
+}
 
 /** What the parser did: one step per character looked at (tests bound it). */
 export interface Work {
@@ -92,6 +99,15 @@ function isTableRule(line: string, work: Work): boolean {
   return tableCells(line, work).every((c) => TABLE_CELL_RULE.test(c));
 }
 
+/** `source` with the task on `line` (a list item's `line`) ticked or not; anything else unchanged. */
+export function setTask(source: string, line: number, done: boolean): string {
+  const lines = source.replace(/\r\n?/g, '\n').split('\n');
+  const text = lines[line];
+  if (text === undefined) return source;
+  lines[line] = text.replace(/^(\s*(?:[-*+]|\d+[.)])\s+)\[[ xX]\]/, `$1[${done ? 'x' : ' '}]`);
+  return lines.join('\n');
+}
+
 export function parseMarkdown(source: string, work: Work = { steps: 0 }): Block[] {
   const lines = source.replace(/\r\n?/g, '\n').split('\n');
   work.steps += source.length;
@@ -132,12 +148,15 @@ export function parseMarkdown(source: string, work: Work = { steps: 0 }): Block[
     }
     if (LIST_ITEM.test(line)) {
       const ordered = /^\s*\d/.test(line);
-      const items: { task: boolean | null; content: Inline[] }[] = [];
+      const items: ListItem[] = [];
       while (i < lines.length && LIST_ITEM.test(at(i))) {
+        const line = i;
         const text = (lines[i++] ?? '').replace(LIST_ITEM, '');
         const task = TASK.exec(text);
         items.push(
-          task ? { task: task[1] !== ' ', content: inl(task[2] ?? '') } : { task: null, content: inl(text) },
+          task
+            ? { task: task[1] !== ' ', content: inl(task[2] ?? ''), line }
+            : { task: null, content: inl(text), line },
         );
       }
       blocks.push({ kind: 'list', ordered, items });
@@ -236,6 +255,26 @@ function linkTargetEnd(text: string, from: number, work: Work): number {
   return -1;
 }
 
+const ESCAPABLE = /^[!-/:-@[-`{-~]$/;
+const CHAR_REF = /^&(?:#(\d{1,7})|#[xX]([0-9a-fA-F]{1,6})|(lt|gt|quot|amp|apos|nbsp));/;
+const NAMED_REFS: Record<string, string> = {
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  amp: '&',
+  apos: "'",
+  nbsp: '\u00a0',
+};
+
+function characterReference(ref: RegExpExecArray): string {
+  const code = ref[1] ? Number(ref[1]) : ref[2] ? Number.parseInt(ref[2], 16) : null;
+  if (code === null) return NAMED_REFS[ref[3] ?? ''] ?? ref[0];
+  // Zero, surrogates and beyond Unicode read as the replacement character, as CommonMark says.
+  return code === 0 || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)
+    ? '\ufffd'
+    : String.fromCodePoint(code);
+}
+
 /** Inline syntax: code, images, links, bold, italic, strikethrough, bare URLs, issue references, mentions. */
 export function parseInline(text: string, work: Work = { steps: 0 }, insideLink = false): Inline[] {
   const out: Inline[] = [];
@@ -266,6 +305,19 @@ export function parseInline(text: string, work: Work = { steps: 0 }, insideLink 
     work.steps++;
     const c = text[i]!;
     const consumed = ((): number => {
+      // CommonMark's escapes and character references, as the editor writes them (`\_`, `&lt;`).
+      if (c === '\\' && ESCAPABLE.test(text[i + 1] ?? '')) {
+        emit(i, text[i + 1]!);
+        return i + 2;
+      }
+      if (c === '&') {
+        const ref = CHAR_REF.exec(text.slice(i, i + 12));
+        if (ref) {
+          emit(i, characterReference(ref));
+          return i + ref[0].length;
+        }
+        return 0;
+      }
       if (c === '`') {
         const end = next.tick.from(i + 1);
         if (end > i + 1) {

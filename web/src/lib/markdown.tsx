@@ -4,16 +4,19 @@
 // `ENG-123` links the issue and `@name` the person, when the team or person exists.
 // Parsing (markdown-parse.ts) takes time linear in the text; this file only maps its tree.
 import { Link } from '@tanstack/react-router';
-import { Fragment, type ReactNode } from 'react';
+import { Fragment, type ReactNode, useEffect, useState } from 'react';
+import { imageUrl, isServerFile } from './files';
 import { type Block, type Inline, parseMarkdown } from './markdown-parse';
 import { type Person, useRefData } from './ref';
 
-export { safeHref } from './markdown-parse';
+export { safeHref, setTask } from './markdown-parse';
 
 /** What the text may refer to: team keys (upper case) and people by lower-cased display name. */
 interface Known {
   teamKeys: ReadonlySet<string>;
   people: ReadonlyMap<string, Person>;
+  /** Given, checklists can be ticked: the task on a source line is set done or not. */
+  onTask?: ((line: number, done: boolean) => void) | undefined;
 }
 
 let keySeq = 0;
@@ -26,7 +29,11 @@ function inline(nodes: Inline[], known: Known): ReactNode[] {
       case 'code':
         return <code key={k()}>{node.text}</code>;
       case 'image':
-        return <img key={k()} src={node.src} alt={node.alt} loading="lazy" />;
+        return isServerFile(node.src) ? (
+          <ServerImage key={k()} src={node.src} alt={node.alt} />
+        ) : (
+          <img key={k()} src={node.src} alt={node.alt} loading="lazy" />
+        );
       case 'link':
         return (
           <a key={k()} href={node.href} target="_blank" rel="noopener noreferrer nofollow">
@@ -75,6 +82,31 @@ function inline(nodes: Inline[], known: Known): ReactNode[] {
   });
 }
 
+/**
+ * An image uploaded here (the editor places them inline): the file route needs
+ * the sign-in token, which an <img src> cannot send, so it is fetched and shown
+ * from a blob of its allow-listed type (lib/files.ts); anything else shows its text.
+ */
+function ServerImage({ src, alt }: { src: string; alt: string }) {
+  const [shown, setShown] = useState<string | null | undefined>(undefined);
+  useEffect(() => {
+    let live = true;
+    imageUrl(src).then(
+      (url) => live && setShown(url),
+      () => live && setShown(null),
+    );
+    return () => {
+      live = false;
+    };
+  }, [src]);
+  if (shown === null) return <span className="muted">{alt || 'image'}</span>;
+  return shown ? (
+    <img src={shown} alt={alt} />
+  ) : (
+    <span className="image-loading" role="img" aria-label={alt} />
+  );
+}
+
 function block(b: Block, known: Known): ReactNode {
   switch (b.kind) {
     case 'code':
@@ -99,14 +131,19 @@ function block(b: Block, known: Known): ReactNode {
       return <blockquote key={k()}>{inline(b.content, known)}</blockquote>;
     case 'list': {
       const items = b.items.map((item) => (
-        <li key={k()}>
+        <li key={k()} className={item.task === null ? undefined : 'task-item'}>
           {item.task === null ? (
             inline(item.content, known)
           ) : (
-            <>
-              <input type="checkbox" checked={item.task} readOnly disabled aria-label="Task" />{' '}
-              {inline(item.content, known)}
-            </>
+            <label>
+              <input
+                type="checkbox"
+                checked={item.task}
+                disabled={!known.onTask}
+                onChange={(e) => known.onTask?.(item.line, e.currentTarget.checked)}
+              />
+              <span>{inline(item.content, known)}</span>
+            </label>
           )}
         </li>
       ));
@@ -148,11 +185,19 @@ function block(b: Block, known: Known): ReactNode {
 }
 
 /** Block syntax: headings, fenced code, quotes, lists, tables, rules, paragraphs. */
-export function Markdown({ source }: { source: string }) {
+export function Markdown({
+  source,
+  onTask,
+}: {
+  source: string;
+  /** Makes checklists tickable: called with the task's source line and its new state. */
+  onTask?: (line: number, done: boolean) => void;
+}) {
   const ref = useRefData().data;
   const known: Known = {
     teamKeys: new Set(ref?.teams.map((t) => t.key)),
     people: new Map(ref?.people.map((p) => [p.displayName.toLowerCase(), p])),
+    onTask,
   };
   return <div className="markdown">{parseMarkdown(source).map((b) => block(b, known))}</div>;
 }
