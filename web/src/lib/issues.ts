@@ -73,8 +73,6 @@ export function searchFilters(q: string): IssueFilter[] {
 
 // ---------- mutations ----------
 
-// ---------- mutations ----------
-
 /** After a change whose effect on lists cannot be computed here (a relation made an issue a duplicate). */
 export function refreshIssues() {
   void invalidate(keys.issues.all);
@@ -165,13 +163,17 @@ const UpdateIssue = graphql(`
   }
 `);
 
+/** How a change looks on a row: the same for every row, or worked out per row (labels added to each). */
+export type LocalPatch = Partial<Issue> | ((was: Issue) => Partial<Issue>);
+
 /** Shows `patch` in every cached list (moving rows between groups and columns); returns what to put back. */
-function patchLists(ids: readonly string[], patch: Partial<Issue>) {
+function patchLists(ids: readonly string[], patch: LocalPatch) {
   const before = snapshotLists();
   const changes: Placement[] = [];
   for (const id of ids) {
     const was = cachedIssue(id);
-    if (was) changes.push({ id, was, now: { ...was, ...patch } });
+    if (was)
+      changes.push({ id, was, now: { ...was, ...(typeof patch === 'function' ? patch(was) : patch) } });
   }
   placeIssues(changes);
   return before;
@@ -182,7 +184,7 @@ function patchLists(ids: readonly string[], patch: Partial<Issue>) {
  * once everywhere the issue is listed and is put back if the server refuses.
  * The change stream then brings the saved row (with its new `updatedAt`).
  */
-export async function updateIssue(id: string, input: IssueUpdateInput, local?: Partial<Issue>) {
+export async function updateIssue(id: string, input: IssueUpdateInput, local?: LocalPatch) {
   await queryClient.cancelQueries({ queryKey: keys.issues.lists });
   const before = local ? patchLists([id], local) : [];
   try {
@@ -206,7 +208,7 @@ const BATCH = 50;
  * go one after another; if the server refuses one, every row is put back and
  * the saved ones read again, so what shows is what was saved.
  */
-export async function updateIssues(ids: string[], input: IssueUpdateInput, local?: Partial<Issue>) {
+export async function updateIssues(ids: string[], input: IssueUpdateInput, local?: LocalPatch) {
   await queryClient.cancelQueries({ queryKey: keys.issues.lists });
   const before = local ? patchLists(ids, local) : [];
   let saved = 0;

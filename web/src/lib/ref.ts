@@ -31,6 +31,8 @@ export interface Label {
   id: string;
   name: string;
   color: string;
+  /** The team it belongs to; null for a workspace label, which any issue may carry. */
+  teamId: string | null;
 }
 export interface ProjectRef {
   id: string;
@@ -54,6 +56,8 @@ export interface Ref {
   personById: Map<string, Person>;
   labels: Label[];
   viewerId: string;
+  /** The teams the viewer is a member of, in the order the server lists them. */
+  myTeamIds: string[];
 }
 
 export const STATE_TYPES = ['triage', 'backlog', 'unstarted', 'started', 'completed', 'canceled'];
@@ -62,11 +66,11 @@ export const sortStates = (s: State[]) =>
 
 const RefQuery = graphql(`
   query Ref {
-    viewer { id }
+    viewer { id teams(first: 50) { nodes { id } } }
     teams(first: 50) { nodes { id key name } }
     workflowStates(first: 250) { nodes { id name type color position team { id } } }
     users(first: 250) { nodes { id name displayName email } }
-    issueLabels(first: 250) { nodes { id name color } }
+    issueLabels(first: 250) { nodes { id name color team { id } } }
   }
 `);
 
@@ -93,8 +97,11 @@ async function loadRef(): Promise<Ref> {
     teamById: new Map(teams.map((t) => [t.id, t])),
     people,
     personById: new Map(people.map((p) => [p.id, p])),
-    labels: [...d.issueLabels.nodes].sort((a, b) => a.name.localeCompare(b.name)),
+    labels: d.issueLabels.nodes
+      .map(({ team, ...l }) => ({ ...l, teamId: team?.id ?? null }))
+      .sort((a, b) => a.name.localeCompare(b.name)),
     viewerId: d.viewer.id,
+    myTeamIds: d.viewer.teams.nodes.map((t) => t.id),
   };
 }
 
@@ -141,3 +148,13 @@ export const cycleName = (c: CycleRef) => c.name || `Cycle ${c.number}`;
 /** "ENG · Backlog" once several teams are in play, so same-named states and cycles can be told apart. */
 export const teamScoped = (ref: Ref | undefined, teamId: string, name: string) =>
   ref && ref.teams.length > 1 ? `${ref.teamById.get(teamId)?.key ?? '?'} · ${name}` : name;
+
+/**
+ * The labels issues of these teams may carry: the workspace's, and the team's
+ * own when they are all of one team (another team's label is refused).
+ */
+export const labelsFor = (ref: Ref, teamIds: Iterable<string>) => {
+  const teams = new Set(teamIds);
+  const only = teams.size === 1 ? [...teams][0] : undefined;
+  return ref.labels.filter((l) => l.teamId === null || l.teamId === only);
+};

@@ -17,6 +17,7 @@ import {
   shortDate,
 } from '../components/IssueBits';
 import { LoadMore } from '../components/LoadMore';
+import { openEdit } from '../components/QuickEdit';
 import { SaveViewButton } from '../components/SaveView';
 import { ErrorMessage, Loading, PageHeader } from '../components/ui';
 import { VirtualList } from '../components/VirtualList';
@@ -24,9 +25,10 @@ import type { IssueFilter, PaginationOrderBy } from '../gql/graphql';
 import { compare, groupIssues, serverGroups } from '../lib/grouping';
 import { useBlockedIds, useIssueLists } from '../lib/issue-pages';
 import { type Issue, toIssueFilter } from '../lib/issues';
-import { useShortcuts } from '../lib/keys';
+import { pressed, useShortcuts } from '../lib/keys';
 import { type Ref, type State, useCycles, useProjects, useRefData } from '../lib/ref';
 import { useSession } from '../lib/session';
+import { holdIssues, rememberList } from '../lib/targets';
 import { type FilterKey, isFiltered, type Property, shownProperties, type View } from '../lib/view';
 import type { ViewProps } from '../router';
 
@@ -150,22 +152,60 @@ export function IssueList({
   // A selection never holds issues the list no longer shows (filtered out, deleted).
   const selectedIssues = useMemo(() => allIssues.filter((i) => selected.has(i.id)), [allIssues, selected]);
 
-  // j/k and arrows move between rows from anywhere on the page (not while typing); x selects.
+  // The row that holds the keyboard: Tab reaches it, and only it, of the list (roving tabindex).
+  const firstIssue = rows.findIndex((r) => r.kind === 'issue');
+  const roving = focus >= 0 && focus < rows.length ? focus : firstIssue;
+  const focusedIssue = rows[roving]?.kind === 'issue' ? (rows[roving] as { issue: Issue }).issue : undefined;
+
+  // j/k and arrows move between rows from anywhere on the page (not while typing); x or Space selects;
+  // Shift extends the selection as it moves.
   const clearSelection = () => setSelected(new Set());
-  const down = () => setFocus((f) => Math.min(rows.length - 1, f + 1));
-  const up = () => setFocus((f) => Math.max(0, f - 1));
+  const moveTo = (to: number) => Math.max(0, Math.min(rows.length - 1, to));
+  const down = () => setFocus((f) => moveTo(f < 0 ? firstIssue : f + 1));
+  const up = () => setFocus((f) => moveTo(f < 0 ? firstIssue : f - 1));
+  const extend = (by: 1 | -1) => () => {
+    if (guest || roving < 0) return;
+    const to = moveTo(roving + by);
+    const from = anchor >= 0 ? anchor : roving;
+    const next = new Set(selected);
+    const [a, b] = from < to ? [from, to] : [to, from];
+    for (const r of rows.slice(a, b + 1)) if (r.kind === 'issue') next.add(r.issue.id);
+    setAnchor(from);
+    setSelected(next);
+    setFocus(to);
+  };
+  const onRow = () => (document.activeElement as HTMLElement | null)?.closest('[data-row]') !== null;
   useShortcuts({
-    j: down,
-    ArrowDown: down,
-    k: up,
-    ArrowUp: up,
-    x: () => !guest && focus >= 0 && select(focus, 'toggle'),
-    Escape: clearSelection,
+    'list.down': down,
+    'list.up': up,
+    'list.extendDown': extend(1),
+    'list.extendUp': extend(-1),
+    // Space is a row's only on a row: on a button it still presses the button.
+    'list.select': () => {
+      if (guest || roving < 0 || (document.activeElement !== document.body && !onRow())) return false;
+      select(roving, 'toggle');
+    },
+    'list.clear': () => (selected.size > 0 ? clearSelection() : false),
   });
   useEffect(() => {
     if (focus < 0) return;
     requestAnimationFrame(() => document.querySelector<HTMLElement>(`[data-row="${focus}"]`)?.focus());
   }, [focus]);
+  // What S/A/P/L and the command menu act on: the selection, else the focused row.
+  useEffect(() => {
+    holdIssues(selectedIssues.length > 0 ? selectedIssues : focusedIssue ? [focusedIssue] : []);
+  }, [selectedIssues, focusedIssue]);
+  useEffect(() => () => holdIssues([]), []);
+  // The list an issue page's J/K walk and its Escape comes back to.
+  useEffect(() => {
+    rememberList({
+      href: `${window.location.pathname}${window.location.search}`,
+      identifiers: rows.flatMap((r) => (r.kind === 'issue' ? [r.issue.identifier] : [])),
+    });
+  }, [rows]);
+  /** A right click: on the selection when the row is in it, else on that row alone. */
+  const onMenu = (issue: Issue, at: { x: number; y: number }) =>
+    openEdit('actions', selected.has(issue.id) ? selectedIssues : [issue], at);
 
   const total = loaded ? datas.reduce((n, d) => n + (d?.total ?? 0), 0) : 0;
   const toggle = (key: string) => {
@@ -218,6 +258,8 @@ export function IssueList({
                 type="button"
                 className="group-row"
                 data-row={index}
+                tabIndex={index === roving ? 0 : -1}
+                onFocus={() => setFocus(index)}
                 aria-expanded={!r.collapsed}
                 onClick={() => toggle(r.key)}
               >
@@ -233,6 +275,9 @@ export function IssueList({
                 issue={r.issue}
                 refData={ref.data!}
                 index={index}
+                tabbable={index === roving}
+                onFocusRow={setFocus}
+                onMenu={guest ? undefined : onMenu}
                 selected={selected.has(r.issue.id)}
                 onSelect={guest ? undefined : select}
                 shown={shown}
@@ -263,6 +308,9 @@ const IssueRow = memo(function IssueRow({
   issue,
   refData,
   index,
+  tabbable,
+  onFocusRow,
+  onMenu,
   selected,
   onSelect,
   shown,
@@ -271,6 +319,11 @@ const IssueRow = memo(function IssueRow({
   issue: Issue;
   refData: Ref;
   index: number;
+  /** The list's one row in the Tab order. */
+  tabbable: boolean;
+  onFocusRow: (index: number) => void;
+  /** Absent for guests: no actions menu. */
+  onMenu: ((issue: Issue, at: { x: number; y: number }) => void) | undefined;
   selected: boolean;
   /** Absent for guests, who cannot edit: no boxes, and a click always opens. */
   onSelect: ((index: number, how: 'toggle' | 'range') => void) | undefined;
@@ -286,6 +339,8 @@ const IssueRow = memo(function IssueRow({
         <input
           type="checkbox"
           className="row-check"
+          // X or Space selects from the row itself: the box is for the mouse.
+          tabIndex={-1}
           aria-label={`Select ${issue.identifier}`}
           checked={selected}
           onChange={() => undefined}
@@ -297,6 +352,13 @@ const IssueRow = memo(function IssueRow({
         params={{ id: issue.identifier }}
         className="issue-row"
         data-row={index}
+        tabIndex={tabbable ? 0 : -1}
+        onFocus={() => onFocusRow(index)}
+        onContextMenu={(e) => {
+          if (!onMenu) return;
+          e.preventDefault();
+          onMenu(issue, { x: e.clientX, y: e.clientY });
+        }}
         onClick={(e) => {
           // Ctrl/Cmd-click selects, Shift-click selects a range: the list's way of picking many.
           if (!onSelect || !(e.shiftKey || e.ctrlKey || e.metaKey)) return;
@@ -304,7 +366,7 @@ const IssueRow = memo(function IssueRow({
           onSelect(index, e.shiftKey ? 'range' : 'toggle');
         }}
         onKeyDown={(e) => {
-          if (e.key === 'Enter') void navigate({ to: '/issue/$id', params: { id: issue.identifier } });
+          if (pressed(e, 'list.open')) void navigate({ to: '/issue/$id', params: { id: issue.identifier } });
         }}
       >
         {shown.has('priority') && <PriorityIcon priority={issue.priority} />}
