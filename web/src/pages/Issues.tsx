@@ -3,7 +3,16 @@
 // smooth. j/k or arrows move, Enter opens. The Issues and My issues pages are
 // this list; project and cycle pages show it narrowed to themselves.
 import { Link, useNavigate } from '@tanstack/react-router';
-import { memo, type ReactNode, useDeferredValue, useEffect, useMemo, useState } from 'react';
+import {
+  memo,
+  type ReactNode,
+  useCallback,
+  useDeferredValue,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+} from 'react';
 import { BulkBar } from '../components/BulkBar';
 import { DisplayOptions } from '../components/DisplayOptions';
 import { FilterBar, useSettledFilters } from '../components/Filters';
@@ -37,6 +46,8 @@ type Row =
   | { kind: 'issue'; issue: Issue }
   /** The end of what is loaded of a list that has more: on screen, it reads the next page. */
   | { kind: 'more'; key: string; filter: IssueFilter; loaded: number };
+
+const rowKey = (r: Row) => (r.kind === 'issue' ? r.issue.id : `${r.kind}-${r.key}`);
 
 export function IssuesPage({ mine = false, ...props }: ViewProps & { mine?: boolean }) {
   return (
@@ -99,7 +110,8 @@ export function IssueList({
   const projectName = useMemo(() => new Map(projects?.map((p) => [p.id, p.name])), [projects]);
   const cycles = useCycles(flag('cycles') && by === 'cycle').data;
   const [collapsed, setCollapsed] = useState<Set<string>>(new Set());
-  const [focus, setFocus] = useState(-1);
+  // The focused row, by key: it stays on its issue when a change moves the row to another group.
+  const [focusKey, setFocusKey] = useState<string | null>(null);
 
   const rows = useMemo(() => {
     if (!ref.data) return [];
@@ -130,6 +142,16 @@ export function IssueList({
     }
     return out;
   }, [datas, groups, filter, blocked, ref.data, by, order, collapsed, projects, cycles]);
+  const focus = useMemo(
+    () => (focusKey === null ? -1 : rows.findIndex((r) => rowKey(r) === focusKey)),
+    [rows, focusKey],
+  );
+  const rowsNow = useRef(rows);
+  rowsNow.current = rows;
+  const setFocus = useCallback((index: number) => {
+    const r = rowsNow.current[index];
+    if (r) setFocusKey(rowKey(r));
+  }, []);
   const allIssues = useMemo(() => datas.flatMap((d) => d?.issues ?? []), [datas]);
 
   // Selection for bulk edit: ids, and the row a Shift-click extends from.
@@ -161,8 +183,8 @@ export function IssueList({
   // Shift extends the selection as it moves.
   const clearSelection = () => setSelected(new Set());
   const moveTo = (to: number) => Math.max(0, Math.min(rows.length - 1, to));
-  const down = () => setFocus((f) => moveTo(f < 0 ? firstIssue : f + 1));
-  const up = () => setFocus((f) => moveTo(f < 0 ? firstIssue : f - 1));
+  const down = () => setFocus(moveTo(focus < 0 ? firstIssue : focus + 1));
+  const up = () => setFocus(moveTo(focus < 0 ? firstIssue : focus - 1));
   const extend = (by: 1 | -1) => () => {
     if (guest || roving < 0) return;
     const to = moveTo(roving + by);
@@ -187,10 +209,11 @@ export function IssueList({
     },
     'list.clear': () => (selected.size > 0 ? clearSelection() : false),
   });
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the keyboard moved to another row; its index is read now
   useEffect(() => {
     if (focus < 0) return;
     requestAnimationFrame(() => document.querySelector<HTMLElement>(`[data-row="${focus}"]`)?.focus());
-  }, [focus]);
+  }, [focusKey]);
   // What S/A/P/L and the command menu act on: the selection, else the focused row.
   useEffect(() => {
     holdIssues(selectedIssues.length > 0 ? selectedIssues : focusedIssue ? [focusedIssue] : []);
@@ -204,8 +227,12 @@ export function IssueList({
     });
   }, [rows]);
   /** A right click: on the selection when the row is in it, else on that row alone. */
-  const onMenu = (issue: Issue, at: { x: number; y: number }) =>
-    openEdit('actions', selected.has(issue.id) ? selectedIssues : [issue], at);
+  const selectionNow = useRef(selectedIssues);
+  selectionNow.current = selectedIssues;
+  const onMenu = useCallback((issue: Issue, at: { x: number; y: number }) => {
+    const inSelection = selectionNow.current.some((i) => i.id === issue.id);
+    openEdit('actions', inSelection ? selectionNow.current : [issue], at);
+  }, []);
 
   const total = loaded ? datas.reduce((n, d) => n + (d?.total ?? 0), 0) : 0;
   const toggle = (key: string) => {
@@ -249,7 +276,7 @@ export function IssueList({
           items={rows}
           rowHeight={38}
           scrollTo={focus}
-          itemKey={(r) => (r.kind === 'issue' ? r.issue.id : `${r.kind}-${r.key}`)}
+          itemKey={rowKey}
           render={(r, index) =>
             r.kind === 'more' ? (
               <LoadMore filter={r.filter} orderBy={orderBy} loaded={r.loaded} />
