@@ -269,7 +269,7 @@ function EditMenu({
             )}
             {c.color && <span className="dot" style={{ background: c.color }} aria-hidden="true" />}
             <span>{c.label}</span>
-            {c.current && <span className="muted small">current</span>}
+            {c.current && <span className="small">current</span>}
           </div>
         ))}
         {shown.length === 0 && (

@@ -6,7 +6,7 @@ import { defaultTeam } from '../lib/default-team';
 import { NEW_ISSUE_EVENT, useShortcuts } from '../lib/keys';
 import { useLiveUpdates } from '../lib/live';
 import { useUnreadCount } from '../lib/notifications';
-import { useRefData } from '../lib/ref';
+import { ensureRef } from '../lib/ref';
 import { useSession } from '../lib/session';
 import { setTheme, useTheme } from '../lib/theme';
 import { useSavedViews } from '../lib/views';
@@ -34,9 +34,8 @@ export function Shell({ path, children }: { path: string; children: ReactNode })
   // Guests read and comment: nothing offers them what they cannot do.
   const guest = user?.role === 'guest';
   const navigate = useNavigate();
-  const ref = useRefData().data;
   const go = (to: string, search?: Record<string, string>) => () => void navigate({ to, search });
-  const myTeam = () => defaultTeam(ref)?.id;
+  const myTeam = async () => defaultTeam(await ensureRef().catch(() => undefined))?.id;
   useShortcuts({
     'app.command': () => setCommandOpen((o) => !o),
     'app.new': () => !guest && setCreating({}),
@@ -51,12 +50,12 @@ export function Shell({ path, children }: { path: string; children: ReactNode })
     'go.inbox': go('/inbox'),
     'go.mine': go('/my-issues'),
     'go.all': go('/issues'),
-    'go.team': () => {
-      const team = myTeam();
+    'go.team': async () => {
+      const team = await myTeam();
       void navigate({ to: '/issues', search: team ? { team } : {} });
     },
-    'go.board': () => {
-      const team = myTeam();
+    'go.board': async () => {
+      const team = await myTeam();
       void navigate({ to: '/board', search: team ? { team } : {} });
     },
     ...(flag('projects') ? { 'go.projects': go('/projects') } : {}),

@@ -4,6 +4,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { graphql } from '../gql';
 import { gql } from './api';
+import { queryClient } from './query';
 import { keys } from './query-keys';
 
 export interface State {
@@ -115,6 +116,10 @@ export const useRefData = () =>
     staleTime: REF_FRESH_MS,
     refetchOnWindowFocus: false,
   });
+
+/** The reference data, read first if it is not here yet (a shortcut pressed while the app starts). */
+export const ensureRef = () =>
+  queryClient.ensureQueryData({ queryKey: keys.ref.core, queryFn: loadRef, staleTime: REF_FRESH_MS });
 
 const ProjectsQuery = graphql(`
   query ProjectRefs {
