@@ -193,7 +193,8 @@ function issueCommands(
     id: `edit-${kind}`,
     label: `${EDIT_TITLES[kind]}… (${what})`,
     hint,
-    run: () => openEdit(kind, issues),
+    // Once the command menu has closed and given the focus back, or the new menu would lose it at once.
+    run: () => requestAnimationFrame(() => openEdit(kind, issues)),
   });
   return [
     menu('status', 'S'),
