@@ -223,7 +223,7 @@ describe('UI: keyboard-first editing', () => {
       .waitFor();
 
     // A comment, by keyboard: its box is reached with Tab from the page, sent with Ctrl+Enter.
-    const box = page.getByRole('textbox', { name: 'Add a comment' });
+    const box = page.getByLabel('Add a comment');
     await box.focus();
     await page.keyboard.type('Looked at it, all by keyboard.');
     await page.keyboard.press('Control+Enter');
@@ -243,7 +243,9 @@ describe('UI: keyboard-first editing', () => {
     await page.waitForURL((u) => u.searchParams.get('q') === 'Keyed 5');
     await until(async () => (await listed(page)).join() === eng[4], 'only Keyed 5 listed');
 
-    // G then I: the inbox; ? lists the G-keys.
+    // Escape leaves the search box (its text kept); G then I: the inbox; ? lists the G-keys.
+    await page.keyboard.press('Escape');
+    assert.equal(new URL(page.url()).searchParams.get('q'), 'Keyed 5');
     await page.keyboard.press('g');
     await page.keyboard.press('i');
     await page.waitForURL('**/inbox**');

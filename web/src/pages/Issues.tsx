@@ -212,7 +212,11 @@ export function IssueList({
   // biome-ignore lint/correctness/useExhaustiveDependencies: the keyboard moved to another row; its index is read now
   useEffect(() => {
     if (focus < 0) return;
-    requestAnimationFrame(() => document.querySelector<HTMLElement>(`[data-row="${focus}"]`)?.focus());
+    requestAnimationFrame(() => {
+      // A menu opened meanwhile (S right after J) keeps the keyboard; it gives it back on closing.
+      if (document.querySelector('[data-menu-open]')) return;
+      document.querySelector<HTMLElement>(`[data-row="${focus}"]`)?.focus();
+    });
   }, [focusKey]);
   // What S/A/P/L and the command menu act on: the selection, else the focused row.
   useEffect(() => {
