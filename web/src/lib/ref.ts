@@ -154,12 +154,4 @@ export const cycleName = (c: CycleRef) => c.name || `Cycle ${c.number}`;
 export const teamScoped = (ref: Ref | undefined, teamId: string, name: string) =>
   ref && ref.teams.length > 1 ? `${ref.teamById.get(teamId)?.key ?? '?'} · ${name}` : name;
 
-/**
- * The labels issues of these teams may carry: the workspace's, and the team's
- * own when they are all of one team (another team's label is refused).
- */
-export const labelsFor = (ref: Ref, teamIds: Iterable<string>) => {
-  const teams = new Set(teamIds);
-  const only = teams.size === 1 ? [...teams][0] : undefined;
-  return ref.labels.filter((l) => l.teamId === null || l.teamId === only);
-};
+export { labelsFor } from './issue-edit-choices';
