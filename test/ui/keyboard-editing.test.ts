@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
-import { refuseOperation, screenshot, signIn, startUi, type UiEnv } from './browser.js';
+import { holdOperation, refuseOperation, screenshot, signIn, startUi, type UiEnv } from './browser.js';
 
 let ui: UiEnv;
 let kay: { id: string; token: string; email: string };
@@ -322,6 +322,46 @@ describe('UI: keyboard-first editing', () => {
       before.map((i) => i.priority),
       'nothing saved',
     );
+    await refusal.stop();
+    await page.context().close();
+  });
+});
+
+describe('UI: a new issue shows at once', () => {
+  test('a held create shows the issue at once, marked as sending; a refused one is gone again', async () => {
+    const { page } = await ui.newPage();
+    await signIn(page, kay.email, 'password-123');
+    await page.goto('/issues?group=none&order=created');
+    await page.locator('.issue-row').first().waitFor();
+    const held = await holdOperation(page, 'CreateIssue');
+    await page.keyboard.press('c');
+    const dialog = page.getByRole('dialog', { name: 'New issue' });
+    await dialog.waitFor();
+    await page.keyboard.type('Shown before the answer');
+    await page.keyboard.press('Control+Enter');
+    const sending = page.locator('.issue-row-wrap.sending', { hasText: 'Shown before the answer' });
+    await sending.getByText('Sending…').waitFor();
+    held.release();
+    await page.waitForURL(/\/issue\/ENG-\d+$/);
+    await held.stop();
+    const saved = await issue(new URL(page.url()).pathname.split('/')[2]!);
+    assert.equal(saved.teamId, engId);
+
+    await page.goto('/issues?group=none&order=created');
+    await page.locator('.issue-row').first().waitFor();
+    const refusal = await refuseOperation(page, 'CreateIssue', 'No new issues today');
+    await page.keyboard.press('c');
+    await dialog.waitFor();
+    await page.keyboard.type('Refused at once');
+    await page.keyboard.press('Control+Enter');
+    await dialog.getByText('No new issues today').waitFor();
+    await page.locator('.issue-row-wrap.sending').waitFor({ state: 'detached' });
+    assert.equal(
+      await page.getByText('Refused at once').count(),
+      0,
+      'the row is gone; the dialog keeps the draft',
+    );
+    assert.equal(await dialog.getByLabel('Title').inputValue(), 'Refused at once');
     await refusal.stop();
     await page.context().close();
   });

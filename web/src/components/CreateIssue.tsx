@@ -33,17 +33,20 @@ export function CreateIssueDialog({ onClose, teamId }: { onClose: () => void; te
   const team = ref.data?.teams.find((t) => t.id === form.teamId) ?? defaultTeam(ref.data);
   const creating = useAction(
     (teamId: string) =>
-      createIssue({
-        title: form.title.trim(),
-        teamId,
-        priority: form.priority,
-        ...(form.description ? { description: form.description } : {}),
-        ...(form.stateId ? { stateId: form.stateId } : {}),
-        ...(form.assigneeId ? { assigneeId: form.assigneeId } : {}),
-        ...(form.projectId ? { projectId: form.projectId } : {}),
-        ...(form.cycleId ? { cycleId: form.cycleId } : {}),
-        ...(form.labelIds.length ? { labelIds: form.labelIds } : {}),
-      }),
+      createIssue(
+        {
+          title: form.title.trim(),
+          teamId,
+          priority: form.priority,
+          ...(form.description ? { description: form.description } : {}),
+          ...(form.stateId ? { stateId: form.stateId } : {}),
+          ...(form.assigneeId ? { assigneeId: form.assigneeId } : {}),
+          ...(form.projectId ? { projectId: form.projectId } : {}),
+          ...(form.cycleId ? { cycleId: form.cycleId } : {}),
+          ...(form.labelIds.length ? { labelIds: form.labelIds } : {}),
+        },
+        draft(teamId),
+      ),
     {
       onSuccess: (issue, teamId) => {
         rememberTeam(teamId);
@@ -54,6 +57,29 @@ export function CreateIssueDialog({ onClose, teamId }: { onClose: () => void; te
     },
   );
   const state = { busy: creating.busy, error: creating.error, titleError };
+
+  /** The new issue as lists show it while it is being sent (lib/issues.ts createIssue). */
+  function draft(teamId: string) {
+    const states = ref.data?.teamById.get(teamId)?.states ?? [];
+    const stateId = form.stateId || (states.find((s) => s.type === 'backlog') ?? states[0])?.id;
+    if (!stateId) return undefined;
+    const now = new Date().toISOString();
+    return {
+      identifier: `${ref.data?.teamById.get(teamId)?.key ?? ''}-…`,
+      title: form.title.trim(),
+      priority: form.priority,
+      estimate: null,
+      dueDate: null,
+      createdAt: now,
+      updatedAt: now,
+      stateId,
+      teamId,
+      assigneeId: form.assigneeId || null,
+      projectId: form.projectId || null,
+      cycleId: form.cycleId || null,
+      labelIds: form.labelIds,
+    };
+  }
 
   function submit(e?: FormEvent) {
     e?.preventDefault();

@@ -37,6 +37,8 @@ export interface Issue {
   labelIds: string[];
   /** Waits on a blocking issue that is neither completed nor canceled. */
   blocked?: boolean;
+  /** Created here and not yet answered by the server: shown at once, not yet openable. */
+  sending?: boolean;
 }
 
 export { PRIORITIES, priorityLabel } from '../../../src/modules/issues/priorities';
@@ -148,11 +150,29 @@ const CreateIssue = graphql(`
 
 export type { IssueCreateInput, IssueUpdateInput };
 
-export async function createIssue(input: IssueCreateInput) {
-  const d = await gql(CreateIssue, { input });
-  const issue = d.issueCreate.issue!;
-  // Shown in this person's lists at once; the change stream would bring it a moment later.
-  void placeChanged([issue.id], new Set([issue.id])).catch(() => undefined);
+let sendingCount = 0;
+
+/**
+ * Creates an issue. `draft` is how it looks in a list until the server
+ * answers: it shows at once, marked as sending, wherever it belongs, and goes
+ * when the answer comes (replaced by the saved issue, or gone if refused).
+ */
+export async function createIssue(input: IssueCreateInput, draft?: Omit<Issue, 'id' | 'sending'>) {
+  const placeholder = draft ? { ...draft, id: `sending-${++sendingCount}`, sending: true } : undefined;
+  if (placeholder) placeIssues([{ id: placeholder.id, now: placeholder, was: null }]);
+  const gone = () => placeholder && placeIssues([{ id: placeholder.id, now: null, was: placeholder }]);
+  let issue: { id: string; identifier: string };
+  try {
+    issue = (await gql(CreateIssue, { input })).issueCreate.issue!;
+  } catch (e) {
+    gone();
+    throw e;
+  }
+  // Shown in this person's lists at once (the change stream would bring it a moment later);
+  // the draft goes once the saved issue is in place.
+  void placeChanged([issue.id], new Set([issue.id]))
+    .catch(() => undefined)
+    .finally(gone);
   if (input.parentId) refreshIssuePages([input.parentId], ['children']);
   return issue;
 }

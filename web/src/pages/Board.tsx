@@ -155,6 +155,11 @@ export function BoardPage({ view, setView }: ViewProps) {
                   render={(issue) =>
                     'more' in issue ? (
                       <LoadMore filter={issue.filter} orderBy={orderBy} loaded={issue.loaded} />
+                    ) : issue.sending ? (
+                      <div className="card-issue" aria-busy="true">
+                        <div className="card-title">{issue.title}</div>
+                        <div className="muted small">Sending…</div>
+                      </div>
                     ) : (
                       <IssueCard
                         issue={issue}

@@ -161,10 +161,10 @@ export function IssueList({
     const next = new Set(selected);
     if (how === 'range' && anchor >= 0) {
       const [from, to] = anchor < index ? [anchor, index] : [index, anchor];
-      for (const r of rows.slice(from, to + 1)) if (r.kind === 'issue') next.add(r.issue.id);
+      for (const r of rows.slice(from, to + 1)) if (r.kind === 'issue' && !r.issue.sending) next.add(r.issue.id);
     } else {
       const r = rows[index];
-      if (r?.kind !== 'issue') return;
+      if (r?.kind !== 'issue' || r.issue.sending) return;
       if (next.has(r.issue.id)) next.delete(r.issue.id);
       else next.add(r.issue.id);
       setAnchor(index);
@@ -177,7 +177,9 @@ export function IssueList({
   // The row that holds the keyboard: Tab reaches it, and only it, of the list (roving tabindex).
   const firstIssue = rows.findIndex((r) => r.kind === 'issue');
   const roving = focus >= 0 && focus < rows.length ? focus : firstIssue;
-  const focusedIssue = rows[roving]?.kind === 'issue' ? (rows[roving] as { issue: Issue }).issue : undefined;
+  const atRoving = rows[roving]?.kind === 'issue' ? (rows[roving] as { issue: Issue }).issue : undefined;
+  // A row still being created has no id the server knows: nothing acts on it yet.
+  const focusedIssue = atRoving?.sending ? undefined : atRoving;
 
   // j/k and arrows move between rows from anywhere on the page (not while typing); x or Space selects;
   // Shift extends the selection as it moves.
@@ -191,7 +193,7 @@ export function IssueList({
     const from = anchor >= 0 ? anchor : roving;
     const next = new Set(selected);
     const [a, b] = from < to ? [from, to] : [to, from];
-    for (const r of rows.slice(a, b + 1)) if (r.kind === 'issue') next.add(r.issue.id);
+    for (const r of rows.slice(a, b + 1)) if (r.kind === 'issue' && !r.issue.sending) next.add(r.issue.id);
     setAnchor(from);
     setSelected(next);
     setFocus(to);
@@ -364,6 +366,17 @@ const IssueRow = memo(function IssueRow({
   const navigate = useNavigate();
   const labels = refData.labels.filter((l) => issue.labelIds.includes(l.id));
   const person = issue.assigneeId ? refData.personById.get(issue.assigneeId) : undefined;
+  // Being created: shown where it will be, with nothing to open or select yet.
+  if (issue.sending)
+    return (
+      <div className="issue-row-wrap sending" aria-busy="true">
+        <div className="issue-row">
+          <span className="ident">{issue.identifier}</span>
+          <span className="title">{issue.title}</span>
+          <span className="muted small">Sending…</span>
+        </div>
+      </div>
+    );
   return (
     <div className={`issue-row-wrap${selected ? ' selected' : ''}`}>
       {onSelect && (
