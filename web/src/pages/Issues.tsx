@@ -161,7 +161,8 @@ export function IssueList({
     const next = new Set(selected);
     if (how === 'range' && anchor >= 0) {
       const [from, to] = anchor < index ? [anchor, index] : [index, anchor];
-      for (const r of rows.slice(from, to + 1)) if (r.kind === 'issue' && !r.issue.sending) next.add(r.issue.id);
+      for (const r of rows.slice(from, to + 1))
+        if (r.kind === 'issue' && !r.issue.sending) next.add(r.issue.id);
     } else {
       const r = rows[index];
       if (r?.kind !== 'issue' || r.issue.sending) return;
