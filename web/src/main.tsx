@@ -14,6 +14,7 @@ import './styles/features.css';
 import './styles/charts.css';
 import './styles/responsive.css';
 import './styles/inbox.css';
+import './styles/quick-edit.css';
 
 // Before the first paint, so a dark-mode user never sees a light flash.
 applyTheme();

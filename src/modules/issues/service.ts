@@ -83,7 +83,7 @@ export async function createIssue(
   assertCanEditIssues(actor);
   checkInput(IssueCreateBody, input);
   await assertCanLink(within ?? ctx.db, input);
-  const access = await teamAccess(ctx.db, actor);
+  const access = await teamAccess(within ?? ctx.db, actor);
   return inTransaction(ctx, within, async (trx) => {
     const p = new Problems();
     const team = await resolveTeam(trx, p, input.teamId, access);
@@ -204,7 +204,7 @@ export async function updateIssue(
   assertCanEditIssues(actor);
   checkInput(IssuePatchBody, patch);
   await assertCanLink(within ?? ctx.db, patch);
-  const access = await teamAccess(ctx.db, actor);
+  const access = await teamAccess(within ?? ctx.db, actor);
   return inTransaction(ctx, within, async (trx) => {
     const id = await resolveIssue(trx, idOrIdentifier, access);
     const row = await q.lockIssue(trx, id);

@@ -1,10 +1,16 @@
-// Ctrl/Cmd-K: jump to a page or an issue, or run an action, by typing.
+// Ctrl/Cmd-K: jump to a page or an issue, or act on the issues in hand (the
+// list's selection or focused row, or the open issue), by typing.
 import { useNavigate } from '@tanstack/react-router';
 import { useEffect, useId, useState } from 'react';
 import { graphql } from '../gql';
 import { gql } from '../lib/api';
-import { searchFilters } from '../lib/issues';
+import { EDIT_TITLES, type EditKind } from '../lib/issue-edits';
+import { type Issue, searchFilters } from '../lib/issues';
+import { useRefData } from '../lib/ref';
 import { useSession } from '../lib/session';
+import { heldIssues } from '../lib/targets';
+import { useSavedViews } from '../lib/views';
+import { branchNames, copyText, editNow, issueLink, openEdit } from './QuickEdit';
 import { Dialog } from './ui';
 
 interface Command {
@@ -14,8 +20,19 @@ interface Command {
   run: () => void;
 }
 
-export function CommandMenu({ onClose, onCreate }: { onClose: () => void; onCreate: () => void }) {
+export function CommandMenu({
+  onClose,
+  onCreate,
+}: {
+  onClose: () => void;
+  onCreate: (teamId?: string) => void;
+}) {
   const { user, flag, signOut } = useSession();
+  const ref = useRefData().data;
+  const views = useSavedViews().data ?? [];
+  // Taken once, as the menu opens: what the page had in hand then.
+  const [held] = useState(heldIssues);
+  const guest = user?.role === 'guest';
   const [query, setQuery] = useState('');
   const [active, setActive] = useState(0);
   const [found, setFound] = useState<{ id: string; identifier: string; title: string }[]>([]);
@@ -24,8 +41,31 @@ export function CommandMenu({ onClose, onCreate }: { onClose: () => void; onCrea
   const navigate = useNavigate();
   const go = (to: string) => () => void navigate({ to });
   const base: Command[] = [
-    { id: 'new', label: 'Create new issue', hint: 'C', run: onCreate },
-    { id: 'issues', label: 'Go to Issues', run: go('/issues') },
+    ...(guest ? [] : issueCommands(held, ref?.viewerId, flag)),
+    ...(guest ? [] : [{ id: 'new', label: 'Create new issue', hint: 'C', run: () => onCreate() }]),
+    ...(guest || !ref || ref.teams.length < 2
+      ? []
+      : ref.teams.map((t) => ({
+          id: `new-${t.id}`,
+          label: `Create issue in ${t.name}`,
+          hint: t.key,
+          run: () => onCreate(t.id),
+        }))),
+    { id: 'inbox', label: 'Go to Inbox', hint: 'G I', run: go('/inbox') },
+    { id: 'mine', label: 'Go to My issues', hint: 'G M', run: go('/my-issues') },
+    { id: 'issues', label: 'Go to Issues', hint: 'G A', run: go('/issues') },
+    ...(ref?.teams ?? []).map((t) => ({
+      id: `team-${t.id}`,
+      label: `Go to team ${t.name}`,
+      hint: t.key,
+      run: () => void navigate({ to: '/issues', search: { team: t.id } }),
+    })),
+    ...views.map((v) => ({
+      id: `view-${v.id}`,
+      label: `Go to view ${v.name}`,
+      hint: 'View',
+      run: () => void navigate({ to: '/views/$id', params: { id: v.id } }),
+    })),
     { id: 'board', label: 'Go to Board', run: go('/board') },
     ...(flag('projects') ? [{ id: 'projects', label: 'Go to Projects', run: go('/projects') }] : []),
     ...(flag('cycles') ? [{ id: 'cycles', label: 'Go to Cycles', run: go('/cycles') }] : []),
@@ -139,4 +179,53 @@ export function CommandMenu({ onClose, onCreate }: { onClose: () => void; onCrea
       </div>
     </Dialog>
   );
+}
+
+/** What can be done to the issues in hand, labelled with the issue or the count. */
+function issueCommands(
+  issues: readonly Issue[],
+  me: string | undefined,
+  flag: (name: string) => boolean,
+): Command[] {
+  if (issues.length === 0) return [];
+  const what = issues.length === 1 ? issues[0]!.identifier : `${issues.length} selected issues`;
+  const menu = (kind: EditKind, hint?: string): Command => ({
+    id: `edit-${kind}`,
+    label: `${EDIT_TITLES[kind]}… (${what})`,
+    hint,
+    // Once the command menu has closed and given the focus back, or the new menu would lose it at once.
+    run: () => requestAnimationFrame(() => openEdit(kind, issues)),
+  });
+  return [
+    menu('status', 'S'),
+    ...(me
+      ? [
+          {
+            id: 'assign-me',
+            label: `Assign to me (${what})`,
+            run: () => editNow(issues, { assigneeId: me }, { assigneeId: me }, `${what} assigned to you`),
+          },
+        ]
+      : []),
+    {
+      id: 'unassign',
+      label: `Unassign (${what})`,
+      run: () => editNow(issues, { assigneeId: null }, { assigneeId: null }, `${what} unassigned`),
+    },
+    menu('assignee', 'A'),
+    menu('priority', 'P'),
+    menu('labels', 'L'),
+    ...(flag('projects') ? [menu('project')] : []),
+    ...(flag('cycles') ? [menu('cycle')] : []),
+    {
+      id: 'copy-link',
+      label: `Copy link (${what})`,
+      run: () => void copyText(issues.map((i) => issueLink(i.identifier)).join('\n')),
+    },
+    {
+      id: 'copy-branch',
+      label: `Copy git branch name (${what})`,
+      run: () => void branchNames(issues).then(copyText),
+    },
+  ];
 }

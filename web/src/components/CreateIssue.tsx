@@ -3,14 +3,16 @@
 import { useNavigate } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
 import { useAction } from '../lib/action';
+import { defaultTeam, rememberTeam } from '../lib/default-team';
 import { createIssue, PRIORITIES } from '../lib/issues';
-import { cycleName, useCycles, useProjects, useRefData } from '../lib/ref';
+import { cycleName, labelsFor, useCycles, useProjects, useRefData } from '../lib/ref';
 import { useSession } from '../lib/session';
 import { LabelPicker } from './LabelPicker';
 import { MarkdownField } from './MarkdownField';
 import { Button, Dialog, ErrorMessage, Kbd, Loading, SelectField, TextField } from './ui';
 
-export function CreateIssueDialog({ onClose }: { onClose: () => void }) {
+/** `teamId`: the team it starts in; without it, the person's own (lib/default-team.ts). */
+export function CreateIssueDialog({ onClose, teamId }: { onClose: () => void; teamId?: string }) {
   const navigate = useNavigate();
   const { flag } = useSession();
   const ref = useRefData();
@@ -19,7 +21,7 @@ export function CreateIssueDialog({ onClose }: { onClose: () => void }) {
   const [form, setForm] = useState({
     title: '',
     description: '',
-    teamId: '',
+    teamId: teamId ?? '',
     stateId: '',
     priority: 0,
     assigneeId: '',
@@ -28,22 +30,26 @@ export function CreateIssueDialog({ onClose }: { onClose: () => void }) {
     labelIds: [] as string[],
   });
   const [titleError, setTitleError] = useState<string | undefined>();
-  const team = ref.data?.teams.find((t) => t.id === form.teamId) ?? ref.data?.teams[0];
+  const team = ref.data?.teams.find((t) => t.id === form.teamId) ?? defaultTeam(ref.data);
   const creating = useAction(
     (teamId: string) =>
-      createIssue({
-        title: form.title.trim(),
-        teamId,
-        priority: form.priority,
-        ...(form.description ? { description: form.description } : {}),
-        ...(form.stateId ? { stateId: form.stateId } : {}),
-        ...(form.assigneeId ? { assigneeId: form.assigneeId } : {}),
-        ...(form.projectId ? { projectId: form.projectId } : {}),
-        ...(form.cycleId ? { cycleId: form.cycleId } : {}),
-        ...(form.labelIds.length ? { labelIds: form.labelIds } : {}),
-      }),
+      createIssue(
+        {
+          title: form.title.trim(),
+          teamId,
+          priority: form.priority,
+          ...(form.description ? { description: form.description } : {}),
+          ...(form.stateId ? { stateId: form.stateId } : {}),
+          ...(form.assigneeId ? { assigneeId: form.assigneeId } : {}),
+          ...(form.projectId ? { projectId: form.projectId } : {}),
+          ...(form.cycleId ? { cycleId: form.cycleId } : {}),
+          ...(form.labelIds.length ? { labelIds: form.labelIds } : {}),
+        },
+        draft(teamId),
+      ),
     {
-      onSuccess: (issue) => {
+      onSuccess: (issue, teamId) => {
+        rememberTeam(teamId);
         onClose();
         sessionStorage.setItem('toast', `Created ${issue.identifier}`);
         void navigate({ to: `/issue/${issue.identifier}` });
@@ -51,6 +57,29 @@ export function CreateIssueDialog({ onClose }: { onClose: () => void }) {
     },
   );
   const state = { busy: creating.busy, error: creating.error, titleError };
+
+  /** The new issue as lists show it while it is being sent (lib/issues.ts createIssue). */
+  function draft(teamId: string) {
+    const states = ref.data?.teamById.get(teamId)?.states ?? [];
+    const stateId = form.stateId || (states.find((s) => s.type === 'backlog') ?? states[0])?.id;
+    if (!stateId) return undefined;
+    const now = new Date().toISOString();
+    return {
+      identifier: `${ref.data?.teamById.get(teamId)?.key ?? ''}-…`,
+      title: form.title.trim(),
+      priority: form.priority,
+      estimate: null,
+      dueDate: null,
+      createdAt: now,
+      updatedAt: now,
+      stateId,
+      teamId,
+      assigneeId: form.assigneeId || null,
+      projectId: form.projectId || null,
+      cycleId: form.cycleId || null,
+      labelIds: form.labelIds,
+    };
+  }
 
   function submit(e?: FormEvent) {
     e?.preventDefault();
@@ -90,7 +119,10 @@ export function CreateIssueDialog({ onClose }: { onClose: () => void }) {
               <SelectField
                 label="Team"
                 value={team?.id}
-                onChange={(e) => setForm({ ...form, teamId: e.target.value, stateId: '' })}
+                // Another team's states, cycles and labels do not apply: they are chosen again.
+                onChange={(e) =>
+                  setForm({ ...form, teamId: e.target.value, stateId: '', cycleId: '', labelIds: [] })
+                }
               >
                 {ref.data.teams.map((t) => (
                   <option key={t.id} value={t.id}>
@@ -165,9 +197,9 @@ export function CreateIssueDialog({ onClose }: { onClose: () => void }) {
               </SelectField>
             )}
           </div>
-          {ref.data && (
+          {ref.data && team && (
             <LabelPicker
-              labels={ref.data.labels}
+              labels={labelsFor(ref.data, [team.id])}
               value={form.labelIds}
               onChange={(labelIds) => setForm({ ...form, labelIds })}
             />

@@ -50,6 +50,12 @@ export function FilterBar({
           placeholder="Title or text…"
           value={view.q ?? ''}
           onChange={(e) => set('q', e.target.value)}
+          // Escape leaves the box with its text kept (`/` came in), so the list's keys work again.
+          onKeyDown={(e) => {
+            if (e.key !== 'Escape') return;
+            e.preventDefault();
+            e.currentTarget.blur();
+          }}
         />
       </label>
       {(ref?.teams.length ?? 0) > 1 &&

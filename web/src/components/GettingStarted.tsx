@@ -16,7 +16,7 @@ export function GettingStarted() {
       <ol>
         {!guest && (
           <li>
-            <button type="button" className="btn btn-primary" onClick={openNewIssue}>
+            <button type="button" className="btn btn-primary" onClick={() => openNewIssue()}>
               Create your first issue
             </button>{' '}
             <span className="muted">

@@ -4,9 +4,8 @@
 import { useMutation } from '@tanstack/react-query';
 import type { IssueQuery } from '../gql/graphql';
 import { type IssueUpdateInput, PRIORITIES, updateIssue } from '../lib/issues';
-import { useShortcuts } from '../lib/keys';
 import { queryClient } from '../lib/query';
-import { cycleName, useCycles, useProjects, useRefData } from '../lib/ref';
+import { cycleName, labelsFor, useCycles, useProjects, useRefData } from '../lib/ref';
 import { useSession } from '../lib/session';
 import { LabelPicker } from './LabelPicker';
 import { MilestonePicker } from './Milestones';
@@ -74,21 +73,6 @@ const listPatch = (i: IssueUpdateInput) => ({
 
 const idOrNull = (v: string) => (v ? { id: v } : null);
 
-/** Focuses the property marked with this shortcut key, opening a select's list where the browser allows. */
-function openProperty(key: string) {
-  const marked = document.querySelector<HTMLElement>(`.issue-side [data-shortcut="${key}"]`);
-  const control =
-    marked instanceof HTMLSelectElement ? marked : marked?.querySelector<HTMLElement>('input, select');
-  control?.focus();
-  if (control instanceof HTMLSelectElement) {
-    try {
-      control.showPicker();
-    } catch {
-      // Without a user gesture the browser refuses; focus alone still lets arrows choose.
-    }
-  }
-}
-
 export function IssueProperties({
   issue,
   saver,
@@ -104,17 +88,6 @@ export function IssueProperties({
   const { save, errorFor, busy } = saver;
   const team = ref.data?.teamById.get(issue.team.id);
   const state = (f: Field) => ({ disabled: readOnly, 'aria-busy': busy === f || undefined });
-  // S, P, A, L: jump to a property and open its list (docs/ui.md, lib/keys.ts).
-  useShortcuts(
-    readOnly
-      ? {}
-      : {
-          s: () => openProperty('s'),
-          p: () => openProperty('p'),
-          a: () => openProperty('a'),
-          l: () => openProperty('l'),
-        },
-  );
   return (
     <aside className="issue-side" aria-label="Properties">
       {readOnly && (
@@ -122,7 +95,6 @@ export function IssueProperties({
       )}
       <SelectField
         label="State"
-        data-shortcut="s"
         value={issue.state.id}
         {...state('state')}
         onChange={(e) => save('state', { stateId: e.target.value }, { state: { id: e.target.value } })}
@@ -136,7 +108,6 @@ export function IssueProperties({
       {errorFor('state')}
       <SelectField
         label="Priority"
-        data-shortcut="p"
         value={issue.priority}
         {...state('priority')}
         onChange={(e) => {
@@ -153,7 +124,6 @@ export function IssueProperties({
       {errorFor('priority')}
       <SelectField
         label="Assignee"
-        data-shortcut="a"
         value={issue.assignee?.id ?? ''}
         {...state('assignee')}
         onChange={(e) =>
@@ -169,9 +139,9 @@ export function IssueProperties({
       </SelectField>
       {errorFor('assignee')}
       {ref.data && (
-        <div data-shortcut="l">
+        <div>
           <LabelPicker
-            labels={ref.data.labels}
+            labels={labelsFor(ref.data, [issue.team.id])}
             value={issue.labelIds}
             disabled={readOnly}
             onChange={(labelIds) => save('labels', { labelIds }, { labelIds })}

@@ -2,20 +2,24 @@
 
 import { Link, useNavigate } from '@tanstack/react-router';
 import { type ReactNode, useEffect, useState } from 'react';
+import { defaultTeam } from '../lib/default-team';
 import { NEW_ISSUE_EVENT, useShortcuts } from '../lib/keys';
 import { useLiveUpdates } from '../lib/live';
 import { useUnreadCount } from '../lib/notifications';
+import { ensureRef } from '../lib/ref';
 import { useSession } from '../lib/session';
 import { setTheme, useTheme } from '../lib/theme';
 import { useSavedViews } from '../lib/views';
 import { CommandMenu } from './CommandMenu';
 import { CreateIssueDialog } from './CreateIssue';
+import { QuickEditHost } from './QuickEdit';
 import { ShortcutHelp } from './ShortcutHelp';
 import { Kbd } from './ui';
 
 export function Shell({ path, children }: { path: string; children: ReactNode }) {
   const { user, config, flag, signOut } = useSession();
-  const [creating, setCreating] = useState(false);
+  // The New issue dialog, open with the team it starts in (undefined: the person's own).
+  const [creating, setCreating] = useState<false | { teamId?: string }>(false);
   const [commandOpen, setCommandOpen] = useState(false);
   // On a narrow screen the sidebar is a drawer; it closes when the page changes.
   const [drawer, setDrawer] = useState(false);
@@ -30,21 +34,41 @@ export function Shell({ path, children }: { path: string; children: ReactNode })
   // Guests read and comment: nothing offers them what they cannot do.
   const guest = user?.role === 'guest';
   const navigate = useNavigate();
+  const go = (to: string, search?: Record<string, string>) => () => void navigate({ to, search });
+  const myTeam = async () => defaultTeam(await ensureRef().catch(() => undefined))?.id;
   useShortcuts({
-    c: () => !guest && setCreating(true),
-    i: () => void navigate({ to: '/inbox' }),
-    '?': () => setHelp(true),
+    'app.command': () => setCommandOpen((o) => !o),
+    'app.new': () => !guest && setCreating({}),
+    'app.inbox': go('/inbox'),
+    'app.help': () => setHelp(true),
+    // The page's own search box when it has one (lists, boards), else the command menu's.
+    'app.search': () => {
+      const box = document.querySelector<HTMLInputElement>('main input[type=search]');
+      if (box) box.focus();
+      else setCommandOpen(true);
+    },
+    'go.inbox': go('/inbox'),
+    'go.mine': go('/my-issues'),
+    'go.all': go('/issues'),
+    'go.team': async () => {
+      const team = await myTeam();
+      void navigate({ to: '/issues', search: team ? { team } : {} });
+    },
+    'go.board': async () => {
+      const team = await myTeam();
+      void navigate({ to: '/board', search: team ? { team } : {} });
+    },
+    ...(flag('projects') ? { 'go.projects': go('/projects') } : {}),
+    ...(flag('cycles') ? { 'go.cycles': go('/cycles') } : {}),
+    'go.settings': go('/settings/account'),
   });
   const unread = useUnreadCount(Boolean(user)).data ?? 0;
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if ((e.metaKey || e.ctrlKey) && e.key.toLowerCase() === 'k') {
-        e.preventDefault();
-        setCommandOpen((o) => !o);
-      }
       if (e.key === 'Escape') setDrawer(false);
     };
-    const onNewIssue = () => setCreating(true);
+    const onNewIssue = (e: Event) =>
+      setCreating({ teamId: (e as CustomEvent<{ teamId?: string } | null>).detail?.teamId });
     window.addEventListener('keydown', onKey);
     window.addEventListener(NEW_ISSUE_EVENT, onNewIssue);
     return () => {
@@ -70,6 +94,19 @@ export function Shell({ path, children }: { path: string; children: ReactNode })
       <a className="skip-link" href="#main">
         Skip to content
       </a>
+      <button
+        type="button"
+        className="skip-link"
+        onClick={() =>
+          // The list's row that holds the keyboard (roving tabindex), else the page.
+          (
+            document.querySelector<HTMLElement>('main [data-row][tabindex="0"]') ??
+            document.querySelector<HTMLElement>('main#main')
+          )?.focus()
+        }
+      >
+        Skip to the first issue
+      </button>
       <header className="topbar">
         <button
           type="button"
@@ -101,7 +138,7 @@ export function Shell({ path, children }: { path: string; children: ReactNode })
           <span className="ws-name">{config?.workspace.name ?? 'Trackway'}</span>
         </div>
         {!guest && (
-          <button type="button" className="btn btn-primary new-issue" onClick={() => setCreating(true)}>
+          <button type="button" className="btn btn-primary new-issue" onClick={() => setCreating({})}>
             New issue <Kbd>C</Kbd>
           </button>
         )}
@@ -177,10 +214,11 @@ export function Shell({ path, children }: { path: string; children: ReactNode })
       <main id="main" className="main" tabIndex={-1}>
         {children}
       </main>
-      {creating && <CreateIssueDialog onClose={() => setCreating(false)} />}
+      {creating && <CreateIssueDialog teamId={creating.teamId} onClose={() => setCreating(false)} />}
+      <QuickEditHost />
       {help && <ShortcutHelp onClose={() => setHelp(false)} />}
       {commandOpen && (
-        <CommandMenu onClose={() => setCommandOpen(false)} onCreate={() => setCreating(true)} />
+        <CommandMenu onClose={() => setCommandOpen(false)} onCreate={(teamId) => setCreating({ teamId })} />
       )}
     </div>
   );

@@ -1,5 +1,5 @@
-// `?`: every keyboard shortcut, from the one list the handlers use.
-import { SHORTCUTS } from '../lib/keys';
+// `?`: every keyboard shortcut, from the one table the handlers use.
+import { keyLabel, SHORTCUTS } from '../lib/keys';
 import { Dialog, Kbd } from './ui';
 
 export function ShortcutHelp({ onClose }: { onClose: () => void }) {
@@ -12,9 +12,14 @@ export function ShortcutHelp({ onClose }: { onClose: () => void }) {
             <h3>{where}</h3>
             <dl>
               {SHORTCUTS.filter((s) => s.where === where).map((s) => (
-                <div key={s.keys} className="shortcut">
+                <div key={s.id} className="shortcut">
                   <dt>
-                    <Kbd>{s.keys}</Kbd>
+                    {s.keys.map((k, n) => (
+                      <span key={k}>
+                        {n > 0 && <span className="muted"> or </span>}
+                        <Kbd>{keyLabel(k)}</Kbd>
+                      </span>
+                    ))}
                   </dt>
                   <dd>{s.does}</dd>
                 </div>

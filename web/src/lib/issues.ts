@@ -37,6 +37,8 @@ export interface Issue {
   labelIds: string[];
   /** Waits on a blocking issue that is neither completed nor canceled. */
   blocked?: boolean;
+  /** Created here and not yet answered by the server: shown at once, not yet openable. */
+  sending?: boolean;
 }
 
 export { PRIORITIES, priorityLabel } from '../../../src/modules/issues/priorities';
@@ -70,8 +72,6 @@ export function searchFilters(q: string): IssueFilter[] {
     ...(id ? [{ team: { key: { eq: id[1]!.toUpperCase() } }, number: { eq: Number(id[2]) } }] : []),
   ];
 }
-
-// ---------- mutations ----------
 
 // ---------- mutations ----------
 
@@ -150,11 +150,29 @@ const CreateIssue = graphql(`
 
 export type { IssueCreateInput, IssueUpdateInput };
 
-export async function createIssue(input: IssueCreateInput) {
-  const d = await gql(CreateIssue, { input });
-  const issue = d.issueCreate.issue!;
-  // Shown in this person's lists at once; the change stream would bring it a moment later.
-  void placeChanged([issue.id], new Set([issue.id])).catch(() => undefined);
+let sendingCount = 0;
+
+/**
+ * Creates an issue. `draft` is how it looks in a list until the server
+ * answers: it shows at once, marked as sending, wherever it belongs, and goes
+ * when the answer comes (replaced by the saved issue, or gone if refused).
+ */
+export async function createIssue(input: IssueCreateInput, draft?: Omit<Issue, 'id' | 'sending'>) {
+  const placeholder = draft ? { ...draft, id: `sending-${++sendingCount}`, sending: true } : undefined;
+  if (placeholder) placeIssues([{ id: placeholder.id, now: placeholder, was: null }]);
+  const gone = () => placeholder && placeIssues([{ id: placeholder.id, now: null, was: placeholder }]);
+  let issue: { id: string; identifier: string };
+  try {
+    issue = (await gql(CreateIssue, { input })).issueCreate.issue!;
+  } catch (e) {
+    gone();
+    throw e;
+  }
+  // Shown in this person's lists at once (the change stream would bring it a moment later);
+  // the draft goes once the saved issue is in place.
+  void placeChanged([issue.id], new Set([issue.id]))
+    .catch(() => undefined)
+    .finally(gone);
   if (input.parentId) refreshIssuePages([input.parentId], ['children']);
   return issue;
 }
@@ -165,13 +183,17 @@ const UpdateIssue = graphql(`
   }
 `);
 
+/** How a change looks on a row: the same for every row, or worked out per row (labels added to each). */
+export type LocalPatch = Partial<Issue> | ((was: Issue) => Partial<Issue>);
+
 /** Shows `patch` in every cached list (moving rows between groups and columns); returns what to put back. */
-function patchLists(ids: readonly string[], patch: Partial<Issue>) {
+function patchLists(ids: readonly string[], patch: LocalPatch) {
   const before = snapshotLists();
   const changes: Placement[] = [];
   for (const id of ids) {
     const was = cachedIssue(id);
-    if (was) changes.push({ id, was, now: { ...was, ...patch } });
+    if (was)
+      changes.push({ id, was, now: { ...was, ...(typeof patch === 'function' ? patch(was) : patch) } });
   }
   placeIssues(changes);
   return before;
@@ -182,7 +204,7 @@ function patchLists(ids: readonly string[], patch: Partial<Issue>) {
  * once everywhere the issue is listed and is put back if the server refuses.
  * The change stream then brings the saved row (with its new `updatedAt`).
  */
-export async function updateIssue(id: string, input: IssueUpdateInput, local?: Partial<Issue>) {
+export async function updateIssue(id: string, input: IssueUpdateInput, local?: LocalPatch) {
   await queryClient.cancelQueries({ queryKey: keys.issues.lists });
   const before = local ? patchLists([id], local) : [];
   try {
@@ -206,7 +228,7 @@ const BATCH = 50;
  * go one after another; if the server refuses one, every row is put back and
  * the saved ones read again, so what shows is what was saved.
  */
-export async function updateIssues(ids: string[], input: IssueUpdateInput, local?: Partial<Issue>) {
+export async function updateIssues(ids: string[], input: IssueUpdateInput, local?: LocalPatch) {
   await queryClient.cancelQueries({ queryKey: keys.issues.lists });
   const before = local ? patchLists(ids, local) : [];
   let saved = 0;

@@ -4,6 +4,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { graphql } from '../gql';
 import { gql } from './api';
+import { queryClient } from './query';
 import { keys } from './query-keys';
 
 export interface State {
@@ -31,6 +32,8 @@ export interface Label {
   id: string;
   name: string;
   color: string;
+  /** The team it belongs to; null for a workspace label, which any issue may carry. */
+  teamId: string | null;
 }
 export interface ProjectRef {
   id: string;
@@ -54,6 +57,8 @@ export interface Ref {
   personById: Map<string, Person>;
   labels: Label[];
   viewerId: string;
+  /** The teams the viewer is a member of, in the order the server lists them. */
+  myTeamIds: string[];
 }
 
 export const STATE_TYPES = ['triage', 'backlog', 'unstarted', 'started', 'completed', 'canceled'];
@@ -62,11 +67,11 @@ export const sortStates = (s: State[]) =>
 
 const RefQuery = graphql(`
   query Ref {
-    viewer { id }
+    viewer { id teams(first: 50) { nodes { id } } }
     teams(first: 50) { nodes { id key name } }
     workflowStates(first: 250) { nodes { id name type color position team { id } } }
     users(first: 250) { nodes { id name displayName email } }
-    issueLabels(first: 250) { nodes { id name color } }
+    issueLabels(first: 250) { nodes { id name color team { id } } }
   }
 `);
 
@@ -93,8 +98,11 @@ async function loadRef(): Promise<Ref> {
     teamById: new Map(teams.map((t) => [t.id, t])),
     people,
     personById: new Map(people.map((p) => [p.id, p])),
-    labels: [...d.issueLabels.nodes].sort((a, b) => a.name.localeCompare(b.name)),
+    labels: d.issueLabels.nodes
+      .map(({ team, ...l }) => ({ ...l, teamId: team?.id ?? null }))
+      .sort((a, b) => a.name.localeCompare(b.name)),
     viewerId: d.viewer.id,
+    myTeamIds: d.viewer.teams.nodes.map((t) => t.id),
   };
 }
 
@@ -108,6 +116,10 @@ export const useRefData = () =>
     staleTime: REF_FRESH_MS,
     refetchOnWindowFocus: false,
   });
+
+/** The reference data, read first if it is not here yet (a shortcut pressed while the app starts). */
+export const ensureRef = () =>
+  queryClient.ensureQueryData({ queryKey: keys.ref.core, queryFn: loadRef, staleTime: REF_FRESH_MS });
 
 const ProjectsQuery = graphql(`
   query ProjectRefs {
@@ -141,3 +153,5 @@ export const cycleName = (c: CycleRef) => c.name || `Cycle ${c.number}`;
 /** "ENG · Backlog" once several teams are in play, so same-named states and cycles can be told apart. */
 export const teamScoped = (ref: Ref | undefined, teamId: string, name: string) =>
   ref && ref.teams.length > 1 ? `${ref.teamById.get(teamId)?.key ?? '?'} · ${name}` : name;
+
+export { labelsFor } from './issue-edit-choices';

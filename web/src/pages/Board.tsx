@@ -2,20 +2,24 @@
 // Shift+Arrow on a focused card) moves the issue to that state at once.
 
 import { Link } from '@tanstack/react-router';
-import { type DragEvent, useMemo, useState } from 'react';
+import { type DragEvent, useEffect, useMemo, useState } from 'react';
 import { DisplayOptions } from '../components/DisplayOptions';
 import { FilterBar, useSettledFilters } from '../components/Filters';
 import { Avatar, BlockedMarker, LabelChips, PriorityIcon, StateIcon } from '../components/IssueBits';
 import { LoadMore } from '../components/LoadMore';
+import { openEdit } from '../components/QuickEdit';
 import { ErrorMessage, Loading, PageHeader } from '../components/ui';
 import { VirtualList } from '../components/VirtualList';
 import type { IssueFilter, PaginationOrderBy } from '../gql/graphql';
 import { useAction } from '../lib/action';
+import { defaultTeam, rememberTeam } from '../lib/default-team';
 import { compare } from '../lib/grouping';
 import { useBlockedIds, useIssueLists } from '../lib/issue-pages';
 import { type Issue, toIssueFilter, updateIssue } from '../lib/issues';
+import { pressed } from '../lib/keys';
 import { type Ref, type State, useRefData } from '../lib/ref';
 import { useSession } from '../lib/session';
+import { holdIssues } from '../lib/targets';
 import type { ViewProps } from '../router';
 
 export function BoardPage({ view, setView }: ViewProps) {
@@ -23,7 +27,10 @@ export function BoardPage({ view, setView }: ViewProps) {
   const [announce, setAnnounce] = useState('');
   const [dragOver, setDragOver] = useState<string | null>(null);
   const readOnly = useSession().user?.role === 'guest';
-  const team = ref.data?.teams.find((t) => t.id === view.team) ?? ref.data?.teams[0];
+  // The team in the address, else the person's own (last used, else their first membership).
+  const team = ref.data?.teams.find((t) => t.id === view.team) ?? defaultTeam(ref.data);
+  // A focused card is what S/A/P/L and the command menu act on.
+  useEffect(() => () => holdIssues([]), []);
   const settled = useSettledFilters(view);
   // One team's columns: its issues, whatever their state.
   const filter = useMemo(
@@ -84,7 +91,10 @@ export function BoardPage({ view, setView }: ViewProps) {
             <span className="filter-label">Team</span>
             <select
               value={team?.id ?? ''}
-              onChange={(e) => setView({ ...view, team: e.target.value, state: undefined })}
+              onChange={(e) => {
+                rememberTeam(e.target.value);
+                setView({ ...view, team: e.target.value, state: undefined });
+              }}
             >
               {ref.data.teams.map((t) => (
                 <option key={t.id} value={t.id}>
@@ -99,10 +109,12 @@ export function BoardPage({ view, setView }: ViewProps) {
           <kbd className="kbd">→</kbd>
         </span>
       </PageHeader>
+      {/* The board is one team's: its selector is the one above, not a filter. */}
       <FilterBar
         view={{ ...view, team: undefined }}
         onChange={(v) => setView({ ...v, team: view.team })}
         showState={false}
+        hide={['team']}
       />
       <ErrorMessage error={error ?? listError ?? ref.error} />
       <div className="sr-only" aria-live="assertive">
@@ -143,11 +155,17 @@ export function BoardPage({ view, setView }: ViewProps) {
                   render={(issue) =>
                     'more' in issue ? (
                       <LoadMore filter={issue.filter} orderBy={orderBy} loaded={issue.loaded} />
+                    ) : issue.sending ? (
+                      <div className="card-issue" aria-busy="true">
+                        <div className="card-title">{issue.title}</div>
+                        <div className="muted small">Sending…</div>
+                      </div>
                     ) : (
                       <IssueCard
                         issue={issue}
                         refData={ref.data!}
                         movable={!readOnly}
+                        onMenu={readOnly ? undefined : (at) => openEdit('actions', [issue], at)}
                         onMove={(dir) => {
                           const next = team.states[si + dir];
                           if (next) void move(issue, next);
@@ -172,11 +190,13 @@ function IssueCard({
   refData,
   movable,
   onMove,
+  onMenu,
 }: {
   issue: Issue;
   refData: Ref;
   /** Guests read the board: their cards neither drag nor move by keyboard. */
   movable: boolean;
+  onMenu: ((at: { x: number; y: number }) => void) | undefined;
   onMove: (dir: -1 | 1) => void;
 }) {
   const labels = refData.labels.filter((l) => issue.labelIds.includes(l.id));
@@ -191,10 +211,17 @@ function IssueCard({
         e.dataTransfer.setData('text/x-issue-id', issue.id);
         e.dataTransfer.effectAllowed = 'move';
       }}
+      onFocus={() => holdIssues([issue])}
+      onContextMenu={(e) => {
+        if (!onMenu) return;
+        e.preventDefault();
+        onMenu({ x: e.clientX, y: e.clientY });
+      }}
       onKeyDown={(e) => {
-        if (movable && e.shiftKey && (e.key === 'ArrowRight' || e.key === 'ArrowLeft')) {
+        const dir = pressed(e, 'board.right') ? 1 : pressed(e, 'board.left') ? -1 : 0;
+        if (movable && dir) {
           e.preventDefault();
-          onMove(e.key === 'ArrowRight' ? 1 : -1);
+          onMove(dir);
         }
       }}
     >

@@ -101,17 +101,14 @@ export function InboxPage({
     if (n) archive(n);
   };
   useShortcuts({
-    j: next,
-    ArrowDown: next,
-    k: previous,
-    ArrowUp: previous,
-    e: archiveFocused,
-    Backspace: archiveFocused,
-    u: () => {
+    'inbox.down': next,
+    'inbox.up': previous,
+    'inbox.archive': archiveFocused,
+    'inbox.read': () => {
       const n = focused();
       if (n) change(n, { read: !n.readAt });
     },
-    h: () => {
+    'inbox.snooze': () => {
       const n = focused();
       if (n && !n.archivedAt) setSnoozing(n.id);
     },

@@ -18,11 +18,14 @@ import { Button, ErrorMessage, Loading, usePageTitle } from '../components/ui';
 import { graphql } from '../gql';
 import { useAction } from '../lib/action';
 import { gql } from '../lib/api';
+import { rowOfDetail } from '../lib/issue-edits';
 import { deleteIssue } from '../lib/issues';
+import { useShortcuts } from '../lib/keys';
 import { invalidate } from '../lib/query';
 import { keys } from '../lib/query-keys';
 import { useRefData } from '../lib/ref';
 import { useSession } from '../lib/session';
+import { holdIssues, neighbour, rememberedList } from '../lib/targets';
 
 const IssueQuery = graphql(`
   query Issue($id: String!) {
@@ -64,6 +67,21 @@ function Loaded({ issue, queryKey }: { issue: IssueData; queryKey: readonly unkn
   const deleteError = deleting.error;
   const readOnly = user?.role === 'guest';
   const reload = () => void invalidate(queryKey);
+  // The open issue is what S/A/P/L, the right-click menu and the command menu act on.
+  useEffect(() => {
+    holdIssues([rowOfDetail(issue)]);
+    return () => holdIssues([]);
+  }, [issue]);
+  // J/K walk the list this issue was opened from; Escape goes back to it.
+  const step = (by: 1 | -1) => () => {
+    const next = neighbour(issue.identifier, by);
+    if (next) void navigate({ to: '/issue/$id', params: { id: next } });
+  };
+  useShortcuts({
+    'issue.next': step(1),
+    'issue.previous': step(-1),
+    'issue.back': () => void navigate({ href: rememberedList()?.href ?? '/issues' }),
+  });
   // "Created ENG-12", left by the New issue dialog for the page it opens.
   const [toast, setToast] = useState(() => sessionStorage.getItem('toast'));
   useEffect(() => sessionStorage.removeItem('toast'), []);

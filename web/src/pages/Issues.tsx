@@ -3,7 +3,16 @@
 // smooth. j/k or arrows move, Enter opens. The Issues and My issues pages are
 // this list; project and cycle pages show it narrowed to themselves.
 import { Link, useNavigate } from '@tanstack/react-router';
-import { memo, type ReactNode, useDeferredValue, useEffect, useMemo, useState } from 'react';
+import {
+  memo,
+  type ReactNode,
+  useCallback,
+  useDeferredValue,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+} from 'react';
 import { BulkBar } from '../components/BulkBar';
 import { DisplayOptions } from '../components/DisplayOptions';
 import { FilterBar, useSettledFilters } from '../components/Filters';
@@ -17,6 +26,7 @@ import {
   shortDate,
 } from '../components/IssueBits';
 import { LoadMore } from '../components/LoadMore';
+import { openEdit } from '../components/QuickEdit';
 import { SaveViewButton } from '../components/SaveView';
 import { ErrorMessage, Loading, PageHeader } from '../components/ui';
 import { VirtualList } from '../components/VirtualList';
@@ -24,9 +34,10 @@ import type { IssueFilter, PaginationOrderBy } from '../gql/graphql';
 import { compare, groupIssues, serverGroups } from '../lib/grouping';
 import { useBlockedIds, useIssueLists } from '../lib/issue-pages';
 import { type Issue, toIssueFilter } from '../lib/issues';
-import { useShortcuts } from '../lib/keys';
+import { pressed, useShortcuts } from '../lib/keys';
 import { type Ref, type State, useCycles, useProjects, useRefData } from '../lib/ref';
 import { useSession } from '../lib/session';
+import { holdIssues, rememberList } from '../lib/targets';
 import { type FilterKey, isFiltered, type Property, shownProperties, type View } from '../lib/view';
 import type { ViewProps } from '../router';
 
@@ -35,6 +46,8 @@ type Row =
   | { kind: 'issue'; issue: Issue }
   /** The end of what is loaded of a list that has more: on screen, it reads the next page. */
   | { kind: 'more'; key: string; filter: IssueFilter; loaded: number };
+
+const rowKey = (r: Row) => (r.kind === 'issue' ? r.issue.id : `${r.kind}-${r.key}`);
 
 export function IssuesPage({ mine = false, ...props }: ViewProps & { mine?: boolean }) {
   return (
@@ -97,7 +110,8 @@ export function IssueList({
   const projectName = useMemo(() => new Map(projects?.map((p) => [p.id, p.name])), [projects]);
   const cycles = useCycles(flag('cycles') && by === 'cycle').data;
   const [collapsed, setCollapsed] = useState<Set<string>>(new Set());
-  const [focus, setFocus] = useState(-1);
+  // The focused row, by key: it stays on its issue when a change moves the row to another group.
+  const [focusKey, setFocusKey] = useState<string | null>(null);
 
   const rows = useMemo(() => {
     if (!ref.data) return [];
@@ -128,6 +142,16 @@ export function IssueList({
     }
     return out;
   }, [datas, groups, filter, blocked, ref.data, by, order, collapsed, projects, cycles]);
+  const focus = useMemo(
+    () => (focusKey === null ? -1 : rows.findIndex((r) => rowKey(r) === focusKey)),
+    [rows, focusKey],
+  );
+  const rowsNow = useRef(rows);
+  rowsNow.current = rows;
+  const setFocus = useCallback((index: number) => {
+    const r = rowsNow.current[index];
+    if (r) setFocusKey(rowKey(r));
+  }, []);
   const allIssues = useMemo(() => datas.flatMap((d) => d?.issues ?? []), [datas]);
 
   // Selection for bulk edit: ids, and the row a Shift-click extends from.
@@ -137,10 +161,11 @@ export function IssueList({
     const next = new Set(selected);
     if (how === 'range' && anchor >= 0) {
       const [from, to] = anchor < index ? [anchor, index] : [index, anchor];
-      for (const r of rows.slice(from, to + 1)) if (r.kind === 'issue') next.add(r.issue.id);
+      for (const r of rows.slice(from, to + 1))
+        if (r.kind === 'issue' && !r.issue.sending) next.add(r.issue.id);
     } else {
       const r = rows[index];
-      if (r?.kind !== 'issue') return;
+      if (r?.kind !== 'issue' || r.issue.sending) return;
       if (next.has(r.issue.id)) next.delete(r.issue.id);
       else next.add(r.issue.id);
       setAnchor(index);
@@ -150,22 +175,71 @@ export function IssueList({
   // A selection never holds issues the list no longer shows (filtered out, deleted).
   const selectedIssues = useMemo(() => allIssues.filter((i) => selected.has(i.id)), [allIssues, selected]);
 
-  // j/k and arrows move between rows from anywhere on the page (not while typing); x selects.
+  // The row that holds the keyboard: Tab reaches it, and only it, of the list (roving tabindex).
+  const firstIssue = rows.findIndex((r) => r.kind === 'issue');
+  const roving = focus >= 0 && focus < rows.length ? focus : firstIssue;
+  const atRoving = rows[roving]?.kind === 'issue' ? (rows[roving] as { issue: Issue }).issue : undefined;
+  // A row still being created has no id the server knows: nothing acts on it yet.
+  const focusedIssue = atRoving?.sending ? undefined : atRoving;
+
+  // j/k and arrows move between rows from anywhere on the page (not while typing); x or Space selects;
+  // Shift extends the selection as it moves.
   const clearSelection = () => setSelected(new Set());
-  const down = () => setFocus((f) => Math.min(rows.length - 1, f + 1));
-  const up = () => setFocus((f) => Math.max(0, f - 1));
+  const moveTo = (to: number) => Math.max(0, Math.min(rows.length - 1, to));
+  const down = () => setFocus(moveTo(focus < 0 ? firstIssue : focus + 1));
+  const up = () => setFocus(moveTo(focus < 0 ? firstIssue : focus - 1));
+  const extend = (by: 1 | -1) => () => {
+    if (guest || roving < 0) return;
+    const to = moveTo(roving + by);
+    const from = anchor >= 0 ? anchor : roving;
+    const next = new Set(selected);
+    const [a, b] = from < to ? [from, to] : [to, from];
+    for (const r of rows.slice(a, b + 1)) if (r.kind === 'issue' && !r.issue.sending) next.add(r.issue.id);
+    setAnchor(from);
+    setSelected(next);
+    setFocus(to);
+  };
+  const onRow = () => (document.activeElement as HTMLElement | null)?.closest('[data-row]') !== null;
   useShortcuts({
-    j: down,
-    ArrowDown: down,
-    k: up,
-    ArrowUp: up,
-    x: () => !guest && focus >= 0 && select(focus, 'toggle'),
-    Escape: clearSelection,
+    'list.down': down,
+    'list.up': up,
+    'list.extendDown': extend(1),
+    'list.extendUp': extend(-1),
+    // Space is a row's only on a row: on a button it still presses the button.
+    'list.select': () => {
+      if (guest || roving < 0 || (document.activeElement !== document.body && !onRow())) return false;
+      select(roving, 'toggle');
+    },
+    'list.clear': () => (selected.size > 0 ? clearSelection() : false),
   });
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the keyboard moved to another row; its index is read now
   useEffect(() => {
     if (focus < 0) return;
-    requestAnimationFrame(() => document.querySelector<HTMLElement>(`[data-row="${focus}"]`)?.focus());
-  }, [focus]);
+    requestAnimationFrame(() => {
+      // A menu opened meanwhile (S right after J) keeps the keyboard; it gives it back on closing.
+      if (document.querySelector('[data-menu-open]')) return;
+      document.querySelector<HTMLElement>(`[data-row="${focus}"]`)?.focus();
+    });
+  }, [focusKey]);
+  // What S/A/P/L and the command menu act on: the selection, else the focused row.
+  useEffect(() => {
+    holdIssues(selectedIssues.length > 0 ? selectedIssues : focusedIssue ? [focusedIssue] : []);
+  }, [selectedIssues, focusedIssue]);
+  useEffect(() => () => holdIssues([]), []);
+  // The list an issue page's J/K walk and its Escape comes back to.
+  useEffect(() => {
+    rememberList({
+      href: `${window.location.pathname}${window.location.search}`,
+      identifiers: rows.flatMap((r) => (r.kind === 'issue' ? [r.issue.identifier] : [])),
+    });
+  }, [rows]);
+  /** A right click: on the selection when the row is in it, else on that row alone. */
+  const selectionNow = useRef(selectedIssues);
+  selectionNow.current = selectedIssues;
+  const onMenu = useCallback((issue: Issue, at: { x: number; y: number }) => {
+    const inSelection = selectionNow.current.some((i) => i.id === issue.id);
+    openEdit('actions', inSelection ? selectionNow.current : [issue], at);
+  }, []);
 
   const total = loaded ? datas.reduce((n, d) => n + (d?.total ?? 0), 0) : 0;
   const toggle = (key: string) => {
@@ -209,7 +283,7 @@ export function IssueList({
           items={rows}
           rowHeight={38}
           scrollTo={focus}
-          itemKey={(r) => (r.kind === 'issue' ? r.issue.id : `${r.kind}-${r.key}`)}
+          itemKey={rowKey}
           render={(r, index) =>
             r.kind === 'more' ? (
               <LoadMore filter={r.filter} orderBy={orderBy} loaded={r.loaded} />
@@ -218,6 +292,8 @@ export function IssueList({
                 type="button"
                 className="group-row"
                 data-row={index}
+                tabIndex={index === roving ? 0 : -1}
+                onFocus={() => setFocus(index)}
                 aria-expanded={!r.collapsed}
                 onClick={() => toggle(r.key)}
               >
@@ -233,6 +309,9 @@ export function IssueList({
                 issue={r.issue}
                 refData={ref.data!}
                 index={index}
+                tabbable={index === roving}
+                onFocusRow={setFocus}
+                onMenu={guest ? undefined : onMenu}
                 selected={selected.has(r.issue.id)}
                 onSelect={guest ? undefined : select}
                 shown={shown}
@@ -263,6 +342,9 @@ const IssueRow = memo(function IssueRow({
   issue,
   refData,
   index,
+  tabbable,
+  onFocusRow,
+  onMenu,
   selected,
   onSelect,
   shown,
@@ -271,6 +353,11 @@ const IssueRow = memo(function IssueRow({
   issue: Issue;
   refData: Ref;
   index: number;
+  /** The list's one row in the Tab order. */
+  tabbable: boolean;
+  onFocusRow: (index: number) => void;
+  /** Absent for guests: no actions menu. */
+  onMenu: ((issue: Issue, at: { x: number; y: number }) => void) | undefined;
   selected: boolean;
   /** Absent for guests, who cannot edit: no boxes, and a click always opens. */
   onSelect: ((index: number, how: 'toggle' | 'range') => void) | undefined;
@@ -280,12 +367,25 @@ const IssueRow = memo(function IssueRow({
   const navigate = useNavigate();
   const labels = refData.labels.filter((l) => issue.labelIds.includes(l.id));
   const person = issue.assigneeId ? refData.personById.get(issue.assigneeId) : undefined;
+  // Being created: shown where it will be, with nothing to open or select yet.
+  if (issue.sending)
+    return (
+      <div className="issue-row-wrap sending" aria-busy="true">
+        <div className="issue-row">
+          <span className="ident">{issue.identifier}</span>
+          <span className="title">{issue.title}</span>
+          <span className="muted small">Sending…</span>
+        </div>
+      </div>
+    );
   return (
     <div className={`issue-row-wrap${selected ? ' selected' : ''}`}>
       {onSelect && (
         <input
           type="checkbox"
           className="row-check"
+          // X or Space selects from the row itself: the box is for the mouse.
+          tabIndex={-1}
           aria-label={`Select ${issue.identifier}`}
           checked={selected}
           onChange={() => undefined}
@@ -297,6 +397,13 @@ const IssueRow = memo(function IssueRow({
         params={{ id: issue.identifier }}
         className="issue-row"
         data-row={index}
+        tabIndex={tabbable ? 0 : -1}
+        onFocus={() => onFocusRow(index)}
+        onContextMenu={(e) => {
+          if (!onMenu) return;
+          e.preventDefault();
+          onMenu(issue, { x: e.clientX, y: e.clientY });
+        }}
         onClick={(e) => {
           // Ctrl/Cmd-click selects, Shift-click selects a range: the list's way of picking many.
           if (!onSelect || !(e.shiftKey || e.ctrlKey || e.metaKey)) return;
@@ -304,7 +411,7 @@ const IssueRow = memo(function IssueRow({
           onSelect(index, e.shiftKey ? 'range' : 'toggle');
         }}
         onKeyDown={(e) => {
-          if (e.key === 'Enter') void navigate({ to: '/issue/$id', params: { id: issue.identifier } });
+          if (pressed(e, 'list.open')) void navigate({ to: '/issue/$id', params: { id: issue.identifier } });
         }}
       >
         {shown.has('priority') && <PriorityIcon priority={issue.priority} />}

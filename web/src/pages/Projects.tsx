@@ -9,6 +9,7 @@ import { Button, ErrorMessage, fieldErrors, Loading, PageHeader, TextField } fro
 import { graphql } from '../gql';
 import { useAction } from '../lib/action';
 import { gql, ok, type RestBody, rest } from '../lib/api';
+import { defaultTeam } from '../lib/default-team';
 import { keys } from '../lib/query-keys';
 import { type Person, useRefData } from '../lib/ref';
 
@@ -40,6 +41,10 @@ export function ProjectsPage() {
   });
   const ref = useRefData();
   const [name, setName] = useState('');
+  // The teams the new project links: the person's own unless they tick others (null: not touched yet).
+  const [picked, setPicked] = useState<string[] | null>(null);
+  const own = defaultTeam(ref.data);
+  const teamIds = picked ?? (own ? [own.id] : []);
   const state = useAction(
     () =>
       gql(
@@ -47,10 +52,16 @@ export function ProjectsPage() {
           `mutation CreateProject($input: ProjectCreateInput!) { projectCreate(input: $input) { success project { id } } }`,
         ),
         {
-          input: { name, teamIds: ref.data?.teams.slice(0, 1).map((t) => t.id) ?? [] },
+          input: { name, teamIds },
         },
       ),
-    { refreshes: [keys.projects.all, keys.ref.projects], onSuccess: () => setName('') },
+    {
+      refreshes: [keys.projects.all, keys.ref.projects],
+      onSuccess: () => {
+        setName('');
+        setPicked(null);
+      },
+    },
   );
   const create = state.submit;
 
@@ -64,7 +75,29 @@ export function ProjectsPage() {
           onChange={(e) => setName(e.target.value)}
           error={fieldErrors(state.error).name}
         />
-        <Button type="submit" variant="primary" busy={state.busy} disabled={!name.trim()}>
+        {ref.data && ref.data.teams.length > 1 && (
+          <fieldset className="team-picker">
+            <legend className="label">Teams</legend>
+            {ref.data.teams.map((t) => (
+              <label key={t.id} className={`chip toggle${teamIds.includes(t.id) ? ' on' : ''}`}>
+                <input
+                  type="checkbox"
+                  checked={teamIds.includes(t.id)}
+                  onChange={(e) =>
+                    setPicked(e.target.checked ? [...teamIds, t.id] : teamIds.filter((x) => x !== t.id))
+                  }
+                />
+                {t.name}
+              </label>
+            ))}
+          </fieldset>
+        )}
+        <Button
+          type="submit"
+          variant="primary"
+          busy={state.busy}
+          disabled={!name.trim() || teamIds.length === 0}
+        >
           Create project
         </Button>
       </form>
