@@ -104,11 +104,12 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     ...(opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {}),
     extensions: { unaccent, pg_trgm },
     // PGlite's buffer cache lives in the WASM heap and is all resident from
-    // start-up: each MB here is a MB of the server's RSS. 48 MB is 16 MB less
-    // than 64 with the same search speed in a side-by-side run; 32 MB halved
-    // search (docs/benchmarks.md, "Memory"). Pages not cached come from the
-    // OS page cache.
-    startParams: [...PGlite.defaultStartParams, '-c', 'shared_buffers=48MB'],
+    // start-up: each MB here is a MB of the server's RSS. 48 MB was 16 MB less
+    // than 64 with the same search speed; 40 MB kept the full-scale peak under
+    // 350 MB with search unchanged, where 32 MB halved it (docs/benchmarks.md,
+    // "Memory" and "Issue 25, third stop"). Pages not cached come from the OS
+    // page cache.
+    startParams: [...PGlite.defaultStartParams, '-c', 'shared_buffers=40MB'],
     parsers: {
       [INT8]: parseInt8,
       [DATE]: keepString,
