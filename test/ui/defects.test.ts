@@ -69,7 +69,10 @@ describe('UI: the defects of issue 14', () => {
     assert.equal(await priority.inputValue(), '1', 'shown before the server answers');
     assert.equal(await priority.getAttribute('aria-busy'), 'true');
     held.release();
-    await page.waitForFunction(() => !document.querySelector('[data-shortcut="p"][aria-busy]'));
+    await page.waitForFunction(
+      (el) => el?.getAttribute('aria-busy') !== 'true',
+      await priority.elementHandle(),
+    );
     await held.stop();
     assert.equal((await ui.t.get(`/api/issues/${issue.id}`, ui.t.adminToken)).body.issue.priority, 1);
 

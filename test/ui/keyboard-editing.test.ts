@@ -156,7 +156,8 @@ describe('UI: keyboard-first editing', () => {
     await until(async () => new URL(page.url()).searchParams.get('team') !== null, 'G T');
     assert.equal(new URL(page.url()).pathname, '/issues');
     assert.equal(new URL(page.url()).searchParams.get('team'), engId, "Kay's team");
-    await page.locator('.issue-row').first().waitFor();
+    // The team's own rows, not the previous list's while the new one loads.
+    await until(async () => (await listed(page)).length > 0, "the team's rows");
 
     // Two Tabs and Enter from the top of the page reach the first row.
     await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
@@ -165,7 +166,7 @@ describe('UI: keyboard-first editing', () => {
     assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Skip to the first issue');
     await page.keyboard.press('Enter');
     const order = await listed(page);
-    assert.equal(await focusedIdentifier(page), order[0], 'the first row holds the keyboard');
+    await until(async () => (await focusedIdentifier(page)) === order[0], 'the first row holds the keyboard');
 
     // X selects the focused row, J moves, Shift+J extends: three selected; S sets their status.
     await page.keyboard.press('x');

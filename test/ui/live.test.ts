@@ -66,10 +66,15 @@ describe('UI: live updates between two browsers', () => {
       (await ui.t.patch(`/api/issues/${identifier}`, { priority: 1 }, ui.t.adminToken)).status,
       200,
     );
+    const priority = bob
+      .getByRole('complementary', { name: 'Properties' })
+      .getByRole('combobox', { name: 'Priority' });
     await bob.waitForFunction(
-      () => (globalThis as any).document.querySelector('[data-shortcut="p"]')?.value === '1',
-      undefined,
-      { timeout: 10_000 },
+      (el) => (el as HTMLSelectElement | null)?.value === '1',
+      await priority.elementHandle(),
+      {
+        timeout: 10_000,
+      },
     );
     console.log(
       `# live: a priority change shown on the issue page ${Date.now() - since} ms after the change`,

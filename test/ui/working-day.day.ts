@@ -112,13 +112,23 @@ async function openFromSidebar(page: Page, name: 'Issues' | 'My issues' | 'Board
 }
 
 async function openIssue(page: Page, n: number) {
-  const rows = page.locator('.issue-row, .card-issue');
-  const target = rows.nth(n % Math.min(8, await rows.count()));
-  await target.click();
-  await page
+  const priority = page
     .getByRole('complementary', { name: 'Properties' })
-    .getByRole('combobox', { name: 'Priority' })
-    .waitFor();
+    .getByRole('combobox', { name: 'Priority' });
+  // Teammates' new issues move the rows while the list is read: a click that lands as its
+  // row is replaced opens nothing, and is given again (a person would click again too).
+  for (let attempt = 1; ; attempt++) {
+    const rows = page.locator('.issue-row[data-row], .card-issue');
+    await rows.first().waitFor();
+    await rows.nth(n % Math.min(8, await rows.count())).click();
+    try {
+      await priority.waitFor({ timeout: 5_000 });
+      return;
+    } catch (err) {
+      if (page.url().includes('/issue/')) return priority.waitFor();
+      if (attempt === 3) throw err;
+    }
+  }
 }
 
 async function editPriority(page: Page, n: number) {
