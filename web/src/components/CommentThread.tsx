@@ -6,7 +6,7 @@ import { type FormEvent, Fragment, type ReactNode, useState } from 'react';
 import { graphql } from '../gql';
 import { useAction } from '../lib/action';
 import { gql } from '../lib/api';
-import { type Comment, PENDING, type WithComments, withNodes } from './IssueComments';
+import { type Comment, PENDING, pendingComment, type WithComments, withNodes } from './IssueComments';
 import { MarkdownField } from './MarkdownField';
 import { Button, ErrorMessage } from './ui';
 
@@ -42,19 +42,7 @@ export function CommentThread({
       optimistic: {
         key: issueKey,
         apply: (data: WithComments, text) =>
-          withNodes(data, (all) => [
-            ...all,
-            {
-              id: `${PENDING}${crypto.randomUUID()}`,
-              body: text,
-              createdAt: new Date().toISOString(),
-              editedAt: null,
-              archivedAt: null,
-              user: me ? { id: me.id, name: me.name } : null,
-              parent: { id: root.id },
-              reactions: [],
-            },
-          ]),
+          withNodes(data, (all) => [...all, pendingComment(text, me, root.id)]),
       },
       onError: (_e, text) => {
         setReplying(true);

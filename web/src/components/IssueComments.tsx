@@ -31,6 +31,22 @@ export interface WithComments {
 /** A comment shown before the server has it: no actions until it is saved. */
 export const PENDING = 'pending:';
 
+/** The comment `text` as shown until the server has it (a reply names its thread's first comment). */
+export const pendingComment = (
+  text: string,
+  me: { id: string; name: string } | null | undefined,
+  parentId: string | null,
+): Comment => ({
+  id: `${PENDING}${crypto.randomUUID()}`,
+  body: text,
+  createdAt: new Date().toISOString(),
+  editedAt: null,
+  archivedAt: null,
+  user: me ? { id: me.id, name: me.name } : null,
+  parent: parentId ? { id: parentId } : null,
+  reactions: [],
+});
+
 export const withNodes = <D extends WithComments>(data: D, nodes: (all: Comment[]) => Comment[]): D => ({
   ...data,
   comments: { ...data.comments, nodes: nodes(data.comments.nodes) },
@@ -65,19 +81,7 @@ export function Comments({
       optimistic: {
         key: issueKey,
         apply: (data: WithComments, text) =>
-          withNodes(data, (all) => [
-            ...all,
-            {
-              id: `${PENDING}${crypto.randomUUID()}`,
-              body: text,
-              createdAt: new Date().toISOString(),
-              editedAt: null,
-              archivedAt: null,
-              user: me ? { id: me.id, name: me.name } : null,
-              parent: null,
-              reactions: [],
-            },
-          ]),
+          withNodes(data, (all) => [...all, pendingComment(text, me, null)]),
       },
       // The draft comes back, unless something new was typed meanwhile.
       onError: (_e, text) => setBody((now) => now || text),
