@@ -18,8 +18,20 @@ import type { ReadContext } from './model.js';
  */
 const DEFAULT_KEEP = 100;
 
+/**
+ * Characters of SQL kept across all views (counted as they are kept, since
+ * the last drop), whatever callers send: GraphQL
+ * documents are kept by the hundred (graphql/execute.ts), so the per-view
+ * bound alone would let one member fill memory with distinct documents and
+ * variables. Past it, everything kept so far is dropped (each view's map is
+ * emptied when next used; a document's, when it is).
+ */
+const KEPT_CHARS = 16_000_000;
+
 const compiler = new PostgresQueryCompiler();
-const kept = new WeakMap<object, Map<string, Sql>>();
+const kept = new WeakMap<object, { generation: number; byCaller: Map<string, Sql> }>();
+let generation = 0;
+let keptChars = 0;
 
 /** What in a read context can change its SQL, as a key; `now` is left out (see flatFor). */
 function callerKey(c: ReadContext): string {
@@ -41,11 +53,12 @@ export function flatFor(
   build: (c: ReadContext) => Sql,
   keep = DEFAULT_KEEP,
 ): Sql {
-  let byCaller = kept.get(view);
-  if (!byCaller) {
-    byCaller = new Map();
-    kept.set(view, byCaller);
+  let entry = kept.get(view);
+  if (!entry || entry.generation !== generation) {
+    entry = { generation, byCaller: new Map() };
+    kept.set(view, entry);
   }
+  const byCaller = entry.byCaller;
   const key = `${variant}\n${callerKey(c)}`;
   const known = byCaller.get(key);
   if (known) return known;
@@ -61,20 +74,32 @@ export function flatFor(
   };
   const built = build(watched);
   if (readsClock) return built;
-  const flat = flatten(built);
-  if (!flat) return built;
+  const flattened = flatten(built);
+  if (!flattened) return built;
+  keptChars += flattened.chars;
+  if (keptChars > KEPT_CHARS) {
+    // Everything kept so far is forgotten; this view starts the new generation.
+    generation++;
+    keptChars = flattened.chars;
+    kept.set(view, { generation, byCaller: new Map([[key, flattened.sql]]) });
+    return flattened.sql;
+  }
   if (byCaller.size >= keep) byCaller.clear();
-  byCaller.set(key, flat);
-  return flat;
+  byCaller.set(key, flattened.sql);
+  return flattened.sql;
 }
 
 /** One raw fragment with the same text and parameters; undefined if its text is not cut cleanly. */
-function flatten(built: RawBuilder<unknown>): Sql | undefined {
+function flatten(built: RawBuilder<unknown>): { sql: Sql; chars: number } | undefined {
   const { sql: text, parameters } = compiler.compileQuery(built.toOperationNode(), createQueryId());
   const pieces = text.split(/\$(\d+)/);
   // split keeps the captured numbers at odd places: $1, $2, ... in order, once each.
   const numbers = pieces.filter((_, i) => i % 2 === 1).map(Number);
   if (numbers.length !== parameters.length || numbers.some((n, i) => n !== i + 1)) return undefined;
   const fragments = pieces.filter((_, i) => i % 2 === 0);
-  return sql(Object.assign(fragments, { raw: fragments }) as unknown as TemplateStringsArray, ...parameters);
+  const flat = sql(
+    Object.assign(fragments, { raw: fragments }) as unknown as TemplateStringsArray,
+    ...parameters,
+  );
+  return { sql: flat, chars: text.length };
 }
