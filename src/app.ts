@@ -12,6 +12,8 @@ import { Budgets } from './graphql/rate-budget.js';
 import { graphqlRoutes } from './graphql/routes.js';
 import { apiKeyRoutes } from './modules/api-keys/rest.js';
 import { attachmentsRoutes } from './modules/attachments/rest.js';
+import { auditRoutes } from './modules/audit/rest.js';
+import { startAuditRetention } from './modules/audit/retention.js';
 import { authRoutes } from './modules/auth/rest.js';
 import { authenticate } from './modules/auth/service.js';
 import { commentsRoutes } from './modules/comments/rest.js';
@@ -23,6 +25,7 @@ import { issuesRoutes } from './modules/issues/rest.js';
 import { notificationMailHandler } from './modules/mail/digest.js';
 import { mailRoutes } from './modules/mail/rest.js';
 import { type MailWorkerOptions, startMailWorker } from './modules/mail/worker.js';
+import { mcpRoutes } from './modules/mcp/rest.js';
 import { milestonesRoutes } from './modules/milestones/rest.js';
 import { notificationsHandler } from './modules/notifications/handler.js';
 import { notificationsRoutes } from './modules/notifications/rest.js';
@@ -31,6 +34,9 @@ import { progressRoutes } from './modules/projects/progress-rest.js';
 import { projectsRoutes } from './modules/projects/rest.js';
 import { reactionsRoutes } from './modules/reactions/rest.js';
 import { relationsRoutes } from './modules/relations/rest.js';
+import { scimRoutes, scimTokenRoutes } from './modules/scim/rest.js';
+import { sessionRoutes } from './modules/sessions/rest.js';
+import { ssoRoutes } from './modules/sso/rest.js';
 import { StreamHub } from './modules/stream/hub.js';
 import { streamRoutes } from './modules/stream/rest.js';
 import { teamsRoutes } from './modules/teams/rest.js';
@@ -162,7 +168,7 @@ export async function buildApp(opts: BuildOptions) {
   installDbTimeBudget(app, () => config.dbTimePerRequestMs);
   await installSecurityHeaders(app); // before the auth hook, so refusals carry the headers too
   await installCompression(app);
-  installAuth(app, (header) => authenticate(ctx, header));
+  installAuth(app, (header, origin) => authenticate(ctx, header, { origin }));
   // Hourly budgets, one per kind of caller, shared by REST (this hook) and GraphQL (its route).
   const budgets = new Budgets(database.db, config, opts.clock);
   installRequestBudget(app, (actor) => budgets.of(actor));
@@ -185,10 +191,12 @@ export async function buildApp(opts: BuildOptions) {
       route.config = { ...(route.config ?? {}), auth: 'public', helmet: INJECTED_STYLES_PAGE };
     });
     // validatorUrl: null, or the page sends the document's address to a public
-    // validator for a badge (and breaks the CSP's img-src).
+    // validator for a badge (and breaks the CSP's img-src). Tags start closed:
+    // with every operation open, Swagger UI stops rendering past about 130 of
+    // them (no error; the later tags are missing), and we have more.
     await docs.register(swaggerUi, {
       routePrefix: '/api/docs',
-      uiConfig: { docExpansion: 'list', validatorUrl: null },
+      uiConfig: { docExpansion: 'none', validatorUrl: null },
     });
   });
 
@@ -210,6 +218,11 @@ export async function buildApp(opts: BuildOptions) {
   authRoutes(app, ctx);
   userRoutes(app, ctx);
   apiKeyRoutes(app, ctx);
+  sessionRoutes(app, ctx);
+  ssoRoutes(app, ctx);
+  auditRoutes(app, ctx);
+  scimTokenRoutes(app, ctx);
+  scimRoutes(app, ctx);
   flagRoutes(app, ctx);
   workspaceRoutes(app, ctx);
   teamsRoutes(app, ctx);
@@ -229,6 +242,8 @@ export async function buildApp(opts: BuildOptions) {
   webhooksRoutes(app, ctx);
   const webhookWorker = startWebhookWorker(ctx, { database });
   app.addHook('onClose', () => webhookWorker.stop());
+  const stopAuditRetention = startAuditRetention(ctx);
+  app.addHook('onClose', stopAuditRetention);
   mailRoutes(app, ctx);
   if (config.mail && opts.mailWorker !== false) {
     const mailWorker = startMailWorker(ctx, opts.mailWorker);
@@ -251,6 +266,7 @@ export async function buildApp(opts: BuildOptions) {
     }
   });
   await graphqlRoutes(app, ctx, budgets);
+  mcpRoutes(app, ctx, (actor) => budgets.of(actor));
   await serveWebUi(app, ctx); // last: its catch-all GET must not shadow API routes
 
   return { app, ctx, generatedAdmin: started.generatedAdmin };

@@ -27,6 +27,8 @@ export interface Config {
   logLevel: LogLevel;
   /** PostgreSQL's statement_timeout on every pooled connection, ms (0: none). */
   statementTimeoutMs: number;
+  /** Days an audit entry is kept (docs/identity.md, "Audit log"); 0 keeps every entry. */
+  auditRetentionDays: number;
   /** Database time one HTTP request may use, ms; its next statement is refused past it. */
   dbTimePerRequestMs: number;
   /** Change streams (docs/live.md): heartbeat interval, and the bounds on a slow client. */
@@ -50,6 +52,37 @@ export interface Config {
   s3: S3Settings | undefined;
   /** Outgoing email (docs/email.md); unset when SMTP_URL is not set. */
   mail: MailSettings | undefined;
+  /** Single sign-on settings set by OIDC_* variables; each one set here overrides the admin page's. */
+  oidc: Partial<SsoSettings>;
+}
+
+/** OpenID Connect sign-in (docs/identity.md, "Single sign-on"): what an admin sets, or the environment. */
+export interface SsoSettings {
+  issuer: string | null;
+  clientId: string | null;
+  /** Null for a public client (PKCE only). */
+  clientSecret: string | null;
+  buttonLabel: string;
+  /** Space-separated; must include openid. */
+  scopes: string;
+  /** Email domains that may sign in; empty: any. */
+  allowedDomains: string[];
+  /** Create an account at the first sign-in of someone unknown (just in time). */
+  autoCreate: boolean;
+  /** The role of an account created at sign-in, and of everyone when no group maps to a role. */
+  defaultRole: 'member' | 'guest';
+  /** For providers that send no email_verified (Entra ID): take the email as verified. */
+  trustUnverifiedEmail: boolean;
+  /** The claim that lists the person's groups (e.g. groups); null: no mapping. */
+  groupsClaim: string | null;
+  adminGroups: string[];
+  memberGroups: string[];
+  guestGroups: string[];
+  /** Group → team key: membership of each named team follows the group at every sign-in. */
+  teamGroups: { group: string; team: string }[];
+  /** Password sign-in and registration refused for all but the break-glass admins. */
+  required: boolean;
+  breakGlassEmails: string[];
 }
 
 export interface MailSettings {
@@ -195,6 +228,80 @@ function mailSettings(env: Env): MailSettings | undefined {
   };
 }
 
+const list = (raw: string) =>
+  raw
+    .split(',')
+    .map((v) => v.trim())
+    .filter(Boolean);
+
+/** The OIDC_* variables that are set, checked; the rest are left to the admin page. */
+function oidcSettings(env: Env): Partial<SsoSettings> {
+  const o: Partial<SsoSettings> = {};
+  const issuer = str(env, 'OIDC_ISSUER');
+  if (issuer) o.issuer = url('OIDC_ISSUER', issuer, ['https:', 'http:']);
+  const clientId = str(env, 'OIDC_CLIENT_ID');
+  if (clientId) o.clientId = clientId;
+  const secret = str(env, 'OIDC_CLIENT_SECRET');
+  if (secret) o.clientSecret = secret;
+  const label = str(env, 'OIDC_BUTTON_LABEL');
+  if (label) o.buttonLabel = label.slice(0, 60);
+  const scopes = str(env, 'OIDC_SCOPES');
+  if (scopes) {
+    if (!scopes.split(/\s+/).includes('openid')) throw new ConfigError('OIDC_SCOPES must include openid');
+    o.scopes = scopes;
+  }
+  const domains = str(env, 'OIDC_ALLOWED_DOMAINS');
+  if (domains) o.allowedDomains = list(domains).map((d) => d.toLowerCase().replace(/^@/, ''));
+  if (str(env, 'OIDC_AUTO_CREATE') !== undefined) o.autoCreate = bool(env, 'OIDC_AUTO_CREATE', true);
+  const role = str(env, 'OIDC_DEFAULT_ROLE')?.toLowerCase();
+  if (role) {
+    if (role !== 'member' && role !== 'guest') {
+      throw new ConfigError(`OIDC_DEFAULT_ROLE must be member or guest, got "${role}"`);
+    }
+    o.defaultRole = role;
+  }
+  if (str(env, 'OIDC_TRUST_UNVERIFIED_EMAIL') !== undefined) {
+    o.trustUnverifiedEmail = bool(env, 'OIDC_TRUST_UNVERIFIED_EMAIL', false);
+  }
+  const claim = str(env, 'OIDC_GROUPS_CLAIM');
+  if (claim) o.groupsClaim = claim;
+  for (const [name, key] of [
+    ['OIDC_ADMIN_GROUPS', 'adminGroups'],
+    ['OIDC_MEMBER_GROUPS', 'memberGroups'],
+    ['OIDC_GUEST_GROUPS', 'guestGroups'],
+  ] as const) {
+    const raw = str(env, name);
+    if (raw) o[key] = list(raw);
+  }
+  const teams = str(env, 'OIDC_TEAM_GROUPS');
+  if (teams) {
+    o.teamGroups = list(teams).map((pair) => {
+      const at = pair.lastIndexOf('=');
+      if (at <= 0 || at === pair.length - 1) {
+        throw new ConfigError(
+          `OIDC_TEAM_GROUPS must be group=TEAMKEY pairs separated by commas, got "${pair}"`,
+        );
+      }
+      return {
+        group: pair.slice(0, at).trim(),
+        team: pair
+          .slice(at + 1)
+          .trim()
+          .toUpperCase(),
+      };
+    });
+  }
+  if (str(env, 'OIDC_REQUIRED') !== undefined) o.required = bool(env, 'OIDC_REQUIRED', false);
+  const breakGlass = str(env, 'OIDC_BREAK_GLASS_EMAILS');
+  if (breakGlass) {
+    o.breakGlassEmails = list(breakGlass).map((e) => e.toLowerCase());
+    for (const e of o.breakGlassEmails) {
+      if (!EMAIL.test(e)) throw new ConfigError(`OIDC_BREAK_GLASS_EMAILS: "${e}" is not an email address`);
+    }
+  }
+  return o;
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const port = int(env, 'PORT', 3000, 0, 65535);
   const host = str(env, 'HOST') ?? '0.0.0.0';
@@ -241,6 +348,7 @@ export function loadConfig(env: Env = process.env): Config {
     sessionComplexityPerHour: int(env, 'SESSION_COMPLEXITY_PER_HOUR', 30_000_000, 1, 1_000_000_000_000),
     logLevel,
     statementTimeoutMs: int(env, 'STATEMENT_TIMEOUT_MS', 5_000, 0, 3_600_000),
+    auditRetentionDays: int(env, 'AUDIT_RETENTION_DAYS', 0, 0, 36_500),
     dbTimePerRequestMs: int(env, 'DB_TIME_PER_REQUEST_MS', 15_000, 1, 3_600_000),
     streamHeartbeatMs: int(env, 'STREAM_HEARTBEAT_MS', 15_000, 10, 3_600_000),
     streamDrainTimeoutMs: int(env, 'STREAM_DRAIN_TIMEOUT_MS', 30_000, 10, 3_600_000),
@@ -253,5 +361,6 @@ export function loadConfig(env: Env = process.env): Config {
     fileStorage,
     s3: fileStorage === 's3' ? s3Settings(env) : undefined,
     mail: mailSettings(env),
+    oidc: oidcSettings(env),
   };
 }

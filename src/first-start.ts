@@ -103,7 +103,11 @@ export async function firstStart(db: Db, config: Config): Promise<FirstStartResu
       .execute();
 
     const email = config.adminEmail ?? 'admin@localhost';
-    await insertAccount(trx, { name: 'Admin', email, role: 'admin', passwordHash: adminHash });
+    await insertAccount(
+      trx,
+      { name: 'Admin', email, role: 'admin', passwordHash: adminHash },
+      { kind: 'system', label: 'first start' },
+    );
     return config.adminPassword
       ? { jwtSecret }
       : { jwtSecret, generatedAdmin: { email, password: adminPassword } };

@@ -18,6 +18,7 @@ import { BAD_BODIES, fill, probe, ZERO_UUID } from './support/route-probes.js';
 const GUEST_WRITES: Record<string, string> = {
   'POST /api/auth/register': 'public: signing up',
   'POST /api/auth/login': 'public: signing in',
+  'POST /api/auth/sso/exchange': 'public: finishing a single sign-on (the sealed cookie is the credential)',
   'PATCH /api/auth/me': 'their own profile',
   'POST /api/auth/change-password': 'their own password',
   'POST /api/auth/password-reset': 'public: asking for a reset email',
@@ -35,6 +36,9 @@ const GUEST_WRITES: Record<string, string> = {
   'DELETE /api/comments/:id/reactions/:emoji': 'their own reaction',
   'DELETE /api/reactions/:id': 'their own reactions (reactions/policy.ts checks who reacted)',
   'POST /api/stream/tickets': 'a ticket to read their own change stream',
+  'DELETE /api/sessions/:id': 'their own sessions (sessions/service.ts ends only the caller’s)',
+  'POST /api/sessions/end-others': 'their own sessions',
+  'POST /api/auth/logout': 'signing out of their own session',
   'POST /api/views': 'their own personal views (sharing is refused: views/policy.ts)',
   'PATCH /api/views/:id': 'their own personal views (views/policy.ts checks the owner)',
   'DELETE /api/views/:id': 'their own personal views (views/policy.ts checks the owner)',
@@ -43,6 +47,15 @@ const GUEST_WRITES: Record<string, string> = {
   'PUT /api/issues/:id/subscription': 'their own subscription to an issue they see',
   'DELETE /api/issues/:id/subscription': 'their own subscription to an issue they see',
   'POST /graphql': 'each mutation checks its policy (guests get FORBIDDEN there)',
+  'POST /mcp': 'each MCP tool calls the service whose policy refuses guests (test/mcp.test.ts)',
+  'DELETE /mcp': 'no sessions to end: 405 to everyone (modules/mcp/rest.ts)',
+};
+
+/** Routes whose refusal of a guest's bad request is another 4xx, and why (above each). */
+const OTHER_REFUSALS: Record<string, number[]> = {
+  'POST /api/auth/sso/exchange': [400, 401, 403, 404],
+  'POST /mcp': [400, 403, 404, 406],
+  'DELETE /mcp': [400, 405],
 };
 
 /** Member routes that exist today; the walk below covers later ones too. */
@@ -120,7 +133,10 @@ after(() => t.close());
 const real = (url: string) => fill(url, () => ids[url.split('/')[2] ?? ''] ?? ZERO_UUID);
 const key = (r: { method: string; url: string }) => `${r.method} ${r.url}`;
 const memberRoutes = () => t.app.routeAuth.filter((r) => r.auth === 'member' && r.method !== 'HEAD');
-const writes = () => t.app.routeAuth.filter((r) => r.method !== 'GET' && r.method !== 'HEAD');
+/** SCIM's routes take a SCIM token, never a person's credentials (below, and scim.test.ts). */
+const SCIM = '/scim/v2';
+const writes = () =>
+  t.app.routeAuth.filter((r) => r.method !== 'GET' && r.method !== 'HEAD' && !r.url.startsWith(SCIM));
 
 describe('routes guests may not use check the role before the body', () => {
   test('every route we know guests may not use is declared member, and documents its 403', async () => {
@@ -270,7 +286,36 @@ describe('every other write route is one guests may use, on purpose', () => {
           guest.token,
         );
         const label = `${key(route)} with ${body.what}: ${res.status} ${JSON.stringify(res.body)}`;
-        assert.ok([400, 403, 404].includes(res.status), label);
+        // A route whose credential is not the caller's token (SSO's sealed cookie) refuses without it: 401.
+        // MCP's transport refuses a client that does not accept its answer types (JSON and an event
+        // stream) with 406, and the stateless endpoint has no session to DELETE: 405.
+        const refusals = OTHER_REFUSALS[key(route)] ?? [400, 403, 404];
+        assert.ok(refusals.includes(res.status), label);
+      }
+    }
+    assert.deepEqual(changedTables(before, await digest(t.ctx.db, tables)), []);
+  });
+
+  test('a guest and an admin are both 401 on every SCIM write route, and nothing changes', async () => {
+    const before = await digest(t.ctx.db, tables);
+    const scim = t.app.routeAuth.filter(
+      // The bare prefix and /* are the catch-alls that answers SCIM's 404 for unknown paths.
+      (r) =>
+        r.url.startsWith(`${SCIM}/`) &&
+        !r.url.endsWith('*') &&
+        ['POST', 'PUT', 'PATCH', 'DELETE'].includes(r.method),
+    );
+    assert.ok(scim.length >= 8, 'the SCIM write routes are listed');
+    for (const route of scim) {
+      for (const token of [guest.token, t.adminToken]) {
+        const res = await probe(
+          t,
+          route.method,
+          fill(route.url, () => ZERO_UUID),
+          BAD_BODIES[1]!,
+          token,
+        );
+        assert.equal(res.status, 401, `${key(route)}: ${res.status}`);
       }
     }
     assert.deepEqual(changedTables(before, await digest(t.ctx.db, tables)), []);

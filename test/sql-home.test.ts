@@ -25,6 +25,10 @@ const HOMES: readonly { path: string; why: string }[] = [
     path: 'src/platform/read/',
     why: 'the read model: entity declarations and their compiler to JSON-building SQL',
   },
+  {
+    path: 'src/modules/scim/filter.ts',
+    why: "SCIM's filter grammar compiled to SQL conditions over an allow-list, as platform/list/filter.ts does for ours",
+  },
   { path: 'src/platform/access.ts', why: "each entity's visibility rule, written as SQL" },
   { path: 'src/platform/outbox.ts', why: 'recordEvent: the change log, written in the caller’s transaction' },
   { path: 'src/platform/storage/postgres.ts', why: 'the file-storage driver whose medium is the database' },

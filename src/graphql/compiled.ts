@@ -57,6 +57,7 @@ import {
   project,
   projectUpdate,
   team,
+  teamMembership,
   user,
   workflowState,
 } from '../platform/read/entities.js';
@@ -106,6 +107,7 @@ const ROOT_LISTS: Record<
   },
   users: { entity: user },
   teams: { entity: team },
+  teamMemberships: { entity: teamMembership },
   workflowStates: { entity: workflowState },
   issueLabels: { entity: label },
   comments: { entity: comment },
@@ -137,6 +139,7 @@ const ROOT_ONES: Record<string, RootOne> = {
   viewer: { entity: user, where: (alias, _args, c) => idCondition(alias, c.viewerId) },
   user: { entity: user, where: (alias, args) => liveUserCondition(alias, String(args['id'])) },
   team: { entity: team, where: (alias, args) => teamRefCondition(alias, String(args['id'])) },
+  teamMembership: byId(teamMembership),
   workflowState: byId(workflowState),
   issueLabel: byId(label),
   comment: byId(comment),

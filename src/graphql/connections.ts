@@ -26,12 +26,14 @@ import { listWhere } from '../platform/list/query.js';
 import { listPage, listPages, type Page } from '../platform/list/runner.js';
 import {
   issueListColumns,
-  type NestedKey,
-  nestedSources,
+  type NestedSource,
   tableRows,
+  undeclaredSources,
   userListScope,
 } from '../platform/list/sources.js';
 import { type PageArgs, pageWindow } from '../platform/list/window.js';
+import * as declared from '../platform/read/entities.js';
+import type { Entity } from '../platform/read/model.js';
 import type { Resolver } from './build-schema.js';
 import type { GqlContext } from './context.js';
 import { type NodeScope, node } from './nodes.js';
@@ -162,13 +164,40 @@ export async function listConnection(
   return Object.assign(toConnection(page, def, g), { totalCount: page.total });
 }
 
+/** The parents whose nested lists the read model declares, by the first part of a nested list's key. */
+const declaredParents: Record<string, Entity> = {
+  issue: declared.issue,
+  user: declared.user,
+  team: declared.team,
+  state: declared.workflowState,
+  label: declared.label,
+  project: declared.project,
+  milestone: declared.milestone,
+  cycle: declared.cycle,
+  comment: declared.comment,
+};
+
 /**
- * A resolver for a nested list (`Type.field` of its parent, platform/list/sources.ts):
- * one statement per relation and arguments for all parents of a page (the
- * request's page loaders batch them), never one per parent.
+ * How the rows of nested list `key` (`type.field`) hang off their parent: the
+ * read model's declaration of the relation (the compiled reads use the same
+ * one, so the two paths cannot join differently), else platform/list/sources.ts.
  */
-export function nested(def: ListDef, key: NestedKey): Resolver {
-  const rel: { from?: Sql; parentKey: Sql } = nestedSources[key];
+function nestedSource(key: string): NestedSource {
+  const [parent = '', field = ''] = key.split('.');
+  const relation = declaredParents[parent]?.fields[field];
+  if (relation?.kind === 'many' && 'via' in relation) return relation.via;
+  const source = undeclaredSources[key];
+  if (!source) throw new Error(`no nested list ${key}`);
+  return source;
+}
+
+/**
+ * A resolver for a nested list (`type.field` of its parent): one statement per
+ * relation and arguments for all parents of a page (the request's page loaders
+ * batch them), never one per parent.
+ */
+export function nested(def: ListDef, key: string): Resolver {
+  const rel = nestedSource(key);
   return async (src: { id: string }, args: ListArgs, g: GqlContext) => {
     const loader = g.loaders.pages(key, args, async (ids) => {
       const w = pageWindow(args);

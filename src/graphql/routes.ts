@@ -9,6 +9,7 @@ import { authenticate } from '../modules/auth/service.js';
 import { WEB_DIST } from '../modules/ui/serve.js';
 import type { Actor, AppContext } from '../platform/context.js';
 import { AppError } from '../platform/errors.js';
+import { originOf } from '../platform/http/auth-hook.js';
 import { INJECTED_STYLES_PAGE } from '../platform/http/security-headers.js';
 import type { Http } from '../platform/http/types.js';
 import { buildExecutableSchema } from './build-schema.js';
@@ -61,7 +62,9 @@ export async function graphqlRoutes(app: Http, ctx: AppContext, budgets: Budgets
     async (request, reply) => {
       let actor: Actor;
       try {
-        actor = await authenticate(ctx, request.headers.authorization, { allowBare: true });
+        const origin = originOf(request);
+        const caller = await authenticate(ctx, request.headers.authorization, { allowBare: true, origin });
+        actor = { ...caller, origin };
       } catch (err) {
         if (!(err instanceof AppError)) throw err;
         if (err.retryAfter) reply.header('retry-after', String(err.retryAfter));

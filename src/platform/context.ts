@@ -28,6 +28,8 @@ export interface AppContext {
 export interface KnownCredential {
   user: UserRow;
   key?: { id: string; lastUsedAt: Date | null };
+  /** A login token's session, live when read (modules/sessions). */
+  session?: { id: string; lastUsedAt: Date };
 }
 
 /** The authenticated caller of a request. */
@@ -37,4 +39,14 @@ export interface Actor {
   name: string;
   email: string;
   via: 'session' | 'apiKey';
+  /** The sign-in session of a login token (modules/sessions); absent for an API key. */
+  sessionId?: string | undefined;
+  /** Where the request came from (set by the doors that authenticate: the auth hook, GraphQL). */
+  origin?: RequestOrigin | undefined;
+}
+
+/** A request's address (honouring TRUST_PROXY) and user agent, for sessions and the audit log. */
+export interface RequestOrigin {
+  ip: string;
+  userAgent: string | null;
 }

@@ -14,6 +14,8 @@ export type ErrorCode =
   | 'INVALID_CREDENTIALS'
   | 'FORBIDDEN'
   | 'ACCOUNT_SUSPENDED'
+  | 'SSO_REQUIRED'
+  | 'SSO_NOT_COMPLETED'
   | 'REGISTRATION_CLOSED'
   | 'EMAIL_DOMAIN_NOT_ALLOWED'
   | 'FEATURE_DISABLED'
@@ -53,6 +55,30 @@ export class AppError extends Error {
         ...(this.details ? { details: this.details } : {}),
       },
     };
+  }
+}
+
+/**
+ * An error raised by SCIM provisioning (modules/scim) with SCIM's `scimType`;
+ * under /scim/v2 every error is rendered in SCIM's shape (http/error-handler.ts).
+ */
+export class ScimError extends AppError {
+  constructor(
+    status: number,
+    readonly scimType: string | undefined,
+    message: string,
+  ) {
+    super(
+      status,
+      status === 404
+        ? 'NOT_FOUND'
+        : status === 409
+          ? 'CONFLICT'
+          : status === 401
+            ? 'UNAUTHENTICATED'
+            : 'BAD_REQUEST',
+      message,
+    );
   }
 }
 

@@ -1,8 +1,10 @@
 // Run once per test run by scripts/test.mjs: builds a migrated, first-started
 // database that every test file then copies (PGlite: a dumped data directory;
 // PostgreSQL: a template database). Copying takes ~1 s instead of ~5 s each.
-// The PGlite dump is an uncompressed tar: 43 MB read from the page cache
-// costs less than gunzipping 5 MB in every test file.
+// The PGlite dump is an uncompressed tar: 29 MB read from the page cache
+// costs less than gunzipping 5 MB in every test file. PostgreSQL's own
+// template databases are dropped from it first: no test creates a database
+// in PGlite, and unpacking their 660 files was a third of each file's start.
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import pg from 'pg';
@@ -18,7 +20,16 @@ if (mode === 'pglite') {
   const database = await openDatabase({});
   await migrate(database.db);
   await firstStart(database.db, config);
-  const blob = await database.pglite!.dumpDataDir('none');
+  const pglite = database.pglite!;
+  // One statement each: DROP DATABASE cannot run inside the implicit transaction of a batch.
+  for (const statement of [
+    `update pg_database set datistemplate = false where datname in ('template0', 'template1')`,
+    'drop database template0',
+    'drop database template1',
+    'checkpoint',
+  ])
+    await pglite.exec(statement);
+  const blob = await pglite.dumpDataDir('none');
   await fs.mkdir(path.dirname(target!), { recursive: true });
   await fs.writeFile(target!, Buffer.from(await blob.arrayBuffer()));
   await database.close();

@@ -3,6 +3,7 @@
 // browser or build fails the tests (it never skips them).
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import type net from 'node:net';
 import path from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page, type Route } from 'playwright-core';
@@ -11,7 +12,9 @@ import { WEB_DIST } from '../../src/modules/ui/serve.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD } from '../support/env.js';
 import { startTestApp, type TestApp } from '../support/harness.js';
 
-export const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
+// Chromium's headless shell (Debian's chromium-headless-shell): the same engine without the
+// browser's own interface, at about two thirds of the full browser's CPU for our pages.
+export const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium-headless-shell';
 export { ADMIN_EMAIL, ADMIN_PASSWORD };
 
 export interface UiEnv {
@@ -124,6 +127,50 @@ async function listeningApp(
   (t.config as { publicUrl: string }).publicUrl = `http://127.0.0.1:${port}`;
   assert.equal(t.ctx.config.publicUrl, t.config.publicUrl, 'the app reads the same configuration');
   return { t, port };
+}
+
+const AXE_SOURCE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/**
+ * axe's serious and critical violations on the page as it is now, one line each
+ * (`rule: targets`). axe-core is injected once per document, not per check: its
+ * half a megabyte of script parsed again for each check cost more CPU than the
+ * checks themselves; so pages checked one after another are reached inside the
+ * app (`visit`), not by loading the document again.
+ */
+export async function seriousViolations(page: Page): Promise<string[]> {
+  // Evaluated, not added as a <script>: the page's CSP (rightly) refuses inline scripts.
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(o: object): Promise<{ violations: AxeViolation[] }> } })
+      .axe;
+    return (await axe.run({ resultTypes: ['violations'] })).violations;
+  });
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map(
+      (v) =>
+        `${v.id} (${v.impact}): ${v.nodes
+          .map((n) => n.target.join(' '))
+          .slice(0, 3)
+          .join(', ')}`,
+    );
+}
+
+interface AxeViolation {
+  id: string;
+  impact?: string | null;
+  nodes: { target: string[] }[];
+}
+
+/** Goes to `path` inside the app (its router, no document load) and waits until nothing is loading. */
+export async function visit(page: Page, path: string) {
+  await page.evaluate((p) => history.pushState(null, '', p), path);
+  await page.waitForURL(path);
+  // Two frames: the router has rendered the new page, whose loaders now show.
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  await page.locator('main#main').waitFor();
+  await page.waitForFunction(() => !document.querySelector('.boot, .loading'));
 }
 
 export async function signIn(page: Page, email: string, password: string) {

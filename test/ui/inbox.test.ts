@@ -6,11 +6,19 @@
 // editors, and the email switch on a server without mail.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { AxeBuilder } from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { mentionedNames } from '../../src/modules/notifications/mentions.js';
 import { MENTION } from '../../web/src/lib/mention.js';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, PHONE, screenshot, signIn, startUi, type UiEnv } from './browser.js';
+import {
+  ADMIN_EMAIL,
+  ADMIN_PASSWORD,
+  PHONE,
+  screenshot,
+  seriousViolations,
+  signIn,
+  startUi,
+  type UiEnv,
+} from './browser.js';
 
 let ui: UiEnv;
 let bob: { id: string; token: string; email: string };
@@ -296,9 +304,7 @@ describe('UI: the inbox', () => {
       await page.getByRole('heading', { name: 'Inbox' }).waitFor();
       await page.waitForFunction(() => !document.querySelector('.boot, .loading'));
       if (path.endsWith('all')) await screenshot(page, `inbox-${what}`);
-      for (const v of (await new AxeBuilder({ page }).analyze()).violations)
-        if (v.impact === 'serious' || v.impact === 'critical')
-          found.push(`${what} ${path}: ${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+      for (const v of await seriousViolations(page)) found.push(`${what} ${path}: ${v}`);
     };
     // Rows of both kinds (read and unread), then the empty state; the same in dark, and on a phone.
     const desktop = await bobsPage();

@@ -17,7 +17,8 @@ import { Shell } from './components/Shell';
 import { Loading, PageHeader } from './components/ui';
 import { SessionProvider, useSession } from './lib/session';
 import { parseView, type View } from './lib/view';
-import { AuthPage } from './pages/Auth';
+import { AdminAudit } from './pages/AdminAudit';
+import { AuthPage, SsoComplete } from './pages/Auth';
 import { BoardPage } from './pages/Board';
 import { CyclePage } from './pages/Cycle';
 import { CyclesPage } from './pages/Cycles';
@@ -27,6 +28,7 @@ import { ForgotPasswordPage, ResetPasswordPage } from './pages/PasswordReset';
 import { ProjectPage } from './pages/Project';
 import { ProjectsPage } from './pages/Projects';
 import { SavedViewPage } from './pages/SavedView';
+import { Sessions } from './pages/Sessions';
 import { AccountSettings, ApiKeys } from './pages/Settings';
 
 const rootRoute = createRootRoute({
@@ -38,9 +40,12 @@ const rootRoute = createRootRoute({
   notFoundComponent: NotFound,
 });
 
-const authSearch = (s: Record<string, unknown>): { next?: string } =>
+const authSearch = (s: Record<string, unknown>): { next?: string; sso_error?: string } => ({
   // Only a path on this site: never a link that signs in and then leaves.
-  typeof s['next'] === 'string' && /^\/(?!\/)/.test(s['next']) ? { next: s['next'] } : {};
+  ...(typeof s['next'] === 'string' && /^\/(?![/\\])/.test(s['next']) ? { next: s['next'] } : {}),
+  // Why single sign-on sent the person back (a word from the server; unknown ones read as a failure).
+  ...(typeof s['sso_error'] === 'string' ? { sso_error: s['sso_error'].slice(0, 40) } : {}),
+});
 
 /**
  * Replaces the address once, with the target it was first rendered with. While
@@ -67,13 +72,19 @@ const loginRoute = createRoute({
   path: '/login',
   validateSearch: authSearch,
   component: function Login() {
-    const { next } = loginRoute.useSearch();
+    const { next, sso_error } = loginRoute.useSearch();
     return (
       <PublicOnly next={next}>
-        <AuthPage mode="login" next={next} />
+        <AuthPage mode="login" next={next} ssoError={sso_error} />
       </PublicOnly>
     );
   },
+});
+// Where single sign-on comes back to: the session is taken from the server, then on to where the person started.
+const ssoCompleteRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/sso/complete',
+  component: SsoComplete,
 });
 const registerRoute = createRoute({
   getParentRoute: () => rootRoute,
@@ -228,6 +239,8 @@ const AdminUsers = adminPage(() => import('./pages/Admin'), 'AdminUsers');
 const AdminFlags = adminPage(() => import('./pages/Admin'), 'AdminFlags');
 const AdminBranding = adminPage(() => import('./pages/Admin'), 'AdminBranding');
 const AdminWebhooks = adminPage(() => import('./pages/AdminWebhooks'), 'AdminWebhooks');
+const AdminScim = adminPage(() => import('./pages/AdminScim'), 'AdminScim');
+const AdminSso = adminPage(() => import('./pages/AdminSso'), 'AdminSso');
 const AdminTeams = adminPage(() => import('./pages/AdminTeams'), 'AdminTeams');
 const AdminLabels = adminPage(() => import('./pages/AdminTeams'), 'AdminLabels');
 const AdminTeam = lazy(() => import('./pages/AdminTeam').then((m) => ({ default: m.AdminTeam })));
@@ -281,6 +294,7 @@ const inboxRoute = createRoute({
 
 const routeTree = rootRoute.addChildren([
   loginRoute,
+  ssoCompleteRoute,
   registerRoute,
   forgotRoute,
   resetRoute,
@@ -299,10 +313,14 @@ const routeTree = rootRoute.addChildren([
     savedViewRoute,
     page('/settings/account', AccountSettings),
     page('/settings/api-keys', ApiKeys),
+    page('/settings/sessions', Sessions),
     admin('/admin/users', AdminUsers),
     admin('/admin/flags', AdminFlags),
     admin('/admin/branding', AdminBranding),
     admin('/admin/webhooks', AdminWebhooks),
+    admin('/admin/audit', AdminAudit),
+    admin('/admin/scim', AdminScim),
+    admin('/admin/sso', AdminSso),
     admin('/admin/teams', AdminTeams),
     admin('/admin/labels', AdminLabels),
     adminTeamRoute,

@@ -1,5 +1,6 @@
 // Every resolver map, merged into the schema by build-schema.ts.
 import type { ResolverMap } from '../build-schema.js';
+import { auditResolvers } from './audit.js';
 import { milestoneResolvers } from './milestones.js';
 import { mutationResolvers } from './mutations.js';
 import { issueNotificationResolvers } from './notification-node.js';
@@ -8,6 +9,7 @@ import { projectUpdateResolvers } from './project-updates.js';
 import { reactionResolvers } from './reactions.js';
 import { readResolvers } from './reads.js';
 import { relationResolvers } from './relations.js';
+import { sessionResolvers } from './sessions.js';
 import { teamResolvers } from './teams.js';
 import { viewResolvers } from './views.js';
 
@@ -22,4 +24,6 @@ export const allResolvers: ResolverMap[] = [
   issueNotificationResolvers,
   reactionResolvers,
   projectUpdateResolvers,
+  sessionResolvers,
+  auditResolvers,
 ];

@@ -10,6 +10,13 @@ const ADDED: Record<string, Record<string, string>> = {
   ProjectArchivePayload: { entityId: 'String' },
 };
 
+const ADDED_INPUTS: Record<string, Record<string, string>> = {
+  // The audit log's free-text search (docs/identity.md, "Audit log"): the
+  // third-party filter has no field that reads the actor, the target and the
+  // type at once; REST names the same search `q`.
+  AuditEntryFilter: { q: 'String' },
+};
+
 export function withOurFields(data: ThirdPartySchema): ThirdPartySchema {
   const objects = { ...data.objects };
   for (const [type, fields] of Object.entries(ADDED)) {
@@ -17,5 +24,14 @@ export function withOurFields(data: ThirdPartySchema): ThirdPartySchema {
     if (!t) throw new Error(`extension of unknown type ${type}`);
     objects[type] = { ...t, fields: { ...t.fields, ...fields } };
   }
-  return { ...data, objects };
+  const inputs = { ...data.inputs };
+  for (const [type, fields] of Object.entries(ADDED_INPUTS)) {
+    const t = inputs[type];
+    if (!t) throw new Error(`extension of unknown input ${type}`);
+    for (const field of Object.keys(fields)) {
+      if (field in t) throw new Error(`${type}.${field} is the third-party schema's already`);
+    }
+    inputs[type] = { ...t, ...fields };
+  }
+  return { ...data, objects, inputs };
 }

@@ -5,6 +5,8 @@
 // Everything else answers the same way for every client (build-schema.ts).
 import { TRACKED } from '../../modules/issues/present.js';
 import { nodeFields } from '../nodes.js';
+import { AUDIT_ENTRY_FIELDS } from '../resolvers/audit.js';
+import { SESSION_RESPONSE_FIELDS } from '../resolvers/sessions.js';
 import type { IsHeld } from './build.js';
 import { fieldType, namedType, type ThirdPartySchema } from './third-party.js';
 
@@ -40,6 +42,12 @@ const PLAIN_FIELDS: Record<string, string[]> = {
   UploadFile: ['uploadUrl', 'assetUrl', 'headers', 'contentType', 'filename', 'size', 'metaData'],
   UploadFileHeader: ['key', 'value'],
   IssueSearchPayload: ['totalCount'],
+  // resolvers/sessions.ts: a sign-in session as the session list shows it.
+  AuthenticationSessionResponse: [...SESSION_RESPONSE_FIELDS],
+  LogoutResponse: ['success'],
+  // resolvers/audit.ts: an audit entry and the catalogue's types.
+  AuditEntry: [...AUDIT_ENTRY_FIELDS],
+  AuditEntryType: ['type', 'description'],
   // connections.ts historyNode(): each tracked change as fromX/toX.
   IssueHistory: [
     'id',

@@ -23,14 +23,14 @@ export function userApiKeys(db: Db, userId: string): Promise<ApiKeyRow[]> {
     .execute();
 }
 
-/** Deletes one key of the user; false when they have no such key. */
-export async function deleteUserApiKey(db: Db, userId: string, id: string): Promise<boolean> {
-  const r = await db
+/** Deletes one key of the user; the key as it was, or undefined when they have no such key. */
+export function deleteUserApiKey(db: Db, userId: string, id: string): Promise<ApiKeyRow | undefined> {
+  return db
     .deleteFrom('api_keys')
     .where('id', '=', id)
     .where('user_id', '=', userId)
+    .returningAll()
     .executeTakeFirst();
-  return Number(r.numDeletedRows) > 0;
 }
 
 /** Revokes every key of the user (a password reset; a change that asks for it); returns how many. */

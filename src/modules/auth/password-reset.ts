@@ -9,11 +9,13 @@ import { changingCredentials } from '../../platform/auth/credential-cache.js';
 import { hashPassword } from '../../platform/auth/passwords.js';
 import type { AppContext } from '../../platform/context.js';
 import { AppError, rateLimited } from '../../platform/errors.js';
+import { seal } from '../../platform/sealed.js';
 import { revokeAllApiKeys } from '../api-keys/queries.js';
+import { recordAudit, userEntity } from '../audit/record.js';
 import { SEALING_PURPOSE } from '../mail/messages.js';
 import { enqueueMail } from '../mail/queries.js';
-import { seal } from '../mail/sealed.js';
 import { kickMailWorker } from '../mail/worker.js';
+import { passwordRule } from '../sso/policy.js';
 import * as users from '../users/queries.js';
 import * as q from './queries.js';
 
@@ -40,6 +42,8 @@ export async function requestPasswordReset(ctx: AppContext, rawEmail: string, ad
   if (!slot.ok) {
     throw rateLimited(`Too many password-reset requests; try again in ${slot.retryAfter} s`, slot.retryAfter);
   }
+  // Nobody but a break-glass admin has a password to reset while single sign-on is required.
+  if ((await passwordRule(ctx)).refuses(email)) return;
   const user = await users.findLiveUserByEmail(ctx.db, email);
   if (user?.status !== 'active') return;
   const token = randomBytes(32).toString('base64url');
@@ -75,7 +79,7 @@ export async function confirmPasswordReset(
   input: { token: string; password: string },
   address: string,
 ) {
-  const slot = await ctx.loginLimiter.reserveResetConfirmation(address);
+  const slot = await ctx.loginLimiter.reserveAddressAttempt(address);
   if (!slot.ok) {
     throw rateLimited(`Too many password-reset attempts; try again in ${slot.retryAfter} s`, slot.retryAfter);
   }
@@ -88,7 +92,13 @@ export async function confirmPasswordReset(
       await q.invalidateResetTokens(trx, userId);
       const updated = await users.updateUser(trx, userId, { password_hash, bumpEpoch: true });
       if (!updated) throw invalidToken();
-      await revokeAllApiKeys(trx, userId);
+      const revoked = await revokeAllApiKeys(trx, userId);
+      await recordAudit(trx, {
+        type: 'user.passwordReset',
+        actor: { kind: 'user', id: userId, label: updated.email, ip: address, userAgent: null },
+        entity: userEntity(updated),
+        metadata: { revokedApiKeys: revoked },
+      });
     }),
   );
 }

@@ -66,11 +66,17 @@ export function apiKeyOwner(db: Db, keyHash: string) {
 const LAST_USED_GRANULARITY = sql<Date>`now() - interval '1 minute'`;
 
 /** Records a key's use, unless it was recorded within the last minute. */
-export async function touchApiKey(db: Db, keyId: string): Promise<void> {
-  await db
+export async function touchApiKey(db: Db, keyId: string, first = false): Promise<boolean> {
+  // `first`: only a key never used before, so of racing first requests exactly one reports it.
+  const r = await db
     .updateTable('api_keys')
     .set({ last_used_at: sql<Date>`now()` })
     .where('id', '=', keyId)
-    .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', LAST_USED_GRANULARITY)]))
-    .execute();
+    .where((eb) =>
+      first
+        ? eb('last_used_at', 'is', null)
+        : eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', LAST_USED_GRANULARITY)]),
+    )
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) > 0;
 }

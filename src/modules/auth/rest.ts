@@ -1,7 +1,7 @@
 // REST: registration, sign-in, the current user and password change.
 import { Type } from 'typebox';
 import type { AppContext } from '../../platform/context.js';
-import { actorOf } from '../../platform/http/auth-hook.js';
+import { actorOf, originOf } from '../../platform/http/auth-hook.js';
 import { sendJsonText } from '../../platform/http/json-text.js';
 import { errors } from '../../platform/http/schemas.js';
 import type { Http } from '../../platform/http/types.js';
@@ -32,7 +32,7 @@ export function authRoutes(app: Http, ctx: AppContext): void {
       },
     },
     async (req, reply) => {
-      const { user, token } = await register(ctx, req.body, req.ip);
+      const { user, token } = await register(ctx, req.body, originOf(req));
       return sendJsonText(reply.status(201), session(token, await ownUserJson(ctx, user.id)));
     },
   );
@@ -57,7 +57,7 @@ export function authRoutes(app: Http, ctx: AppContext): void {
       },
     },
     async (req, reply) => {
-      const { user, token } = await login(ctx, req.body, req.ip);
+      const { user, token } = await login(ctx, req.body, originOf(req));
       return sendJsonText(reply, session(token, await ownUserJson(ctx, user.id)));
     },
   );
@@ -120,7 +120,7 @@ export function authRoutes(app: Http, ctx: AppContext): void {
       },
     },
     async (req) => {
-      const { token, revokedApiKeys } = await changePassword(ctx, actorOf(req), req.body, req.ip);
+      const { token, revokedApiKeys } = await changePassword(ctx, actorOf(req), req.body, originOf(req));
       return { ok: true as const, token, revokedApiKeys };
     },
   );

@@ -2,10 +2,14 @@ import { hashApiKey, looksLikeApiKey } from '../../platform/auth/api-key-secrets
 import { changingCredentials } from '../../platform/auth/credential-cache.js';
 import { burnPasswordCheck, hashPassword, verifyPassword } from '../../platform/auth/passwords.js';
 import { looksLikeJwt } from '../../platform/auth/tokens.js';
-import type { Actor, AppContext, KnownCredential } from '../../platform/context.js';
+import type { Actor, AppContext, KnownCredential, RequestOrigin } from '../../platform/context.js';
 import type { UserRow } from '../../platform/db/tables.js';
 import { AppError, rateLimited, unauthenticated } from '../../platform/errors.js';
 import { revokeAllApiKeys } from '../api-keys/queries.js';
+import { auditActorOf, recordAudit, userEntity } from '../audit/record.js';
+import { findSession, touchSession } from '../sessions/queries.js';
+import { type SignInOrigin, startSession } from '../sessions/service.js';
+import { passwordRule, ssoRequiredError } from '../sso/policy.js';
 import * as users from '../users/queries.js';
 import { createAccount } from '../users/service.js';
 import { assertMayRegister } from '../workspace/policy.js';
@@ -19,10 +23,11 @@ import * as q from './queries.js';
 export async function register(
   ctx: AppContext,
   input: { name: string; email: string; password: string },
-  address: string,
+  origin: SignInOrigin,
 ) {
+  if ((await passwordRule(ctx)).required) throw ssoRequiredError();
   assertMayRegister(await getWorkspace(ctx.db), input.email);
-  const slot = await ctx.loginLimiter.reserveRegistration(address);
+  const slot = await ctx.loginLimiter.reserveRegistration(origin.ip);
   if (!slot.ok) {
     throw rateLimited(
       `Too many registrations from this address; try again in ${slot.retryAfter} s`,
@@ -31,28 +36,62 @@ export async function register(
   }
   // Self-registration always yields a member, whatever the request asks for.
   const user = await createAccount(ctx.db, { ...input, role: 'member' });
-  return { user, token: await ctx.tokens.sign({ userId: user.id, epoch: user.session_epoch }) };
+  return { user, token: await startSession(ctx, user, origin, 'registration') };
 }
 
 const invalidCredentials = () => new AppError(401, 'INVALID_CREDENTIALS', 'Invalid email or password');
 
-export async function login(ctx: AppContext, input: { email: string; password: string }, address: string) {
+export async function login(
+  ctx: AppContext,
+  input: { email: string; password: string },
+  origin: SignInOrigin,
+) {
   const email = input.email.trim().toLowerCase();
   // Counted as a failure before the (slow) password check, so parallel
   // guesses cannot all pass the limit; a success clears it.
-  const slot = await ctx.loginLimiter.reserveLogin(email, address);
+  const slot = await ctx.loginLimiter.reserveLogin(email, origin.ip);
   if (!slot.ok)
     throw rateLimited(`Too many sign-in attempts; try again in ${slot.retryAfter} s`, slot.retryAfter);
   const user = await users.findLiveUserByEmail(ctx.db, email);
+  // Each refusal is one audit entry; the limit above bounds how many an attacker can write.
+  const refused = (reason: string) =>
+    recordAudit(ctx.db, {
+      type: 'auth.signInFailed',
+      actor: {
+        kind: user ? 'user' : 'anonymous',
+        id: user?.id ?? null,
+        label: email.slice(0, 320),
+        ...origin,
+      },
+      metadata: { reason, method: 'password' },
+    });
+  // Single sign-on required: only break-glass emails go on to the password check.
+  const passwords = await passwordRule(ctx);
+  if (passwords.refuses(email)) {
+    await refused('ssoRequired');
+    throw ssoRequiredError();
+  }
   if (!user) {
     await burnPasswordCheck(input.password);
+    await refused('unknownEmail');
     throw invalidCredentials();
   }
-  if (!(await verifyPassword(user.password_hash, input.password))) throw invalidCredentials();
+  if (!(await verifyPassword(user.password_hash, input.password))) {
+    await refused('wrongPassword');
+    throw invalidCredentials();
+  }
   // Only someone who knows the password learns that the account is suspended.
-  if (user.status === 'suspended') throw new AppError(403, 'ACCOUNT_SUSPENDED', 'This account is suspended');
+  if (user.status === 'suspended') {
+    await refused('suspended');
+    throw new AppError(403, 'ACCOUNT_SUSPENDED', 'This account is suspended');
+  }
+  // A break-glass email that is not (or no longer) an admin's gets no exception.
+  if (user.role !== 'admin' && passwords.required) {
+    await refused('ssoRequired');
+    throw ssoRequiredError();
+  }
   await slot.succeeded();
-  return { user, token: await ctx.tokens.sign({ userId: user.id, epoch: user.session_epoch }) };
+  return { user, token: await startSession(ctx, user, origin, 'password') };
 }
 
 /**
@@ -67,11 +106,11 @@ export async function changePassword(
   ctx: AppContext,
   actor: Actor,
   input: { currentPassword: string; newPassword: string; revokeApiKeys?: boolean },
-  address: string,
+  origin: SignInOrigin,
 ): Promise<{ token: string; revokedApiKeys: number }> {
   const user = await users.findLiveUserById(ctx.db, actor.id);
   if (!user) throw unauthenticated();
-  const slot = await ctx.loginLimiter.reserveLogin(user.email.trim().toLowerCase(), address);
+  const slot = await ctx.loginLimiter.reserveLogin(user.email.trim().toLowerCase(), origin.ip);
   if (!slot.ok)
     throw rateLimited(`Too many password attempts; try again in ${slot.retryAfter} s`, slot.retryAfter);
   if (!(await verifyPassword(user.password_hash, input.currentPassword))) {
@@ -85,11 +124,20 @@ export async function changePassword(
       await q.invalidateResetTokens(trx, actor.id);
       const updated = await users.updateUser(trx, actor.id, { password_hash, bumpEpoch: true });
       const revoked = updated && input.revokeApiKeys ? await revokeAllApiKeys(trx, actor.id) : 0;
+      if (updated) {
+        await recordAudit(trx, {
+          type: 'user.passwordChanged',
+          actor: { ...auditActorOf(actor), ...origin },
+          entity: userEntity(updated),
+          metadata: { revokedApiKeys: revoked },
+        });
+      }
       return { updated, revoked };
     }),
   );
   if (!result.updated) throw unauthenticated();
-  const token = await ctx.tokens.sign({ userId: result.updated.id, epoch: result.updated.session_epoch });
+  // The change ended every session (a new epoch); the person carries on in a new one.
+  const token = await startSession(ctx, result.updated, origin, 'passwordChange');
   return { token, revokedApiKeys: result.revoked };
 }
 
@@ -115,7 +163,7 @@ const toActor = (u: UserRow, via: Actor['via']): Actor => ({
   via,
 });
 
-async function actorFromApiKey(ctx: AppContext, secret: string): Promise<Actor> {
+async function actorFromApiKey(ctx: AppContext, secret: string, origin?: RequestOrigin): Promise<Actor> {
   const hash = hashApiKey(secret);
   const known = await remembered(ctx, `key:${hash}`, async () => {
     const row = await q.apiKeyOwner(ctx.db, hash);
@@ -126,7 +174,23 @@ async function actorFromApiKey(ctx: AppContext, secret: string): Promise<Actor> 
   if (!known?.key) throw unauthenticated('Invalid API key');
   if (known.user.status !== 'active') throw unauthenticated('This account is suspended');
   const key = known.key;
-  if (!key.lastUsedAt || key.lastUsedAt < new Date(Date.now() - 60_000)) {
+  if (!key.lastUsedAt) {
+    // The first use of a key is worth an entry: a key nobody expected to be used, used.
+    key.lastUsedAt = new Date();
+    if (await q.touchApiKey(ctx.db, key.id, true)) {
+      await recordAudit(ctx.db, {
+        type: 'auth.apiKeyFirstUse',
+        actor: {
+          kind: 'apiKey',
+          id: known.user.id,
+          label: known.user.email,
+          ip: origin?.ip ?? null,
+          userAgent: origin?.userAgent ?? null,
+        },
+        entity: { type: 'apiKey', id: key.id },
+      });
+    }
+  } else if (key.lastUsedAt < new Date(Date.now() - 60_000)) {
     // Written at most once a minute (queries.ts); the remembered time follows.
     key.lastUsedAt = new Date();
     await q.touchApiKey(ctx.db, key.id);
@@ -137,15 +201,30 @@ async function actorFromApiKey(ctx: AppContext, secret: string): Promise<Actor> 
 async function actorFromToken(ctx: AppContext, token: string): Promise<Actor> {
   const claims = await ctx.tokens.verify(token);
   if (!claims) throw unauthenticated('Invalid or expired token');
-  const known = await remembered(ctx, `user:${claims.userId}`, async () => {
+  const sid = claims.sessionId;
+  // Remembered by session: ending one forgets its user's entries (migration 0042's trigger).
+  const known = await remembered(ctx, sid ? `session:${sid}` : `user:${claims.userId}`, async () => {
     const user = await users.findLiveUserById(ctx.db, claims.userId);
-    return user && { user };
+    if (!user || !sid) return user && { user };
+    const session = await findSession(ctx.db, sid);
+    if (session?.user_id !== user.id || session.ended_at) return undefined;
+    return { user, session: { id: session.id, lastUsedAt: session.last_used_at } };
   });
-  // A deleted or suspended user, or a token from before a password change, is refused.
-  if (known?.user.status !== 'active' || known.user.session_epoch !== claims.epoch) {
+  // A deleted or suspended user, an ended session, or a token from before a password change, is refused.
+  if (
+    known?.user.status !== 'active' ||
+    known.user.session_epoch !== claims.epoch ||
+    (sid !== undefined && known.session?.id !== sid)
+  ) {
     throw unauthenticated('Invalid or expired token');
   }
-  return toActor(known.user, 'session');
+  const session = known.session;
+  if (session && session.lastUsedAt < new Date(Date.now() - 60_000)) {
+    // Written at most once a minute (sessions/queries.ts); the remembered time follows.
+    session.lastUsedAt = new Date();
+    await touchSession(ctx.db, session.id);
+  }
+  return { ...toActor(known.user, 'session'), sessionId: sid };
 }
 
 /**
@@ -172,13 +251,14 @@ async function remembered(
 export async function authenticate(
   ctx: AppContext,
   header: string | undefined,
-  opts: { allowBare?: boolean } = {},
+  opts: { allowBare?: boolean; origin?: RequestOrigin | undefined } = {},
 ): Promise<Actor> {
   if (!header) throw unauthenticated();
   const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
   const credential = m ? m[1]! : opts.allowBare ? header.trim() : undefined;
   if (!credential) throw unauthenticated('Send credentials as "Authorization: Bearer <token>"');
-  if (looksLikeApiKey(credential)) return actorFromApiKey(ctx, credential);
+  // The origin is for the entries written while authenticating (an API key's first use).
+  if (looksLikeApiKey(credential)) return actorFromApiKey(ctx, credential, opts.origin);
   if (looksLikeJwt(credential)) return actorFromToken(ctx, credential);
   throw unauthenticated('Invalid credentials');
 }

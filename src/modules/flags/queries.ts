@@ -21,6 +21,11 @@ export async function flagEnabled(db: Db, key: string): Promise<boolean> {
 }
 
 /** Switches a flag; undefined when there is no such flag. */
+/** The flag, locked until the transaction ends (a change reads what it replaces). */
+export function lockFlag(db: Db, key: string): Promise<FlagRow | undefined> {
+  return db.selectFrom('feature_flags').selectAll().where('key', '=', key).forUpdate().executeTakeFirst();
+}
+
 export function setFlag(db: Db, key: string, enabled: boolean): Promise<FlagRow | undefined> {
   return db
     .updateTable('feature_flags')

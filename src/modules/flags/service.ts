@@ -4,6 +4,7 @@ import type { Actor, AppContext } from '../../platform/context.js';
 import type { Db } from '../../platform/db/database.js';
 import type { FlagRow } from '../../platform/db/tables.js';
 import { featureDisabled, notFound } from '../../platform/errors.js';
+import { auditActorOf, recordAudit } from '../audit/record.js';
 import { assertAdmin } from '../users/policy.js';
 import type { FlagKey } from './catalog.js';
 import * as q from './queries.js';
@@ -29,7 +30,20 @@ export async function adminSetFlag(
   enabled: boolean,
 ): Promise<FlagRow> {
   assertAdmin(actor);
-  const row = await q.setFlag(ctx.db, key, enabled);
+  const row = await ctx.db.transaction().execute(async (trx) => {
+    const before = await q.lockFlag(trx, key);
+    const after = before && (await q.setFlag(trx, key, enabled));
+    if (before && after && before.enabled !== after.enabled) {
+      await recordAudit(trx, {
+        type: 'featureFlag.changed',
+        actor: auditActorOf(actor),
+        entity: { type: 'featureFlag', id: key, label: key },
+        before: { enabled: before.enabled },
+        after: { enabled: after.enabled },
+      });
+    }
+    return after;
+  });
   if (!row) throw notFound(`Feature flag "${key}"`);
   return row;
 }

@@ -7,9 +7,11 @@ import { issueEntity } from '../../platform/list/entities.js';
 import { compileFilter } from '../../platform/list/filter.js';
 import { searchQuery } from '../../platform/list/search.js';
 import { windowOf } from '../../platform/list/window.js';
+import type { RestView } from '../../platform/read/rest.js';
 import { teamAccess } from '../teams/access.js';
 import { isUuid } from '../teams/ids.js';
 import { resolveTeamId } from '../teams/queries.js';
+import { ISSUE_VIEW } from './present.js';
 import * as q from './queries.js';
 
 /** Exact-match list parameters; ids must be uuids. null means "is not set". */
@@ -144,9 +146,14 @@ export async function listIssuesJson(
   actor: Actor,
   opts: ListIssuesOptions = {},
 ): Promise<string> {
+  const { issues, pageInfo } = await listIssuesAs(ctx, actor, opts, ISSUE_VIEW);
+  return `{"issues":[${issues.join(',')}],"pageInfo":${JSON.stringify(pageInfo)}}`;
+}
+
+/** The same list, each issue's JSON text as `view` shows it (REST's ISSUE_VIEW, or MCP's shorter one). */
+export async function listIssuesAs(ctx: AppContext, actor: Actor, opts: ListIssuesOptions, view: RestView) {
   const query = await listQuery(ctx, actor, opts);
   const read = { access: query.access, viewerId: actor.id, publicUrl: ctx.config.publicUrl, now: new Date() };
-  const { issues, total, nextCursor } = await q.listIssueJsonPage(ctx.db, query, read);
-  const pageInfo = { total, limit: query.limit, offset: query.offset, nextCursor };
-  return `{"issues":[${issues.join(',')}],"pageInfo":${JSON.stringify(pageInfo)}}`;
+  const { issues, total, nextCursor } = await q.listIssueJsonPage(ctx.db, query, read, view);
+  return { issues, pageInfo: { total, limit: query.limit, offset: query.offset, nextCursor } };
 }

@@ -30,6 +30,7 @@ import {
 import { rowJson } from '../../platform/read/compile.js';
 import { issue as readIssue } from '../../platform/read/entities.js';
 import type { ReadContext } from '../../platform/read/model.js';
+import type { RestView } from '../../platform/read/rest.js';
 import { isUuid } from '../teams/ids.js';
 import { teamRefCondition } from '../teams/queries.js';
 import {
@@ -213,12 +214,13 @@ export async function findIssueJson(
   db: Db,
   idOrIdentifier: string,
   read: ReadContext,
+  view: RestView = ISSUE_VIEW,
 ): Promise<string | undefined> {
   const match = issueRefCondition('r', idOrIdentifier, read.access);
   if (!match) return undefined;
   const { rows } = await sql<{
     json: string;
-  }>`select '{"issue":' || ${rowJson(readIssue, 'r', ISSUE_VIEW.select, read)} || '}' as json
+  }>`select '{"issue":' || ${rowJson(readIssue, 'r', view.select, read)} || '}' as json
     from issues r where ${match} and ${visibility.issue('r', read.access)}`.execute(db);
   return rows[0]?.json;
 }
@@ -464,12 +466,13 @@ export async function listIssueJsonPage(
   db: Db,
   query: ListQuery,
   read: ReadContext,
+  view: RestView = ISSUE_VIEW,
 ): Promise<{ issues: string[]; total: number; nextCursor: string | null }> {
   const p = pageOf(db, query);
   const rows = await db
     .selectFrom('issues')
     .innerJoin(p.page, 'page.id', 'issues.id')
-    .select(['issues.id', rowJson(readIssue, 'issues', ISSUE_VIEW.select, read).$castTo<string>().as('json')])
+    .select(['issues.id', rowJson(readIssue, 'issues', view.select, read).$castTo<string>().as('json')])
     .select(p.extra)
     .orderBy(p.order)
     .execute();

@@ -27,7 +27,7 @@ import type { Db } from '../../platform/db/database.js';
 import type { StateRow } from '../../platform/db/tables.js';
 import { notFound } from '../../platform/errors.js';
 import { type ChangeEvent, recordEvent } from '../../platform/outbox.js';
-import { envelope, eventData, readContextOf, viewJson } from '../../platform/read/rest.js';
+import { envelope, eventData, type RestView, readContextOf, viewJson } from '../../platform/read/rest.js';
 import { findLabelsByIds } from '../labels/queries.js';
 import { issueMilestoneChange } from '../milestones/issue-link.js';
 import { defaultState, findStateById, firstStateOfType } from '../states/queries.js';
@@ -409,9 +409,14 @@ export async function getIssue(ctx: AppContext, actor: Actor, idOrIdentifier: st
 }
 
 /** getIssue's answer as REST sends it, `{"issue":{...}}`, its JSON built by PostgreSQL (platform/read). */
-export async function getIssueJson(ctx: AppContext, actor: Actor, idOrIdentifier: string): Promise<string> {
+export async function getIssueJson(
+  ctx: AppContext,
+  actor: Actor,
+  idOrIdentifier: string,
+  view: RestView = ISSUE_VIEW,
+): Promise<string> {
   const access = await teamAccess(ctx.db, actor);
-  const json = await q.findIssueJson(ctx.db, idOrIdentifier, readContextOf(ctx, actor, access));
+  const json = await q.findIssueJson(ctx.db, idOrIdentifier, readContextOf(ctx, actor, access), view);
   if (json === undefined) throw notFound('Issue');
   return json;
 }
@@ -424,9 +429,10 @@ export async function issueJson(
   ctx: AppContext,
   actor: Actor,
   issue: Pick<IssueRecord, 'id'>,
+  view: RestView = ISSUE_VIEW,
 ): Promise<string> {
   const access = await teamAccess(ctx.db, actor);
-  const json = await viewJson(ctx.db, ISSUE_VIEW, issue.id, readContextOf(ctx, actor, access));
+  const json = await viewJson(ctx.db, view, issue.id, readContextOf(ctx, actor, access));
   if (json === undefined) throw notFound('Issue');
   return envelope('issue', json);
 }

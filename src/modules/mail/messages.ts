@@ -4,9 +4,9 @@
 import type { SendMailOptions } from 'nodemailer';
 import type { AppContext } from '../../platform/context.js';
 import { toOneLine } from '../../platform/one-line.js';
+import { unseal } from '../../platform/sealed.js';
 import { buildDigest, unsubscribeUrl } from './digest.js';
 import type { ClaimedMail } from './queries.js';
-import { unseal } from './sealed.js';
 
 export const SEALING_PURPOSE = 'mail-payload';
 

@@ -3,6 +3,7 @@ import type { Actor, AppContext } from '../../platform/context.js';
 import type { StateRow, StateType } from '../../platform/db/tables.js';
 import { invalidField, notFound } from '../../platform/errors.js';
 import { listEnvelope, readContextOf, viewAnswer, viewJsonList } from '../../platform/read/rest.js';
+import { auditActorOf, changes, recordAudit } from '../audit/record.js';
 import { lockIssuesInState } from '../issues/queries.js';
 import { moveIssuesToState } from '../issues/service.js';
 import { findVisibleTeam, teamAccess } from '../teams/access.js';
@@ -75,7 +76,7 @@ export async function createState(ctx: AppContext, actor: Actor, input: StateCre
   if (!team) throw invalidField('teamId', 'no team with this id or key');
   return ctx.db.transaction().execute(async (trx) => {
     const position = input.position ?? (await q.nextPosition(trx, team.id));
-    return q.insertState(trx, {
+    const state = await q.insertState(trx, {
       team_id: team.id,
       name: input.name.trim(),
       type: input.type,
@@ -83,8 +84,18 @@ export async function createState(ctx: AppContext, actor: Actor, input: StateCre
       description: input.description ?? null,
       position,
     });
+    await recordAudit(trx, {
+      type: 'workflowState.created',
+      actor: auditActorOf(actor),
+      entity: stateEntity(state),
+      after: { teamId: state.team_id, name: state.name, type: state.type, color: state.color },
+    });
+    return state;
   });
 }
+
+/** What an entry says of the state it is about. */
+const stateEntity = (s: StateRow) => ({ type: 'workflowState', id: s.id, label: s.name });
 
 export async function updateState(
   ctx: AppContext,
@@ -98,11 +109,24 @@ export async function updateState(
   // GraphQL may send only fields we do not hold: nothing to change then.
   if (Object.keys(patch).length === 0) return found;
   checkInput(StatePatchBody, patch);
-  return q.updateState(ctx.db, found.id, {
+  const set = {
     ...(patch.name !== undefined ? { name: patch.name.trim() } : {}),
     ...(patch.color !== undefined ? { color: patch.color.toLowerCase() } : {}),
     ...(patch.description !== undefined ? { description: patch.description } : {}),
     ...(patch.position !== undefined ? { position: patch.position } : {}),
+  };
+  return ctx.db.transaction().execute(async (trx) => {
+    const updated = await q.updateState(trx, found.id, set);
+    const diff = changes<Record<string, unknown>>(found, set);
+    if (diff) {
+      await recordAudit(trx, {
+        type: 'workflowState.updated',
+        actor: auditActorOf(actor),
+        entity: stateEntity(updated),
+        ...diff,
+      });
+    }
+    return updated;
   });
 }
 
@@ -140,6 +164,7 @@ export async function archiveState(
       throw invalidField('id', `the team's last ${state.type} state cannot be archived`);
     }
     const field = 'replacementStateId';
+    let moved = 0;
     if (input.replacementStateId === undefined) {
       const count = await q.countIssuesInState(trx, state.id);
       if (count > 0) {
@@ -153,8 +178,17 @@ export async function archiveState(
       if (!replacement || replacement.id === state.id) {
         throw invalidField(field, 'must be another live state of the same team');
       }
-      await moveIssuesToState(trx, ctx, actor, state.id, replacement);
+      moved = await moveIssuesToState(trx, ctx, actor, state.id, replacement);
     }
+    // An archive is the end of a state (nothing restores one, and states are never
+    // removed), so it is recorded as the state's deletion.
+    await recordAudit(trx, {
+      type: 'workflowState.deleted',
+      actor: auditActorOf(actor),
+      entity: stateEntity(state),
+      before: { teamId: state.team_id, name: state.name, type: state.type },
+      metadata: { archived: true, replacementStateId: input.replacementStateId ?? null, movedIssues: moved },
+    });
     return q.updateState(trx, state.id, { archived_at: new Date() });
   });
 }

@@ -15,6 +15,8 @@ export interface UserGrant {
   active: boolean;
   sessionEpoch: number;
   keyHashes: ReadonlySet<string>;
+  /** The user's live sign-in sessions. */
+  sessionIds: ReadonlySet<string>;
   teamIds: ReadonlySet<string>;
 }
 
@@ -31,6 +33,7 @@ export async function loadGrants(db: Db, userIds: readonly string[]): Promise<Gr
         active: r.status === 'active',
         sessionEpoch: Number(r.session_epoch),
         keyHashes: new Set(r.key_hashes),
+        sessionIds: new Set(r.session_ids),
         teamIds: new Set(r.team_ids),
       },
     ]),
@@ -50,6 +53,7 @@ export async function grantedAccess(
   if (!g?.active) return undefined;
   if (credential.epoch !== null && credential.epoch !== g.sessionEpoch) return undefined;
   if (credential.keyHash !== null && !g.keyHashes.has(credential.keyHash)) return undefined;
+  if (credential.sessionId !== null && !g.sessionIds.has(credential.sessionId)) return undefined;
   if (!(await credential.signed())) return undefined;
   return g.role === 'admin'
     ? fullAccess(id)

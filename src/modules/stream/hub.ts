@@ -33,6 +33,8 @@ export interface StreamHandle {
   /** The last id handed out: where a catch-up for this stream must start. */
   readonly position: number;
   wake(): void;
+  /** Its caller's credentials changed: check them again before anything else is sent. */
+  recheck(): void;
   /** Ends the stream, telling the client to resume elsewhere; resolves when it is closed. */
   shutdown(): Promise<void>;
 }
@@ -50,6 +52,7 @@ const NOTHING_YET: SharedBatch = { rows: [], grants: new Map(), more: false };
 export class StreamHub {
   readonly #streams = new Set<StreamHandle>();
   readonly #unlisten: () => Promise<void>;
+  readonly #unwatchCredentials: () => void;
   #closing = false;
   #feed: SharedFeed | null = null;
   #grants: Grants = new Map();
@@ -85,6 +88,10 @@ export class StreamHub {
       () => this.poke(),
       () => this.#closing,
     );
+    // A suspension, an ended session, a revoked key: the user's streams check at once.
+    this.#unwatchCredentials = ctx.credentials.onForget((userId) => {
+      for (const s of this.#streams) if (s.userId === userId) s.recheck();
+    });
   }
 
   get size(): number {
@@ -191,6 +198,7 @@ export class StreamHub {
   /** On app close: ends every stream (so Fastify's close does not wait on them) and stops listening. */
   async close(): Promise<void> {
     this.#closing = true;
+    this.#unwatchCredentials();
     if (this.#poll) clearInterval(this.#poll);
     await Promise.allSettled([...this.#streams].map((s) => s.shutdown()));
     await this.#unlisten();

@@ -71,17 +71,20 @@ export interface GrantRow {
   status: string;
   session_epoch: number;
   key_hashes: string[];
+  /** The user's live sign-in sessions. */
+  session_ids: string[];
   /** The teams the user sees now; empty for admins, who see all. */
   team_ids: string[];
 }
 
-/** One row per live user among `userIds`: role, status, epoch, key hashes and visible teams. */
+/** One row per live user among `userIds`: role, status, epoch, key hashes, live sessions and visible teams. */
 export async function grantRows(db: Db, userIds: readonly string[]): Promise<GrantRow[]> {
   if (userIds.length === 0) return [];
   const sees = userSeesTeam({ id: sql.ref('u.id'), role: sql.ref('u.role') }, 't');
   const { rows } = await sql<GrantRow>`
     select u.id, u.role, u.status, u.session_epoch,
       coalesce((select jsonb_agg(k.key_hash) from api_keys k where k.user_id = u.id), '[]') as key_hashes,
+      coalesce((select jsonb_agg(s.id) from sessions s where s.user_id = u.id and s.ended_at is null), '[]') as session_ids,
       case when u.role = 'admin' then '[]'::jsonb
         else coalesce((select jsonb_agg(t.id) from teams t where ${sees}), '[]') end as team_ids
     from users u

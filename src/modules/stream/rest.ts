@@ -4,7 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../../platform/context.js';
 import { badRequest, unauthenticated } from '../../platform/errors.js';
-import { actorOf } from '../../platform/http/auth-hook.js';
+import { actorOf, originOf } from '../../platform/http/auth-hook.js';
 import { errors, Timestamp } from '../../platform/http/schemas.js';
 import type { Http } from '../../platform/http/types.js';
 import { findLiveUserById } from '../users/queries.js';
@@ -38,9 +38,11 @@ export function streamRoutes(app: Http, ctx: AppContext, hub: StreamHub): void {
       },
     },
     async (req, reply) => {
-      const user = await findLiveUserById(ctx.db, actorOf(req).id);
+      const actor = actorOf(req);
+      const user = await findLiveUserById(ctx.db, actor.id);
       if (!user) throw unauthenticated();
-      return reply.status(201).send(issueTicket(ctx, { userId: user.id, epoch: user.session_epoch }));
+      const claims = { userId: user.id, epoch: user.session_epoch, sessionId: actor.sessionId ?? null };
+      return reply.status(201).send(issueTicket(ctx, claims));
     },
   );
 
@@ -56,6 +58,7 @@ export function streamRoutes(app: Http, ctx: AppContext, hub: StreamHub): void {
           ctx,
           req.headers.authorization,
           (req.query as { ticket?: unknown }).ticket,
+          originOf(req),
         );
         // Then a slot under the caps (429 as JSON), before any work for the
         // stream; held until the response closes, however it ends (a stream

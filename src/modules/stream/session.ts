@@ -101,6 +101,8 @@ export async function runStream(ctx: AppContext, hub: StreamHub, res: ServerResp
   const { streamHeartbeatMs, streamDrainTimeoutMs, streamMaxBufferBytes } = ctx.config;
   let ended = false;
   let woken = false;
+  /** The caller's credentials changed since the last check (hub.ts, the credential cache's forget). */
+  let mustCheck = false;
   let wakeUp: (() => void) | null = null;
   const closed = new Promise<void>((resolve) => res.once('close', resolve));
   void closed.then(() => {
@@ -151,6 +153,10 @@ export async function runStream(ctx: AppContext, hub: StreamHub, res: ServerResp
       return position;
     },
     wake,
+    recheck() {
+      mustCheck = true;
+      wake();
+    },
     async shutdown() {
       finish('resume', { reason: 'shutdown', after: position }, END_GRACE_MS.shutdown);
       await closed;
@@ -175,6 +181,10 @@ export async function runStream(ctx: AppContext, hub: StreamHub, res: ServerResp
   try {
     while (!ended) {
       woken = false;
+      if (mustCheck) {
+        mustCheck = false;
+        await credential.check(); // a 401 ends the stream below
+      }
       const batch = await nextBatch();
       if (ended) break;
       const { rows, access } = batch;

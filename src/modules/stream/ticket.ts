@@ -3,7 +3,8 @@
 // is obtained by POST with the normal credentials, is good for
 // TICKET_LIFETIME_SECONDS and for GET /api/stream only (its key is derived
 // for that purpose alone), and dies with the user's session epoch (a password
-// change, suspension or deletion). A leaked one is worth a minute of reading.
+// change, suspension or deletion) and with the session it was asked for in
+// (an API key's has none). A leaked one is worth a minute of reading.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Actor, AppContext } from '../../platform/context.js';
 import { isUuid } from '../../platform/ids.js';
@@ -13,6 +14,8 @@ export const TICKET_LIFETIME_SECONDS = 60;
 export interface TicketClaims {
   userId: string;
   epoch: number;
+  /** The sign-in session it was asked for in; null for an API key. */
+  sessionId: string | null;
 }
 
 const sign = (ctx: AppContext, body: string) =>
@@ -20,21 +23,22 @@ const sign = (ctx: AppContext, body: string) =>
 
 export function issueTicket(ctx: AppContext, claims: TicketClaims, now = Date.now()) {
   const expires = Math.floor(now / 1000) + TICKET_LIFETIME_SECONDS;
-  const body = `${claims.userId}.${claims.epoch}.${expires}`;
+  const body = `${claims.userId}.${claims.epoch}.${claims.sessionId ?? '-'}.${expires}`;
   return { ticket: `${body}.${sign(ctx, body)}`, expiresAt: new Date(expires * 1000).toISOString() };
 }
 
 /** The claims of a genuine, unexpired ticket, or undefined. */
 export function readTicket(ctx: AppContext, ticket: string, now = Date.now()): TicketClaims | undefined {
   const parts = ticket.split('.');
-  if (parts.length !== 4) return undefined;
-  const [userId, epoch, expires, signature] = parts as [string, string, string, string];
-  const expected = Buffer.from(sign(ctx, `${userId}.${epoch}.${expires}`));
+  if (parts.length !== 5) return undefined;
+  const [userId, epoch, session, expires, signature] = parts as [string, string, string, string, string];
+  const expected = Buffer.from(sign(ctx, `${userId}.${epoch}.${session}.${expires}`));
   const given = Buffer.from(signature);
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
   if (!isUuid(userId) || !/^\d+$/.test(epoch) || !/^\d+$/.test(expires)) return undefined;
+  if (session !== '-' && !isUuid(session)) return undefined;
   if (Number(expires) * 1000 <= now) return undefined;
-  return { userId, epoch: Number(epoch) };
+  return { userId, epoch: Number(epoch), sessionId: session === '-' ? null : session };
 }
 
 export const actorOfUser = (u: { id: string; role: Actor['role']; name: string; email: string }): Actor => ({

@@ -1,11 +1,10 @@
-// The public shape of a team: its schemas, and the views over the read
-// model's declaration that REST's team answers read (platform/read/rest.ts).
-// Memberships are still presented here from their rows (no declaration yet).
+// The public shape of a team and its memberships: their schemas, and the
+// views over the read model's declarations that REST's answers read
+// (platform/read/rest.ts).
 import { Type } from 'typebox';
-import { team } from '../../platform/read/entities.js';
+import { team, teamMembership } from '../../platform/read/entities.js';
 import { restView } from '../../platform/read/rest.js';
-import { UserSchema } from '../users/present.js';
-import type { MembershipRow } from './queries.js';
+import { USER_VIEW, UserSchema } from '../users/present.js';
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
 
@@ -39,18 +38,6 @@ export const TEAM_VIEW = restView(team, TeamSchema);
 /** A team as its list shows it, with its member count. */
 export const TEAM_LIST_VIEW = restView(team, TeamListItemSchema);
 
-export function presentMembership(m: MembershipRow) {
-  return {
-    id: m.id,
-    teamId: m.team_id,
-    userId: m.user_id,
-    owner: m.owner,
-    sortOrder: m.sort_order,
-    createdAt: m.created_at.toISOString(),
-    updatedAt: m.updated_at.toISOString(),
-  };
-}
-
 export const MembershipSchema = Type.Object({
   id: Type.String({ description: 'Membership id (GraphQL teamMembershipDelete takes it)' }),
   teamId: Type.String(),
@@ -63,3 +50,10 @@ export const MembershipSchema = Type.Object({
 
 /** A member as listed under a team: the membership and the user (teams/service.ts membersJson). */
 export const MemberSchema = Type.Object({ ...MembershipSchema.properties, user: UserSchema });
+
+/** REST's membership over the read model's: the add and change answers. */
+export const MEMBERSHIP_VIEW = restView(teamMembership, MembershipSchema);
+/** A membership with its user as the user views show them: the team's member list. */
+export const MEMBER_VIEW = restView(teamMembership, MemberSchema, {
+  user: { field: 'user', select: USER_VIEW.select },
+});

@@ -9,13 +9,7 @@ import type { Http } from '../../platform/http/types.js';
 import { labelsRoutes } from '../labels/rest.js';
 import { statesRoutes } from '../states/rest.js';
 import { MembershipBody, MembershipPatchBody, TeamCreateBody, TeamPatchBody } from './inputs.js';
-import {
-  MemberSchema,
-  MembershipSchema,
-  presentMembership,
-  TeamListItemSchema,
-  TeamSchema,
-} from './present.js';
+import { MemberSchema, MembershipSchema, TeamListItemSchema, TeamSchema } from './present.js';
 import * as teams from './service.js';
 
 const TeamEnvelope = Type.Object({ team: TeamSchema });
@@ -146,8 +140,9 @@ export function teamsRoutes(app: Http, ctx: AppContext): void {
       },
     },
     async (req, reply) => {
-      const membership = await teams.addMember(ctx, actorOf(req), req.params.id, req.body);
-      return reply.status(201).send({ membership: presentMembership(membership) });
+      const actor = actorOf(req);
+      const membership = await teams.addMember(ctx, actor, req.params.id, req.body);
+      return sendJsonText(reply.status(201), await teams.membershipJson(ctx, actor, membership.id));
     },
   );
 
@@ -168,11 +163,11 @@ export function teamsRoutes(app: Http, ctx: AppContext): void {
         response: { 200: MembershipEnvelope, ...errors(400, 401, 403, 404) },
       },
     },
-    async (req) => ({
-      membership: presentMembership(
-        await teams.updateMember(ctx, actorOf(req), req.params.id, req.params.userId, req.body),
-      ),
-    }),
+    async (req, reply) => {
+      const actor = actorOf(req);
+      const membership = await teams.updateMember(ctx, actor, req.params.id, req.params.userId, req.body);
+      return sendJsonText(reply, await teams.membershipJson(ctx, actor, membership.id));
+    },
   );
 
   app.delete(

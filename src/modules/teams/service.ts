@@ -19,16 +19,10 @@ import type { Actor, AppContext } from '../../platform/context.js';
 import { isUniqueViolation } from '../../platform/db/errors.js';
 import type { TeamRow, UserRow } from '../../platform/db/tables.js';
 import { conflict, invalidField, notFound } from '../../platform/errors.js';
-import {
-  listEnvelope,
-  readContextOf,
-  viewAnswer,
-  viewJsonByIds,
-  viewJsonList,
-} from '../../platform/read/rest.js';
+import { listEnvelope, readContextOf, viewAnswer, viewJsonList } from '../../platform/read/rest.js';
+import { auditActorOf, changes, recordAudit } from '../audit/record.js';
 import { insertDefaultStates } from '../states/queries.js';
 import { assertAdmin } from '../users/policy.js';
-import { USER_VIEW } from '../users/present.js';
 import { findUsersByIds, lockLiveUser } from '../users/queries.js';
 import { findVisibleTeam, teamAccess } from './access.js';
 import { TEAM_KEY } from './ids.js';
@@ -43,8 +37,10 @@ import {
   TeamPatchBody,
   type TeamUpdateInput,
 } from './inputs.js';
-import { presentMembership, TEAM_LIST_VIEW, TEAM_VIEW } from './present.js';
+import { MEMBER_VIEW, MEMBERSHIP_VIEW, TEAM_LIST_VIEW, TEAM_VIEW } from './present.js';
 import * as q from './queries.js';
+
+const teamEntity = (t: Pick<TeamRow, 'id' | 'key'>) => ({ type: 'team', id: t.id, label: t.key });
 
 export type { MembershipInput, MembershipUpdateInput, TeamCreateInput, TeamUpdateInput } from './inputs.js';
 
@@ -131,6 +127,12 @@ export async function createTeam(ctx: AppContext, actor: Actor, input: TeamCreat
       // The creator joins as owner; a public team takes every member and admin too.
       await q.insertMembership(trx, { team_id: team.id, user_id: actor.id, owner: true, sort_order: 0 });
       if (!team.private) await q.addActiveUsers(trx, team.id);
+      await recordAudit(trx, {
+        type: 'team.created',
+        actor: auditActorOf(actor),
+        entity: teamEntity(team),
+        after: { key: team.key, name: team.name, private: team.private },
+      });
       return team;
     }),
   );
@@ -166,6 +168,14 @@ export async function updateTeam(
       if (Object.keys(set).length === 0) return team;
       const updated = await q.updateTeamRow(trx, team.id, set);
       if (rekey) await q.reidentifyIssues(trx, team.id, updated.key);
+      const diff = changes<Record<string, unknown>>(team, set);
+      if (diff)
+        await recordAudit(trx, {
+          type: 'team.updated',
+          actor: auditActorOf(actor),
+          entity: teamEntity(updated),
+          ...diff,
+        });
       return updated;
     }),
   );
@@ -182,7 +192,16 @@ async function setArchived(ctx: AppContext, actor: Actor, idOrKey: string, archi
     if (archived && (await q.countOtherLiveTeams(trx, team.id)) === 0) {
       throw invalidField('id', 'the last active team cannot be archived');
     }
-    return q.updateTeamRow(trx, team.id, { archived_at: archived ? new Date() : null });
+    const updated = await q.updateTeamRow(trx, team.id, { archived_at: archived ? new Date() : null });
+    // Teams are archived, never deleted: an archive is recorded as the change it is.
+    await recordAudit(trx, {
+      type: 'team.updated',
+      actor: auditActorOf(actor),
+      entity: teamEntity(team),
+      before: { archived: !archived },
+      after: { archived },
+    });
+    return updated;
   });
 }
 
@@ -232,12 +251,19 @@ export async function addMember(
       sort_order: input.sortOrder ?? 0,
     });
     if (!row) throw conflict('The user is already a member of this team');
+    await recordAudit(trx, {
+      type: 'team.memberAdded',
+      actor: auditActorOf(actor),
+      entity: teamEntity(team),
+      after: { userId: row.user_id, owner: row.owner },
+    });
     return row;
   });
 }
 
 async function change(
   ctx: AppContext,
+  actor: Actor,
   membership: q.MembershipRow | undefined,
   patch: MembershipUpdateInput,
 ): Promise<q.MembershipRow> {
@@ -245,9 +271,22 @@ async function change(
   // GraphQL may send an empty input: nothing to change then.
   if (Object.keys(patch).length === 0) return membership;
   checkInput(MembershipPatchBody, patch);
-  return q.updateMembership(ctx.db, membership.id, {
-    ...(patch.owner !== undefined ? { owner: patch.owner } : {}),
-    ...(patch.sortOrder !== undefined ? { sort_order: patch.sortOrder } : {}),
+  return ctx.db.transaction().execute(async (trx) => {
+    const updated = await q.updateMembership(trx, membership.id, {
+      ...(patch.owner !== undefined ? { owner: patch.owner } : {}),
+      ...(patch.sortOrder !== undefined ? { sort_order: patch.sortOrder } : {}),
+    });
+    // The owner flag is the membership's role; its sort order is the member's own arrangement.
+    if (updated.owner !== membership.owner) {
+      await recordAudit(trx, {
+        type: 'team.memberRoleChanged',
+        actor: auditActorOf(actor),
+        entity: { type: 'team', id: membership.team_id },
+        before: { userId: membership.user_id, owner: membership.owner },
+        after: { userId: membership.user_id, owner: updated.owner },
+      });
+    }
+    return updated;
   });
 }
 
@@ -261,7 +300,7 @@ export async function updateMember(
   assertAdmin(actor);
   const team = await q.findTeamByIdOrKey(ctx.db, idOrKey);
   if (!team) throw notFound('Team');
-  return change(ctx, await q.findMembership(ctx.db, team.id, userId), patch);
+  return change(ctx, actor, await q.findMembership(ctx.db, team.id, userId), patch);
 }
 
 export async function updateMembership(
@@ -271,12 +310,24 @@ export async function updateMembership(
   patch: MembershipUpdateInput,
 ): Promise<q.MembershipRow> {
   assertAdmin(actor);
-  return change(ctx, await q.findMembershipById(ctx.db, id), patch);
+  return change(ctx, actor, await q.findMembershipById(ctx.db, id), patch);
 }
 
-async function remove(ctx: AppContext, membership: q.MembershipRow | undefined): Promise<q.MembershipRow> {
+async function remove(
+  ctx: AppContext,
+  actor: Actor,
+  membership: q.MembershipRow | undefined,
+): Promise<q.MembershipRow> {
   if (!membership) throw notFound('Team membership');
-  await q.deleteMembership(ctx.db, membership.id);
+  await ctx.db.transaction().execute(async (trx) => {
+    await q.deleteMembership(trx, membership.id);
+    await recordAudit(trx, {
+      type: 'team.memberRemoved',
+      actor: auditActorOf(actor),
+      entity: { type: 'team', id: membership.team_id },
+      before: { userId: membership.user_id, owner: membership.owner },
+    });
+  });
   return membership;
 }
 
@@ -289,35 +340,41 @@ export async function removeMember(
   assertAdmin(actor);
   const team = await q.findTeamByIdOrKey(ctx.db, idOrKey);
   if (!team) throw notFound('Team');
-  return remove(ctx, await q.findMembership(ctx.db, team.id, userId));
+  return remove(ctx, actor, await q.findMembership(ctx.db, team.id, userId));
 }
 
 export async function deleteMembership(ctx: AppContext, actor: Actor, id: string): Promise<q.MembershipRow> {
   assertAdmin(actor);
-  return remove(ctx, await q.findMembershipById(ctx.db, id));
+  return remove(ctx, actor, await q.findMembershipById(ctx.db, id));
 }
 
 /**
  * A team's members as REST lists them, `{"members":[...]}`: each membership
- * with its user as the read model shows users (one statement for the page).
+ * with its user, in one statement. Every listed user is in a team the caller
+ * sees, so the user rule never hides one here.
  */
 export async function membersJson(
   ctx: AppContext,
   actor: Actor,
-  members: readonly { membership: q.MembershipRow; user: UserRow }[],
+  members: readonly { membership: q.MembershipRow }[],
 ): Promise<string> {
   const access = await teamAccess(ctx.db, actor);
-  const c = readContextOf(ctx, actor, access);
-  const users = await viewJsonByIds(
-    ctx.db,
-    USER_VIEW,
-    members.map((m) => m.user.id),
-    c,
+  const ids = members.map((m) => m.membership.id);
+  return listEnvelope(
+    'members',
+    await viewJsonList(ctx.db, MEMBER_VIEW, ids, readContextOf(ctx, actor, access)),
   );
-  const items = members.flatMap(({ membership, user }) => {
-    const json = users.get(user.id);
-    if (json === undefined) return [];
-    return [`${JSON.stringify(presentMembership(membership)).slice(0, -1)},"user":${json}}`];
-  });
-  return listEnvelope('members', items);
+}
+
+/** One membership as REST answers it, `{"membership":...}`: the add and change routes' answer. */
+export async function membershipJson(ctx: AppContext, actor: Actor, id: string): Promise<string> {
+  const access = await teamAccess(ctx.db, actor);
+  return viewAnswer(
+    ctx.db,
+    MEMBERSHIP_VIEW,
+    'membership',
+    id,
+    readContextOf(ctx, actor, access),
+    'Membership',
+  );
 }

@@ -9,6 +9,7 @@ import { isUniqueViolation } from '../../platform/db/errors.js';
 import type { Role, UserRow, UserStatus } from '../../platform/db/tables.js';
 import { AppError, conflict, notFound } from '../../platform/errors.js';
 import { listEnvelope, readContextOf, viewAnswer, viewJsonList } from '../../platform/read/rest.js';
+import { type AuditActor, auditActorOf, changes, recordAudit, userEntity } from '../audit/record.js';
 import { teamAccess } from '../teams/access.js';
 import { joinOpenTeams } from '../teams/memberships.js';
 import { assertAdmin } from './policy.js';
@@ -24,8 +25,17 @@ export interface NewAccount {
 
 const emailTaken = () => conflict('An account with this email already exists', 'email');
 
-/** Inserts an account inside the caller's transaction (the password already hashed). */
-export async function insertAccount(trx: Db, input: Omit<NewAccount, 'password'> & { passwordHash: string }) {
+/**
+ * Inserts an account inside the caller's transaction (the password already
+ * hashed), recorded in the audit log as `user.created` by `recordedAs` (an
+ * admin, the new user themselves, the system); null when the caller writes
+ * its own entry (SCIM's `scim.userCreated`).
+ */
+export async function insertAccount(
+  trx: Db,
+  input: Omit<NewAccount, 'password'> & { passwordHash: string },
+  recordedAs: AuditActor | 'self' | null,
+) {
   const name = input.name.trim();
   const user = await q.insertUser(trx, {
     name,
@@ -36,15 +46,26 @@ export async function insertAccount(trx: Db, input: Omit<NewAccount, 'password'>
     avatar_url: null,
   });
   await joinOpenTeams(trx, user);
+  if (recordedAs) {
+    await recordAudit(trx, {
+      type: 'user.created',
+      actor: recordedAs === 'self' ? { kind: 'user', id: user.id, label: user.email } : recordedAs,
+      entity: userEntity(user),
+      after: { name: user.name, email: user.email, role: user.role },
+    });
+  }
   return user;
 }
 
 /** Creates an account in its own transaction; a taken email is a 409. */
-export async function createAccount(db: Db, input: NewAccount): Promise<UserRow> {
+export async function createAccount(db: Db, input: NewAccount, by?: Actor): Promise<UserRow> {
   if (await q.findLiveUserByEmail(db, input.email.trim())) throw emailTaken();
   const passwordHash = await hashPassword(input.password);
   try {
-    return await db.transaction().execute((trx) => insertAccount(trx, { ...input, passwordHash }));
+    const recordedAs = by ? auditActorOf(by) : 'self';
+    return await db
+      .transaction()
+      .execute((trx) => insertAccount(trx, { ...input, passwordHash }, recordedAs));
   } catch (err) {
     // Two registrations of one email racing past the check above.
     if (isUniqueViolation(err)) throw emailTaken();
@@ -54,7 +75,7 @@ export async function createAccount(db: Db, input: NewAccount): Promise<UserRow>
 
 export async function adminCreateUser(ctx: AppContext, actor: Actor, input: NewAccount): Promise<UserRow> {
   assertAdmin(actor);
-  return createAccount(ctx.db, input);
+  return createAccount(ctx.db, input, actor);
 }
 
 export async function adminListUsersJson(
@@ -116,13 +137,44 @@ export async function adminUpdateUser(
   patch: { role?: Role; status?: UserStatus; name?: string },
 ): Promise<UserRow> {
   assertAdmin(actor);
-  return changingCredentials(ctx.credentials, id, () => updateLocked(ctx, id, patch));
+  return changeUser(ctx, id, patch, async (trx, before, after) => {
+    // One entry per kind of change, each with only its fields.
+    const entity = userEntity(before);
+    for (const [type, field] of [
+      ['user.roleChanged', 'role'],
+      ['user.statusChanged', 'status'],
+      ['user.updated', 'name'],
+    ] as const) {
+      const diff = changes<Record<string, unknown>>(before, { [field]: after[field] });
+      if (diff) await recordAudit(trx, { type, actor: auditActorOf(actor), entity, ...diff });
+    }
+    return after;
+  });
+}
+
+/** What a caller adds to a user change inside its transaction (SCIM: externalId, email, its audit entry). */
+export type AlsoInTransaction = (trx: Db, before: UserRow, after: UserRow) => Promise<UserRow | undefined>;
+
+/**
+ * The one way an account's role, status or name changes, for admins (above)
+ * and SCIM provisioning (modules/scim) alike: a suspension ends the account's
+ * sessions and open change streams the same whoever asks for it.
+ * The caller has authorised the change.
+ */
+export function changeUser(
+  ctx: AppContext,
+  id: string,
+  patch: { role?: Role; status?: UserStatus; name?: string },
+  also?: AlsoInTransaction,
+): Promise<UserRow> {
+  return changingCredentials(ctx.credentials, id, () => updateLocked(ctx, id, patch, also));
 }
 
 function updateLocked(
   ctx: AppContext,
   id: string,
   patch: { role?: Role; status?: UserStatus; name?: string },
+  also?: AlsoInTransaction,
 ): Promise<UserRow> {
   return ctx.db.transaction().execute(async (trx) => {
     await q.serialiseAdminChanges(trx);
@@ -145,7 +197,7 @@ function updateLocked(
       ...(name ? { name, display_name: name.split(/\s+/)[0] ?? name } : {}),
       bumpEpoch: suspending,
     });
-    return updated!;
+    return (await also?.(trx, target, updated!)) ?? updated!;
   });
 }
 
@@ -156,6 +208,22 @@ function updateLocked(
  */
 export async function adminDeleteUser(ctx: AppContext, actor: Actor, id: string): Promise<void> {
   assertAdmin(actor);
+  await deleteUser(ctx, id, (trx, target) =>
+    recordAudit(trx, {
+      type: 'user.deleted',
+      actor: auditActorOf(actor),
+      entity: userEntity(target),
+      before: { name: target.name, email: target.email, role: target.role, status: target.status },
+    }),
+  );
+}
+
+/** The one way an account is deleted (admins above, SCIM DELETE); the caller has authorised it. */
+export async function deleteUser(
+  ctx: AppContext,
+  id: string,
+  also?: (trx: Db, before: UserRow) => Promise<void>,
+): Promise<void> {
   await changingCredentials(ctx.credentials, id, () =>
     ctx.db.transaction().execute(async (trx) => {
       await q.serialiseAdminChanges(trx);
@@ -164,6 +232,7 @@ export async function adminDeleteUser(ctx: AppContext, actor: Actor, id: string)
       await assertAdminsRemain(trx, target, 'deleted');
       await q.softDeleteUser(trx, id);
       await q.detachDeletedUser(trx, id);
+      await also?.(trx, target);
     }),
   );
 }

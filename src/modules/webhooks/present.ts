@@ -34,6 +34,38 @@ export function presentWebhook(w: WebhookRow) {
   };
 }
 
+/**
+ * A URL as an audit entry keeps it: credentials in it (user and password, and
+ * query values, where services put tokens) become `***`; the rest is what the
+ * admin reads to know which endpoint it was.
+ */
+export function urlWithoutCredentials(url: string): string {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return '***';
+  }
+  if (u.username || u.password) {
+    u.username = '***';
+    u.password = '';
+  }
+  for (const key of new Set(u.searchParams.keys())) u.searchParams.set(key, '***');
+  return u.toString();
+}
+
+/** A webhook as its audit entries show it: never the secret, the URL without credentials. */
+export function auditedWebhook(w: WebhookRow) {
+  return {
+    url: urlWithoutCredentials(w.url),
+    label: w.label,
+    enabled: w.enabled,
+    resourceTypes: w.resource_types,
+    teamId: w.team_id,
+    allPublicTeams: w.all_public_teams,
+  };
+}
+
 export function presentAttempt(a: AttemptRow) {
   return {
     id: a.id,

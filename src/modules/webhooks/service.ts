@@ -11,14 +11,18 @@
 //   rotateWebhookSecret(ctx, actor, id) -> Promise<{ webhook: WebhookRow; secret: string }>
 //   listWebhookDeliveries(ctx, actor, id, { limit, offset }) -> Promise<{ deliveries; total }>
 //   redeliverWebhookDelivery(ctx, actor, id, deliveryId) -> Promise<delivery>
-// Present rows with present.ts (presentWebhook never includes the secret).
+// Present rows with present.ts (presentWebhook never includes the secret). Each change
+// writes its audit entry (webhook.created/updated/deleted) in its own transaction:
+// never the secret, the URL without credentials (present.ts auditedWebhook).
 import { randomBytes } from 'node:crypto';
 import type { Actor, AppContext } from '../../platform/context.js';
+import type { Db } from '../../platform/db/database.js';
 import { AppError, invalidField, notFound } from '../../platform/errors.js';
 import { UnsafeDestinationError, vetDestination } from '../../platform/net/safe-destination.js';
+import { auditActorOf, changes, recordAudit } from '../audit/record.js';
 import { liveTeamId } from '../teams/queries.js';
 import { assertCanManageWebhooks } from './policy.js';
-import { presentDelivery, RESOURCE_TYPES, type ResourceType } from './present.js';
+import { auditedWebhook, presentDelivery, RESOURCE_TYPES, type ResourceType } from './present.js';
 import * as q from './queries.js';
 import { kickWebhookWorker } from './worker.js';
 
@@ -91,7 +95,7 @@ const checkedLabel = (label: string | null | undefined) => {
 export async function createWebhook(ctx: AppContext, actor: Actor, input: WebhookInput) {
   assertCanManageWebhooks(actor);
   const secret = input.secret === undefined ? generateSecret() : checkedSecret(input.secret);
-  const webhook = await q.insertWebhook(ctx.db, {
+  const values = {
     url: await checkedUrl(ctx, input.url),
     label: checkedLabel(input.label),
     secret,
@@ -100,8 +104,50 @@ export async function createWebhook(ctx: AppContext, actor: Actor, input: Webhoo
     team_id: await checkedTeam(ctx, input.teamId ?? null),
     all_public_teams: input.allPublicTeams ?? true,
     creator_id: actor.id,
+  };
+  const webhook = await ctx.db.transaction().execute(async (trx) => {
+    const row = await q.insertWebhook(trx, values);
+    await recordAudit(trx, {
+      type: 'webhook.created',
+      actor: auditActorOf(actor),
+      entity: webhookEntity(row),
+      after: auditedWebhook(row),
+    });
+    return row;
   });
   return { webhook, secret };
+}
+
+/** What an entry says of the webhook it is about: its label, else its URL without credentials. */
+const webhookEntity = (w: q.WebhookRow) => {
+  const audited = auditedWebhook(w);
+  return { type: 'webhook', id: w.id, label: audited.label ?? audited.url };
+};
+
+/**
+ * The entry of a change to `before` (now `after`), unless nothing an admin
+ * reads changed. A new secret is said, never shown; so is a change of the
+ * credentials in the URL, which the entry's URLs leave out.
+ */
+async function recordWebhookUpdate(
+  trx: Db,
+  actor: Actor,
+  before: q.WebhookRow,
+  after: q.WebhookRow,
+): Promise<void> {
+  const diff = changes<Record<string, unknown>>(auditedWebhook(before), auditedWebhook(after));
+  const metadata = {
+    ...(after.secret !== before.secret ? { secretRotated: true } : {}),
+    ...(after.url !== before.url && !diff?.after.url ? { urlCredentialsChanged: true } : {}),
+  };
+  if (!diff && Object.keys(metadata).length === 0) return;
+  await recordAudit(trx, {
+    type: 'webhook.updated',
+    actor: auditActorOf(actor),
+    entity: webhookEntity(after),
+    ...diff,
+    metadata,
+  });
 }
 
 export async function getWebhook(ctx: AppContext, actor: Actor, id: string): Promise<q.WebhookRow> {
@@ -141,6 +187,7 @@ export async function updateWebhook(
     const row = await q.updateWebhook(trx, current.id, columns);
     // Events queued before the endpoint was disabled go out now, in order.
     if (row && reenabling) await q.dueNow(trx, row.id);
+    if (row) await recordWebhookUpdate(trx, actor, current, row);
     return row;
   });
   if (!updated) throw notFound('Webhook');
@@ -151,14 +198,26 @@ export async function updateWebhook(
 export async function rotateWebhookSecret(ctx: AppContext, actor: Actor, id: string) {
   const current = await getWebhook(ctx, actor, id);
   const secret = generateSecret();
-  const webhook = await q.updateWebhook(ctx.db, current.id, { secret });
+  const webhook = await ctx.db.transaction().execute(async (trx) => {
+    const row = await q.updateWebhook(trx, current.id, { secret });
+    if (row) await recordWebhookUpdate(trx, actor, current, row);
+    return row;
+  });
   if (!webhook) throw notFound('Webhook');
   return { webhook, secret };
 }
 
 export async function deleteWebhook(ctx: AppContext, actor: Actor, id: string): Promise<void> {
   const current = await getWebhook(ctx, actor, id);
-  if (!(await q.deleteWebhook(ctx.db, current.id))) throw notFound('Webhook');
+  await ctx.db.transaction().execute(async (trx) => {
+    if (!(await q.deleteWebhook(trx, current.id))) throw notFound('Webhook');
+    await recordAudit(trx, {
+      type: 'webhook.deleted',
+      actor: auditActorOf(actor),
+      entity: webhookEntity(current),
+      before: auditedWebhook(current),
+    });
+  });
 }
 
 export async function listWebhookDeliveries(

@@ -7,6 +7,11 @@ export function workspaceRow(db: Db): Promise<WorkspaceRow> {
   return db.selectFrom('workspace').selectAll().where('id', '=', 1).executeTakeFirstOrThrow();
 }
 
+/** The workspace row, locked until the transaction ends (a change reads what it replaces). */
+export function lockWorkspaceRow(db: Db): Promise<WorkspaceRow> {
+  return db.selectFrom('workspace').selectAll().where('id', '=', 1).forUpdate().executeTakeFirstOrThrow();
+}
+
 /** Writes the given settings (and updated_at); returns the row as it is now. */
 export function updateWorkspaceRow(
   db: Db,

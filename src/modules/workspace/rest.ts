@@ -6,6 +6,7 @@ import { actorOf } from '../../platform/http/auth-hook.js';
 import { errors, OneLineText } from '../../platform/http/schemas.js';
 import type { Http } from '../../platform/http/types.js';
 import { listFlags } from '../flags/service.js';
+import { effectiveSso } from '../sso/settings.js';
 import {
   adminGetRegistration,
   adminUpdateRegistration,
@@ -53,17 +54,33 @@ export function workspaceRoutes(app: Http, ctx: AppContext): void {
             passwordReset: Type.Boolean({
               description: 'Whether POST /auth/password-reset sends email (SMTP configured)',
             }),
+            sso: Type.Object({
+              enabled: Type.Boolean({
+                description: 'Whether GET /api/auth/sso/start signs in with the provider',
+              }),
+              buttonLabel: Type.String(),
+              required: Type.Boolean({ description: 'Passwords are only for break-glass admins' }),
+            }),
           }),
         },
       },
     },
     async () => {
-      const [workspace, flags] = await Promise.all([getWorkspace(ctx.db), listFlags(ctx.db)]);
+      const [workspace, flags, sso] = await Promise.all([
+        getWorkspace(ctx.db),
+        listFlags(ctx.db),
+        effectiveSso(ctx, ctx.db),
+      ]);
       return {
         workspace: presentWorkspace(workspace),
         registration: { open: workspace.registration_open },
         flags: flags.map((f) => ({ key: f.key, label: f.label, enabled: f.enabled })),
         passwordReset: Boolean(ctx.config.mail),
+        sso: {
+          enabled: sso.enabled,
+          buttonLabel: sso.settings.buttonLabel,
+          required: sso.enabled && sso.settings.required,
+        },
       };
     },
   );

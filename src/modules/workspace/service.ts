@@ -2,6 +2,7 @@
 import type { Actor, AppContext } from '../../platform/context.js';
 import type { Db } from '../../platform/db/database.js';
 import type { WorkspaceRow } from '../../platform/db/tables.js';
+import { auditActorOf, changes, recordAudit } from '../audit/record.js';
 import { assertAdmin } from '../users/policy.js';
 import * as q from './queries.js';
 
@@ -15,10 +16,33 @@ export async function adminUpdateWorkspace(
   patch: { name?: string; tagline?: string; accentColor?: string },
 ): Promise<WorkspaceRow> {
   assertAdmin(actor);
-  return q.updateWorkspaceRow(ctx.db, {
+  return changeWorkspace(ctx, actor, 'workspace.brandingChanged', presentWorkspace, {
     ...(patch.name !== undefined ? { name: patch.name.trim() } : {}),
     ...(patch.tagline !== undefined ? { tagline: patch.tagline.trim() } : {}),
     ...(patch.accentColor !== undefined ? { accent_color: patch.accentColor.toLowerCase() } : {}),
+  });
+}
+
+/** Writes workspace settings and records what changed, as `present` shows them, in one transaction. */
+function changeWorkspace(
+  ctx: AppContext,
+  actor: Actor,
+  type: 'workspace.brandingChanged' | 'workspace.registrationChanged',
+  present: (w: WorkspaceRow) => Record<string, unknown>,
+  patch: Parameters<typeof q.updateWorkspaceRow>[1],
+): Promise<WorkspaceRow> {
+  return ctx.db.transaction().execute(async (trx) => {
+    const before = await q.lockWorkspaceRow(trx);
+    const after = await q.updateWorkspaceRow(trx, patch);
+    const diff = changes(present(before), present(after));
+    if (diff)
+      await recordAudit(trx, {
+        type,
+        actor: auditActorOf(actor),
+        entity: { type: 'workspace', id: 'workspace' },
+        ...diff,
+      });
+    return after;
   });
 }
 
@@ -43,7 +67,7 @@ export async function adminUpdateRegistration(
   const domains = patch.allowedEmailDomains && [
     ...new Set(patch.allowedEmailDomains.map((d) => d.trim().toLowerCase().replace(/\.$/, ''))),
   ];
-  return q.updateWorkspaceRow(ctx.db, {
+  return changeWorkspace(ctx, actor, 'workspace.registrationChanged', presentRegistration, {
     ...(patch.open !== undefined ? { registration_open: patch.open } : {}),
     ...(domains ? { allowed_email_domains: domains } : {}),
   });

@@ -33,6 +33,7 @@ export class CredentialCache<T> {
   #generation = 0;
   #allForgotAt = 0;
   readonly #userForgotAt = new Map<string, number>();
+  readonly #forgetListeners = new Set<(userId: string) => void>();
 
   constructor(private readonly clock: () => number = Date.now) {}
 
@@ -75,6 +76,18 @@ export class CredentialCache<T> {
     }
     this.#userForgotAt.set(userId, this.#generation);
     for (const [key, entry] of this.#entries) if (entry.userId === userId) this.#entries.delete(key);
+    for (const listener of this.#forgetListeners) listener(userId);
+  }
+
+  /**
+   * Calls `listener` with the user's id whenever their credentials change (here
+   * or, through the notification, on any instance): an open change stream
+   * re-checks its caller at once instead of at its next event. Returns the
+   * unsubscribe.
+   */
+  onForget(listener: (userId: string) => void): () => void {
+    this.#forgetListeners.add(listener);
+    return () => this.#forgetListeners.delete(listener);
   }
 
   /** Forgets everything. */

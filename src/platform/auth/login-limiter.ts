@@ -129,11 +129,12 @@ export class LoginLimiter {
   }
 
   /**
-   * Counts a password-reset confirmation on its address's sign-in bucket
-   * (a token is a credential: guessing one spends the same budget as
-   * guessing passwords), before the token is looked up or anything hashed.
+   * Counts an attempt that presents some other credential on its address's
+   * sign-in bucket, before the credential is looked at: a password-reset
+   * token (guessing one spends the same budget as guessing passwords), or a
+   * single sign-on return (each costs a token request to the provider).
    */
-  async reserveResetConfirmation(ip: string): Promise<Reservation> {
+  async reserveAddressAttempt(ip: string): Promise<Reservation> {
     await this.#prune();
     const check = { scope: 'login-address', key: addressKey(ip), rule: this.#address };
     return this.db.transaction().execute((trx) => reserve(trx, [check], this.now));

@@ -1,5 +1,7 @@
 // Login tokens: JWT HS256, 7 days. `ep` is the user's session epoch: a password
-// change bumps it, which retires every token issued before.
+// change bumps it, which retires every token issued before. `sid` names the
+// sign-in session (modules/sessions), which can be ended on its own; a token
+// issued before sessions existed has none and lives by its epoch alone.
 import { jwtVerify, SignJWT } from 'jose';
 import { isUuid } from '../ids.js';
 
@@ -8,6 +10,7 @@ export const TOKEN_LIFETIME_SECONDS = 7 * 24 * 3600;
 export interface TokenClaims {
   userId: string;
   epoch: number;
+  sessionId?: string | undefined;
 }
 
 export class TokenSigner {
@@ -18,7 +21,7 @@ export class TokenSigner {
   }
 
   sign(claims: TokenClaims): Promise<string> {
-    return new SignJWT({ ep: claims.epoch })
+    return new SignJWT({ ep: claims.epoch, ...(claims.sessionId ? { sid: claims.sessionId } : {}) })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setSubject(claims.userId)
       .setIssuedAt()
@@ -45,10 +48,16 @@ export class TokenSigner {
         maxTokenAge: TOKEN_LIFETIME_SECONDS,
       });
       const epoch = payload['ep'];
+      const sid = payload['sid'];
       if (!isUuid(payload.sub) || !Number.isSafeInteger(epoch) || (epoch as number) < 0) {
         return undefined;
       }
-      const claims = { userId: payload.sub as string, epoch: epoch as number };
+      if (sid !== undefined && !isUuid(sid)) return undefined;
+      const claims = {
+        userId: payload.sub as string,
+        epoch: epoch as number,
+        ...(sid === undefined ? {} : { sessionId: sid as string }),
+      };
       // Remembered no longer than either limit allows.
       this.#remember(token, claims, Math.min(payload.exp!, payload.iat! + TOKEN_LIFETIME_SECONDS) * 1000);
       return claims;

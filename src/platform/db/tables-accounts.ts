@@ -72,6 +72,20 @@ export interface UsersTable {
   initials: GeneratedAlways<string>;
   /** avatar_color(id), generated (migration 0032): User.avatarBackgroundColor in every door. */
   avatar_color: GeneratedAlways<string>;
+  /** The identity provider's id for the account (SCIM externalId, migration 0044). */
+  external_id: Generated<string | null>;
+}
+
+/** A SCIM provisioning token (migration 0044; modules/scim). Only its hash is kept. */
+export interface ScimTokensTable {
+  id: Generated<string>;
+  label: string;
+  token_hash: string;
+  token_hint: string;
+  created_by: string | null;
+  created_at: Timestamp;
+  last_used_at: NullableTimestamp;
+  revoked_at: NullableTimestamp;
 }
 
 export interface ApiKeysTable {
@@ -82,4 +96,46 @@ export interface ApiKeysTable {
   key_hint: string;
   created_at: Timestamp;
   last_used_at: NullableTimestamp;
+}
+
+/** One sign-in session (migration 0042; modules/sessions): the `sid` of its login tokens. */
+export interface SessionsTable {
+  id: Generated<string>;
+  user_id: string;
+  created_at: Timestamp;
+  last_used_at: Timestamp;
+  ip: string;
+  user_agent: string | null;
+  method: string;
+  ended_at: NullableTimestamp;
+  ended_by: string | null;
+}
+
+/** Which account an identity at an OpenID provider signs in as (migration 0046; modules/sso). */
+export interface UserIdentitiesTable {
+  id: Generated<string>;
+  user_id: string;
+  issuer: string;
+  subject: string;
+  email: string;
+  created_at: Generated<Timestamp>;
+  last_sign_in_at: Generated<Timestamp>;
+}
+
+/** One entry of the audit log (migration 0041; modules/audit). Append-only. */
+export interface AuditEntriesTable {
+  id: Generated<string>;
+  created_at: Timestamp;
+  type: string;
+  actor_kind: 'user' | 'apiKey' | 'scim' | 'sso' | 'system' | 'anonymous';
+  actor_id: string | null;
+  actor_label: Generated<string>;
+  ip: string | null;
+  user_agent: string | null;
+  entity_type: string | null;
+  entity_id: string | null;
+  entity_label: string | null;
+  before: unknown | null;
+  after: unknown | null;
+  metadata: Generated<unknown>;
 }

@@ -4,10 +4,14 @@ import type { ColumnType, Generated, GeneratedAlways, Insertable, Selectable, Up
 import type { DateString, NullableTimestamp, Timestamp } from './column-types.js';
 import type {
   ApiKeysTable,
+  AuditEntriesTable,
   AuthThrottleTable,
   FeatureFlagsTable,
   GraphqlBudgetTable,
+  ScimTokensTable,
+  SessionsTable,
   SettingsTable,
+  UserIdentitiesTable,
   UsersTable,
   WorkspaceTable,
 } from './tables-accounts.js';
@@ -41,6 +45,8 @@ export interface TeamsTable {
   created_at: Timestamp;
   updated_at: Timestamp;
   archived_at: NullableTimestamp;
+  /** The identity provider's id for a team provisioned as a SCIM Group (migration 0044). */
+  external_id: Generated<string | null>;
 }
 
 /** Issues per team, kept by triggers (migration 0023): what unfiltered lists total. */
@@ -340,6 +346,8 @@ export interface DB {
   feature_flags: FeatureFlagsTable;
   users: UsersTable;
   api_keys: ApiKeysTable;
+  scim_tokens: ScimTokensTable;
+  user_identities: UserIdentitiesTable;
   teams: TeamsTable;
   team_keys: TeamKeysTable;
   team_issue_counts: TeamIssueCountsTable;
@@ -373,6 +381,8 @@ export interface DB {
   outgoing_mail: OutgoingMailTable;
   mail_notification_items: MailNotificationItemsTable;
   password_reset_tokens: PasswordResetTokensTable;
+  audit_entries: AuditEntriesTable;
+  sessions: SessionsTable;
 }
 
 export type UserRow = Omit<Selectable<UsersTable>, 'name_slug'>;
@@ -427,5 +437,7 @@ export type AttachmentRow = Selectable<AttachmentsTable>;
 export type IssueRelationRow = Selectable<IssueRelationsTable>;
 export type WebhookRow = Selectable<WebhooksTable>;
 export type ApiKeyRow = Selectable<ApiKeysTable>;
+export type SessionRow = Selectable<SessionsTable>;
+export type ScimTokenRow = Selectable<ScimTokensTable>;
 export type FlagRow = Selectable<FeatureFlagsTable>;
 export type WorkspaceRow = Selectable<WorkspaceTable>;

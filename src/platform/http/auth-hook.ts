@@ -9,7 +9,7 @@
 // Finer rules (who owns a comment, the last admin) stay in each domain's
 // policy.ts, which also repeats the role check for GraphQL.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Actor } from '../context.js';
+import type { Actor, RequestOrigin } from '../context.js';
 import { forbidden, unauthenticated } from '../errors.js';
 import { hasRole, type RequiredRole } from '../roles.js';
 
@@ -29,7 +29,7 @@ declare module 'fastify' {
   }
 }
 
-export type Authenticate = (header: string | undefined) => Promise<Actor>;
+export type Authenticate = (header: string | undefined, origin: RequestOrigin) => Promise<Actor>;
 
 const ADMIN_PREFIX = '/api/admin/';
 
@@ -56,7 +56,8 @@ export function installAuth(app: FastifyInstance, authenticate: Authenticate): v
     const mode = request.routeOptions.config?.auth;
     // Unknown routes (404) and routes that authenticate themselves skip this.
     if (mode === 'public' || mode === 'none' || !request.routeOptions.url) return;
-    request.actor = await authenticate(request.headers.authorization);
+    const origin = originOf(request);
+    request.actor = { ...(await authenticate(request.headers.authorization, origin)), origin };
     if ((mode === 'member' || mode === 'admin') && !hasRole(request.actor, mode)) {
       throw forbidden(REFUSAL[mode]);
     }
@@ -69,4 +70,10 @@ export function installAuth(app: FastifyInstance, authenticate: Authenticate): v
 export function actorOf(request: FastifyRequest): Actor {
   if (!request.actor) throw unauthenticated();
   return request.actor;
+}
+
+/** Where a request came from, as sessions and the audit log record it (the address honours TRUST_PROXY). */
+export function originOf(request: FastifyRequest): RequestOrigin {
+  const agent = request.headers['user-agent'];
+  return { ip: request.ip, userAgent: typeof agent === 'string' ? agent : null };
 }

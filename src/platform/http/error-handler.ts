@@ -2,7 +2,7 @@
 // not anticipate is logged with its stack and answered as a 500 without detail.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isDataException } from '../db/errors.js';
-import { AppError, valueNotAcceptable } from '../errors.js';
+import { AppError, ScimError, valueNotAcceptable } from '../errors.js';
 import { fromAjvErrors } from './validation.js';
 
 function fromFastify(err: FastifyError): AppError | undefined {
@@ -30,10 +30,46 @@ function fromDatabase(err: unknown): AppError | undefined {
  * valid percent-encoding, a path parameter over the router's length limit):
  * Fastify answers those with its own body unless given this.
  */
-export function frameworkErrors(err: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+export function frameworkErrors(err: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
   const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 400;
   const message = err.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'A path segment is too long' : 'Malformed URL';
-  reply.status(status).send(new AppError(status, 'BAD_REQUEST', message).toJSON());
+  send(request, reply, new AppError(status, 'BAD_REQUEST', message));
+}
+
+/** SCIM clients (modules/scim) read errors in SCIM's shape, so everything under this prefix answers in it. */
+const SCIM_PREFIX = '/scim/v2';
+const isScim = (request: FastifyRequest) =>
+  request.url === SCIM_PREFIX ||
+  request.url.startsWith(`${SCIM_PREFIX}/`) ||
+  request.url.startsWith(`${SCIM_PREFIX}?`);
+
+/** RFC 7644 §3.12: the status as a string, a detail, and scimType when it tells the client more. */
+function scimBody(err: AppError) {
+  const scimType =
+    err instanceof ScimError
+      ? err.scimType
+      : err.status === 409
+        ? 'uniqueness'
+        : err.code === 'VALIDATION_FAILED' || err.message.includes('JSON')
+          ? 'invalidSyntax'
+          : undefined;
+  return {
+    schemas: ['urn:ietf:params:scim:api:messages:2.0:Error'],
+    status: String(err.status),
+    ...(scimType ? { scimType } : {}),
+    detail: err.message,
+  };
+}
+
+function send(request: FastifyRequest, reply: FastifyReply, err: AppError) {
+  if (err.retryAfter) reply.header('retry-after', String(err.retryAfter));
+  if (isScim(request)) {
+    return reply
+      .status(err.status)
+      .type('application/scim+json; charset=utf-8')
+      .send(JSON.stringify(scimBody(err)));
+  }
+  return reply.status(err.status).send(err.toJSON());
 }
 
 export function installErrorHandling(app: FastifyInstance): void {
@@ -43,23 +79,20 @@ export function installErrorHandling(app: FastifyInstance): void {
     const appError = err instanceof AppError ? err : (dbError ?? fromFastify(err));
     if (!appError) {
       request.log.error({ err }, 'unhandled error');
-      return reply
-        .status(500)
-        .send(new AppError(500, 'INTERNAL', 'Something went wrong on our side; it has been logged').toJSON());
+      return send(
+        request,
+        reply,
+        new AppError(500, 'INTERNAL', 'Something went wrong on our side; it has been logged'),
+      );
     }
-    if (appError.retryAfter) reply.header('retry-after', String(appError.retryAfter));
-    return reply.status(appError.status).send(appError.toJSON());
+    return send(request, reply, appError);
   });
 
   app.setNotFoundHandler((request, reply) => {
-    reply
-      .status(404)
-      .send(
-        new AppError(
-          404,
-          'NOT_FOUND',
-          `No route for ${request.method} ${request.url.split('?')[0]}`,
-        ).toJSON(),
-      );
+    send(
+      request,
+      reply,
+      new AppError(404, 'NOT_FOUND', `No route for ${request.method} ${request.url.split('?')[0]}`),
+    );
   });
 }

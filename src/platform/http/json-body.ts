@@ -8,11 +8,16 @@ import type { Http } from './types.js';
 export function installJsonBodyParser(app: Http): void {
   const parse = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
-    if (jsonTextTooDeep(body as string)) {
-      done(jsonTooDeep('The request body'), undefined);
-      return;
-    }
-    parse(req, body as string, done);
-  });
+  // SCIM clients send application/scim+json (RFC 7644 §3.1); it is JSON, parsed alike.
+  app.addContentTypeParser(
+    ['application/json', 'application/scim+json'],
+    { parseAs: 'string' },
+    (req, body, done) => {
+      if (jsonTextTooDeep(body as string)) {
+        done(jsonTooDeep('The request body'), undefined);
+        return;
+      }
+      parse(req, body as string, done);
+    },
+  );
 }

@@ -6,6 +6,7 @@ import { Ajv, type ErrorObject, type Options } from 'ajv';
 import addFormatsImport from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
 import { type FieldError, validationFailed } from '../errors.js';
+import { isInstant, parseCalendarDate } from '../list/relative-time.js';
 import { isOneLine, ONE_LINE_FORMAT, ONE_LINE_MESSAGE } from '../one-line.js';
 
 const addFormats = addFormatsImport as unknown as (ajv: Ajv) => Ajv;
@@ -21,6 +22,9 @@ function makeAjv(coerceTypes: Options['coerceTypes']): Ajv {
   addFormats(ajv);
   // `format: email` in ajv-formats accepts odd forms; ours is the practical one.
   ajv.addFormat('email', /^[^\s@"<>(),;:]+@[^\s@"<>(),;:]+\.[^\s@"<>(),;:.]+$/);
+  // Dates and times are held to what JavaScript and PostgreSQL both represent, as in filters.
+  ajv.addFormat('date-time', { type: 'string', validate: isInstant });
+  ajv.addFormat('date', { type: 'string', validate: (s) => parseCalendarDate(s) !== undefined });
   ajv.addFormat('hexcolor', /^#[0-9a-fA-F]{6}$/);
   ajv.addFormat(ONE_LINE_FORMAT, { type: 'string', validate: isOneLine });
   return ajv;

@@ -62,6 +62,15 @@ export function parseTimestamp(text: string): Date | undefined {
   return inRange(d) ? d : undefined;
 }
 
+/**
+ * Whether `text` is an RFC 3339 date-time (date, time and zone) that both
+ * JavaScript and PostgreSQL can hold: the REST schemas' `format: date-time`.
+ * (ajv-formats alone admits leap seconds, which Date cannot represent, and year 0.)
+ */
+export const isInstant = (text: string): boolean =>
+  /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:\d{2})$/.test(text) &&
+  parseTimestamp(text) !== undefined;
+
 /** A strict calendar date YYYY-MM-DD, or undefined. */
 export function parseCalendarDate(text: string): string | undefined {
   const m = DATE.exec(text);

@@ -33,6 +33,7 @@ import {
   issueEntity,
   issueRelationEntity,
   labelEntity,
+  membershipEntity,
   notificationEntity,
   projectEntity,
   projectMilestoneEntity,
@@ -63,6 +64,28 @@ const value = (f: (row: Sql, c: ReadContext) => Sql): Field => ({
 });
 const fixed = (v: unknown): Field => ({ kind: 'value', json: () => constant(v) });
 const one = (to: () => Entity, key: string, sameTeam = false): Field => ({ kind: 'one', to, key, sameTeam });
+/** The rows of `to` whose column `column` holds the parent's id. */
+const many = (to: () => Entity, column: string): Field => ({
+  kind: 'many',
+  to,
+  via: { parentKey: sql.ref(`t.${column}`) },
+});
+/**
+ * The rows of `to` (table `table`) joined through the link table `link`, whose
+ * `toColumn` names the row and `parentColumn` the parent (issue labels, project members).
+ */
+const through = (
+  to: () => Entity,
+  table: string,
+  link: { table: string; toColumn: string; parentColumn: string },
+): Field => ({
+  kind: 'many',
+  to,
+  via: {
+    from: sql`${sql.table(table)} as t join ${sql.table(link.table)} as l on l.${sql.ref(link.toColumn)} = t.id`,
+    parentKey: sql.ref(`l.${link.parentColumn}`),
+  },
+});
 /** A key column, null when the row it names is out of the caller's sight. */
 const seenId = (column: string, to: () => Entity): Field => ({
   kind: 'value',
@@ -174,33 +197,23 @@ export const issue: Entity = {
     cycle: one(() => cycle, 'cycle_id', true),
     projectMilestone: one(() => milestone, 'project_milestone_id'),
     parent: one(() => issue, 'parent_id'),
-    comments: { kind: 'many', to: () => comment, via: { parentKey: sql.ref('t.issue_id') } },
-    children: { kind: 'many', to: () => issue, via: { parentKey: sql.ref('t.parent_id') } },
-    labels: {
-      kind: 'many',
-      to: () => label,
-      via: {
-        from: sql`labels as t join issue_labels as il on il.label_id = t.id`,
-        parentKey: sql.ref('il.issue_id'),
-      },
-    },
-    subscribers: {
-      kind: 'many',
-      to: () => user,
-      via: {
-        from: sql`users as t join issue_subscribers as s on s.user_id = t.id`,
-        parentKey: sql.ref('s.issue_id'),
-      },
-    },
-    attachments: { kind: 'many', to: () => attachment, via: { parentKey: sql.ref('t.issue_id') } },
+    comments: many(() => comment, 'issue_id'),
+    children: many(() => issue, 'parent_id'),
+    labels: through(() => label, 'labels', {
+      table: 'issue_labels',
+      toColumn: 'label_id',
+      parentColumn: 'issue_id',
+    }),
+    subscribers: through(() => user, 'users', {
+      table: 'issue_subscribers',
+      toColumn: 'user_id',
+      parentColumn: 'issue_id',
+    }),
+    attachments: many(() => attachment, 'issue_id'),
     // Both ends must be seen: the list's rule (visibility.issueRelation) hides a relation to an unseen issue.
-    relations: { kind: 'many', to: () => issueRelation, via: { parentKey: sql.ref('t.issue_id') } },
-    inverseRelations: {
-      kind: 'many',
-      to: () => issueRelation,
-      via: { parentKey: sql.ref('t.related_issue_id') },
-    },
-    history: { kind: 'many', to: () => issueHistory, via: { parentKey: sql.ref('t.issue_id') } },
+    relations: many(() => issueRelation, 'issue_id'),
+    inverseRelations: many(() => issueRelation, 'related_issue_id'),
+    history: many(() => issueHistory, 'issue_id'),
     ...reactionFields('issue'),
   },
 };
@@ -239,8 +252,9 @@ export const user: Entity = {
       // Kept with the row (migration 0032), which the resolvers' node reads too.
       initials: col('initials'),
       avatarBackgroundColor: col('avatar_color'),
-      assignedIssues: { kind: 'many', to: () => issue, via: { parentKey: sql.ref('t.assignee_id') } },
-      createdIssues: { kind: 'many', to: () => issue, via: { parentKey: sql.ref('t.creator_id') } },
+      assignedIssues: many(() => issue, 'assignee_id'),
+      createdIssues: many(() => issue, 'creator_id'),
+      teamMemberships: many(() => teamMembership, 'user_id'),
     } satisfies Record<string, Field>;
   })(),
 };
@@ -271,7 +285,29 @@ export const team: Entity = {
     ),
     issueEstimationType: fixed('notUsed'),
     setIssueSortOrderOnStateChange: fixed('none'),
-    states: { kind: 'many', to: () => workflowState, via: { parentKey: sql.ref('t.team_id') } },
+    states: many(() => workflowState, 'team_id'),
+    memberships: many(() => teamMembership, 'team_id'),
+  },
+};
+
+/**
+ * A user's place in a team. Seen with its team; its user is seen then too (a
+ * guest sees the people of their teams), so REST's userId is the column.
+ */
+export const teamMembership: Entity = {
+  name: 'TeamMembership',
+  table: 'team_memberships',
+  spec: membershipEntity,
+  archivable: true,
+  fields: {
+    ...stamps,
+    owner: col('owner'),
+    sortOrder: col('sort_order'),
+    archivedAt: stamp('archived_at'),
+    team: one(() => team, 'team_id'),
+    user: one(() => user, 'user_id'),
+    teamId: key('team_id'),
+    userId: key('user_id'),
   },
 };
 
@@ -339,7 +375,7 @@ export const comment: Entity = {
     user: one(() => user, 'user_id'),
     issue: one(() => issue, 'issue_id', true),
     parent: one(() => comment, 'parent_id', true),
-    children: { kind: 'many', to: () => comment, via: { parentKey: sql.ref('t.parent_id') } },
+    children: many(() => comment, 'parent_id'),
     ...reactionFields('comment'),
   },
 };
@@ -441,24 +477,18 @@ export const project: Entity = {
     scope: value((row, c) => progressScopeSql('project_id', at(row, 'id'), c.access)),
     lead: one(() => user, 'lead_id'),
     creator: one(() => user, 'creator_id'),
-    issues: { kind: 'many', to: () => issue, via: { parentKey: sql.ref('t.project_id') } },
-    members: {
-      kind: 'many',
-      to: () => user,
-      via: {
-        from: sql`users as t join project_members as pm on pm.user_id = t.id`,
-        parentKey: sql.ref('pm.project_id'),
-      },
-    },
-    teams: {
-      kind: 'many',
-      to: () => team,
-      via: {
-        from: sql`teams as t join project_teams as pt on pt.team_id = t.id`,
-        parentKey: sql.ref('pt.project_id'),
-      },
-    },
-    projectUpdates: { kind: 'many', to: () => projectUpdate, via: { parentKey: sql.ref('t.project_id') } },
+    issues: many(() => issue, 'project_id'),
+    members: through(() => user, 'users', {
+      table: 'project_members',
+      toColumn: 'user_id',
+      parentColumn: 'project_id',
+    }),
+    teams: through(() => team, 'teams', {
+      table: 'project_teams',
+      toColumn: 'team_id',
+      parentColumn: 'project_id',
+    }),
+    projectUpdates: many(() => projectUpdate, 'project_id'),
     // Its newest update that is not archived (projects/fields.ts).
     lastUpdate: {
       kind: 'one',
@@ -553,7 +583,7 @@ export const cycle: Entity = {
     isNext: value((row, c) => nearestCycle(row, c, 'starts_at', '>', '<')),
     isPrevious: value((row, c) => nearestCycle(row, c, 'ends_at', '<=', '>')),
     team: one(() => team, 'team_id', true),
-    issues: { kind: 'many', to: () => issue, via: { parentKey: sql.ref('t.cycle_id') } },
+    issues: many(() => issue, 'cycle_id'),
     // REST's: its team by id and its progress counts.
     teamId: key('team_id'),
     progressCounts: progressCounts('cycle_id'),
@@ -575,7 +605,7 @@ export const milestone: Entity = {
     // Depends on its siblings, as of the request's day (UTC).
     status: value((row, c) => milestoneStatusSql(row, c.access, todayUtc(c.now))),
     project: one(() => project, 'project_id'),
-    issues: { kind: 'many', to: () => issue, via: { parentKey: sql.ref('t.project_milestone_id') } },
+    issues: many(() => issue, 'project_milestone_id'),
     // REST's: references by id and progress counts.
     projectId: key('project_id'),
     creatorId: key('creator_id'),
@@ -857,6 +887,7 @@ export const entities: Record<string, Entity> = {
   Issue: issue,
   User: user,
   Team: team,
+  TeamMembership: teamMembership,
   WorkflowState: workflowState,
   IssueLabel: label,
   Comment: comment,

@@ -2,7 +2,6 @@
 // renamed into place only when complete, so a reader never sees half a file and
 // a failed or oversized upload leaves nothing behind.
 import { randomBytes } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { type Readable, Transform } from 'node:stream';
@@ -33,17 +32,18 @@ export class LocalDiskStore implements FileStore {
         else done(null, chunk);
       },
     });
+    // Opened before the pipeline starts: a write stream that opens its own file
+    // may create it after an early refusal has already run the cleanup below,
+    // leaving a `.part` behind.
+    const handle = await fs.open(temp, 'wx');
     try {
       // Read through an iterator that leaves `body` alive when we stop early: for
       // an HTTP request that keeps the socket open for the 413 response.
-      await pipeline(
-        body.iterator({ destroyOnReturn: false }),
-        counter,
-        createWriteStream(temp, { flags: 'wx' }),
-      );
+      await pipeline(body.iterator({ destroyOnReturn: false }), counter, handle.createWriteStream());
       await fs.rename(temp, final);
       return { size };
     } catch (err) {
+      await handle.close().catch(() => {});
       await fs.rm(temp, { force: true });
       throw err;
     }

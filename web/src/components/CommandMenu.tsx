@@ -71,6 +71,7 @@ export function CommandMenu({
     ...(flag('cycles') ? [{ id: 'cycles', label: 'Go to Cycles', run: go('/cycles') }] : []),
     { id: 'account', label: 'Open account settings', run: go('/settings/account') },
     { id: 'keys', label: 'Manage API keys', run: go('/settings/api-keys') },
+    { id: 'sessions', label: 'Manage sessions (sign out other devices)', run: go('/settings/sessions') },
     ...(user?.role === 'admin'
       ? [
           { id: 'users', label: 'Administer users', run: go('/admin/users') },

@@ -5,7 +5,7 @@ import { rowError, useAction } from '../lib/action';
 import { ok, rest } from '../lib/api';
 import { type LabelRecord, TEAM_CHANGES, useLabels } from '../lib/teams';
 import { NameColourRow } from './NameColourRow';
-import { Button, ErrorMessage, fieldErrors, Loading, TextField } from './ui';
+import { Button, ErrorMessage, FormError, fieldErrors, Loading, TextField } from './ui';
 
 export function LabelsEditor({ teamId, title }: { teamId: string | null; title: string }) {
   const labels = useLabels(teamId);
@@ -79,7 +79,7 @@ export function LabelsEditor({ teamId, title }: { teamId: string | null; title: 
           </Button>
         </div>
       </form>
-      {state.error && Object.keys(fields).length === 0 ? <ErrorMessage error={state.error} /> : null}
+      <FormError error={state.error} />
     </section>
   );
 }

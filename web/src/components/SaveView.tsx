@@ -7,7 +7,7 @@ import { useAction } from '../lib/action';
 import { useSession } from '../lib/session';
 import type { View } from '../lib/view';
 import { saveView, toDisplay } from '../lib/views';
-import { Button, Dialog, ErrorMessage, fieldErrors, TextField } from './ui';
+import { Button, Dialog, FormError, fieldErrors, TextField } from './ui';
 
 export function SaveViewButton({ view, filter }: { view: View; filter: IssueFilter }) {
   const [open, setOpen] = useState(false);
@@ -52,7 +52,7 @@ function SaveViewDialog({ view, filter, onClose }: { view: View; filter: IssueFi
               Share with the workspace (everyone sees it in their sidebar)
             </label>
           )}
-          {error && Object.keys(fields).length === 0 ? <ErrorMessage error={error} /> : null}
+          <FormError error={error} />
         </div>
         <div className="dialog-foot">
           <span className="muted small">Saves the filters, grouping, order and shown properties.</span>

@@ -178,6 +178,7 @@ export function Shell({ path, children }: { path: string; children: ReactNode })
           <div className="nav-group">Settings</div>
           {nav('/settings/account', 'Account')}
           {nav('/settings/api-keys', 'API keys')}
+          {nav('/settings/sessions', 'Sessions')}
           {isAdmin && (
             <>
               <div className="nav-group">Administration</div>
@@ -187,6 +188,9 @@ export function Shell({ path, children }: { path: string; children: ReactNode })
               {nav('/admin/flags', 'Feature flags')}
               {nav('/admin/branding', 'Branding')}
               {nav('/admin/webhooks', 'Webhooks')}
+              {nav('/admin/audit', 'Audit log')}
+              {nav('/admin/sso', 'Single sign-on')}
+              {nav('/admin/scim', 'Provisioning (SCIM)')}
             </>
           )}
         </nav>

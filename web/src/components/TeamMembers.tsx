@@ -4,7 +4,7 @@ import { type FormEvent, useState } from 'react';
 import { rowError, useAction } from '../lib/action';
 import { ok, rest } from '../lib/api';
 import { TEAM_CHANGES, type TeamRecord, useMembers, useUsers } from '../lib/teams';
-import { Button, ErrorMessage, fieldErrors, Loading, SelectField } from './ui';
+import { Button, ErrorMessage, FormError, fieldErrors, Loading, SelectField } from './ui';
 
 export function TeamMembers({ team }: { team: TeamRecord }) {
   const members = useMembers(team.id);
@@ -100,7 +100,7 @@ export function TeamMembers({ team }: { team: TeamRecord }) {
           Add member
         </Button>
       </form>
-      {adding.error && Object.keys(fields).length === 0 ? <ErrorMessage error={adding.error} /> : null}
+      <FormError error={adding.error} />
     </section>
   );
 }

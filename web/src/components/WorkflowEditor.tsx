@@ -6,7 +6,7 @@ import { rowError, useAction } from '../lib/action';
 import { ok, type RestBody, rest } from '../lib/api';
 import { STATE_TYPES, type StateType, TEAM_CHANGES, useStates, type WorkflowState } from '../lib/teams';
 import { NameColourRow } from './NameColourRow';
-import { Button, Dialog, ErrorMessage, fieldErrors, Loading, SelectField, TextField } from './ui';
+import { Button, Dialog, ErrorMessage, FormError, fieldErrors, Loading, SelectField, TextField } from './ui';
 
 const TYPE_LABEL: Record<StateType, string> = {
   triage: 'Triage',
@@ -182,7 +182,7 @@ function AddState({ teamId }: { teamId: string }) {
           Add state
         </Button>
       </div>
-      {state.error && Object.keys(fields).length === 0 ? <ErrorMessage error={state.error} /> : null}
+      <FormError error={state.error} />
     </form>
   );
 }

@@ -139,6 +139,13 @@ export function ErrorMessage({ error }: { error: unknown }) {
 
 export const fieldErrors = (e: unknown): Record<string, string> => (e instanceof ApiError ? e.fields : {});
 
+/** A form's error, unless its fields show it: any field's error, or one of `shownAt` when the form has only those. */
+export function FormError({ error, shownAt }: { error: unknown; shownAt?: string[] }) {
+  const fields = fieldErrors(error);
+  const atAField = shownAt ? shownAt.some((f) => f in fields) : Object.keys(fields).length > 0;
+  return atAField ? null : <ErrorMessage error={error} />;
+}
+
 export function Loading({ label = 'Loading' }: { label?: string }) {
   return (
     <div className="loading" role="status" aria-live="polite">

@@ -125,3 +125,8 @@ export async function gql<T, V>(document: TypedDocumentString<T, V>, variables?:
   }
   return data.data as T;
 }
+
+/** Where single sign-on starts: a page the browser navigates to (it leaves for the provider), not a fetch. */
+const SSO_START: keyof paths = '/api/auth/sso/start';
+export const ssoStartUrl = (returnTo?: string) =>
+  returnTo ? `${SSO_START}?returnTo=${encodeURIComponent(returnTo)}` : SSO_START;

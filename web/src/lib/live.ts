@@ -97,8 +97,11 @@ class LiveStream {
 
   #ready(e: MessageEvent) {
     const { syncId, reset } = JSON.parse(e.data) as { syncId: number; reset: boolean };
-    // A reset (a database restored from a backup) means the changes missed cannot be listed.
-    if (reset) void queryClient.invalidateQueries();
+    // What the page loaded before this tab's first stream was ready may predate a change the
+    // stream will never send (made between that read and `ready`): read it again, as
+    // docs/live.md asks of every client. A reset (a database restored from a backup) means the
+    // changes missed cannot be listed either. A reopened stream resumes after its last id.
+    if (reset || this.#last === null) refetchWhenIdle();
     this.#last = syncId;
   }
 
@@ -112,6 +115,17 @@ class LiveStream {
       this.#pending = [];
       void apply(batch);
     }, BATCH_MS);
+  }
+}
+
+/** Reads again what the page shows, once no write is on its way: a read then would put back what an optimistic edit just changed. */
+function refetchWhenIdle() {
+  if (queryClient.isMutating() > 0) setTimeout(refetchWhenIdle, 100);
+  else {
+    // Marked on the page once read again, so a browser test can start after it, not race it.
+    void queryClient.invalidateQueries().finally(() => {
+      document.documentElement.dataset['live'] = 'synced';
+    });
   }
 }
 

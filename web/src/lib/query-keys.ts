@@ -70,6 +70,7 @@ export const keys = {
   me: {
     preferences: ['me', 'preferences'] as const,
     apiKeys: ['me', 'api-keys'] as const,
+    sessions: ['me', 'sessions'] as const,
   },
 
   /** Team administration (lib/teams.ts); any change there refreshes `ref` too. */
@@ -88,6 +89,11 @@ export const keys = {
     flags: ['admin', 'flags'] as const,
     registration: ['admin', 'registration'] as const,
     webhooks: ['admin', 'webhooks'] as const,
+    scimTokens: ['admin', 'scim-tokens'] as const,
+    sso: ['admin', 'sso'] as const,
+    auditTypes: ['admin', 'audit-types'] as const,
+    audit: (type: string, from: string, q: string, ip: string) =>
+      ['admin', 'audit', type, from, q, ip] as const,
     deliveries: (hookId: string) => ['admin', 'webhooks', 'deliveries', hookId] as const,
   },
 };

@@ -56,6 +56,13 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   useEffect(() => applyAccent(config.data?.workspace.accentColor), [config.data]);
 
   const signOut = useCallback(() => {
+    const token = tokenStore.get();
+    // The server ends the session too, so a copy of the token stops working.
+    // Not through `ok`: a 401 here (the session already ended) must not sign out again.
+    if (token) {
+      const headers = { authorization: `Bearer ${token}` };
+      void rest.POST('/api/auth/logout', { body: {}, headers }).catch(() => undefined);
+    }
     tokenStore.set(null);
     setUser(null);
     // Another user may see other issues: nothing cached survives a change of user.

@@ -5,6 +5,7 @@ import { useState } from 'react';
 import {
   Button,
   ErrorMessage,
+  FormError,
   fieldErrors,
   Loading,
   PageHeader,
@@ -86,9 +87,7 @@ export function AdminUsers() {
             </Button>
           </div>
         </form>
-        {createState.error && Object.keys(fields).length === 0 ? (
-          <ErrorMessage error={createState.error} />
-        ) : null}
+        <FormError error={createState.error} />
       </section>
       <section className="card" aria-labelledby="users-h">
         <h2 id="users-h">Accounts</h2>
@@ -153,6 +152,17 @@ export function AdminUsers() {
                     >
                       {u.status === 'active' ? 'Suspend' : 'Reactivate'}
                     </Button>
+                    {u.status === 'active' && u.id !== me?.id && (
+                      <Button
+                        aria-label={`End all sessions of ${u.name}`}
+                        onClick={() => {
+                          if (confirm(`Sign ${u.name} out everywhere? Their API keys keep working.`))
+                            act(u, () => ok(rest.DELETE('/api/admin/users/{id}/sessions', byId(u))));
+                        }}
+                      >
+                        End sessions
+                      </Button>
+                    )}
                     <Button
                       variant="danger"
                       aria-label={`Delete ${u.name}`}
@@ -288,7 +298,7 @@ export function AdminBranding() {
               }}
             />
           </div>
-          {state.error && Object.keys(fields).length === 0 ? <ErrorMessage error={state.error} /> : null}
+          <FormError error={state.error} />
           <SaveRow label="Save branding" busy={state.busy} saved={state.saved} disabled={!validColor} />
         </form>
         <div

@@ -3,7 +3,7 @@
 
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { ErrorMessage, fieldErrors, Loading, SaveRow, TextField } from '../components/ui';
+import { ErrorMessage, FormError, fieldErrors, Loading, SaveRow, TextField } from '../components/ui';
 import { useAction } from '../lib/action';
 import { ok, rest } from '../lib/api';
 import { keys } from '../lib/query-keys';
@@ -82,7 +82,7 @@ export function RegistrationSettings() {
             }}
             error={fields.allowedEmailDomains ? 'Use domain names such as example.com' : undefined}
           />
-          {state.error && Object.keys(fields).length === 0 ? <ErrorMessage error={state.error} /> : null}
+          <FormError error={state.error} />
           <SaveRow label="Save sign-up settings" busy={state.busy} saved={state.saved} />
         </form>
       )}

@@ -5,7 +5,15 @@ import { Link } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
 import { LabelsEditor } from '../components/LabelsEditor';
 import { TeamMembers } from '../components/TeamMembers';
-import { Button, ErrorMessage, fieldErrors, Loading, PageHeader, TextField } from '../components/ui';
+import {
+  Button,
+  ErrorMessage,
+  FormError,
+  fieldErrors,
+  Loading,
+  PageHeader,
+  TextField,
+} from '../components/ui';
 import { WorkflowEditor } from '../components/WorkflowEditor';
 import { useAction } from '../lib/action';
 import { ApiError, ok, rest } from '../lib/api';
@@ -157,7 +165,7 @@ function TeamSettings({ team }: { team: TeamRecord }) {
           )}
         </div>
       </form>
-      {state.error && Object.keys(fields).length === 0 ? <ErrorMessage error={state.error} /> : null}
+      <FormError error={state.error} />
     </section>
   );
 }

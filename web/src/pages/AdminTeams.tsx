@@ -4,7 +4,15 @@
 import { Link, useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
 import { LabelsEditor } from '../components/LabelsEditor';
-import { Button, ErrorMessage, fieldErrors, Loading, PageHeader, TextField } from '../components/ui';
+import {
+  Button,
+  ErrorMessage,
+  FormError,
+  fieldErrors,
+  Loading,
+  PageHeader,
+  TextField,
+} from '../components/ui';
 import { useAction } from '../lib/action';
 import { ok, rest } from '../lib/api';
 import { TEAM_CHANGES, useTeams } from '../lib/teams';
@@ -123,7 +131,7 @@ export function AdminTeams() {
             </Button>
           </div>
         </form>
-        {state.error && Object.keys(fields).length === 0 ? <ErrorMessage error={state.error} /> : null}
+        <FormError error={state.error} />
       </section>
     </div>
   );

@@ -2,10 +2,11 @@
 
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { SecretOnce } from '../components/SecretOnce';
 import {
   Button,
-  copyText,
   ErrorMessage,
+  FormError,
   fieldErrors,
   Loading,
   PageHeader,
@@ -75,20 +76,17 @@ export function AdminWebhooks() {
             Add endpoint
           </Button>
         </form>
-        {state.error && Object.keys(fields).length === 0 ? <ErrorMessage error={state.error} /> : null}
+        <FormError error={state.error} />
         {secret && (
-          <section className="secret-box" aria-label="New webhook secret">
-            <p>
-              <strong>Signing secret for {secret.url}.</strong> Copy it now: it will not be shown again.
-            </p>
-            <div className="row">
-              <code className="secret">{secret.secret}</code>
-              <Button onClick={() => void copyText(secret.secret)}>Copy secret</Button>
-              <Button variant="ghost" onClick={() => setSecret(null)}>
-                Done
-              </Button>
-            </div>
-          </section>
+          <SecretOnce
+            key={secret.secret}
+            label="New webhook secret"
+            secret={secret.secret}
+            copyLabel="Copy secret"
+            onDone={() => setSecret(null)}
+          >
+            <strong>Signing secret for {secret.url}.</strong> Copy it now: it will not be shown again.
+          </SecretOnce>
         )}
       </section>
       <section className="card" aria-labelledby="hooks-h">

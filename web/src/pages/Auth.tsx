@@ -1,10 +1,10 @@
 // Sign-in and registration, branded with the workspace's name, tagline and colour.
 
 import { Link, useNavigate } from '@tanstack/react-router';
-import { type ReactNode, useState } from 'react';
-import { Button, ErrorMessage, fieldErrors, TextField } from '../components/ui';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
+import { Button, ErrorMessage, FormError, fieldErrors, TextField } from '../components/ui';
 import { useAction } from '../lib/action';
-import { ok, rest } from '../lib/api';
+import { ok, rest, ssoStartUrl } from '../lib/api';
 import { useSession } from '../lib/session';
 
 /** The card every signed-out page shares: the workspace's brand, a title, then the page. */
@@ -25,7 +25,41 @@ export function AuthCard({ title, children }: { title: string; children: ReactNo
   );
 }
 
-export function AuthPage({ mode, next }: { mode: 'login' | 'register'; next?: string }) {
+/** What each reason single sign-on sent someone back for means to them (the server's words are codes). */
+const SSO_ERRORS: Record<string, string> = {
+  domain_not_allowed: 'Your email address is not in a domain this workspace allows. Ask a workspace admin.',
+  email_not_verified:
+    'Your identity provider has not verified your email address, so it cannot be matched to an account.',
+  email_missing:
+    'Your identity provider did not send an email address. Ask your admin to include the email claim.',
+  no_account:
+    'There is no account for you here, and accounts are not created at sign-in. Ask a workspace admin.',
+  account_suspended: 'This account is suspended.',
+  provider_unavailable: 'The identity provider could not be reached. Try again in a moment.',
+  denied: 'The sign-in was cancelled at the identity provider.',
+  expired: 'The sign-in took too long or was started in another browser. Please try again.',
+  too_many_attempts: 'Too many sign-in attempts from this address. Try again in a few minutes.',
+};
+const ssoMessage = (code: string) => SSO_ERRORS[code] ?? 'Single sign-on did not work. Please try again.';
+
+/** The provider's button: a plain link, since the round trip leaves the app for the provider. */
+function SsoButton({ label, next }: { label: string; next?: string }) {
+  return (
+    <a className="btn btn-primary wide" href={ssoStartUrl(next)}>
+      {label}
+    </a>
+  );
+}
+
+export function AuthPage({
+  mode,
+  next,
+  ssoError,
+}: {
+  mode: 'login' | 'register';
+  next?: string;
+  ssoError?: string;
+}) {
   const navigate = useNavigate();
   const { config, signIn } = useSession();
   const [name, setName] = useState('');
@@ -47,15 +81,47 @@ export function AuthPage({ mode, next }: { mode: 'login' | 'register'; next?: st
   const fields = fieldErrors(error);
   // The sign-up link shows once the server says registration is open; the form hides when it is closed.
   const registrationOpen = config?.registration.open === true;
-  const closed = mode === 'register' && config?.registration.open === false;
+  const sso = config?.sso;
+  const closed = mode === 'register' && (config?.registration.open === false || sso?.required === true);
+  // With single sign-on required, the password form is for break-glass admins: there, but folded away.
+  const [showPassword, setShowPassword] = useState(false);
+  const passwordHidden = mode === 'login' && sso?.required === true && !showPassword;
 
   return (
     <AuthCard title={mode === 'login' ? 'Sign in' : closed ? 'Sign-up is closed' : 'Create your account'}>
+      {mode === 'login' && ssoError && (
+        <p className="error-message" role="alert">
+          {ssoMessage(ssoError)}
+        </p>
+      )}
+      {mode === 'login' && sso?.enabled && (
+        <>
+          <SsoButton label={sso.buttonLabel} next={next} />
+          {sso.required ? (
+            <p className="auth-switch">
+              <button
+                type="button"
+                className="btn btn-ghost"
+                aria-expanded={showPassword}
+                onClick={() => setShowPassword((v) => !v)}
+              >
+                Sign in with a password (administrators)
+              </button>
+            </p>
+          ) : (
+            <p className="auth-or" aria-hidden="true">
+              or
+            </p>
+          )}
+        </>
+      )}
       {closed ? (
         <p className="muted" role="status">
-          This workspace is invite-only: ask a workspace admin for an account.
+          {sso?.required
+            ? 'This workspace signs in with single sign-on: accounts are made at your first sign-in.'
+            : 'This workspace is invite-only: ask a workspace admin for an account.'}
         </p>
-      ) : (
+      ) : passwordHidden ? null : (
         <form onSubmit={submit} noValidate>
           {mode === 'register' && (
             <TextField
@@ -86,7 +152,7 @@ export function AuthPage({ mode, next }: { mode: 'login' | 'register'; next?: st
             hint={mode === 'register' ? 'At least 6 characters' : undefined}
             required
           />
-          {error && Object.keys(fields).length === 0 ? <ErrorMessage error={error} /> : null}
+          <FormError error={error} />
           <Button type="submit" variant="primary" busy={busy} className="btn btn-primary wide">
             {mode === 'login' ? 'Sign in' : 'Create account'}
           </Button>
@@ -110,6 +176,41 @@ export function AuthPage({ mode, next }: { mode: 'login' | 'register'; next?: st
           </>
         )}
       </p>
+    </AuthCard>
+  );
+}
+
+/** /sso/complete: takes the session the sign-in made in this browser, then goes where the person started. */
+export function SsoComplete() {
+  const navigate = useNavigate();
+  const { signIn } = useSession();
+  const [failed, setFailed] = useState<unknown>(null);
+  // The hand-over works once (the server clears its cookie): asked exactly once, whatever re-renders.
+  const asked = useRef(false);
+  const finish = useRef({ signIn, navigate });
+  finish.current = { signIn, navigate };
+  useEffect(() => {
+    if (asked.current) return;
+    asked.current = true;
+    ok(rest.POST('/api/auth/sso/exchange', {})).then((r) => {
+      finish.current.signIn(r.token, r.user);
+      void finish.current.navigate({ to: r.returnTo, replace: true });
+    }, setFailed);
+  }, []);
+  return (
+    <AuthCard title="Signing you in">
+      {failed ? (
+        <>
+          <ErrorMessage error={failed} />
+          <p className="auth-switch">
+            <Link to="/login">Back to sign-in</Link>
+          </p>
+        </>
+      ) : (
+        <p className="muted" role="status">
+          One moment…
+        </p>
+      )}
     </AuthCard>
   );
 }

@@ -3,10 +3,11 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { EmailPreferences } from '../components/EmailPreferences';
+import { SecretOnce } from '../components/SecretOnce';
 import {
   Button,
-  copyText,
   ErrorMessage,
+  FormError,
   fieldErrors,
   Loading,
   PageHeader,
@@ -102,12 +103,10 @@ export function ApiKeys() {
   const list = useQuery({ queryKey: keys.me.apiKeys, queryFn: () => ok(rest.GET('/api/api-keys')) });
   const [label, setLabel] = useState('');
   const [created, setCreated] = useState<{ key: string; label: string } | null>(null);
-  const [copied, setCopied] = useState(false);
   const state = useAction(() => ok(rest.POST('/api/api-keys', { body: { label } })), {
     refreshes: [keys.me.apiKeys],
     onSuccess: (r) => {
       setCreated({ key: r.key, label: r.apiKey.label });
-      setCopied(false);
       setLabel('');
     },
   });
@@ -145,29 +144,18 @@ export function ApiKeys() {
             Create key
           </Button>
         </form>
-        {state.error && !fieldErrors(state.error).label ? <ErrorMessage error={state.error} /> : null}
+        <FormError error={state.error} shownAt={['label']} />
         {created && (
-          <section className="secret-box" aria-label="New API key">
-            <p>
-              <strong>Copy the key for “{created.label}” now.</strong> It will not be shown again.
-            </p>
-            <div className="row">
-              <code className="secret" data-testid="new-api-key">
-                {created.key}
-              </code>
-              <Button
-                onClick={() => {
-                  void copyText(created.key);
-                  setCopied(true);
-                }}
-              >
-                {copied ? 'Copied' : 'Copy key'}
-              </Button>
-              <Button variant="ghost" onClick={() => setCreated(null)}>
-                Done
-              </Button>
-            </div>
-          </section>
+          <SecretOnce
+            key={created.key}
+            label="New API key"
+            secret={created.key}
+            copyLabel="Copy key"
+            testId="new-api-key"
+            onDone={() => setCreated(null)}
+          >
+            <strong>Copy the key for “{created.label}” now.</strong> It will not be shown again.
+          </SecretOnce>
         )}
       </section>
       <section className="card" aria-labelledby="keys-h">

@@ -28,6 +28,12 @@ import * as m0032 from './0032_user_faces.js';
 import * as m0033 from './0033_reactions.js';
 import * as m0034 from './0034_project_updates.js';
 import * as m0040 from './0040_credential_notify.js';
+import * as m0041 from './0041_audit_log.js';
+import * as m0042 from './0042_sessions.js';
+import * as m0044 from './0044_scim.js';
+import * as m0045 from './0045_audit_reads.js';
+import * as m0046 from './0046_sso.js';
+import * as m0047 from './0047_audit_search.js';
 
 export interface Migration {
   version: number;
@@ -65,4 +71,10 @@ export const migrations: Migration[] = [
   { version: 33, ...m0033 },
   { version: 34, ...m0034 },
   { version: 40, ...m0040 },
+  { version: 41, ...m0041 },
+  { version: 42, ...m0042 },
+  { version: 44, ...m0044 },
+  { version: 45, ...m0045 },
+  { version: 46, ...m0046 },
+  { version: 47, ...m0047 },
 ];

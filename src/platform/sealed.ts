@@ -1,6 +1,6 @@
-// Secrets that must wait in the queue (a reset link) are sealed with a key
-// derived from the workspace secret, so a database dump or backup does not
-// hand out working reset links. AES-256-GCM: tampering is detected.
+// Secrets that must be kept but must not be readable from a database dump or
+// backup (a queued reset link, the SSO client secret) are sealed with a key
+// derived from the workspace secret. AES-256-GCM: tampering is detected.
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 
 export function seal(key: Buffer, text: string): string {

@@ -1,0 +1,129 @@
+// Provisioning (SCIM): the tokens identity providers (Entra ID, Okta) use to
+// create, change and deactivate accounts and teams (docs/identity.md).
+// A token's secret is shown once, at creation.
+
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { SecretOnce } from '../components/SecretOnce';
+import {
+  Button,
+  ErrorMessage,
+  FormError,
+  fieldErrors,
+  Loading,
+  PageHeader,
+  TextField,
+} from '../components/ui';
+import { rowError, useAction } from '../lib/action';
+import { ok, type RestData, rest } from '../lib/api';
+import { keys } from '../lib/query-keys';
+
+type ScimToken = RestData<'get', '/api/admin/scim-tokens'>['scimTokens'][number];
+
+export function AdminScim() {
+  const list = useQuery({
+    queryKey: keys.admin.scimTokens,
+    queryFn: () => ok(rest.GET('/api/admin/scim-tokens')),
+  });
+  const [label, setLabel] = useState('');
+  const [created, setCreated] = useState<{ token: string; label: string } | null>(null);
+  const state = useAction(() => ok(rest.POST('/api/admin/scim-tokens', { body: { label } })), {
+    refreshes: [keys.admin.scimTokens],
+    onSuccess: (r) => {
+      setCreated({ token: r.token, label: r.scimToken.label });
+      setLabel('');
+    },
+  });
+  const revoking = useAction(
+    (id: string) => ok(rest.DELETE('/api/admin/scim-tokens/{id}', { params: { path: { id } } })),
+    { refreshes: [keys.admin.scimTokens] },
+  );
+
+  function revoke(t: ScimToken) {
+    if (confirm(`Revoke the SCIM token "${t.label}"? Provisioning with it stops at once.`))
+      void revoking.run(t.id);
+  }
+
+  const baseUrl = `${window.location.origin}/scim/v2`;
+  return (
+    <div className="page narrow">
+      <PageHeader title="Provisioning (SCIM)" />
+      <p className="muted">
+        Identity providers such as Microsoft Entra ID and Okta create, update and deactivate accounts and
+        teams through SCIM 2.0. Give the provider the base URL <code>{baseUrl}</code> and a token created
+        here.
+      </p>
+      <section className="card" aria-labelledby="newscim-h">
+        <h2 id="newscim-h">Create a token</h2>
+        <form onSubmit={state.submit} className="inline-form">
+          <TextField
+            label="Token label"
+            placeholder="e.g. Entra ID"
+            value={label}
+            onChange={(e) => setLabel(e.target.value)}
+            error={fieldErrors(state.error).label}
+          />
+          <Button type="submit" variant="primary" busy={state.busy}>
+            Create token
+          </Button>
+        </form>
+        <FormError error={state.error} shownAt={['label']} />
+        {created && (
+          <SecretOnce
+            key={created.token}
+            label="New SCIM token"
+            secret={created.token}
+            copyLabel="Copy token"
+            testId="new-scim-token"
+            onDone={() => setCreated(null)}
+          >
+            <strong>Copy the token for “{created.label}” now.</strong> It will not be shown again.
+          </SecretOnce>
+        )}
+      </section>
+      <section className="card" aria-labelledby="scimtokens-h">
+        <h2 id="scimtokens-h">Tokens</h2>
+        {list.isLoading && <Loading label="Loading tokens" />}
+        <ErrorMessage error={list.error} />
+        {list.data && list.data.scimTokens.length === 0 && <p className="muted">No tokens yet.</p>}
+        {list.data && list.data.scimTokens.length > 0 && (
+          <table className="table">
+            <thead>
+              <tr>
+                <th scope="col">Label</th>
+                <th scope="col">Token</th>
+                <th scope="col">Created</th>
+                <th scope="col">Last used</th>
+                <th scope="col">
+                  <span className="sr-only">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {list.data.scimTokens.map((t) => (
+                <tr key={t.id}>
+                  <td>{t.label}</td>
+                  <td>
+                    <code>{t.hint}</code>
+                  </td>
+                  <td>{new Date(t.createdAt).toLocaleDateString()}</td>
+                  <td>{t.lastUsedAt ? new Date(t.lastUsedAt).toLocaleString() : 'Never'}</td>
+                  <td className="actions">
+                    {t.revokedAt ? (
+                      <span className="muted">Revoked {new Date(t.revokedAt).toLocaleDateString()}</span>
+                    ) : (
+                      <Button variant="danger" aria-label={`Revoke ${t.label}`} onClick={() => revoke(t)}>
+                        Revoke
+                      </Button>
+                    )}
+                    <ErrorMessage error={rowError(revoking, t.id)} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+    </div>
+  );
+}
