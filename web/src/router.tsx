@@ -143,7 +143,10 @@ const indexRoute = createRoute({
 });
 
 /** A page whose view lives in the query string: reads it, and writes changes back (replacing history). */
-function viewRoute(path: '/issues' | '/my-issues' | '/board', render: (p: ViewProps) => ReactNode) {
+function viewRoute(
+  path: '/issues' | '/my-issues' | '/my-issues/created' | '/my-issues/subscribed' | '/board',
+  render: (p: ViewProps) => ReactNode,
+) {
   const route = createRoute({
     getParentRoute: () => appRoute,
     path,
@@ -163,7 +166,9 @@ export interface ViewProps {
 }
 
 const issuesRoute = viewRoute('/issues', (p) => <IssuesPage {...p} />);
-const myIssuesRoute = viewRoute('/my-issues', (p) => <IssuesPage {...p} mine />);
+const myIssuesRoute = viewRoute('/my-issues', (p) => <IssuesPage {...p} mine="assigned" />);
+const myCreatedRoute = viewRoute('/my-issues/created', (p) => <IssuesPage {...p} mine="created" />);
+const mySubscribedRoute = viewRoute('/my-issues/subscribed', (p) => <IssuesPage {...p} mine="subscribed" />);
 const boardRoute = viewRoute('/board', (p) => <BoardPage {...p} />);
 
 // `/issue/ENG-4/<slug>` is the address the API hands out as an issue's `url`; the slug is decoration.
@@ -303,6 +308,8 @@ const routeTree = rootRoute.addChildren([
     inboxRoute,
     issuesRoute,
     myIssuesRoute,
+    myCreatedRoute,
+    mySubscribedRoute,
     boardRoute,
     issueRoute,
     issueSlugRoute,

@@ -78,11 +78,13 @@ export function Shell({ path, children }: { path: string; children: ReactNode })
   }, []);
 
   const isAdmin = user?.role === 'admin';
+  // A section's own pages (My issues' tabs) keep its item lit.
+  const here = (to: string) => path === to || path.startsWith(`${to}/`);
   const nav = (to: string, label: string, extra?: ReactNode) => (
     <Link
       to={to}
-      className={`nav-item${path === to ? ' active' : ''}`}
-      aria-current={path === to ? 'page' : undefined}
+      className={`nav-item${here(to) ? ' active' : ''}`}
+      aria-current={here(to) ? 'page' : undefined}
     >
       {label}
       {extra}

@@ -49,14 +49,50 @@ type Row =
 
 const rowKey = (r: Row) => (r.kind === 'issue' ? r.issue.id : `${r.kind}-${r.key}`);
 
-export function IssuesPage({ mine = false, ...props }: ViewProps & { mine?: boolean }) {
+/** My issues' tabs, as the hosted tracker has them: what is assigned to me, what I created, what I follow. */
+export type MyIssuesTab = 'assigned' | 'created' | 'subscribed';
+const MY_TABS: { tab: MyIssuesTab; to: string; label: string; empty: string }[] = [
+  { tab: 'assigned', to: '/my-issues', label: 'Assigned', empty: 'No issues are assigned to you.' },
+  { tab: 'created', to: '/my-issues/created', label: 'Created', empty: 'You have not created any issues.' },
+  {
+    tab: 'subscribed',
+    to: '/my-issues/subscribed',
+    label: 'Subscribed',
+    empty: 'You are not subscribed to any issues.',
+  },
+];
+// Module constants: IssueList keys its reads on the filter, so each tab's is one stable object.
+const CREATED_BY_ME: IssueFilter = { creator: { isMe: { eq: true } } };
+const SUBSCRIBED_BY_ME: IssueFilter = { subscribers: { some: { isMe: { eq: true } } } };
+
+export function IssuesPage({ mine, ...props }: ViewProps & { mine?: MyIssuesTab }) {
+  if (!mine) return <IssueList {...props} title="Issues" fixed={{}} />;
+  const tab = MY_TABS.find((t) => t.tab === mine)!;
   return (
     <IssueList
       {...props}
-      title={mine ? 'My issues' : 'Issues'}
-      fixed={mine ? { assignee: 'me' } : {}}
-      empty={mine ? 'No issues are assigned to you.' : undefined}
-    />
+      title="My issues"
+      // Assigned is the assignee filter held fixed (it neither shows nor clears); the others narrow by a filter of their own.
+      fixed={mine === 'assigned' ? { assignee: 'me' } : {}}
+      {...(mine === 'created' ? { baseFilter: CREATED_BY_ME } : {})}
+      {...(mine === 'subscribed' ? { baseFilter: SUBSCRIBED_BY_ME } : {})}
+      empty={tab.empty}
+    >
+      <nav className="tabs" aria-label="My issues">
+        {MY_TABS.map((t) => (
+          <Link
+            key={t.tab}
+            to={t.to}
+            // The view (filters, grouping, display) carries over from tab to tab.
+            search={(prev: Record<string, unknown>) => prev}
+            className={`tab${t.tab === mine ? ' active' : ''}`}
+            aria-current={t.tab === mine ? 'page' : undefined}
+          >
+            {t.label}
+          </Link>
+        ))}
+      </nav>
+    </IssueList>
   );
 }
 
