@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, signIn, startUi, type UiEnv } from './browser.js';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, seriousViolations, signIn, startUi, type UiEnv } from './browser.js';
 
 let ui: UiEnv;
 let page: Page;
@@ -38,8 +38,8 @@ async function titlesShown(count: number) {
 
 describe('UI: My issues', () => {
   test('Assigned, Created and Subscribed list what their names say; the view carries over', async () => {
-    await issue('Assigned to me by a teammate', memberToken, { assigneeId: adminId });
-    await issue('Created by me, nobody assigned', ui.t.adminToken);
+    await issue('Assigned to me by a teammate', memberToken, { assigneeId: adminId, dueDate: '2020-01-02' });
+    await issue('Created by me, nobody assigned', ui.t.adminToken, { dueDate: '2999-01-02' });
     const followed = await issue('A teammate’s issue I follow', memberToken);
     await issue('A teammate’s issue I do not follow', memberToken);
     const sub = await ui.t.request('PUT', `/api/issues/${followed.id}/subscription`, {
@@ -51,10 +51,18 @@ describe('UI: My issues', () => {
     const tabs = page.getByRole('navigation', { name: 'My issues' });
     assert.equal(await tabs.getByRole('link', { name: 'Assigned' }).getAttribute('aria-current'), 'page');
     assert.deepEqual(await titlesShown(1), ['Assigned to me by a teammate']);
+    // Past due and open: said in words and marked, not only coloured; the avatar shows initials.
+    const row = page.locator('.issue-row', { hasText: 'Assigned to me by a teammate' });
+    assert.equal((await row.locator('.due.overdue').textContent())?.includes('Overdue, due'), true);
+    assert.equal(await row.getByRole('img', { name: /^Assigned to / }).textContent(), 'A');
+    assert.deepEqual(await seriousViolations(page), []);
 
     await tabs.getByRole('link', { name: 'Created' }).click();
     await page.waitForURL(/\/my-issues\/created/);
     assert.deepEqual(await titlesShown(1), ['Created by me, nobody assigned']);
+    // A date still to come is a plain date.
+    const future = page.locator('.issue-row', { hasText: 'Created by me' }).locator('.due');
+    assert.equal(await future.getAttribute('class'), 'due');
     assert.equal(new URL(page.url()).searchParams.get('order'), 'created', 'the view carried over');
     assert.equal(await tabs.getByRole('link', { name: 'Created' }).getAttribute('aria-current'), 'page');
     // The sidebar still says where the person is.

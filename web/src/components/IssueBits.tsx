@@ -1,3 +1,4 @@
+import { avatarColour, initials } from '../lib/avatar';
 import { priorityLabel } from '../lib/issues';
 import type { Label, Person, State } from '../lib/ref';
 // Small visual pieces shared by the list, the board and the issue page.
@@ -66,6 +67,22 @@ export function BlockedMarker() {
   );
 }
 
+/** A person's initials on their colour (lib/avatar.ts); decoration beside their written name. */
+export function Initials({ person }: { person: { id: string; name: string } | null | undefined }) {
+  if (!person)
+    return (
+      <span className="avatar avatar-none" aria-hidden="true">
+        ?
+      </span>
+    );
+  return (
+    <span className={`avatar c${avatarColour(person.id)}`} aria-hidden="true">
+      {initials(person.name)}
+    </span>
+  );
+}
+
+/** The assignee of a row or card: their initials, named for screen readers (no written name beside it). */
 export function Avatar({ person }: { person: Person | undefined }) {
   if (!person)
     return (
@@ -74,8 +91,13 @@ export function Avatar({ person }: { person: Person | undefined }) {
       </span>
     );
   return (
-    <span className="avatar" title={person.name} role="img" aria-label={`Assigned to ${person.name}`}>
-      {person.name.slice(0, 1).toUpperCase()}
+    <span
+      className={`avatar c${avatarColour(person.id)}`}
+      title={person.name}
+      role="img"
+      aria-label={`Assigned to ${person.name}`}
+    >
+      {initials(person.name)}
     </span>
   );
 }
@@ -89,6 +111,32 @@ export function LabelChips({ labels }: { labels: Label[] }) {
           {l.name}
         </span>
       ))}
+    </span>
+  );
+}
+
+/** Today in the reader's own time zone, as a due date is written (YYYY-MM-DD). */
+const today = () => new Date().toLocaleDateString('en-CA');
+
+/**
+ * A due date: past and the issue still open, it reads "Overdue" to screen readers and shows an
+ * icon in the warning colour (never colour alone); otherwise a plain date.
+ */
+export function DueDate({ date, done }: { date: string; done: boolean }) {
+  const overdue = !done && date < today();
+  return (
+    <span
+      className={`due${overdue ? ' overdue' : ''}`}
+      title={overdue ? `Overdue: was due ${date}` : `Due ${date}`}
+    >
+      {overdue && (
+        <svg width="11" height="11" viewBox="0 0 12 12" aria-hidden="true">
+          <circle cx="6" cy="6" r="5" fill="none" stroke="currentColor" strokeWidth="1.5" />
+          <path d="M6 3v3.5M6 8.5v.5" stroke="currentColor" strokeWidth="1.5" />
+        </svg>
+      )}
+      <span className="sr-only">{overdue ? 'Overdue, due ' : 'Due '}</span>
+      {shortDate(date)}
     </span>
   );
 }

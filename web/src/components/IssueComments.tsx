@@ -6,6 +6,7 @@ import { useAction } from '../lib/action';
 import { gql } from '../lib/api';
 import { Markdown } from '../lib/markdown';
 import { CommentThread } from './CommentThread';
+import { Initials } from './IssueBits';
 import { MarkdownField } from './MarkdownField';
 import { type Reaction, ReactionBar } from './Reactions';
 import { RelativeTime } from './RelativeTime';
@@ -239,9 +240,7 @@ function CommentItem({
   return (
     <li className="comment">
       <div className="comment-head">
-        <span className="avatar" aria-hidden="true">
-          {author.slice(0, 1).toUpperCase()}
-        </span>
+        <Initials person={c.user} />
         <strong>{author}</strong>
         <span className="muted small">
           <RelativeTime iso={c.createdAt} />

@@ -12,6 +12,7 @@ import { setTheme, useTheme } from '../lib/theme';
 import { useSavedViews } from '../lib/views';
 import { CommandMenu } from './CommandMenu';
 import { CreateIssueDialog } from './CreateIssue';
+import { Initials } from './IssueBits';
 import { QuickEditHost } from './QuickEdit';
 import { ShortcutHelp } from './ShortcutHelp';
 import { Kbd } from './ui';
@@ -197,9 +198,7 @@ export function Shell({ path, children }: { path: string; children: ReactNode })
           )}
         </nav>
         <div className="me">
-          <span className="avatar" aria-hidden="true">
-            {user?.name.slice(0, 1).toUpperCase()}
-          </span>
+          <Initials person={user} />
           <span className="me-name" title={user?.email}>
             {user?.name}
           </span>

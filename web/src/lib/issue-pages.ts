@@ -23,6 +23,7 @@ import { matchesFilter } from './issue-match';
 import type { Issue } from './issues';
 import { queryClient } from './query';
 import { keys } from './query-keys';
+import { DONE_TYPES } from './ref';
 
 export interface Listed {
   /** Loaded rows, in the server's order. */
@@ -230,7 +231,6 @@ const Blocked = graphql(`
 `);
 /** 25 issues with 20 inverse relations each: about 1,100 points a request. */
 const BLOCKED_PAGE = 25;
-const DONE_TYPES = new Set(['completed', 'canceled']);
 
 export interface BlockedSet {
   /** Issues waiting on an unresolved blocker. */

@@ -62,6 +62,11 @@ export interface Ref {
 }
 
 export const STATE_TYPES = ['triage', 'backlog', 'unstarted', 'started', 'completed', 'canceled'];
+/** The state types that close an issue. */
+export const DONE_TYPES: ReadonlySet<string> = new Set(['completed', 'canceled']);
+/** Whether an issue in `state` is closed (an unknown state counts as open). */
+export const isDone = (state: { type: string } | undefined) =>
+  state !== undefined && DONE_TYPES.has(state.type);
 export const sortStates = (s: State[]) =>
   [...s].sort((a, b) => STATE_TYPES.indexOf(a.type) - STATE_TYPES.indexOf(b.type) || a.position - b.position);
 

@@ -4,6 +4,7 @@
 // Loaded when first opened (router.tsx): the first screen stays small.
 import { Link, useNavigate } from '@tanstack/react-router';
 import { useEffect, useRef, useState } from 'react';
+import { Initials } from '../components/IssueBits';
 import { RelativeTime } from '../components/RelativeTime';
 import { Button, ErrorMessage, Loading, PageHeader } from '../components/ui';
 import { useShortcuts } from '../lib/keys';
@@ -207,9 +208,7 @@ function InboxRow({
       >
         <span className="inbox-dot" aria-hidden="true" />
         {!n.readAt && <span className="sr-only">Unread: </span>}
-        <span className="avatar" aria-hidden="true">
-          {who.slice(0, 1).toUpperCase()}
-        </span>
+        <Initials person={n.actor} />
         <span className="inbox-text">
           <span className="inbox-what">
             <strong>{who}</strong> {whatHappened(n)}

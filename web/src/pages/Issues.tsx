@@ -20,6 +20,7 @@ import { GettingStarted } from '../components/GettingStarted';
 import {
   Avatar,
   BlockedMarker,
+  DueDate,
   LabelChips,
   PriorityIcon,
   StateIcon,
@@ -35,7 +36,7 @@ import { compare, groupIssues, serverGroups } from '../lib/grouping';
 import { useBlockedIds, useIssueLists } from '../lib/issue-pages';
 import { type Issue, toIssueFilter } from '../lib/issues';
 import { pressed, useShortcuts } from '../lib/keys';
-import { type Ref, type State, useCycles, useProjects, useRefData } from '../lib/ref';
+import { isDone, type Ref, type State, useCycles, useProjects, useRefData } from '../lib/ref';
 import { useSession } from '../lib/session';
 import { holdIssues, rememberList } from '../lib/targets';
 import { type FilterKey, isFiltered, type Property, shownProperties, type View } from '../lib/view';
@@ -457,7 +458,9 @@ const IssueRow = memo(function IssueRow({
         {issue.blocked && <BlockedMarker />}
         {shown.has('labels') && <LabelChips labels={labels} />}
         {shown.has('project') && project && <span className="chip muted">{project}</span>}
-        {shown.has('due') && issue.dueDate && <span className="due">{shortDate(issue.dueDate)}</span>}
+        {shown.has('due') && issue.dueDate && (
+          <DueDate date={issue.dueDate} done={isDone(refData.stateById.get(issue.stateId))} />
+        )}
         {shown.has('created') && <span className="created muted">{shortDate(issue.createdAt)}</span>}
         {shown.has('assignee') && <Avatar person={person} />}
       </Link>
