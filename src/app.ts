@@ -13,6 +13,7 @@ import { graphqlRoutes } from './graphql/routes.js';
 import { apiKeyRoutes } from './modules/api-keys/rest.js';
 import { attachmentsRoutes } from './modules/attachments/rest.js';
 import { auditRoutes } from './modules/audit/rest.js';
+import { portabilityRoutes } from './modules/portability/rest.js';
 import { startAuditRetention } from './modules/audit/retention.js';
 import { authRoutes } from './modules/auth/rest.js';
 import { authenticate } from './modules/auth/service.js';
@@ -221,6 +222,7 @@ export async function buildApp(opts: BuildOptions) {
   sessionRoutes(app, ctx);
   ssoRoutes(app, ctx);
   auditRoutes(app, ctx);
+  portabilityRoutes(app, ctx);
   scimTokenRoutes(app, ctx);
   scimRoutes(app, ctx);
   flagRoutes(app, ctx);
