@@ -29,6 +29,7 @@ import { mcpRoutes } from './modules/mcp/rest.js';
 import { milestonesRoutes } from './modules/milestones/rest.js';
 import { notificationsHandler } from './modules/notifications/handler.js';
 import { notificationsRoutes } from './modules/notifications/rest.js';
+import { portabilityRoutes } from './modules/portability/rest.js';
 import { projectUpdatesRoutes } from './modules/project-updates/rest.js';
 import { progressRoutes } from './modules/projects/progress-rest.js';
 import { projectsRoutes } from './modules/projects/rest.js';
@@ -221,6 +222,7 @@ export async function buildApp(opts: BuildOptions) {
   sessionRoutes(app, ctx);
   ssoRoutes(app, ctx);
   auditRoutes(app, ctx);
+  portabilityRoutes(app, ctx);
   scimTokenRoutes(app, ctx);
   scimRoutes(app, ctx);
   flagRoutes(app, ctx);

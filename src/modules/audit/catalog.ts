@@ -31,6 +31,7 @@ export const AUDIT_TYPES = {
   'featureFlag.changed': 'A feature flag was turned on or off',
   'workspace.brandingChanged': "The workspace's name or branding changed",
   'workspace.registrationChanged': 'Registration settings changed',
+  'workspace.exported': 'The whole workspace was exported as an archive',
   'team.created': 'A team was created',
   'team.updated': 'A team was changed',
   'team.memberAdded': 'Someone was added to a team',
