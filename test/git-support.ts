@@ -81,14 +81,15 @@ export function deliver(
 }
 
 /** Waits until the queued delivery is processed; returns its row. */
-export async function processed(t: TestApp, id: string) {
+export async function processed(t: Pick<TestApp, 'ctx'>, id: string) {
   for (let i = 0; i < 400; i++) {
     const row = await t.ctx.db
       .selectFrom('git_deliveries')
       .selectAll()
       .where('id', '=', id)
       .executeTakeFirst();
-    if (row && (row.status === 'done' || row.status === 'failed')) return row;
+    // A failed attempt (waiting for its retry) ends the wait too: the caller sees last_error.
+    if (row && (row.status === 'done' || row.status === 'failed' || row.last_error !== null)) return row;
     await new Promise((r) => setTimeout(r, 25));
   }
   throw new Error(`delivery ${id} was not processed`);
