@@ -51,9 +51,10 @@ export const MAX_REFERENCES = 50;
 const MAX_TEXT = 64 * 1024;
 
 // An identifier as issues/queries.ts parses one: a letter and up to 6 more
-// letters or digits, a dash, a number. Not inside a longer word or path.
+// letters or digits, a dash, a number; not inside a longer word (an underscore
+// separates, as in branch names).
 const ID = String.raw`[A-Za-z][A-Za-z0-9]{0,6}-\d{1,9}`;
-const IDENT = new RegExp(String.raw`(?<![A-Za-z0-9_])(${ID})(?![A-Za-z0-9_]|-\d)`, 'g');
+const IDENT = new RegExp(String.raw`(?<![A-Za-z0-9])(${ID})(?![A-Za-z0-9]|-\d)`, 'g');
 // A run of identifiers after a word: "Fixes ENG-1, ENG-2 and ENG-3".
 const LIST = String.raw`(?:#|\b)?${ID}(?:\s*(?:,|and|&)?\s*${ID})*`;
 const wordsRe = (words: readonly string[]) =>
