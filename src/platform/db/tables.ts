@@ -16,6 +16,12 @@ import type {
   WorkspaceTable,
 } from './tables-accounts.js';
 import type {
+  GitAutomationRulesTable,
+  GitConnectionsTable,
+  GitDeliveriesTable,
+  GitRepositoriesTable,
+} from './tables-git.js';
+import type {
   FileChunksTable,
   FilesTable,
   MailNotificationItemsTable,
@@ -26,16 +32,10 @@ import type {
   WebhookEventsTable,
   WebhooksTable,
 } from './tables-outbound.js';
-import type {
-  GitAutomationRulesTable,
-  GitConnectionsTable,
-  GitDeliveriesTable,
-  GitRepositoriesTable,
-} from './tables-git.js';
 
 export * from './tables-accounts.js';
-export * from './tables-outbound.js';
 export * from './tables-git.js';
+export * from './tables-outbound.js';
 
 export interface TeamsTable {
   id: Generated<string>;
