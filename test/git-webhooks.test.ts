@@ -121,6 +121,18 @@ describe('GitHub', () => {
     const moves = history.filter((h) => h.changes.stateId);
     assert.equal(moves.length, 3);
     for (const m of moves) assert.equal(m.changes.attachmentId.to, links[0].id);
+
+    // GraphQL shows the link the third-party way.
+    const gql = await t.post(
+      '/graphql',
+      { query: `{ issue(id: "${issue.id}") { attachments { nodes { sourceType url metadata } } } }` },
+      t.adminToken,
+    );
+    assert.equal(gql.status, 200, JSON.stringify(gql.body));
+    const [node] = gql.body.data.issue.attachments.nodes;
+    assert.equal(node.sourceType, 'github');
+    assert.equal(node.url, links[0].url);
+    assert.equal(node.metadata.status, 'merged');
   });
 
   test('a draft moves by the draft rule; a closed, unmerged pull request moves nothing', async () => {
