@@ -20,6 +20,8 @@ import { commentsRoutes } from './modules/comments/rest.js';
 import { cyclesRoutes } from './modules/cycles/rest.js';
 import { filesRoutes } from './modules/files/rest.js';
 import { flagRoutes } from './modules/flags/rest.js';
+import { gitModule } from './modules/git/rest.js';
+import type { GitWorkerOptions } from './modules/git/worker.js';
 import { issueHistoryHandler } from './modules/issues/history.js';
 import { issuesRoutes } from './modules/issues/rest.js';
 import { notificationMailHandler } from './modules/mail/digest.js';
@@ -80,6 +82,8 @@ export interface BuildOptions {
   clock?: () => number;
   /** Options of the mail worker, which runs when SMTP is configured; false: none (tests start their own). */
   mailWorker?: MailWorkerOptions | false;
+  /** Options of the git delivery worker; false: none (tests that stop before processing). */
+  gitWorker?: GitWorkerOptions | false;
 }
 
 /**
@@ -242,6 +246,7 @@ export async function buildApp(opts: BuildOptions) {
   projectUpdatesRoutes(app, ctx);
   relationsRoutes(app, ctx);
   webhooksRoutes(app, ctx);
+  gitModule(app, ctx, opts.gitWorker);
   const webhookWorker = startWebhookWorker(ctx, { database });
   app.addHook('onClose', () => webhookWorker.stop());
   const stopAuditRetention = startAuditRetention(ctx);

@@ -24,6 +24,9 @@ const GUEST_WRITES: Record<string, string> = {
   'POST /api/auth/password-reset': 'public: asking for a reset email',
   'POST /api/auth/password-reset/confirm': 'public: the reset email’s token is the credential',
   'POST /api/mail/unsubscribe': 'public: the signed token only turns its user’s notification email off',
+  'POST /api/integrations/github/webhook': 'public: GitHub’s HMAC signature of the body is the credential',
+  'POST /api/integrations/gitlab/webhook': 'public: the GitLab webhook token is the credential',
+  'POST /api/integrations/gitea/webhook': 'public: Gitea’s HMAC signature of the body is the credential',
   'PATCH /api/me/preferences': 'their own mail preference',
   'POST /api/api-keys': 'their own API keys',
   'DELETE /api/api-keys/:id': 'their own API keys',
@@ -56,6 +59,10 @@ const OTHER_REFUSALS: Record<string, number[]> = {
   'POST /api/auth/sso/exchange': [400, 401, 403, 404],
   'POST /mcp': [400, 403, 404, 406],
   'DELETE /mcp': [400, 405],
+  // The git receivers want their host's signature or token, not the caller's: 401 without it.
+  'POST /api/integrations/github/webhook': [401],
+  'POST /api/integrations/gitlab/webhook': [401],
+  'POST /api/integrations/gitea/webhook': [401],
 };
 
 /** Member routes that exist today; the walk below covers later ones too. */
@@ -286,7 +293,8 @@ describe('every other write route is one guests may use, on purpose', () => {
           guest.token,
         );
         const label = `${key(route)} with ${body.what}: ${res.status} ${JSON.stringify(res.body)}`;
-        // A route whose credential is not the caller's token (SSO's sealed cookie) refuses without it: 401.
+        // A route whose credential is not the caller's token (SSO's sealed cookie, a git host's
+        // signature) refuses without it: 401.
         // MCP's transport refuses a client that does not accept its answer types (JSON and an event
         // stream) with 406, and the stateless endpoint has no session to DELETE: 405.
         const refusals = OTHER_REFUSALS[key(route)] ?? [400, 403, 404];

@@ -63,6 +63,11 @@ export interface ChangeEvent {
    * webhooks still have it.
    */
   silent?: true;
+  /**
+   * Issue updates: the attachment that caused the change (a pull request that
+   * moved the issue, modules/git). History records it; never stored or sent.
+   */
+  causeAttachmentId?: string;
 }
 
 /**

@@ -62,7 +62,7 @@ export const uniqueEmail = (prefix = 'user') =>
 
 export async function startTestApp(
   overrides: Partial<Config> = {},
-  options: Pick<BuildOptions, 'loginLimits' | 'clock' | 'mailWorker'> = {},
+  options: Pick<BuildOptions, 'loginLimits' | 'clock' | 'mailWorker' | 'gitWorker'> = {},
 ): Promise<TestApp> {
   const config = testConfig(overrides);
   const database = await freshDatabase({ statementTimeoutMs: config.statementTimeoutMs });
@@ -73,6 +73,7 @@ export async function startTestApp(
     loginLimits: { ...TEST_LOGIN_LIMITS, ...options.loginLimits },
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.mailWorker !== undefined ? { mailWorker: options.mailWorker } : {}),
+    ...(options.gitWorker !== undefined ? { gitWorker: options.gitWorker } : {}),
   });
   const { app, ctx } = built;
   await app.ready();

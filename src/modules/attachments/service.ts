@@ -32,6 +32,8 @@ export interface AttachmentInput {
   subtitle?: string | null | undefined;
   url: string;
   metadata?: Record<string, unknown> | undefined;
+  /** Set by integrations only (modules/git: 'github', 'gitlab', 'gitea'); not a REST field. */
+  sourceType?: string | undefined;
 }
 
 export interface AttachmentPatch {
@@ -154,6 +156,7 @@ export async function createAttachment(
         ...(fileId !== null ? { file_id: fileId } : {}),
         ...(subtitle !== undefined ? { subtitle } : {}),
         ...(metadata !== undefined ? { metadata } : {}),
+        ...(input.sourceType !== undefined ? { source_type: input.sourceType } : {}),
       });
       const ev = await eventOf(ctx, trx, actor, row.id);
       await recordEvent(ctx, trx, { ...ev, action: 'update', updatedFrom: updatedFrom(old, ev.data) });
@@ -167,6 +170,7 @@ export async function createAttachment(
       url,
       file_id: fileId,
       ...(metadata !== undefined ? { metadata } : {}),
+      ...(input.sourceType !== undefined ? { source_type: input.sourceType } : {}),
     });
     await recordEvent(ctx, trx, { ...(await eventOf(ctx, trx, actor, row.id)), action: 'create' });
     return row;

@@ -29,6 +29,8 @@ export const issueHistoryHandler: EventHandler = {
       if (key in event.updatedFrom) changes[key] = { from: event.updatedFrom[key], to: event.data[key] };
     }
     if (Object.keys(changes).length === 0) return;
+    // The cause, kept in the entry's {from, to} shape (the third-party history's attachmentId).
+    if (event.causeAttachmentId) changes['attachmentId'] = { from: null, to: event.causeAttachmentId };
     await q.insertHistory(trx, String(event.data['id']), event.actor?.id ?? null, changes);
   },
 };

@@ -169,7 +169,7 @@ async function recordChange(
   actor: Actor,
   before: IssueJson,
   data: IssueJson,
-  effects: Pick<ChangeEvent, 'stateType' | 'silent'> = {},
+  effects: Pick<ChangeEvent, 'stateType' | 'silent' | 'causeAttachmentId'> = {},
 ): Promise<boolean> {
   const updatedFrom: Record<string, unknown> = { updatedAt: before.updatedAt };
   let changed = false;
@@ -340,9 +340,10 @@ export async function moveIssuesToState(
 /**
  * Moves one issue to `to`, a live state of its own team, inside the caller's
  * transaction and as an update would record it (progress times, history, an
- * issue.update event), but notifying nobody (docs/notifications.md). The
- * caller has checked that the issue is theirs to change. Returns false when
- * the issue is already there.
+ * issue.update event), by default notifying nobody (docs/notifications.md).
+ * `how.notify` makes it notify like any update, and `how.causeAttachmentId`
+ * records what caused it (a pull request, modules/git). The caller has checked
+ * that the issue is theirs to change. Returns false when the issue is already there.
  */
 export async function moveIssueToState(
   trx: Db,
@@ -350,6 +351,7 @@ export async function moveIssueToState(
   actor: Actor,
   issueId: string,
   to: StateRow,
+  how: { notify?: boolean; causeAttachmentId?: string } = {},
 ): Promise<boolean> {
   const row = await q.lockIssue(trx, issueId);
   if (!row || row.state_id === to.id) return false;
@@ -357,7 +359,11 @@ export async function moveIssueToState(
   const before = await issueData(ctx, trx, issueId, actor);
   await q.updateIssueRow(trx, issueId, { state_id: to.id, ...stateTimes(from.type, to.type, row) });
   const after = await issueData(ctx, trx, issueId, actor);
-  await recordChange(trx, ctx, actor, before, after, { stateType: to.type, silent: true });
+  await recordChange(trx, ctx, actor, before, after, {
+    stateType: to.type,
+    ...(how.notify ? {} : { silent: true as const }),
+    ...(how.causeAttachmentId ? { causeAttachmentId: how.causeAttachmentId } : {}),
+  });
   return true;
 }
 

@@ -16,6 +16,12 @@ import type {
   WorkspaceTable,
 } from './tables-accounts.js';
 import type {
+  GitAutomationRulesTable,
+  GitConnectionsTable,
+  GitDeliveriesTable,
+  GitRepositoriesTable,
+} from './tables-git.js';
+import type {
   FileChunksTable,
   FilesTable,
   MailNotificationItemsTable,
@@ -28,6 +34,7 @@ import type {
 } from './tables-outbound.js';
 
 export * from './tables-accounts.js';
+export * from './tables-git.js';
 export * from './tables-outbound.js';
 
 export interface TeamsTable {
@@ -383,6 +390,10 @@ export interface DB {
   password_reset_tokens: PasswordResetTokensTable;
   audit_entries: AuditEntriesTable;
   sessions: SessionsTable;
+  git_connections: GitConnectionsTable;
+  git_repositories: GitRepositoriesTable;
+  git_automation_rules: GitAutomationRulesTable;
+  git_deliveries: GitDeliveriesTable;
 }
 
 export type UserRow = Omit<Selectable<UsersTable>, 'name_slug'>;

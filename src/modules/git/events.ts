@@ -1,0 +1,219 @@
+// Each host's webhook payload read into one shape: which repository, which
+// pull/merge request (its texts, branches, author, status) and which step of
+// the automation it is, if any. Payloads come from outside: every field is
+// read defensively, and anything unexpected reads as "nothing to do".
+import type { GitAutomationEvent, GitHost } from '../../platform/db/tables.js';
+
+export type PullStatus = 'draft' | 'open' | 'inReview' | 'approved' | 'merged' | 'closed';
+
+export interface PullRequestChange {
+  kind: 'pullRequest';
+  repo: string;
+  number: number;
+  title: string;
+  body: string | null;
+  sourceBranch: string;
+  targetBranch: string;
+  author: string | null;
+  url: string;
+  status: PullStatus;
+  /** The automation step this delivery is, or null (an edit: relink only). */
+  step: GitAutomationEvent | null;
+  commitMessages: string[];
+}
+
+export interface PushChange {
+  kind: 'push';
+  repo: string;
+  branch: string | null;
+  commits: { id: string; message: string; url: string; author: string | null }[];
+}
+
+export type GitChange = PullRequestChange | PushChange | { kind: 'ignored'; reason: string };
+
+type Json = Record<string, unknown>;
+const obj = (v: unknown): Json =>
+  v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {};
+const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+const num = (v: unknown): number | null => (typeof v === 'number' && Number.isSafeInteger(v) ? v : null);
+const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+const MAX_COMMITS = 100;
+
+/** The repository a payload is about, lower-cased owner/name, or null. */
+export function repositoryOf(host: GitHost, payload: unknown): string | null {
+  const p = obj(payload);
+  const name =
+    host === 'gitlab'
+      ? str(obj(p['project'])['path_with_namespace'])
+      : str(obj(p['repository'])['full_name']);
+  return name ? name.toLowerCase() : null;
+}
+
+function branchOf(ref: string | null): string | null {
+  return ref?.startsWith('refs/heads/') ? ref.slice('refs/heads/'.length) : null;
+}
+
+function pushOf(p: Json, repo: string): GitChange {
+  const commits = arr(p['commits'])
+    .slice(0, MAX_COMMITS)
+    .map((c) => {
+      const o = obj(c);
+      const author = obj(o['author']);
+      return {
+        id: str(o['id']) ?? '',
+        message: str(o['message']) ?? '',
+        url: str(o['url']) ?? '',
+        author: str(author['username']) ?? str(author['name']),
+      };
+    })
+    .filter((c) => c.id && c.url);
+  return { kind: 'push', repo, branch: branchOf(str(p['ref'])), commits };
+}
+
+function github(event: string, p: Json, repo: string): GitChange {
+  if (event === 'push') return pushOf(p, repo);
+  if (event !== 'pull_request' && event !== 'pull_request_review') return { kind: 'ignored', reason: event };
+  const pr = obj(p['pull_request']);
+  const action = str(p['action']) ?? '';
+  const draft = pr['draft'] === true;
+  const reviewers = arr(pr['requested_reviewers']).length + arr(pr['requested_teams']).length;
+  let status: PullStatus = draft ? 'draft' : reviewers > 0 ? 'inReview' : 'open';
+  let step: GitAutomationEvent | null = null;
+  if (event === 'pull_request_review') {
+    const state = (str(obj(p['review'])['state']) ?? '').toLowerCase();
+    if (action === 'submitted' && state === 'approved') {
+      status = 'approved';
+      step = 'mergeable';
+    }
+  } else if (action === 'opened' || action === 'reopened' || action === 'ready_for_review') {
+    step = draft ? 'draft' : 'start';
+  } else if (action === 'converted_to_draft') {
+    status = 'draft';
+    step = 'draft';
+  } else if (action === 'review_requested') {
+    status = draft ? 'draft' : 'inReview';
+    step = draft ? null : 'review';
+  } else if (action === 'closed') {
+    const merged = pr['merged'] === true;
+    status = merged ? 'merged' : 'closed';
+    step = merged ? 'merge' : null;
+  }
+  if (pr['merged'] === true) status = 'merged';
+  else if (str(pr['state']) === 'closed') status = 'closed';
+  return pull(repo, {
+    number: num(pr['number']) ?? num(p['number']),
+    title: str(pr['title']),
+    body: str(pr['body']),
+    sourceBranch: str(obj(pr['head'])['ref']),
+    targetBranch: str(obj(pr['base'])['ref']),
+    author: str(obj(pr['user'])['login']),
+    url: str(pr['html_url']),
+    status,
+    step,
+    commitMessages: [],
+  });
+}
+
+function gitlab(event: string, p: Json, repo: string): GitChange {
+  const kind = str(p['object_kind']);
+  if (kind === 'push' || event === 'Push Hook') return pushOf(p, repo);
+  if (kind !== 'merge_request') return { kind: 'ignored', reason: kind ?? event };
+  const mr = obj(p['object_attributes']);
+  const action = str(mr['action']) ?? '';
+  const changes = obj(p['changes']);
+  const draft = mr['draft'] === true || mr['work_in_progress'] === true;
+  const reviewers = arr(p['reviewers']).length;
+  const state = str(mr['state']);
+  let status: PullStatus = draft ? 'draft' : reviewers > 0 ? 'inReview' : 'open';
+  let step: GitAutomationEvent | null = null;
+  if (action === 'open' || action === 'reopen') step = draft ? 'draft' : 'start';
+  else if (action === 'update') {
+    if ('draft' in changes) step = draft ? 'draft' : 'start';
+    else if ('reviewers' in changes && reviewers > 0 && !draft) step = 'review';
+  } else if (action === 'approved' || action === 'approval') {
+    status = 'approved';
+    step = 'mergeable';
+  } else if (action === 'merge') step = 'merge';
+  if (state === 'merged') status = 'merged';
+  else if (state === 'closed') status = 'closed';
+  const lastCommit = str(obj(mr['last_commit'])['message']);
+  return pull(repo, {
+    number: num(mr['iid']),
+    title: str(mr['title']),
+    body: str(mr['description']),
+    sourceBranch: str(mr['source_branch']),
+    targetBranch: str(mr['target_branch']),
+    author: str(obj(p['user'])['username']),
+    url: str(mr['url']),
+    status,
+    step,
+    commitMessages: lastCommit ? [lastCommit] : [],
+  });
+}
+
+function gitea(event: string, p: Json, repo: string): GitChange {
+  if (event === 'push') return pushOf(p, repo);
+  if (!event.startsWith('pull_request')) return { kind: 'ignored', reason: event };
+  const pr = obj(p['pull_request']);
+  const action = str(p['action']) ?? '';
+  const draft = pr['draft'] === true;
+  const reviewers = arr(pr['requested_reviewers']).length;
+  let status: PullStatus = draft ? 'draft' : reviewers > 0 ? 'inReview' : 'open';
+  let step: GitAutomationEvent | null = null;
+  if (event === 'pull_request_approved' || event === 'pull_request_review_approved') {
+    status = 'approved';
+    step = 'mergeable';
+  } else if (event === 'pull_request_review_request' && action === 'review_requested') {
+    status = draft ? 'draft' : 'inReview';
+    step = draft ? null : 'review';
+  } else if (event === 'pull_request') {
+    if (action === 'opened' || action === 'reopened') step = draft ? 'draft' : 'start';
+    else if (action === 'closed' && pr['merged'] === true) step = 'merge';
+  }
+  if (pr['merged'] === true) status = 'merged';
+  else if (str(pr['state']) === 'closed') status = 'closed';
+  return pull(repo, {
+    number: num(pr['number']) ?? num(p['number']),
+    title: str(pr['title']),
+    body: str(pr['body']),
+    sourceBranch: str(obj(pr['head'])['ref']),
+    targetBranch: str(obj(pr['base'])['ref']),
+    author: str(obj(pr['user'])['login']) ?? str(obj(pr['user'])['username']),
+    url: str(pr['html_url']),
+    status,
+    step,
+    commitMessages: [],
+  });
+}
+
+type Loose = { [K in keyof Omit<PullRequestChange, 'kind' | 'repo'>]: PullRequestChange[K] | null };
+
+function pull(repo: string, f: Loose): GitChange {
+  if (f.number === null || !f.url || !/^https?:\/\//i.test(f.url)) {
+    return { kind: 'ignored', reason: 'no pull request number or url' };
+  }
+  return {
+    kind: 'pullRequest',
+    repo,
+    number: f.number,
+    title: f.title ?? '',
+    body: f.body,
+    sourceBranch: f.sourceBranch ?? '',
+    targetBranch: f.targetBranch ?? '',
+    author: f.author,
+    url: f.url,
+    status: f.status ?? 'open',
+    step: f.step,
+    commitMessages: f.commitMessages ?? [],
+  };
+}
+
+/** What one delivery asks for; `event` is the host's event header. */
+export function readChange(host: GitHost, event: string, payload: unknown): GitChange {
+  const p = obj(payload);
+  const repo = repositoryOf(host, p);
+  if (!repo) return { kind: 'ignored', reason: 'no repository' };
+  if (host === 'github') return github(event, p, repo);
+  if (host === 'gitlab') return gitlab(event, p, repo);
+  return gitea(event, p, repo);
+}

@@ -1,0 +1,272 @@
+// Admin rules for git hosts: connections (a host, its webhook secret and
+// optional API token, both sealed), the repositories each connects to a team,
+// each team's automation rules, and the delivery log. Defaults of the
+// automation live here too (docs/git.md "Automation").
+import { randomBytes } from 'node:crypto';
+import type { Actor, AppContext } from '../../platform/context.js';
+import type {
+  GitAutomationEvent,
+  GitConnectionRow,
+  GitHost,
+  GitRepositoryRow,
+  StateRow,
+} from '../../platform/db/tables.js';
+import { conflict, invalidField, notFound } from '../../platform/errors.js';
+import { isUuid } from '../../platform/ids.js';
+import { seal } from '../../platform/sealed.js';
+import { assertAdmin } from '../users/policy.js';
+import * as q from './queries.js';
+
+/** The sealing key's purpose (platform/sealed.ts). */
+export const SEALING_PURPOSE = 'git-secrets';
+export const MIN_SECRET_LENGTH = 16;
+export const MAX_REPOSITORIES = 200;
+export const AUTOMATION_EVENTS: readonly GitAutomationEvent[] = [
+  'draft',
+  'start',
+  'review',
+  'mergeable',
+  'merge',
+];
+
+export interface RepositoryInput {
+  fullName: string;
+  teamId: string;
+}
+
+export interface ConnectionInput {
+  host: GitHost;
+  name: string;
+  webhookSecret?: string | undefined;
+  apiToken?: string | null | undefined;
+  repositories?: RepositoryInput[] | undefined;
+}
+
+export interface ConnectionView {
+  id: string;
+  host: GitHost;
+  name: string;
+  webhookUrl: string;
+  hasApiToken: boolean;
+  repositories: { fullName: string; teamId: string }[];
+  createdAt: string;
+}
+
+export const webhookUrl = (ctx: AppContext, host: GitHost) =>
+  `${ctx.config.publicUrl.replace(/\/$/, '')}/api/integrations/${host}/webhook`;
+
+function present(ctx: AppContext, c: GitConnectionRow, repos: GitRepositoryRow[]): ConnectionView {
+  return {
+    id: c.id,
+    host: c.host,
+    name: c.name,
+    webhookUrl: webhookUrl(ctx, c.host),
+    hasApiToken: c.api_token !== null,
+    repositories: repos
+      .filter((r) => r.connection_id === c.id)
+      .map((r) => ({ fullName: r.full_name, teamId: r.team_id })),
+    createdAt: c.created_at.toISOString(),
+  };
+}
+
+const REPO_NAME = /^[A-Za-z0-9_.-]+(\/[A-Za-z0-9_.-]+)+$/;
+
+async function checkRepositories(
+  ctx: AppContext,
+  host: GitHost,
+  repos: readonly RepositoryInput[],
+  exceptConnection: string | null,
+): Promise<RepositoryInput[]> {
+  const names = repos.map((r) => r.fullName.trim().toLowerCase());
+  names.forEach((n, i) => {
+    if (!REPO_NAME.test(n) || n.length > 300) {
+      throw invalidField(`repositories/${i}/fullName`, 'must be owner/name (GitLab: group/subgroup/project)');
+    }
+  });
+  if (new Set(names).size !== names.length) throw invalidField('repositories', 'names a repository twice');
+  const teams = await q.liveTeamIds(
+    ctx.db,
+    repos.map((r) => r.teamId).filter((t) => isUuid(t)),
+  );
+  repos.forEach((r, i) => {
+    if (!teams.has(r.teamId)) throw invalidField(`repositories/${i}/teamId`, 'no live team with this id');
+  });
+  const taken = await q.takenRepositories(ctx.db, host, names, exceptConnection);
+  if (taken.length > 0) throw conflict(`${taken[0]!.full_name} is already connected`, 'repositories');
+  return repos.map((r, i) => ({ fullName: names[i]!, teamId: r.teamId }));
+}
+
+/** Connects a host; the answer carries the webhook secret (generated unless given), shown only now. */
+export async function createConnection(
+  ctx: AppContext,
+  actor: Actor,
+  input: ConnectionInput,
+): Promise<{ connection: ConnectionView; webhookSecret: string }> {
+  assertAdmin(actor);
+  const name = input.name.trim();
+  if (!name) throw invalidField('name', 'must not be blank');
+  const secret = input.webhookSecret ?? randomBytes(24).toString('base64url');
+  if (secret.length < MIN_SECRET_LENGTH) {
+    throw invalidField('webhookSecret', `must be at least ${MIN_SECRET_LENGTH} characters`);
+  }
+  const repos = await checkRepositories(ctx, input.host, input.repositories ?? [], null);
+  const key = ctx.deriveKey(SEALING_PURPOSE);
+  const row = await ctx.db.transaction().execute(async (trx) => {
+    const c = await q.insertConnection(trx, {
+      host: input.host,
+      name,
+      webhook_secret: seal(key, secret),
+      api_token: input.apiToken ? seal(key, input.apiToken) : null,
+      created_by: actor.id,
+    });
+    await q.setRepositories(trx, c, repos);
+    return c;
+  });
+  return { connection: present(ctx, row, await q.repositoriesOf(ctx.db, [row.id])), webhookSecret: secret };
+}
+
+export async function listConnections(
+  ctx: AppContext,
+  actor: Actor,
+  page: { limit: number; offset: number },
+): Promise<{ connections: ConnectionView[]; total: number }> {
+  assertAdmin(actor);
+  const rows = await q.listConnections(ctx.db, page);
+  const repos = await q.repositoriesOf(
+    ctx.db,
+    rows.map((r) => r.id),
+  );
+  return { connections: rows.map((r) => present(ctx, r, repos)), total: await q.countConnections(ctx.db) };
+}
+
+async function connectionOrNotFound(ctx: AppContext, id: string): Promise<GitConnectionRow> {
+  const row = isUuid(id) ? await q.findConnection(ctx.db, id) : undefined;
+  if (!row) throw notFound('Git connection');
+  return row;
+}
+
+/** Replaces the repositories a connection serves, and the team each one's pull requests belong to. */
+export async function setConnectionRepositories(
+  ctx: AppContext,
+  actor: Actor,
+  id: string,
+  repositories: RepositoryInput[],
+): Promise<ConnectionView> {
+  assertAdmin(actor);
+  const row = await connectionOrNotFound(ctx, id);
+  const repos = await checkRepositories(ctx, row.host, repositories, row.id);
+  await ctx.db.transaction().execute((trx) => q.setRepositories(trx, row, repos));
+  return present(ctx, row, await q.repositoriesOf(ctx.db, [row.id]));
+}
+
+/** Disconnects a host: its repositories and queued deliveries go with it. */
+export async function deleteConnection(ctx: AppContext, actor: Actor, id: string): Promise<void> {
+  assertAdmin(actor);
+  await connectionOrNotFound(ctx, id);
+  await q.deleteConnection(ctx.db, id);
+}
+
+export async function listDeliveries(ctx: AppContext, actor: Actor, page: { limit: number; offset: number }) {
+  assertAdmin(actor);
+  const rows = await q.listDeliveries(ctx.db, page);
+  return rows.map((r) => ({
+    id: r.id,
+    host: r.host,
+    deliveryId: r.delivery_id,
+    connectionId: r.connection_id,
+    event: r.event,
+    status: r.status,
+    attempts: r.attempts,
+    outcome: r.outcome,
+    error: r.last_error,
+    receivedAt: r.received_at.toISOString(),
+    processedAt: r.processed_at?.toISOString() ?? null,
+  }));
+}
+
+// --- automation ---
+
+export interface AutomationRule {
+  event: GitAutomationEvent;
+  /** null: any target branch. */
+  targetBranch: string | null;
+  /** null: don't move. */
+  stateId: string | null;
+}
+
+/**
+ * The state a team's default moves an issue to on a step, or null (keep):
+ * draft and opened -> the first started state (In Progress); review requested
+ * -> a started state named "In Review" if there is one; merged -> the first
+ * completed state (Done); approved -> keep.
+ */
+export function defaultTarget(event: GitAutomationEvent, states: readonly StateRow[]): StateRow | null {
+  const started = states.filter((s) => s.type === 'started');
+  switch (event) {
+    case 'draft':
+    case 'start':
+      return started[0] ?? null;
+    case 'review':
+      return started.find((s) => s.name.trim().toLowerCase() === 'in review') ?? null;
+    case 'mergeable':
+      return null;
+    case 'merge':
+      return states.find((s) => s.type === 'completed') ?? null;
+  }
+}
+
+/** Where an issue of `teamId` goes on `event` into `targetBranch`: the team's rule, else the default. */
+export async function automationTarget(
+  ctx: AppContext,
+  teamId: string,
+  event: GitAutomationEvent,
+  targetBranch: string,
+): Promise<StateRow | null> {
+  const rule = await q.ruleFor(ctx.db, teamId, event, targetBranch);
+  const states = await q.liveStatesOf(ctx.db, teamId);
+  if (rule) return states.find((s) => s.id === rule.state_id) ?? null;
+  return defaultTarget(event, states);
+}
+
+async function checkTeam(ctx: AppContext, teamId: string): Promise<void> {
+  if (!isUuid(teamId) || !(await q.liveTeamIds(ctx.db, [teamId])).has(teamId)) throw notFound('Team');
+}
+
+/** A team's rules as set, and the default of each step no any-branch rule covers. */
+export async function getAutomation(ctx: AppContext, actor: Actor, teamId: string) {
+  assertAdmin(actor);
+  await checkTeam(ctx, teamId);
+  const rules = await q.rulesOfTeam(ctx.db, teamId);
+  const states = await q.liveStatesOf(ctx.db, teamId);
+  return {
+    rules: rules.map((r) => ({
+      event: r.event,
+      targetBranch: r.target_branch === '' ? null : r.target_branch,
+      stateId: r.state_id,
+    })),
+    defaults: AUTOMATION_EVENTS.map((event) => ({
+      event,
+      stateId: defaultTarget(event, states)?.id ?? null,
+    })),
+  };
+}
+
+/** Replaces a team's rules; each state must be a live state of the team. */
+export async function setAutomation(ctx: AppContext, actor: Actor, teamId: string, rules: AutomationRule[]) {
+  assertAdmin(actor);
+  await checkTeam(ctx, teamId);
+  const states = new Set((await q.liveStatesOf(ctx.db, teamId)).map((s) => s.id));
+  const seen = new Set<string>();
+  const clean = rules.map((r, i) => {
+    if (r.stateId !== null && !states.has(r.stateId)) {
+      throw invalidField(`rules/${i}/stateId`, 'no live workflow state of this team');
+    }
+    const targetBranch = r.targetBranch?.trim() ?? '';
+    const key = `${r.event}\u0000${targetBranch}`;
+    if (seen.has(key)) throw invalidField(`rules/${i}`, 'the same step and branch twice');
+    seen.add(key);
+    return { event: r.event, targetBranch, stateId: r.stateId };
+  });
+  await ctx.db.transaction().execute((trx) => q.replaceRules(trx, teamId, clean));
+  return getAutomation(ctx, actor, teamId);
+}

@@ -1,0 +1,58 @@
+// Row types of the git hosts' tables (migration 0048, modules/git).
+// Re-exported by tables.ts, which holds the DB interface over every table.
+import type { ColumnType, Generated, Selectable } from 'kysely';
+import type { NullableTimestamp, Timestamp } from './column-types.js';
+
+export type GitHost = 'github' | 'gitlab' | 'gitea';
+export type GitAutomationEvent = 'draft' | 'start' | 'review' | 'mergeable' | 'merge';
+
+export interface GitConnectionsTable {
+  id: Generated<string>;
+  host: GitHost;
+  name: string;
+  /** Sealed with the 'git-secrets' key (platform/sealed.ts). */
+  webhook_secret: string;
+  api_token: string | null;
+  created_by: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface GitRepositoriesTable {
+  id: Generated<string>;
+  connection_id: string;
+  host: GitHost;
+  full_name: string;
+  team_id: string;
+  created_at: Timestamp;
+}
+
+export interface GitAutomationRulesTable {
+  id: Generated<string>;
+  team_id: string;
+  event: GitAutomationEvent;
+  /** '' = any target branch. */
+  target_branch: Generated<string>;
+  state_id: string | null;
+}
+
+export interface GitDeliveriesTable {
+  id: Generated<string>;
+  host: GitHost;
+  delivery_id: string;
+  connection_id: string;
+  event: string;
+  payload: ColumnType<unknown, string, string>;
+  status: Generated<'pending' | 'working' | 'done' | 'failed'>;
+  attempts: Generated<number>;
+  lease_until: NullableTimestamp;
+  next_attempt_at: Timestamp;
+  outcome: string | null;
+  last_error: string | null;
+  received_at: Timestamp;
+  processed_at: NullableTimestamp;
+}
+
+export type GitConnectionRow = Selectable<GitConnectionsTable>;
+export type GitRepositoryRow = Selectable<GitRepositoriesTable>;
+export type GitDeliveryRow = Selectable<GitDeliveriesTable>;
