@@ -29,5 +29,8 @@ test('any name gives one or two characters; any id the same colour every time, o
 test('colours spread: 800 ids fill all eight, none with more than a fifth', () => {
   const counts = new Array<number>(AVATAR_COLOURS).fill(0);
   for (let i = 0; i < 800; i++) counts[avatarColour(crypto.randomUUID())]!++;
-  assert.ok(counts.every((c) => c > 0 && c < 160), JSON.stringify(counts));
+  assert.ok(
+    counts.every((c) => c > 0 && c < 160),
+    JSON.stringify(counts),
+  );
 });
