@@ -34,6 +34,7 @@ import * as m0044 from './0044_scim.js';
 import * as m0045 from './0045_audit_reads.js';
 import * as m0046 from './0046_sso.js';
 import * as m0047 from './0047_audit_search.js';
+import * as m0050 from './0050_oauth.js';
 
 export interface Migration {
   version: number;
@@ -77,4 +78,5 @@ export const migrations: Migration[] = [
   { version: 45, ...m0045 },
   { version: 46, ...m0046 },
   { version: 47, ...m0047 },
+  { version: 50, ...m0050 },
 ];
