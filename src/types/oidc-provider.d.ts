@@ -25,7 +25,11 @@ declare module 'oidc-provider' {
     issueRefreshToken?: (ctx: unknown, client: { grantTypeAllowed(type: string): boolean }) => boolean;
     rotateRefreshToken?: boolean;
     expiresWithSession?: () => boolean;
-    renderError?: (ctx: any, out: Record<string, string>, error: Error) => void | Promise<void>;
+    renderError?: (
+      ctx: { type: string; body: string },
+      out: Record<string, string>,
+      error: Error,
+    ) => void | Promise<void>;
     [option: string]: unknown;
   }
   export class Grant {
@@ -66,7 +70,11 @@ declare module 'oidc-provider' {
     save(ttl: number): Promise<string>;
   }
   export class Check {
-    constructor(reason: string, description: string, check: (ctx: any) => boolean | Promise<boolean>);
+    constructor(
+      reason: string,
+      description: string,
+      check: (ctx: { oidc: { result?: { login?: unknown } } }) => boolean | Promise<boolean>,
+    );
     static REQUEST_PROMPT: true;
     static NO_NEED_TO_PROMPT: false;
   }
@@ -94,6 +102,6 @@ declare module 'oidc-provider' {
       result: Record<string, unknown>,
       options?: { mergeWithLastSubmission?: boolean },
     ): Promise<void>;
-    on(event: string, listener: (...args: any[]) => void): void;
+    on(event: string, listener: (...args: unknown[]) => void): void;
   }
 }
