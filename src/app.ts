@@ -31,6 +31,8 @@ import { mcpRoutes } from './modules/mcp/rest.js';
 import { milestonesRoutes } from './modules/milestones/rest.js';
 import { notificationsHandler } from './modules/notifications/handler.js';
 import { notificationsRoutes } from './modules/notifications/rest.js';
+import { oauthRoutes } from './modules/oauth/rest.js';
+import { assertScope, restAction } from './modules/oauth/scopes.js';
 import { portabilityRoutes } from './modules/portability/rest.js';
 import { projectUpdatesRoutes } from './modules/project-updates/rest.js';
 import { progressRoutes } from './modules/projects/progress-rest.js';
@@ -173,7 +175,11 @@ export async function buildApp(opts: BuildOptions) {
   installDbTimeBudget(app, () => config.dbTimePerRequestMs);
   await installSecurityHeaders(app); // before the auth hook, so refusals carry the headers too
   await installCompression(app);
-  installAuth(app, (header, origin) => authenticate(ctx, header, { origin }));
+  installAuth(
+    app,
+    (header, origin) => authenticate(ctx, header, { origin }),
+    (actor, method, url, auth) => assertScope(actor, restAction(method, url, auth)),
+  );
   // Hourly budgets, one per kind of caller, shared by REST (this hook) and GraphQL (its route).
   const budgets = new Budgets(database.db, config, opts.clock);
   installRequestBudget(app, (actor) => budgets.of(actor));
@@ -273,6 +279,7 @@ export async function buildApp(opts: BuildOptions) {
     }
   });
   await graphqlRoutes(app, ctx, budgets);
+  await oauthRoutes(app, ctx);
   mcpRoutes(app, ctx, (actor) => budgets.of(actor));
   await serveWebUi(app, ctx); // last: its catch-all GET must not shadow API routes
 

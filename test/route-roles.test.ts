@@ -42,6 +42,15 @@ const GUEST_WRITES: Record<string, string> = {
   'DELETE /api/sessions/:id': 'their own sessions (sessions/service.ts ends only the caller’s)',
   'POST /api/sessions/end-others': 'their own sessions',
   'POST /api/auth/logout': 'signing out of their own session',
+  'POST /oauth/authorize': 'public: an app’s authorization request (OAuth, the provider checks it)',
+  'POST /oauth/token':
+    'public: an app’s token request (the code, verifier or refresh token is the credential)',
+  'POST /oauth/revoke': 'public: revoking a token the app holds',
+  'POST /oauth/introspect': 'public: an app asking about its own token (client authentication)',
+  'POST /oauth/register': 'public: dynamic client registration (an admin can turn it off)',
+  'POST /api/oauth/interactions/:uid/consent':
+    'authorizing an app to act as themselves, no further than their role',
+  'POST /api/oauth/interactions/:uid/deny': 'refusing an app',
   'POST /api/views': 'their own personal views (sharing is refused: views/policy.ts)',
   'PATCH /api/views/:id': 'their own personal views (views/policy.ts checks the owner)',
   'DELETE /api/views/:id': 'their own personal views (views/policy.ts checks the owner)',

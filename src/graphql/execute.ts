@@ -16,9 +16,11 @@ import {
   Kind,
   type OperationDefinitionNode,
   parse,
+  type SelectionSetNode,
   specifiedRules,
   validate,
 } from 'graphql';
+import { graphqlAction, insufficientScope, scopesAllow } from '../modules/oauth/scopes.js';
 import type { Actor, AppContext } from '../platform/context.js';
 import { AppError } from '../platform/errors.js';
 import { answerCompiled } from './compiled.js';
@@ -153,6 +155,40 @@ function prepare(schema: GraphQLSchema, req: GraphqlRequest, log: (err: unknown)
   return { document, op, cost: m.cost, fragments, variables: vars.coerced };
 }
 
+/**
+ * An OAuth token's scopes against the operation (modules/oauth/scopes.ts): a
+ * query reads; each root field of a mutation is its own write. Other
+ * credentials pass.
+ */
+function scopeRefusal(
+  actor: Actor,
+  op: OperationDefinitionNode,
+  fragments: Record<string, FragmentDefinitionNode>,
+): AppError | undefined {
+  if (!actor.oauth) return undefined;
+  const operation = op.operation === 'mutation' ? 'mutation' : 'query';
+  for (const field of rootFields(op.selectionSet, fragments)) {
+    const action = graphqlAction(operation, field);
+    if (!scopesAllow(actor.oauth.scopes, action)) return insufficientScope(action);
+  }
+  return undefined;
+}
+
+/** The names of an operation's root fields, through fragments. */
+function rootFields(
+  set: SelectionSetNode,
+  fragments: Record<string, FragmentDefinitionNode>,
+  depth = 0,
+): string[] {
+  if (depth > 10) return [];
+  return set.selections.flatMap((s) => {
+    if (s.kind === Kind.FIELD) return [s.name.value];
+    if (s.kind === Kind.INLINE_FRAGMENT) return rootFields(s.selectionSet, fragments, depth + 1);
+    const fragment = fragments[s.name.value];
+    return fragment ? rootFields(fragment.selectionSet, fragments, depth + 1) : [];
+  });
+}
+
 export async function runGraphql(
   schema: GraphQLSchema,
   app: AppContext,
@@ -185,6 +221,8 @@ export async function runGraphql(
 
   const contextValue = createGqlContext(app, actor);
   const extra = { cost: ready.cost, ...(state ? { budget: state } : {}) };
+  const outOfScope = scopeRefusal(actor, ready.op, ready.fragments);
+  if (outOfScope) return { ...fail(outOfScope), ...extra };
   const compiled = await answerCompiled(schema, contextValue, ready.op, ready.fragments, ready.variables);
   if (compiled !== undefined) {
     if (Buffer.byteLength(compiled) > MAX_RESPONSE_BYTES)

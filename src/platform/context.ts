@@ -22,6 +22,15 @@ export interface AppContext {
   log: FastifyBaseLogger;
   /** What recordEvent runs for each event, in order (registered in app.ts). */
   eventHandlers: readonly EventHandler[];
+  /** Reads an OAuth access token (modules/oauth, set when its routes are registered). */
+  oauth?: { accessToken(token: string): Promise<OAuthAccess | undefined> } | undefined;
+}
+
+/** A live OAuth access token: whose it is, which app holds it, what it was granted. */
+export interface OAuthAccess {
+  userId: string;
+  clientId: string;
+  scopes: ReadonlySet<string>;
 }
 
 /** A credential's owner as authentication read them; an API key's also names the key. */
@@ -38,7 +47,9 @@ export interface Actor {
   role: Role;
   name: string;
   email: string;
-  via: 'session' | 'apiKey';
+  via: 'session' | 'apiKey' | 'oauth';
+  /** An OAuth access token's granted scopes and app (modules/oauth/scopes.ts decides what they allow); absent otherwise. */
+  oauth?: { scopes: ReadonlySet<string>; clientId: string } | undefined;
   /** The sign-in session of a login token (modules/sessions); absent for an API key. */
   sessionId?: string | undefined;
   /** Where the request came from (set by the doors that authenticate: the auth hook, GraphQL). */

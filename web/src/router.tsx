@@ -24,6 +24,7 @@ import { CyclePage } from './pages/Cycle';
 import { CyclesPage } from './pages/Cycles';
 import { IssuePage } from './pages/Issue';
 import { IssuesPage } from './pages/Issues';
+import { OAuthConsent } from './pages/OAuthConsent';
 import { ForgotPasswordPage, ResetPasswordPage } from './pages/PasswordReset';
 import { ProjectPage } from './pages/Project';
 import { ProjectsPage } from './pages/Projects';
@@ -297,6 +298,15 @@ const inboxRoute = createRoute({
   },
 });
 
+/** An OAuth app's authorization request (docs/agents.md); signing in first comes back here. */
+const oauthConsentRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/oauth/consent/$uid',
+  component: function Consent() {
+    return <OAuthConsent uid={oauthConsentRoute.useParams().uid} />;
+  },
+});
+
 const routeTree = rootRoute.addChildren([
   loginRoute,
   ssoCompleteRoute,
@@ -305,6 +315,7 @@ const routeTree = rootRoute.addChildren([
   resetRoute,
   appRoute.addChildren([
     indexRoute,
+    oauthConsentRoute,
     inboxRoute,
     issuesRoute,
     myIssuesRoute,

@@ -19,6 +19,8 @@ export const AUDIT_TYPES = {
   'apiKey.revoked': 'An API key was revoked',
   'sso.settingsChanged': 'Single sign-on settings changed',
   'sso.userLinked': 'A user was linked to the identity provider',
+  'oauth.settingsChanged': 'OAuth app settings changed (dynamic client registration)',
+  'oauth.appAuthorized': 'A user authorized an OAuth app',
   'scim.tokenCreated': 'A SCIM provisioning token was created',
   'scim.tokenRevoked': 'A SCIM provisioning token was revoked',
   'scim.userCreated': 'A user was provisioned through SCIM',

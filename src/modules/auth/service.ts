@@ -227,6 +227,24 @@ async function actorFromToken(ctx: AppContext, token: string): Promise<Actor> {
   return { ...toActor(known.user, 'session'), sessionId: sid };
 }
 
+/** oidc-provider's opaque access tokens: 43 characters of base64url. */
+const looksLikeOAuthToken = (credential: string) => /^[A-Za-z0-9_-]{43}$/.test(credential);
+
+/**
+ * An OAuth app's access token (modules/oauth): the token is read each time,
+ * so a revoked one is refused at once; its user comes from the credential cache.
+ */
+async function actorFromAccessToken(ctx: AppContext, token: string): Promise<Actor> {
+  const access = await ctx.oauth?.accessToken(token);
+  if (!access) throw unauthenticated('Invalid or expired token');
+  const known = await remembered(ctx, `user:${access.userId}`, async () => {
+    const user = await users.findLiveUserById(ctx.db, access.userId);
+    return user && { user };
+  });
+  if (known?.user.status !== 'active') throw unauthenticated('Invalid or expired token');
+  return { ...toActor(known.user, 'oauth'), oauth: { scopes: access.scopes, clientId: access.clientId } };
+}
+
 /**
  * A credential's owner from the credential cache, or read and remembered.
  * Unknown credentials are not remembered: each guess costs its read.
@@ -260,5 +278,6 @@ export async function authenticate(
   // The origin is for the entries written while authenticating (an API key's first use).
   if (looksLikeApiKey(credential)) return actorFromApiKey(ctx, credential, opts.origin);
   if (looksLikeJwt(credential)) return actorFromToken(ctx, credential);
+  if (looksLikeOAuthToken(credential)) return actorFromAccessToken(ctx, credential);
   throw unauthenticated('Invalid credentials');
 }

@@ -7,10 +7,11 @@
 // the transport specification allows.
 //
 // Authentication is the app's one auth hook (platform/http/auth-hook.ts): an
-// API key or a login token today; an OAuth access token the day the hook
-// accepts one. A request without a credential is 401 with a Bearer challenge
-// (RFC 6750, asked for by MCP's authorization specification); its
-// resource_metadata parameter comes with OAuth. The request budget,
+// API key, a login token or an OAuth access token (modules/oauth), whose
+// scopes each tool call checks. A request without a credential is 401 with a
+// Bearer challenge (RFC 6750, asked for by MCP's authorization specification)
+// whose resource_metadata names the protected-resource metadata (RFC 9728),
+// where an MCP client starts the OAuth flow. The request budget,
 // database-time budget and body limits are every route's.
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { FastifyReply } from 'fastify';
@@ -23,18 +24,22 @@ import { mcpServer } from './server.js';
 
 export const MCP_PATH = '/mcp';
 
-/** The challenge of a 401 on /mcp; OAuth will add resource_metadata (RFC 9728). */
-const CHALLENGE = 'Bearer realm="trackway"';
-
-const challenge = async (_req: unknown, reply: FastifyReply) => {
-  if (reply.statusCode === 401) reply.header('www-authenticate', CHALLENGE);
-};
+/** The challenge of a 401 on /mcp, naming where the OAuth flow starts. */
+const challengeOf = (publicUrl: string) =>
+  `Bearer realm="trackway", resource_metadata="${publicUrl}/.well-known/oauth-protected-resource/mcp"`;
 
 const noSessions = () =>
   new AppError(405, 'BAD_REQUEST', 'This MCP endpoint is stateless: send JSON-RPC messages with POST');
 
 export function mcpRoutes(app: Http, ctx: AppContext, budgetOf: (actor: Actor) => RequestBudget): void {
-  const common = { schema: { hide: true }, onSend: challenge } as const;
+  const challenge = challengeOf(ctx.config.publicUrl);
+  const common = {
+    schema: { hide: true },
+    config: { scopes: 'per-operation' },
+    onSend: async (_req: unknown, reply: FastifyReply) => {
+      if (reply.statusCode === 401) reply.header('www-authenticate', challenge);
+    },
+  } as const;
 
   app.post(MCP_PATH, common, async (req, reply) => {
     const actor = actorOf(req);

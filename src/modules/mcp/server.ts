@@ -24,6 +24,7 @@ import { REST_RECORD_PRICE, type RequestBudget } from '../../platform/http/reque
 import { issueEntity } from '../../platform/list/entities.js';
 import { filterPrice, searchPrice } from '../../platform/list/price.js';
 import { checkInput } from '../issues/inputs.js';
+import { assertScope, toolAction } from '../oauth/scopes.js';
 import { Lookup, ToolError } from './lookup.js';
 import { issueDetail, projectDetail, TOOLS, type ToolCall } from './tools.js';
 
@@ -61,6 +62,7 @@ const byName = new Map(TOOLS.map((t) => [t.name, t]));
 const NEXT_STEP: Partial<Record<AppError['code'], string>> = {
   NOT_FOUND: 'Check the identifier (e.g. ENG-123) with search_issues, or the name with the list_* tools.',
   FORBIDDEN: 'Your role or team access does not allow this; ask a workspace admin.',
+  INSUFFICIENT_SCOPE: 'Authorize the app again with the scope named.',
   FEATURE_DISABLED: 'An admin can turn the feature on in the workspace settings.',
   RATE_LIMITED: 'Wait before the next call.',
   QUERY_TOO_COMPLEX: 'Ask for fewer records (limit) or fewer filters.',
@@ -124,6 +126,7 @@ export function mcpServer(ctx: AppContext, actor: Actor, budget: RequestBudget):
     }
     const args = request.params.arguments ?? {};
     try {
+      assertScope(actor, toolAction(tool));
       checkInput(tool.input, args);
       const result = await tool.run(call(), args);
       return { content: [{ type: 'text', text: JSON.stringify(result) }] };
@@ -163,6 +166,7 @@ export function mcpServer(ctx: AppContext, actor: Actor, budget: RequestBudget):
       );
     }
     try {
+      assertScope(actor, { kind: 'read' });
       const ref = decodeURIComponent((issue ?? project)![1]!);
       const body = issue ? await issueDetail(call(), ref) : await projectDetail(call(), ref);
       return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(body) }] };

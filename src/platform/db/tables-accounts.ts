@@ -122,6 +122,18 @@ export interface UserIdentitiesTable {
   last_sign_in_at: Generated<Timestamp>;
 }
 
+/** One model of the OAuth authorization server, as oidc-provider's adapter stores it (migration 0049; modules/oauth). */
+export interface OauthStoreTable {
+  model: string;
+  id: string;
+  payload: unknown;
+  grant_id: string | null;
+  uid: string | null;
+  user_code: string | null;
+  expires_at: Date | null;
+  consumed_at: Date | null;
+}
+
 /** One entry of the audit log (migration 0041; modules/audit). Append-only. */
 export interface AuditEntriesTable {
   id: Generated<string>;

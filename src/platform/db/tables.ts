@@ -8,6 +8,7 @@ import type {
   AuthThrottleTable,
   FeatureFlagsTable,
   GraphqlBudgetTable,
+  OauthStoreTable,
   ScimTokensTable,
   SessionsTable,
   SettingsTable,
@@ -355,6 +356,7 @@ export interface DB {
   api_keys: ApiKeysTable;
   scim_tokens: ScimTokensTable;
   user_identities: UserIdentitiesTable;
+  oauth_store: OauthStoreTable;
   teams: TeamsTable;
   team_keys: TeamKeysTable;
   team_issue_counts: TeamIssueCountsTable;

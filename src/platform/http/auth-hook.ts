@@ -8,6 +8,12 @@
 // body's shape; it also comes before feature flags, which the services check.
 // Finer rules (who owns a comment, the last admin) stay in each domain's
 // policy.ts, which also repeats the role check for GraphQL.
+//
+// An OAuth app's access token is narrowed here too, by its scopes (app.ts
+// passes modules/oauth/scopes.ts's decision, which reads the route's declared
+// role and its method), after the role check, before the body. A door that
+// runs many operations through one route (MCP) says `scopes: 'per-operation'`
+// and asks the same decision for each.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Actor, RequestOrigin } from '../context.js';
 import { forbidden, unauthenticated } from '../errors.js';
@@ -19,6 +25,8 @@ export type RouteAuth = 'public' | 'user' | 'session' | 'none' | RequiredRole;
 declare module 'fastify' {
   interface FastifyContextConfig {
     auth?: RouteAuth;
+    /** 'per-operation': the route checks an OAuth token's scopes for each operation it runs. */
+    scopes?: 'per-operation';
   }
   interface FastifyRequest {
     actor: Actor | undefined;
@@ -31,6 +39,9 @@ declare module 'fastify' {
 
 export type Authenticate = (header: string | undefined, origin: RequestOrigin) => Promise<Actor>;
 
+/** Throws when an OAuth token's scopes do not allow this route and method. */
+export type CheckScopes = (actor: Actor, method: string, url: string, auth: RouteAuth | undefined) => void;
+
 const ADMIN_PREFIX = '/api/admin/';
 
 const REFUSAL: Record<RequiredRole, string> = {
@@ -38,7 +49,11 @@ const REFUSAL: Record<RequiredRole, string> = {
   admin: 'Only workspace admins can do this',
 };
 
-export function installAuth(app: FastifyInstance, authenticate: Authenticate): void {
+export function installAuth(
+  app: FastifyInstance,
+  authenticate: Authenticate,
+  checkScopes: CheckScopes,
+): void {
   const table: { method: string; url: string; auth: RouteAuth }[] = [];
   app.decorate('routeAuth', table);
   app.decorateRequest('actor', undefined);
@@ -62,7 +77,10 @@ export function installAuth(app: FastifyInstance, authenticate: Authenticate): v
       throw forbidden(REFUSAL[mode]);
     }
     if (mode === 'session' && request.actor.via !== 'session') {
-      throw forbidden('An API key cannot do this; sign in with your password');
+      throw forbidden('An API key or an app cannot do this; sign in with your password');
+    }
+    if (request.actor.oauth && request.routeOptions.config?.scopes !== 'per-operation') {
+      checkScopes(request.actor, request.method, request.routeOptions.url, mode);
     }
   });
 }

@@ -7,9 +7,14 @@ import type { Db } from '../../../src/platform/db/database.js';
 
 const CHANGES_ON_ITS_OWN =
   /^(webhook_deliveries|webhook_attempts|schema_migrations|.*throttle.*|.*limit.*|.*budget.*)$/;
-/** Columns the webhook worker writes as it delivers. */
+/**
+ * Columns written on their own: the webhook worker's as it delivers, and a
+ * sign-in session's last use, which authentication writes once a minute
+ * whatever the request then does (a fuzz run longer than a minute sees it).
+ */
 const WORKER_COLUMNS: Record<string, string[]> = {
   webhooks: ['failing_since', 'disabled_reason', 'enabled', 'updated_at'],
+  sessions: ['last_used_at'],
 };
 
 export async function tablesToWatch(db: Db): Promise<string[]> {

@@ -6,6 +6,9 @@
 import type { IssueFilter, PaginationOrderBy } from '../gql/graphql.js';
 
 export const keys = {
+  /** A pending OAuth authorization on the consent page (pages/OAuthConsent.tsx). */
+  oauthInteraction: (uid: string) => ['oauthInteraction', uid] as const,
+
   /** The workspace's public configuration (GET /api/config). */
   config: ['config'] as const,
 

@@ -35,6 +35,7 @@ import * as m0045 from './0045_audit_reads.js';
 import * as m0046 from './0046_sso.js';
 import * as m0047 from './0047_audit_search.js';
 import * as m0048 from './0048_git.js';
+import * as m0049 from './0049_oauth.js';
 
 export interface Migration {
   version: number;
@@ -79,4 +80,5 @@ export const migrations: Migration[] = [
   { version: 46, ...m0046 },
   { version: 47, ...m0047 },
   { version: 48, ...m0048 },
+  { version: 49, ...m0049 },
 ];

@@ -1,0 +1,223 @@
+// REST of the OAuth authorization server (docs/agents.md): the provider's own
+// endpoints under /oauth, forwarded as raw requests to oidc-provider; the
+// metadata documents (RFC 8414 from the provider's own discovery, RFC 9728
+// written here); the consent page's endpoints; the admin's switch for
+// dynamic client registration.
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type Provider from 'oidc-provider';
+import { Type } from 'typebox';
+import type { AppContext } from '../../platform/context.js';
+import { AppError } from '../../platform/errors.js';
+import { actorOf } from '../../platform/http/auth-hook.js';
+import { errors } from '../../platform/http/schemas.js';
+import type { Http } from '../../platform/http/types.js';
+import { buildProvider, OAUTH_ROUTES } from './provider.js';
+import { normaliseScopeParam, SCOPES } from './scopes.js';
+import { consent, deny, describeInteraction, oauthSettingsView, updateOAuthSettings } from './service.js';
+import { oauthSettings } from './settings.js';
+
+/** The provider reads at most 56 kB of a body; ours stops a little above. */
+const FORM_BODY_LIMIT = 64 * 1024;
+
+/** What an app asks for when it names no scope, as the third-party tracker does. */
+const DEFAULT_SCOPE = 'read';
+
+const Uid = Type.Object({ uid: Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$' }) });
+const Next = Type.Object({ redirectTo: Type.String() }, { additionalProperties: false });
+const InteractionView = Type.Object(
+  {
+    uid: Type.String(),
+    app: Type.Object({
+      clientId: Type.String(),
+      name: Type.String(),
+      logoUri: Type.Union([Type.String(), Type.Null()]),
+      uri: Type.Union([Type.String(), Type.Null()]),
+    }),
+    redirectUri: Type.String(),
+    scopes: Type.Array(Type.Object({ name: Type.String(), description: Type.String() })),
+  },
+  { additionalProperties: false },
+);
+const Settings = Type.Object({ dynamicRegistration: Type.Boolean() }, { additionalProperties: false });
+const SettingsPatch = Type.Object(
+  { dynamicRegistration: Type.Optional(Type.Boolean()) },
+  { additionalProperties: false },
+);
+
+/** The scope parameter of a query string or form body with commas as spaces (and the default when absent). */
+function withScope(params: URLSearchParams, defaultScope: string | undefined): URLSearchParams {
+  const scope = params.get('scope');
+  if (scope !== null) params.set('scope', normaliseScopeParam(scope));
+  else if (defaultScope) params.set('scope', defaultScope);
+  return params;
+}
+
+export async function oauthRoutes(app: Http, ctx: AppContext): Promise<void> {
+  const provider = buildProvider(ctx);
+  const handle = provider.callback();
+  ctx.oauth = { accessToken: (token) => readAccessToken(provider, token) };
+
+  /** Hands the request to the provider as it came, with the headers our hooks set so far. */
+  const forward = async (
+    req: FastifyRequest,
+    reply: FastifyReply,
+    rewrite?: { url?: string; body?: unknown },
+  ) => {
+    for (const [name, value] of Object.entries(reply.getHeaders())) {
+      if (value !== undefined) reply.raw.setHeader(name, value as string | string[]);
+    }
+    reply.hijack();
+    const raw = req.raw as typeof req.raw & { body?: unknown };
+    if (rewrite?.url !== undefined) raw.url = rewrite.url;
+    // Fastify has read the body; the provider takes it from here (its documented fallback).
+    const body = rewrite?.body ?? req.body;
+    if (body !== undefined) raw.body = body;
+    await handle(raw, reply.raw);
+  };
+
+  /** The authorization request with its scope normalised (GET query or POST form). */
+  const authorize = (req: FastifyRequest, reply: FastifyReply) => {
+    const url = new URL(req.raw.url ?? '/', 'http://x');
+    const query = withScope(url.searchParams, req.method === 'GET' ? DEFAULT_SCOPE : undefined);
+    const body =
+      typeof req.body === 'string'
+        ? withScope(new URLSearchParams(req.body), DEFAULT_SCOPE).toString()
+        : req.body;
+    return forward(req, reply, { url: `${url.pathname}?${query}`, body });
+  };
+
+  /** A form body with its scope normalised (the token endpoint's refresh may narrow scopes). */
+  const formBody = (req: FastifyRequest) =>
+    typeof req.body === 'string' ? withScope(new URLSearchParams(req.body), undefined).toString() : req.body;
+
+  await app.register(async (oauth) => {
+    // The provider parses its own forms; Fastify keeps the text (bounded) for the forwarding.
+    oauth.addContentTypeParser(
+      'application/x-www-form-urlencoded',
+      { parseAs: 'string', bodyLimit: FORM_BODY_LIMIT },
+      (_req, body, done) => done(null, body),
+    );
+    const open = { config: { auth: 'public' as const }, schema: { hide: true }, bodyLimit: FORM_BODY_LIMIT };
+
+    oauth.get(OAUTH_ROUTES.authorization, open, authorize);
+    oauth.post(OAUTH_ROUTES.authorization, open, authorize);
+    // Where the browser resumes after the consent page (the interaction cookie binds it).
+    oauth.get(`${OAUTH_ROUTES.authorization}/:uid`, open, (req, reply) => forward(req, reply));
+    oauth.post(OAUTH_ROUTES.token, open, (req, reply) => forward(req, reply, { body: formBody(req) }));
+    oauth.post(OAUTH_ROUTES.revocation, open, (req, reply) => forward(req, reply));
+    oauth.post(OAUTH_ROUTES.introspection, open, (req, reply) => forward(req, reply));
+    oauth.get(OAUTH_ROUTES.jwks, open, (req, reply) => forward(req, reply));
+    oauth.post(OAUTH_ROUTES.registration, open, async (req, reply) => {
+      if (!(await oauthSettings(ctx.db)).dynamicRegistration) {
+        throw new AppError(
+          403,
+          'REGISTRATION_DISABLED',
+          'Dynamic client registration is turned off in this workspace; ask an admin to register the app',
+        );
+      }
+      return forward(req, reply);
+    });
+  });
+
+  // RFC 8414: the provider's own discovery document, so the two cannot disagree.
+  app.get(
+    '/.well-known/oauth-authorization-server',
+    { config: { auth: 'public' }, schema: { hide: true } },
+    (req, reply) => forward(req, reply, { url: '/.well-known/openid-configuration' }),
+  );
+
+  // RFC 9728: this server's API (REST, GraphQL, MCP) as one protected resource.
+  const resourceMetadata = (resource: string) => ({
+    resource,
+    authorization_servers: [ctx.config.publicUrl],
+    scopes_supported: [...SCOPES],
+    bearer_methods_supported: ['header'],
+    resource_name: 'Trackway',
+    resource_documentation: `${ctx.config.publicUrl}/api/docs`,
+  });
+  app.get(
+    '/.well-known/oauth-protected-resource',
+    { config: { auth: 'public' }, schema: { hide: true } },
+    async () => resourceMetadata(ctx.config.publicUrl),
+  );
+  app.get(
+    '/.well-known/oauth-protected-resource/mcp',
+    { config: { auth: 'public' }, schema: { hide: true } },
+    async () => resourceMetadata(`${ctx.config.publicUrl}/mcp`),
+  );
+
+  app.get(
+    '/api/oauth/interactions/:uid',
+    {
+      config: { auth: 'session' },
+      schema: {
+        tags: ['oauth'],
+        summary: 'A pending app authorization: the app and the scopes it asks for (the consent page)',
+        params: Uid,
+        response: { 200: InteractionView, ...errors(401, 403, 404) },
+      },
+    },
+    async (req) => describeInteraction(provider, req.params.uid),
+  );
+  app.post(
+    '/api/oauth/interactions/:uid/consent',
+    {
+      config: { auth: 'session' },
+      schema: {
+        tags: ['oauth'],
+        summary: 'Authorize the app for the scopes it asked for; answers where the browser goes next',
+        params: Uid,
+        response: { 200: Next, ...errors(401, 403, 404) },
+      },
+    },
+    async (req) => consent(ctx, provider, actorOf(req), req.params.uid),
+  );
+  app.post(
+    '/api/oauth/interactions/:uid/deny',
+    {
+      config: { auth: 'session' },
+      schema: {
+        tags: ['oauth'],
+        summary: 'Refuse the app; answers where the browser goes next (the app learns access_denied)',
+        params: Uid,
+        response: { 200: Next, ...errors(401, 403, 404) },
+      },
+    },
+    async (req) => deny(provider, req.params.uid),
+  );
+
+  app.get(
+    '/api/admin/oauth',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'OAuth app settings: whether MCP clients may register themselves (admins only)',
+        response: { 200: Settings, ...errors(401, 403) },
+      },
+    },
+    async (req) => oauthSettingsView(ctx, actorOf(req)),
+  );
+  app.patch(
+    '/api/admin/oauth',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Turn dynamic client registration (RFC 7591) on or off',
+        body: SettingsPatch,
+        response: { 200: Settings, ...errors(400, 401, 403) },
+      },
+    },
+    async (req) => updateOAuthSettings(ctx, actorOf(req), req.body),
+  );
+}
+
+/** A live access token through the provider's AccessToken model (expired and revoked ones are gone). */
+async function readAccessToken(provider: Provider, token: string) {
+  const found = await provider.AccessToken.find(token);
+  if (!found || found.isExpired) return undefined;
+  return {
+    userId: found.accountId,
+    clientId: found.clientId,
+    scopes: new Set((found.scope ?? '').split(' ').filter(Boolean)),
+  };
+}
