@@ -109,17 +109,3 @@ export async function destroyModel(db: Db, model: string, id: string): Promise<v
 export async function destroyByGrant(db: Db, grantId: string): Promise<void> {
   await db.deleteFrom('oauth_store').where('grant_id', '=', grantId).execute();
 }
-
-/** A value of the settings table. */
-export async function settingsValue(db: Db, key: string): Promise<string | undefined> {
-  const row = await db.selectFrom('settings').select('value').where('key', '=', key).executeTakeFirst();
-  return row?.value;
-}
-
-export async function saveSettingsValue(db: Db, key: string, value: string): Promise<void> {
-  await db
-    .insertInto('settings')
-    .values({ key, value })
-    .onConflict((oc) => oc.column('key').doUpdateSet({ value }))
-    .execute();
-}

@@ -67,17 +67,3 @@ export function liveTeamsByKey(db: Db, keys: readonly string[]): Promise<TeamRow
     .where('archived_at', 'is', null)
     .execute();
 }
-
-/** A value of the settings table (the SSO settings are one JSON value there). */
-export async function settingsValue(db: Db, key: string): Promise<string | undefined> {
-  const row = await db.selectFrom('settings').select('value').where('key', '=', key).executeTakeFirst();
-  return row?.value;
-}
-
-export async function saveSettingsValue(db: Db, key: string, value: string): Promise<void> {
-  await db
-    .insertInto('settings')
-    .values({ key, value })
-    .onConflict((oc) => oc.column('key').doUpdateSet({ value }))
-    .execute();
-}

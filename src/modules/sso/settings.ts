@@ -6,7 +6,7 @@ import type { SsoSettings } from '../../config.js';
 import type { AppContext } from '../../platform/context.js';
 import type { Db } from '../../platform/db/database.js';
 import { seal, unseal } from '../../platform/sealed.js';
-import * as q from './queries.js';
+import { saveSettingsValue, settingsValue } from '../workspace/queries.js';
 
 export type { SsoSettings };
 
@@ -65,7 +65,7 @@ export interface EffectiveSso {
 
 /** What the admin page saved, secret unsealed; the defaults where nothing was saved. */
 export async function savedSso(ctx: Pick<AppContext, 'deriveKey'>, db: Db): Promise<SsoSettings> {
-  const value = await q.settingsValue(db, SETTINGS_KEY);
+  const value = await settingsValue(db, SETTINGS_KEY);
   if (value === undefined) return { ...DEFAULT_SSO };
   const stored = JSON.parse(value) as Partial<SsoSettings> & { clientSecretSealed?: string | null };
   const { clientSecretSealed, ...rest } = stored;
@@ -98,7 +98,7 @@ export async function saveSso(
     ...rest,
     clientSecretSealed: clientSecret ? seal(ctx.deriveKey(SEALING_PURPOSE), clientSecret) : null,
   });
-  await q.saveSettingsValue(db, SETTINGS_KEY, value);
+  await saveSettingsValue(db, SETTINGS_KEY, value);
 }
 
 /** The address the provider sends people back to: registered with it by the admin. */

@@ -24,3 +24,20 @@ export function updateWorkspaceRow(
     .returningAll()
     .executeTakeFirstOrThrow();
 }
+
+/**
+ * A value of the settings table: one JSON text per key, for settings an admin
+ * changes at run time (`sso`, `oauth`) and the generated workspace secret.
+ */
+export async function settingsValue(db: Db, key: string): Promise<string | undefined> {
+  const row = await db.selectFrom('settings').select('value').where('key', '=', key).executeTakeFirst();
+  return row?.value;
+}
+
+export async function saveSettingsValue(db: Db, key: string, value: string): Promise<void> {
+  await db
+    .insertInto('settings')
+    .values({ key, value })
+    .onConflict((oc) => oc.column('key').doUpdateSet({ value }))
+    .execute();
+}
