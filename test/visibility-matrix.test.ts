@@ -36,6 +36,14 @@ const SKIP_ROUTES: [RegExp, string][] = [
   ],
   [/^\/api\/stream$/, 'the change stream never ends; who gets which event: test/stream.test.ts'],
   [
+    /^\/oauth\/authorize(\/:uid)?$/,
+    "OAuth authorization (oidc-provider): a redirect to the consent page or an error page about the app's request, no records: test/oauth.test.ts, test/oauth-fuzz.test.ts",
+  ],
+  [
+    /^\/api\/oauth\/interactions\/:uid$/,
+    'one pending consent named by its unguessable uid: the app and the scopes asked, no records: test/oauth.test.ts',
+  ],
+  [
     /^\/mcp$/,
     'MCP: GET is 405 (stateless); its reads go through POST, walked against this world in test/mcp.test.ts',
   ],
