@@ -212,6 +212,19 @@ before(async () => {
   );
   // Deliveries of the seed's events: the outbox, its deliveries and attempts are exported too.
   await rx.waitFor((all) => all.length > 0, 'a webhook delivery');
+  // One delivery held by a worker, as a worker mid-attempt holds it while the export runs: the
+  // archive must let it go, or the restored endpoint's queue waits for a lease nobody will end.
+  const latest = await t.ctx.db
+    .selectFrom('webhook_deliveries')
+    .select('id')
+    .orderBy('created_at', 'desc')
+    .limit(1)
+    .executeTakeFirstOrThrow();
+  await t.ctx.db
+    .updateTable('webhook_deliveries')
+    .set({ status: 'delivering', lease_until: new Date(Date.now() + 3_600_000) })
+    .where('id', '=', latest.id)
+    .execute();
 
   const res = await t.app.inject({
     method: 'GET',
@@ -288,6 +301,18 @@ describe('export, restore, export again', () => {
     assert.ok(order.indexOf('users') < order.indexOf('issues'));
     assert.ok(order.indexOf('teams') < order.indexOf('issues'));
     assert.ok(order.indexOf('issues') < order.indexOf('comments'));
+    // The held delivery goes out released: no lease in the archive outlives the export.
+    const deliveries = (entries.get('tables/webhook_deliveries.ndjson') as Buffer)
+      .toString()
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { status: string; lease_until: string | null });
+    assert.ok(
+      deliveries.some((d) => d.status === 'delivering'),
+      'the held delivery is in the archive',
+    );
+    for (const d of deliveries)
+      if (d.lease_until) assert.ok(Date.parse(d.lease_until) <= Date.parse(manifest.createdAt) + 1_000);
   });
 
   test('exporting the restored database gives the same content', async () => {

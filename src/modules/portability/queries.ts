@@ -108,8 +108,16 @@ export async function tablePage(
         table.primaryKey.map((k, i) => sql`${after[i]}::${sql.raw(k.type)}`),
       )})`
     : sql``;
+  // Work a background worker held at this moment (a webhook, mail or git delivery mid-attempt) goes
+  // out released, its lease ending now: no worker of this installation runs where the archive is
+  // restored, and a held lease would stop its queue (webhook deliveries go one at a time per
+  // endpoint) until it ran out. The attempt count stays; every claim's `lease_until < now()` takes
+  // it up at once, and exporting the restored database gives the same lines.
+  const released = table.columns.includes('lease_until')
+    ? sql` || jsonb_build_object('lease_until', case when t.lease_until > now() then now() else t.lease_until end)`
+    : sql``;
   const res = await sql<Record<string, string>>`
-    select (to_jsonb(t) - ${table.generated}::text[])::text as line, ${sql.join(keyText)}
+    select ((to_jsonb(t) - ${table.generated}::text[])${released})::text as line, ${sql.join(keyText)}
     from ${sql.id(table.name)} t ${where}
     order by ${sql.join(keys)} limit ${limit}`.execute(db);
   return res.rows.map((r) => ({
