@@ -13,10 +13,9 @@ import { recordEvent } from '../../platform/outbox.js';
 import {
   changedFrom,
   eventData,
-  listEnvelope,
   readContextOf,
   viewAnswer,
-  viewJsonList,
+  viewListAnswer,
 } from '../../platform/read/rest.js';
 import { attachableFileId } from '../files/service.js';
 import { resolveIssueId } from '../issues/queries.js';
@@ -111,8 +110,7 @@ export async function listAttachmentsJson(
   if (!issueId) throw notFound('Issue');
   const { rows, total } = await q.listForIssue(ctx.db, issueId, input);
   const ids = rows.map((r) => r.id);
-  const attachments = await viewJsonList(ctx.db, ATTACHMENT_VIEW, ids, readContextOf(ctx, actor, access));
-  return listEnvelope('attachments', attachments, {
+  return viewListAnswer(ctx.db, ATTACHMENT_VIEW, 'attachments', ids, readContextOf(ctx, actor, access), {
     pageInfo: { total, limit: input.limit, offset: input.offset },
   });
 }

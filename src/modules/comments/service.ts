@@ -17,13 +17,7 @@ import type { Actor, AppContext } from '../../platform/context.js';
 import { invalidField, notFound } from '../../platform/errors.js';
 import { DEFAULT_PAGE } from '../../platform/list/window.js';
 import { recordEvent } from '../../platform/outbox.js';
-import {
-  eventData,
-  listEnvelope,
-  readContextOf,
-  viewAnswer,
-  viewJsonList,
-} from '../../platform/read/rest.js';
+import { eventData, readContextOf, viewAnswer, viewListAnswer } from '../../platform/read/rest.js';
 import { resolveIssueId } from '../issues/queries.js';
 import { teamAccess } from '../teams/access.js';
 import { assertCanChangeComment } from './policy.js';
@@ -59,8 +53,7 @@ export async function listCommentsJson(
   if (!issueId) throw notFound('Issue');
   const { rows, total } = await q.listComments(ctx.db, issueId, access, page);
   const ids = rows.map((r) => r.id);
-  const comments = await viewJsonList(ctx.db, COMMENT_VIEW, ids, readContextOf(ctx, actor, access));
-  return listEnvelope('comments', comments, {
+  return viewListAnswer(ctx.db, COMMENT_VIEW, 'comments', ids, readContextOf(ctx, actor, access), {
     pageInfo: { total, limit: page.limit ?? DEFAULT_PAGE, offset: page.offset ?? 0 },
   });
 }

@@ -14,7 +14,7 @@ import {
   listEnvelope,
   readContextOf,
   viewAnswer,
-  viewJsonList,
+  viewListAnswer,
 } from '../../platform/read/rest.js';
 import { findTeamByRef, firstTeam } from '../projects/queries.js';
 import { teamAccess } from '../teams/access.js';
@@ -104,8 +104,9 @@ export async function listCyclesJson(ctx: AppContext, actor: Actor, input: ListC
     offset: input.offset,
   });
   const ids = rows.map((r) => r.id);
-  const cycles = await viewJsonList(ctx.db, CYCLE_VIEW, ids, readContextOf(ctx, actor, access));
-  return listEnvelope('cycles', cycles, { pageInfo: { total, ...page } });
+  return viewListAnswer(ctx.db, CYCLE_VIEW, 'cycles', ids, readContextOf(ctx, actor, access), {
+    pageInfo: { total, ...page },
+  });
 }
 
 /** One cycle as REST answers it, `{"cycle":...}` (its GET, and a write's answer read back as the GET would). */

@@ -9,10 +9,9 @@ import { recordEvent } from '../../platform/outbox.js';
 import {
   changedFrom,
   eventData,
-  listEnvelope,
   readContextOf,
   viewAnswer,
-  viewJsonList,
+  viewListAnswer,
 } from '../../platform/read/rest.js';
 import { findVisibleTeam, teamAccess } from '../teams/access.js';
 import { assertCanManageLabels } from './policy.js';
@@ -122,10 +121,7 @@ export async function listLabelsJson(ctx: AppContext, actor: Actor, opts: { team
   const access = await teamAccess(ctx.db, actor);
   const rows = await labelRows(ctx, actor, access, opts);
   const ids = rows.map((r) => r.id);
-  return listEnvelope(
-    'labels',
-    await viewJsonList(ctx.db, LABEL_VIEW, ids, readContextOf(ctx, actor, access)),
-  );
+  return viewListAnswer(ctx.db, LABEL_VIEW, 'labels', ids, readContextOf(ctx, actor, access));
 }
 
 /** One label as REST answers it, `{"label":...}` (its GET, and a write's answer read back as the GET would). */

@@ -17,13 +17,7 @@ import { invalidField, notFound } from '../../platform/errors.js';
 import { isUuid } from '../../platform/ids.js';
 import { isOneLine, ONE_LINE_MESSAGE } from '../../platform/one-line.js';
 import { recordEvent } from '../../platform/outbox.js';
-import {
-  eventData,
-  listEnvelope,
-  readContextOf,
-  viewAnswer,
-  viewJsonList,
-} from '../../platform/read/rest.js';
+import { eventData, readContextOf, viewAnswer, viewListAnswer } from '../../platform/read/rest.js';
 import { assertCanReadProjects, assertCanWriteProjects } from '../projects/policy.js';
 import { findProjectRow, projectIdBySlug } from '../projects/queries.js';
 import { teamAccess } from '../teams/access.js';
@@ -114,8 +108,7 @@ export async function listMilestonesJson(ctx: AppContext, actor: Actor, projectI
   const project = await findProject(ctx.db, projectId, access);
   if (!project) throw notFound('Project');
   const ids = (await q.milestonesOfProjects(ctx.db, [project.id])).map((r) => r.id);
-  const milestones = await viewJsonList(ctx.db, MILESTONE_VIEW, ids, readContextOf(ctx, actor, access));
-  return listEnvelope('milestones', milestones);
+  return viewListAnswer(ctx.db, MILESTONE_VIEW, 'milestones', ids, readContextOf(ctx, actor, access));
 }
 
 /** One milestone as REST answers it, `{"milestone":...}` (its GET, and a write's answer read back as the GET would). */

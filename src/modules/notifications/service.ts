@@ -13,7 +13,7 @@
 //   setSubscribed(ctx, actor, issue, on)       -> boolean (subscribed now)
 import type { Actor, AppContext } from '../../platform/context.js';
 import { invalidField, notFound } from '../../platform/errors.js';
-import { listEnvelope, readContextOf, viewAnswer, viewJsonList } from '../../platform/read/rest.js';
+import { readContextOf, viewAnswer, viewListAnswer } from '../../platform/read/rest.js';
 import { resolveIssueId, subscribe } from '../issues/queries.js';
 import { teamAccess } from '../teams/access.js';
 import { NOTIFICATION_VIEW } from './present.js';
@@ -38,8 +38,9 @@ export async function listInboxJson(
   const access = await teamAccess(ctx.db, actor);
   const { rows, total } = await q.listNotifications(ctx.db, access, filter, page, now());
   const ids = rows.map((r) => r.id);
-  const items = await viewJsonList(ctx.db, NOTIFICATION_VIEW, ids, readContextOf(ctx, actor, access));
-  return listEnvelope('notifications', items, { pageInfo: { total, ...page } });
+  return viewListAnswer(ctx.db, NOTIFICATION_VIEW, 'notifications', ids, readContextOf(ctx, actor, access), {
+    pageInfo: { total, ...page },
+  });
 }
 
 /** One notification as REST answers it (its GET, and a change's answer read back as the GET would). */

@@ -24,10 +24,9 @@ import { recordEvent } from '../../platform/outbox.js';
 import {
   changedFrom,
   eventData,
-  listEnvelope,
   readContextOf,
   viewAnswer,
-  viewJsonList,
+  viewListAnswer,
 } from '../../platform/read/rest.js';
 import { assertCanReadProjects, assertCanWriteProjects } from '../projects/policy.js';
 import { PROJECT_VIEW } from '../projects/present.js';
@@ -111,15 +110,17 @@ export async function listProjectUpdatesJson(
   const project = await findProject(ctx.db, projectRef, access);
   if (!project) throw notFound('Project');
   const { rows, total } = await q.listProjectUpdates(ctx.db, project.id, page);
-  const items = await viewJsonList(
+  const ids = rows.map((r) => r.id);
+  return viewListAnswer(
     ctx.db,
     PROJECT_UPDATE_VIEW,
-    rows.map((r) => r.id),
+    'projectUpdates',
+    ids,
     readContextOf(ctx, actor, access),
+    {
+      pageInfo: { total, limit: page.limit ?? DEFAULT_PAGE, offset: page.offset ?? 0 },
+    },
   );
-  return listEnvelope('projectUpdates', items, {
-    pageInfo: { total, limit: page.limit ?? DEFAULT_PAGE, offset: page.offset ?? 0 },
-  });
 }
 
 export async function projectUpdateJson(ctx: AppContext, actor: Actor, id: string): Promise<string> {

@@ -21,7 +21,7 @@ import {
   listEnvelope,
   readContextOf,
   viewAnswer,
-  viewJsonList,
+  viewListAnswer,
 } from '../../platform/read/rest.js';
 import { teamAccess } from '../teams/access.js';
 import { assertCanReadProjects, assertCanWriteProjects } from './policy.js';
@@ -165,8 +165,9 @@ export async function listProjectsJson(
     offset: input.offset,
   });
   const ids = rows.map((r) => r.id);
-  const projects = await viewJsonList(ctx.db, PROJECT_VIEW, ids, readContextOf(ctx, actor, access));
-  return listEnvelope('projects', projects, { pageInfo: { total, ...page } });
+  return viewListAnswer(ctx.db, PROJECT_VIEW, 'projects', ids, readContextOf(ctx, actor, access), {
+    pageInfo: { total, ...page },
+  });
 }
 
 /** One project as REST answers it, `{"project":...}` (its GET, and a write's answer read back as the GET would). */

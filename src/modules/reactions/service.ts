@@ -17,13 +17,7 @@ import type { Db } from '../../platform/db/database.js';
 import { badRequest, invalidField, notFound } from '../../platform/errors.js';
 import { isUuid } from '../../platform/ids.js';
 import { recordEvent } from '../../platform/outbox.js';
-import {
-  eventData,
-  listEnvelope,
-  readContextOf,
-  viewAnswer,
-  viewJsonList,
-} from '../../platform/read/rest.js';
+import { eventData, readContextOf, viewAnswer, viewListAnswer } from '../../platform/read/rest.js';
 import { findComment } from '../comments/queries.js';
 import { resolveIssueId } from '../issues/queries.js';
 import { teamAccess } from '../teams/access.js';
@@ -145,13 +139,8 @@ export async function listReactionsJson(ctx: AppContext, actor: Actor, ref: Reac
   const rows = target.commentId
     ? await q.reactionsOf(ctx.db, 'comment', [target.commentId])
     : await q.reactionsOf(ctx.db, 'issue', [target.issueId]);
-  const items = await viewJsonList(
-    ctx.db,
-    REACTION_VIEW,
-    rows.map((r) => r.id),
-    readContextOf(ctx, actor, access),
-  );
-  return listEnvelope('reactions', items);
+  const ids = rows.map((r) => r.id);
+  return viewListAnswer(ctx.db, REACTION_VIEW, 'reactions', ids, readContextOf(ctx, actor, access));
 }
 
 /** One reaction as REST answers it. */

@@ -2,7 +2,7 @@ import type { TeamAccess } from '../../platform/access.js';
 import type { Actor, AppContext } from '../../platform/context.js';
 import type { StateRow, StateType } from '../../platform/db/tables.js';
 import { invalidField, notFound } from '../../platform/errors.js';
-import { listEnvelope, readContextOf, viewAnswer, viewJsonList } from '../../platform/read/rest.js';
+import { readContextOf, viewAnswer, viewListAnswer } from '../../platform/read/rest.js';
 import { auditActorOf, changes, recordAudit } from '../audit/record.js';
 import { lockIssuesInState } from '../issues/queries.js';
 import { moveIssuesToState } from '../issues/service.js';
@@ -36,8 +36,7 @@ export const REQUIRED_TYPES: readonly StateType[] = [
 export async function listStatesJson(ctx: AppContext, actor: Actor, teamRef?: string): Promise<string> {
   const access = await teamAccess(ctx.db, actor);
   const ids = (await stateRows(ctx, actor, access, teamRef)).map((r) => r.id);
-  const states = await viewJsonList(ctx.db, STATE_VIEW, ids, readContextOf(ctx, actor, access));
-  return listEnvelope('workflowStates', states);
+  return viewListAnswer(ctx.db, STATE_VIEW, 'workflowStates', ids, readContextOf(ctx, actor, access));
 }
 
 /** One state as REST answers it, `{"workflowState":...}` (its GET, and a write's answer read back as the GET would). */

@@ -19,7 +19,7 @@ import type { Actor, AppContext } from '../../platform/context.js';
 import { isUniqueViolation } from '../../platform/db/errors.js';
 import type { TeamRow, UserRow } from '../../platform/db/tables.js';
 import { conflict, invalidField, notFound } from '../../platform/errors.js';
-import { listEnvelope, readContextOf, viewAnswer, viewJsonList } from '../../platform/read/rest.js';
+import { readContextOf, viewAnswer, viewListAnswer } from '../../platform/read/rest.js';
 import { auditActorOf, changes, recordAudit } from '../audit/record.js';
 import { insertDefaultStates } from '../states/queries.js';
 import { assertAdmin } from '../users/policy.js';
@@ -55,10 +55,7 @@ export async function listTeamsJson(ctx: AppContext, actor: Actor): Promise<stri
   const access = await teamAccess(ctx.db, actor);
   const { rows } = await q.listTeamRows(ctx.db, { access, now: new Date(), actorId: actor.id });
   const ids = rows.map((r) => r.id);
-  return listEnvelope(
-    'teams',
-    await viewJsonList(ctx.db, TEAM_LIST_VIEW, ids, readContextOf(ctx, actor, access)),
-  );
+  return viewListAnswer(ctx.db, TEAM_LIST_VIEW, 'teams', ids, readContextOf(ctx, actor, access));
 }
 
 /** A team as REST answers it, `{"team":...}` (a write's answer read back as its GET would). */
@@ -360,10 +357,7 @@ export async function membersJson(
 ): Promise<string> {
   const access = await teamAccess(ctx.db, actor);
   const ids = members.map((m) => m.membership.id);
-  return listEnvelope(
-    'members',
-    await viewJsonList(ctx.db, MEMBER_VIEW, ids, readContextOf(ctx, actor, access)),
-  );
+  return viewListAnswer(ctx.db, MEMBER_VIEW, 'members', ids, readContextOf(ctx, actor, access));
 }
 
 /** One membership as REST answers it, `{"membership":...}`: the add and change routes' answer. */

@@ -8,7 +8,7 @@ import type { Db } from '../../platform/db/database.js';
 import { isUniqueViolation } from '../../platform/db/errors.js';
 import type { Role, UserRow, UserStatus } from '../../platform/db/tables.js';
 import { AppError, conflict, notFound } from '../../platform/errors.js';
-import { listEnvelope, readContextOf, viewAnswer, viewJsonList } from '../../platform/read/rest.js';
+import { readContextOf, viewAnswer, viewListAnswer } from '../../platform/read/rest.js';
 import { type AuditActor, auditActorOf, changes, recordAudit, userEntity } from '../audit/record.js';
 import { teamAccess } from '../teams/access.js';
 import { joinOpenTeams } from '../teams/memberships.js';
@@ -99,8 +99,9 @@ export async function listUsersJson(
   const access = await teamAccess(ctx.db, actor);
   const { rows, total } = await q.listVisibleUsers(ctx.db, access, page);
   const ids = rows.map((r) => r.id);
-  const users = await viewJsonList(ctx.db, USER_VIEW, ids, readContextOf(ctx, actor, access));
-  return listEnvelope('users', users, { pageInfo: { total, ...page } });
+  return viewListAnswer(ctx.db, USER_VIEW, 'users', ids, readContextOf(ctx, actor, access), {
+    pageInfo: { total, ...page },
+  });
 }
 
 /** An account as an admin's answer shows it, `{"user":...}`, read after their change. */

@@ -21,7 +21,7 @@ import { issueEntity } from '../../platform/list/entities.js';
 import { compileFilter } from '../../platform/list/filter.js';
 import { filterPrice, VIEW_FILTER_MAX_PRICE } from '../../platform/list/price.js';
 import { isOneLine, ONE_LINE_MESSAGE } from '../../platform/one-line.js';
-import { listEnvelope, readContextOf, viewAnswer, viewJsonList } from '../../platform/read/rest.js';
+import { readContextOf, viewAnswer, viewListAnswer } from '../../platform/read/rest.js';
 import { findVisibleTeam, teamAccess } from '../teams/access.js';
 import { findLiveUserById } from '../users/queries.js';
 import { checkDisplay } from './display.js';
@@ -178,8 +178,9 @@ export async function listViewsJson(
     offset: query.offset,
   });
   const ids = rows.map((r) => r.id);
-  const views = await viewJsonList(ctx.db, VIEW_VIEW, ids, readContextOf(ctx, actor, access));
-  return listEnvelope('views', views, { pageInfo: { total, limit: query.limit, offset: query.offset } });
+  return viewListAnswer(ctx.db, VIEW_VIEW, 'views', ids, readContextOf(ctx, actor, access), {
+    pageInfo: { total, limit: query.limit, offset: query.offset },
+  });
 }
 
 /** One view as REST answers it, `{"view":...}` (its GET, and a write's answer read back as the GET would). */

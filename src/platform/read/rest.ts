@@ -115,6 +115,21 @@ export async function viewJsonList(
 }
 
 /**
+ * A REST list's answer, `{"key":[...],...rest}`: the rows of `ids` as `view` shows them to the
+ * caller, in that order. Every list route answers through it (its `rest` is the pageInfo).
+ */
+export async function viewListAnswer(
+  db: Db,
+  view: RestView,
+  key: string,
+  ids: readonly string[],
+  c: ReadContext,
+  rest: Record<string, unknown> = {},
+): Promise<string> {
+  return listEnvelope(key, await viewJsonList(db, view, ids, c), rest);
+}
+
+/**
  * A change event's `data`: the record as a REST GET shows it to an admin (the
  * whole record; the change stream filters events by who may see them), read
  * in the writer's transaction after the write, or before it for a removal.
