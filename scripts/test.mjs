@@ -92,6 +92,10 @@ const seed = readJson(path.join(root, 'scripts', 'test-order.json'))?.[dbName] ?
 const lastWall = (f) => known[f]?.wallMs ?? (f in seed ? seed[f] * 1000 : Number.MAX_SAFE_INTEGER);
 const queue = [...files].sort((a, b) => lastWall(b) - lastWall(a));
 
+// TEST_CPU_PROF=DIR: every test process writes a V8 CPU profile there (Node refuses --cpu-prof in
+// NODE_OPTIONS); what a run spends its CPU on, summed over files.
+const profileArgs = env.TEST_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(env.TEST_CPU_PROF)}`] : [];
+
 /** Process groups of the files running now; ended with the runner. */
 const groups = new Set();
 function killGroup(pid) {
@@ -149,6 +153,7 @@ function wantsOwnProcess(file) {
  */
 function startWorker() {
   const nodeArgs = [
+    ...profileArgs,
     '--enable-source-maps',
     '--test-reporter=spec',
     '--test-reporter-destination=stdout',
@@ -237,6 +242,7 @@ function runFile(file) {
   return new Promise((resolve) => {
     const t0 = Date.now();
     const nodeArgs = [
+      ...profileArgs,
       ...(useTsx ? ['--import', 'tsx'] : ['--enable-source-maps']),
       '--test',
       '--test-reporter=spec',

@@ -46,6 +46,11 @@ export interface OpenOptions {
   dataDir?: string | undefined;
   /** Load an embedded database from a dumped data directory (tests). */
   loadDataDir?: Blob | undefined;
+  /**
+   * An embedded instance already open, used as it is; close() then leaves it
+   * open for its owner (tests reuse one instance across files).
+   */
+  pglite?: import('@electric-sql/pglite').PGlite | undefined;
   poolSize?: number;
   /**
    * PostgreSQL's statement_timeout on every pooled connection, in ms (0: none).
@@ -91,6 +96,23 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     };
   }
 
+  const pglite = opts.pglite ?? (await openPglite(opts));
+  const owned = !opts.pglite;
+  const metered = new MeteredPool(
+    new PGlitePool(pglite, { closeOnEnd: owned }),
+    new CallerSlots(slotsPerCaller(1)),
+  );
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: metered }) });
+  const close = async () => {
+    await db.destroy();
+    // Kysely ends a pool only if it ever connected; an unused PGlite would stay open.
+    if (owned && !pglite.closed) await pglite.close();
+  };
+  return { db, kind: 'pglite', pglite, onStatement: listen(metered), close };
+}
+
+/** A new embedded instance: under DATA_DIR, or in memory from a dumped data directory. */
+async function openPglite(opts: OpenOptions) {
   const { PGlite } = await import('@electric-sql/pglite');
   const { unaccent } = await import('@electric-sql/pglite/contrib/unaccent');
   const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
@@ -99,7 +121,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     dataDir = path.join(opts.dataDir, 'pgdata');
     await fs.mkdir(dataDir, { recursive: true });
   }
-  const pglite = await PGlite.create({
+  return PGlite.create({
     ...(dataDir ? { dataDir } : {}),
     ...(opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {}),
     extensions: { unaccent, pg_trgm },
@@ -117,12 +139,4 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
       [TIMESTAMPTZ]: parseTimestamptz,
     },
   });
-  const metered = new MeteredPool(new PGlitePool(pglite), new CallerSlots(slotsPerCaller(1)));
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: metered }) });
-  const close = async () => {
-    await db.destroy();
-    // Kysely ends a pool only if it ever connected; an unused PGlite would stay open.
-    if (!pglite.closed) await pglite.close();
-  };
-  return { db, kind: 'pglite', pglite, onStatement: listen(metered), close };
 }

@@ -18,7 +18,11 @@ function commandOf(sql: string): Command {
 export class PGlitePool implements PostgresPool {
   #tail: Promise<void> = Promise.resolve();
 
-  constructor(readonly pglite: PGlite) {}
+  /** `closeOnEnd`: whether ending the pool closes the instance (false when its owner keeps it). */
+  constructor(
+    readonly pglite: PGlite,
+    private readonly opts: { closeOnEnd: boolean } = { closeOnEnd: true },
+  ) {}
 
   async connect(): Promise<PostgresPoolClient> {
     let release!: () => void;
@@ -55,6 +59,6 @@ export class PGlitePool implements PostgresPool {
 
   async end(): Promise<void> {
     await this.#tail;
-    await this.pglite.close();
+    if (this.opts.closeOnEnd) await this.pglite.close();
   }
 }
