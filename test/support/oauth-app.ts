@@ -11,12 +11,16 @@ export const REDIRECT = 'http://127.0.0.1:9/callback';
 export const insecure = { execute: [oidc.allowInsecureRequests], algorithm: 'oauth2' as const };
 
 /** Registers a public client through RFC 7591. */
-export function registerDynamic(base: string, name: string): Promise<oidc.Configuration> {
+export function registerDynamic(
+  base: string,
+  name: string,
+  redirect = REDIRECT,
+): Promise<oidc.Configuration> {
   return oidc.dynamicClientRegistration(
     new URL(base),
     {
       client_name: name,
-      redirect_uris: [REDIRECT],
+      redirect_uris: [redirect],
       grant_types: ['authorization_code', 'refresh_token'],
       response_types: ['code'],
       token_endpoint_auth_method: 'none',
@@ -38,16 +42,15 @@ export function configFor(base: string, clientId: string, secret?: string): Prom
 }
 
 /** An authorization URL with PKCE and state, and what the exchange needs. */
-export async function startAuthorization(config: oidc.Configuration, scope: string, extra = {}) {
+export async function startAuthorization(config: oidc.Configuration, scope: string, redirect = REDIRECT) {
   const verifier = oidc.randomPKCECodeVerifier();
   const state = oidc.randomState();
   const url = oidc.buildAuthorizationUrl(config, {
-    redirect_uri: REDIRECT,
+    redirect_uri: redirect,
     scope,
     state,
     code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
     code_challenge_method: 'S256',
-    ...extra,
   });
   return { url, verifier, state };
 }

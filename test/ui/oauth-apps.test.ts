@@ -7,10 +7,12 @@
 // registers an app (its secret shown once), turns dynamic registration off
 // and on, and removes the app. Axe clean.
 import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import * as oidc from 'openid-client';
-import type { BrowserContext, Page } from 'playwright-core';
-import { configFor, REDIRECT, registerDynamic, startAuthorization } from '../support/oauth-app.js';
+import type { Page } from 'playwright-core';
+import { configFor, registerDynamic, startAuthorization } from '../support/oauth-app.js';
 import {
   ADMIN_EMAIL,
   ADMIN_PASSWORD,
@@ -23,18 +25,20 @@ import {
 
 let ui: UiEnv;
 let person: { email: string; password: string };
+/** The app's own server, where the browser comes back (a page that says so). */
+let appServer: Server;
+let REDIRECT: string;
 before(async () => {
+  appServer = createServer((_req, res) => res.end('back at the app'));
+  await new Promise<void>((resolve) => appServer.listen(0, '127.0.0.1', resolve));
+  REDIRECT = `http://127.0.0.1:${(appServer.address() as AddressInfo).port}/callback`;
   ui = await startUi();
   person = await ui.t.register('Grace Hopper');
 });
-after(() => ui?.close());
-
-/** The app's redirect URI answers in the browser (nothing listens there); returns where the browser landed. */
-async function catchCallback(context: BrowserContext) {
-  await context.route(`${REDIRECT}**`, (route) =>
-    route.fulfill({ contentType: 'text/plain', body: 'back at the app' }),
-  );
-}
+after(async () => {
+  await ui?.close();
+  appServer?.close();
+});
 
 async function landedAt(page: Page): Promise<URL> {
   await page.waitForURL((u) => u.href.startsWith(REDIRECT));
@@ -62,10 +66,9 @@ const doors = async (token: string) => [
 
 describe('UI: OAuth apps', () => {
   test('authorize in the browser, exchange with PKCE, refresh, revoke in Settings: the token is refused', async () => {
-    const config = await registerDynamic(ui.base, 'Pair Programmer');
-    const { context, page } = await ui.newPage();
-    await catchCallback(context);
-    const flow = await startAuthorization(config, 'read issues:create');
+    const config = await registerDynamic(ui.base, 'Pair Programmer', REDIRECT);
+    const { page } = await ui.newPage();
+    const flow = await startAuthorization(config, 'read issues:create', REDIRECT);
 
     // Not signed in: the sign-in page first, then back to the consent page.
     await page.goto(flow.url.href);
@@ -89,7 +92,7 @@ describe('UI: OAuth apps', () => {
     });
     assert.equal(tokens.scope, 'read issues:create');
     const me = await ui.t.get('/api/auth/me', tokens.access_token);
-    assert.equal(me.body.email, person.email);
+    assert.equal(me.body.user.email, person.email);
     const refreshed = await oidc.refreshTokenGrant(config, tokens.refresh_token!);
     assert.deepEqual(await doors(refreshed.access_token), [200, 200, 200]);
 
@@ -110,11 +113,10 @@ describe('UI: OAuth apps', () => {
   });
 
   test('deny on the consent page: the app gets access_denied', async () => {
-    const config = await registerDynamic(ui.base, 'Unwanted app');
-    const { context, page } = await ui.newPage();
-    await catchCallback(context);
+    const config = await registerDynamic(ui.base, 'Unwanted app', REDIRECT);
+    const { page } = await ui.newPage();
     await signIn(page, person.email, person.password);
-    const flow = await startAuthorization(config, 'write');
+    const flow = await startAuthorization(config, 'write', REDIRECT);
     await page.goto(flow.url.href);
     await page.getByRole('heading', { name: 'Authorize Unwanted app' }).waitFor();
     await page.getByRole('button', { name: 'Deny' }).click();
@@ -125,8 +127,7 @@ describe('UI: OAuth apps', () => {
   });
 
   test('an admin registers an app (secret shown once), switches self-registration, removes the app', async () => {
-    const { context, page } = await ui.newPage({ colorScheme: 'dark' });
-    await catchCallback(context);
+    const { page } = await ui.newPage({ colorScheme: 'dark' });
     await signIn(page, ADMIN_EMAIL, ADMIN_PASSWORD);
     await visit(page, '/admin/oauth-apps');
     await page.getByLabel('Name').fill('Release notes bot');
@@ -142,7 +143,7 @@ describe('UI: OAuth apps', () => {
 
     // The credentials work: the admin authorizes the app in this browser.
     const config = await configFor(ui.base, clientId, secret);
-    const flow = await startAuthorization(config, 'read');
+    const flow = await startAuthorization(config, 'read', REDIRECT);
     await page.goto(flow.url.href);
     await page.getByRole('button', { name: 'Allow' }).click();
     const tokens = await oidc.authorizationCodeGrant(config, await landedAt(page), {
