@@ -106,6 +106,55 @@ describe('OAuth inputs never answer 5xx', () => {
     );
   });
 
+  test('registering and editing an app takes any name, redirect URIs and icon', async () => {
+    const uri = fc.oneof(
+      fc.webUrl({ withQueryParameters: true, withFragments: true }),
+      fc.constantFrom(
+        'http://127.0.0.1:9/callback',
+        'https://app.example/cb#frag',
+        'javascript:alert(1)',
+        'custom.scheme:/cb',
+        'http://localhost/cb',
+        'https://[::1]/cb',
+        'data:text/html,x',
+        '',
+      ),
+      fc.string({ maxLength: 40 }),
+      fc.string({ unit: 'binary', maxLength: 20 }),
+    );
+    const made = await t.post(
+      '/api/admin/oauth/apps',
+      { name: 'Fuzzed', redirectUris: ['http://127.0.0.1:9/callback'] },
+      t.adminToken,
+    );
+    assert.equal(made.status, 201, JSON.stringify(made.body));
+    await fc.assert(
+      fc.asyncProperty(
+        fc.record(
+          {
+            name: fc.oneof(fc.string({ maxLength: 120 }), fc.string({ unit: 'binary', maxLength: 20 })),
+            redirectUris: fc.array(uri, { maxLength: 4 }),
+            iconUrl: fc.option(uri, { nil: null }),
+            kind: fc.constantFrom('confidential', 'public', 'other'),
+          },
+          { requiredKeys: [] },
+        ),
+        fc.boolean(),
+        async (body, edit) => {
+          const res = edit
+            ? await t.patch(
+                `/api/admin/oauth/apps/${made.body.clientId}`,
+                { ...body, kind: undefined },
+                t.adminToken,
+              )
+            : await t.post('/api/admin/oauth/apps', body, t.adminToken);
+          below500(res.status, `${edit ? 'edit' : 'register'} ${JSON.stringify(body)}`);
+        },
+      ),
+      { numRuns: RUNS },
+    );
+  });
+
   test('the consent endpoints take any uid and body', async () => {
     await fc.assert(
       fc.asyncProperty(

@@ -51,6 +51,7 @@ const GUEST_WRITES: Record<string, string> = {
   'POST /api/oauth/interactions/:uid/consent':
     'authorizing an app to act as themselves, no further than their role',
   'POST /api/oauth/interactions/:uid/deny': 'refusing an app',
+  'DELETE /api/oauth/apps/:clientId': 'revoking an app they authorized (their own grants only)',
   'POST /api/views': 'their own personal views (sharing is refused: views/policy.ts)',
   'PATCH /api/views/:id': 'their own personal views (views/policy.ts checks the owner)',
   'DELETE /api/views/:id': 'their own personal views (views/policy.ts checks the owner)',

@@ -89,7 +89,10 @@ declare module 'oidc-provider' {
     proxy: boolean;
     Grant: typeof Grant;
     AccessToken: { find(token: string): Promise<AccessToken | undefined> };
-    Client: { find(id: string): Promise<Client | undefined> };
+    Client: {
+      find(id: string): Promise<Client | undefined>;
+      validate(metadata: Record<string, unknown>): Promise<void>;
+    };
     Interaction: { find(uid: string): Promise<Interaction | undefined> };
     callback(): (req: IncomingMessage, res: ServerResponse) => void;
     interactionDetails(

@@ -114,8 +114,9 @@ const CSP_REPORTER = `document.addEventListener('securitypolicyviolation', (e) =
 
 /**
  * The app on a loopback port the system picks, told its own address as its
- * public URL once it listens (it reads the URL per request). Choosing a free port
- * first and binding it later raced with other processes taking it.
+ * public URL once it listens (it reads the URL per request; the OAuth provider,
+ * whose issuer is the URL, is built on its first request for this reason).
+ * Choosing a free port first and binding it later raced with other processes taking it.
  */
 async function listeningApp(
   overrides: Partial<Config>,

@@ -19,6 +19,7 @@ import { SessionProvider, useSession } from './lib/session';
 import { parseView, type View } from './lib/view';
 import { AdminAudit } from './pages/AdminAudit';
 import { AuthPage, SsoComplete } from './pages/Auth';
+import { AuthorizedApps } from './pages/AuthorizedApps';
 import { BoardPage } from './pages/Board';
 import { CyclePage } from './pages/Cycle';
 import { CyclesPage } from './pages/Cycles';
@@ -246,6 +247,7 @@ const AdminFlags = adminPage(() => import('./pages/Admin'), 'AdminFlags');
 const AdminBranding = adminPage(() => import('./pages/Admin'), 'AdminBranding');
 const AdminWebhooks = adminPage(() => import('./pages/AdminWebhooks'), 'AdminWebhooks');
 const AdminScim = adminPage(() => import('./pages/AdminScim'), 'AdminScim');
+const AdminOAuthApps = adminPage(() => import('./pages/AdminOAuthApps'), 'AdminOAuthApps');
 const AdminSso = adminPage(() => import('./pages/AdminSso'), 'AdminSso');
 const AdminTeams = adminPage(() => import('./pages/AdminTeams'), 'AdminTeams');
 const AdminLabels = adminPage(() => import('./pages/AdminTeams'), 'AdminLabels');
@@ -332,12 +334,14 @@ const routeTree = rootRoute.addChildren([
     page('/settings/account', AccountSettings),
     page('/settings/api-keys', ApiKeys),
     page('/settings/sessions', Sessions),
+    page('/settings/apps', AuthorizedApps),
     admin('/admin/users', AdminUsers),
     admin('/admin/flags', AdminFlags),
     admin('/admin/branding', AdminBranding),
     admin('/admin/webhooks', AdminWebhooks),
     admin('/admin/audit', AdminAudit),
     admin('/admin/scim', AdminScim),
+    admin('/admin/oauth-apps', AdminOAuthApps),
     admin('/admin/sso', AdminSso),
     admin('/admin/teams', AdminTeams),
     admin('/admin/labels', AdminLabels),

@@ -9,8 +9,10 @@ import { Type } from 'typebox';
 import type { AppContext } from '../../platform/context.js';
 import { AppError } from '../../platform/errors.js';
 import { actorOf } from '../../platform/http/auth-hook.js';
-import { errors } from '../../platform/http/schemas.js';
+import { PageInfo, pageOf, pageQuery } from '../../platform/http/pagination.js';
+import { errors, Ok } from '../../platform/http/schemas.js';
 import type { Http } from '../../platform/http/types.js';
+import { allApps, myApps, registerApp, removeApp, revokeMyApp, updateApp } from './apps.js';
 import { buildProvider, OAUTH_ROUTES } from './provider.js';
 import { normaliseScopeParam, SCOPES } from './scopes.js';
 import { consent, deny, describeInteraction, oauthSettingsView, updateOAuthSettings } from './service.js';
@@ -44,6 +46,51 @@ const SettingsPatch = Type.Object(
   { additionalProperties: false },
 );
 
+const ClientIdParam = Type.Object({ clientId: Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$' }) });
+const Instant = Type.Union([Type.String({ format: 'date-time' }), Type.Null()]);
+const AuthorizedApp = Type.Object(
+  {
+    clientId: Type.String(),
+    name: Type.String(),
+    iconUrl: Type.Union([Type.String(), Type.Null()]),
+    scopes: Type.Array(Type.String()),
+    authorizedAt: Instant,
+    lastUsedAt: Instant,
+  },
+  { additionalProperties: false },
+);
+const AppFields = {
+  clientId: Type.String(),
+  name: Type.String(),
+  iconUrl: Type.Union([Type.String(), Type.Null()]),
+  redirectUris: Type.Array(Type.String()),
+  kind: Type.Union([Type.Literal('confidential'), Type.Literal('public')]),
+  registration: Type.Union([Type.Literal('admin'), Type.Literal('dynamic')]),
+};
+const RegisteredApp = Type.Object(
+  { ...AppFields, registeredAt: Instant, users: Type.Integer() },
+  { additionalProperties: false },
+);
+const Name = Type.String({ minLength: 1, maxLength: 100, pattern: '\\S' });
+const RedirectUris = Type.Array(Type.String({ minLength: 1, maxLength: 2000 }), {
+  minItems: 1,
+  maxItems: 10,
+});
+const IconUrl = Type.Union([Type.String({ minLength: 1, maxLength: 2000 }), Type.Null()]);
+const AppCreate = Type.Object(
+  {
+    name: Name,
+    redirectUris: RedirectUris,
+    iconUrl: Type.Optional(IconUrl),
+    kind: Type.Optional(Type.Union([Type.Literal('confidential'), Type.Literal('public')])),
+  },
+  { additionalProperties: false },
+);
+const AppPatch = Type.Object(
+  { name: Type.Optional(Name), redirectUris: Type.Optional(RedirectUris), iconUrl: Type.Optional(IconUrl) },
+  { additionalProperties: false },
+);
+
 /** The scope parameter of a query string or form body with commas as spaces (and the default when absent). */
 function withScope(params: URLSearchParams, defaultScope: string | undefined): URLSearchParams {
   const scope = params.get('scope');
@@ -53,9 +100,20 @@ function withScope(params: URLSearchParams, defaultScope: string | undefined): U
 }
 
 export async function oauthRoutes(app: Http, ctx: AppContext): Promise<void> {
-  const provider = buildProvider(ctx);
-  const handle = provider.callback();
-  ctx.oauth = { accessToken: (token) => readAccessToken(provider, token) };
+  // Built on first use, not here: oidc-provider fixes its issuer when built,
+  // and the issuer is PUBLIC_URL, which the rest of the app reads per request
+  // (a test harness that listens on a port the system picks learns its URL
+  // only after the app is built). Nothing OAuth happens before a request.
+  let built: { provider: Provider; handle: ReturnType<Provider['callback']> } | undefined;
+  const lazy = () => {
+    if (!built) {
+      const provider = buildProvider(ctx);
+      built = { provider, handle: provider.callback() };
+    }
+    return built;
+  };
+  const provider = () => lazy().provider;
+  ctx.oauth = { accessToken: (token) => readAccessToken(provider(), token) };
 
   /** Hands the request to the provider as it came, with the headers our hooks set so far. */
   const forward = async (
@@ -72,7 +130,7 @@ export async function oauthRoutes(app: Http, ctx: AppContext): Promise<void> {
     // Fastify has read the body; the provider takes it from here (its documented fallback).
     const body = rewrite?.body ?? req.body;
     if (body !== undefined) raw.body = body;
-    await handle(raw, reply.raw);
+    await lazy().handle(raw, reply.raw);
   };
 
   /** The authorization request with its scope normalised (GET query or POST form). */
@@ -157,7 +215,7 @@ export async function oauthRoutes(app: Http, ctx: AppContext): Promise<void> {
         response: { 200: InteractionView, ...errors(401, 403, 404) },
       },
     },
-    async (req) => describeInteraction(provider, req.params.uid),
+    async (req) => describeInteraction(provider(), req.params.uid),
   );
   app.post(
     '/api/oauth/interactions/:uid/consent',
@@ -170,7 +228,7 @@ export async function oauthRoutes(app: Http, ctx: AppContext): Promise<void> {
         response: { 200: Next, ...errors(401, 403, 404) },
       },
     },
-    async (req) => consent(ctx, provider, actorOf(req), req.params.uid),
+    async (req) => consent(ctx, provider(), actorOf(req), req.params.uid),
   );
   app.post(
     '/api/oauth/interactions/:uid/deny',
@@ -183,7 +241,111 @@ export async function oauthRoutes(app: Http, ctx: AppContext): Promise<void> {
         response: { 200: Next, ...errors(401, 403, 404) },
       },
     },
-    async (req) => deny(provider, req.params.uid),
+    async (req) => deny(provider(), req.params.uid),
+  );
+
+  app.get(
+    '/api/oauth/apps',
+    {
+      schema: {
+        tags: ['oauth'],
+        summary: 'The apps you authorized: name, icon, scopes, when authorized and last used',
+        querystring: Type.Object(pageQuery(50), { additionalProperties: false }),
+        response: {
+          200: Type.Object({ apps: Type.Array(AuthorizedApp), pageInfo: PageInfo }),
+          ...errors(400, 401, 403),
+        },
+      },
+    },
+    async (req) => myApps(ctx, actorOf(req), pageOf(req.query, 50)),
+  );
+  app.delete(
+    '/api/oauth/apps/:clientId',
+    {
+      schema: {
+        tags: ['oauth'],
+        summary: 'Revoke an app you authorized: its tokens are refused from the next request on',
+        params: ClientIdParam,
+        response: { 200: Ok, ...errors(400, 401, 403, 404) },
+      },
+    },
+    async (req) => {
+      await revokeMyApp(ctx, actorOf(req), req.params.clientId);
+      return { ok: true as const };
+    },
+  );
+
+  app.get(
+    '/api/admin/oauth/apps',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Every OAuth app: how it was registered and how many people authorized it (admins only)',
+        querystring: Type.Object(pageQuery(50), { additionalProperties: false }),
+        response: {
+          200: Type.Object({ apps: Type.Array(RegisteredApp), pageInfo: PageInfo }),
+          ...errors(400, 401, 403),
+        },
+      },
+    },
+    async (req) => allApps(ctx, actorOf(req), pageOf(req.query, 50)),
+  );
+  app.post(
+    '/api/admin/oauth/apps',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Register an OAuth app; a confidential one gets its client secret in this answer only',
+        body: AppCreate,
+        response: {
+          201: Type.Object(
+            {
+              ...AppFields,
+              registeredAt: Instant,
+              users: Type.Integer(),
+              clientSecret: Type.Optional(Type.String()),
+            },
+            { additionalProperties: false },
+          ),
+          ...errors(400, 401, 403),
+        },
+      },
+    },
+    async (req, reply) => {
+      reply.code(201);
+      return registerApp(ctx, provider(), actorOf(req), req.body);
+    },
+  );
+  app.patch(
+    '/api/admin/oauth/apps/:clientId',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: "Change an OAuth app's name, redirect URIs or icon",
+        params: ClientIdParam,
+        body: AppPatch,
+        response: {
+          200: Type.Object(AppFields, { additionalProperties: false }),
+          ...errors(400, 401, 403, 404),
+        },
+      },
+    },
+    async (req) => updateApp(ctx, provider(), actorOf(req), req.params.clientId, req.body),
+  );
+  app.delete(
+    '/api/admin/oauth/apps/:clientId',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: "Remove an OAuth app: everyone's grants and tokens end and its client id is refused",
+        params: ClientIdParam,
+        response: { 200: Ok, ...errors(400, 401, 403, 404) },
+      },
+    },
+    async (req) => {
+      await removeApp(ctx, actorOf(req), req.params.clientId);
+      return { ok: true as const };
+    },
   );
 
   app.get(

@@ -134,6 +134,13 @@ export interface OauthStoreTable {
   consumed_at: Date | null;
 }
 
+/** A client an admin registered (migration 0050; the client itself is an oauth_store row). */
+export interface OauthAdminAppsTable {
+  client_id: string;
+  registered_by: string | null;
+  registered_at: Generated<Date>;
+}
+
 /** One entry of the audit log (migration 0041; modules/audit). Append-only. */
 export interface AuditEntriesTable {
   id: Generated<string>;

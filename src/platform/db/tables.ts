@@ -8,6 +8,7 @@ import type {
   AuthThrottleTable,
   FeatureFlagsTable,
   GraphqlBudgetTable,
+  OauthAdminAppsTable,
   OauthStoreTable,
   ScimTokensTable,
   SessionsTable,
@@ -357,6 +358,7 @@ export interface DB {
   scim_tokens: ScimTokensTable;
   user_identities: UserIdentitiesTable;
   oauth_store: OauthStoreTable;
+  oauth_admin_apps: OauthAdminAppsTable;
   teams: TeamsTable;
   team_keys: TeamKeysTable;
   team_issue_counts: TeamIssueCountsTable;

@@ -182,6 +182,7 @@ export function Shell({ path, children }: { path: string; children: ReactNode })
           {nav('/settings/account', 'Account')}
           {nav('/settings/api-keys', 'API keys')}
           {nav('/settings/sessions', 'Sessions')}
+          {nav('/settings/apps', 'Authorized apps')}
           {isAdmin && (
             <>
               <div className="nav-group">Administration</div>
@@ -194,6 +195,7 @@ export function Shell({ path, children }: { path: string; children: ReactNode })
               {nav('/admin/audit', 'Audit log')}
               {nav('/admin/sso', 'Single sign-on')}
               {nav('/admin/scim', 'Provisioning (SCIM)')}
+              {nav('/admin/oauth-apps', 'OAuth apps')}
             </>
           )}
         </nav>

@@ -74,6 +74,7 @@ export const keys = {
     preferences: ['me', 'preferences'] as const,
     apiKeys: ['me', 'api-keys'] as const,
     sessions: ['me', 'sessions'] as const,
+    oauthApps: ['me', 'oauth-apps'] as const,
   },
 
   /** Team administration (lib/teams.ts); any change there refreshes `ref` too. */
@@ -93,6 +94,8 @@ export const keys = {
     registration: ['admin', 'registration'] as const,
     webhooks: ['admin', 'webhooks'] as const,
     scimTokens: ['admin', 'scim-tokens'] as const,
+    oauthApps: ['admin', 'oauth-apps'] as const,
+    oauth: ['admin', 'oauth'] as const,
     sso: ['admin', 'sso'] as const,
     auditTypes: ['admin', 'audit-types'] as const,
     audit: (type: string, from: string, q: string, ip: string) =>

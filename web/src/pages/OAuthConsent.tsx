@@ -46,7 +46,8 @@ export function OAuthConsent({ uid }: { uid: string }) {
       </ul>
       <p className="muted">
         It never gets more than your own access. You will be sent back to{' '}
-        {new URL(redirectUri).host || redirectUri}. Revoking the app's tokens ends its access.
+        {new URL(redirectUri).host || redirectUri}. You can revoke it at any time in Settings, Authorized
+        apps.
       </p>
       <ErrorMessage error={allow.error ?? refuse.error} />
       <div className="row">
