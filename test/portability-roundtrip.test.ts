@@ -214,12 +214,20 @@ before(async () => {
   await rx.waitFor((all) => all.length > 0, 'a webhook delivery');
   // One delivery held by a worker, as a worker mid-attempt holds it while the export runs: the
   // archive must let it go, or the restored endpoint's queue waits for a lease nobody will end.
-  const latest = await t.ctx.db
-    .selectFrom('webhook_deliveries')
-    .select('id')
-    .orderBy('created_at', 'desc')
-    .limit(1)
-    .executeTakeFirstOrThrow();
+  // A finished one is put back as held: the app's own worker, which may be mid-attempt on a
+  // pending one, would finish that one and overwrite the hold.
+  let latest: { id: string } | undefined;
+  for (let i = 0; i < 200 && !latest; i++) {
+    latest = await t.ctx.db
+      .selectFrom('webhook_deliveries')
+      .select('id')
+      .where('status', '=', 'succeeded')
+      .orderBy('created_at', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    if (!latest) await new Promise((r) => setTimeout(r, 50));
+  }
+  assert.ok(latest, 'a delivery succeeded');
   await t.ctx.db
     .updateTable('webhook_deliveries')
     .set({ status: 'delivering', lease_until: new Date(Date.now() + 3_600_000) })
