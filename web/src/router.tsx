@@ -246,6 +246,7 @@ const AdminFlags = adminPage(() => import('./pages/Admin'), 'AdminFlags');
 const AdminBranding = adminPage(() => import('./pages/Admin'), 'AdminBranding');
 const AdminWebhooks = adminPage(() => import('./pages/AdminWebhooks'), 'AdminWebhooks');
 const AdminScim = adminPage(() => import('./pages/AdminScim'), 'AdminScim');
+const AdminGit = adminPage(() => import('./pages/AdminGit'), 'AdminGit');
 const AdminSso = adminPage(() => import('./pages/AdminSso'), 'AdminSso');
 const AdminTeams = adminPage(() => import('./pages/AdminTeams'), 'AdminTeams');
 const AdminLabels = adminPage(() => import('./pages/AdminTeams'), 'AdminLabels');
@@ -338,6 +339,7 @@ const routeTree = rootRoute.addChildren([
     admin('/admin/webhooks', AdminWebhooks),
     admin('/admin/audit', AdminAudit),
     admin('/admin/scim', AdminScim),
+    admin('/admin/git', AdminGit),
     admin('/admin/sso', AdminSso),
     admin('/admin/teams', AdminTeams),
     admin('/admin/labels', AdminLabels),

@@ -194,6 +194,7 @@ export function Shell({ path, children }: { path: string; children: ReactNode })
               {nav('/admin/audit', 'Audit log')}
               {nav('/admin/sso', 'Single sign-on')}
               {nav('/admin/scim', 'Provisioning (SCIM)')}
+              {nav('/admin/git', 'Git')}
             </>
           )}
         </nav>

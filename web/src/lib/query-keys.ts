@@ -93,6 +93,9 @@ export const keys = {
     registration: ['admin', 'registration'] as const,
     webhooks: ['admin', 'webhooks'] as const,
     scimTokens: ['admin', 'scim-tokens'] as const,
+    git: ['admin', 'git'] as const,
+    gitDeliveries: ['admin', 'git', 'deliveries'] as const,
+    gitAutomation: (teamId: string) => ['admin', 'git', 'automation', teamId] as const,
     sso: ['admin', 'sso'] as const,
     auditTypes: ['admin', 'audit-types'] as const,
     audit: (type: string, from: string, q: string, ip: string) =>
