@@ -248,6 +248,7 @@ const AdminBranding = adminPage(() => import('./pages/Admin'), 'AdminBranding');
 const AdminWebhooks = adminPage(() => import('./pages/AdminWebhooks'), 'AdminWebhooks');
 const AdminScim = adminPage(() => import('./pages/AdminScim'), 'AdminScim');
 const AdminOAuthApps = adminPage(() => import('./pages/AdminOAuthApps'), 'AdminOAuthApps');
+const AdminGit = adminPage(() => import('./pages/AdminGit'), 'AdminGit');
 const AdminSso = adminPage(() => import('./pages/AdminSso'), 'AdminSso');
 const AdminTeams = adminPage(() => import('./pages/AdminTeams'), 'AdminTeams');
 const AdminLabels = adminPage(() => import('./pages/AdminTeams'), 'AdminLabels');
@@ -342,6 +343,7 @@ const routeTree = rootRoute.addChildren([
     admin('/admin/audit', AdminAudit),
     admin('/admin/scim', AdminScim),
     admin('/admin/oauth-apps', AdminOAuthApps),
+    admin('/admin/git', AdminGit),
     admin('/admin/sso', AdminSso),
     admin('/admin/teams', AdminTeams),
     admin('/admin/labels', AdminLabels),

@@ -5,6 +5,7 @@ import * as attachments from '../../modules/attachments/service.js';
 import * as comments from '../../modules/comments/service.js';
 import * as cycles from '../../modules/cycles/service.js';
 import { createUploadGrant } from '../../modules/files/service.js';
+import * as gitLinks from '../../modules/git/links.js';
 import { checkBatchSize, createIssues, updateIssues } from '../../modules/issues/batch.js';
 import * as issues from '../../modules/issues/service.js';
 import * as labels from '../../modules/labels/service.js';
@@ -216,6 +217,34 @@ export const mutationResolvers: ResolverMap = {
     attachmentCreate: async (_s, a: { input: Input }, g) => {
       const input = pick(a.input, ['issueId', 'title', 'subtitle', 'url', 'metadata']);
       const record = await attachments.createAttachment(g.app, g.actor, input as never);
+      return payload(g, { attachment: attachmentNode(record) });
+    },
+    // The git links write what a pull request's webhook writes (modules/git/links.ts).
+    // `id`, `createAsUser` and `displayIconUrl` are accepted and not used (docs/git.md).
+    attachmentLinkGitHubPR: async (
+      _s,
+      a: { issueId: string; url: string; title?: string | null; linkKind?: string | null },
+      g,
+    ) => {
+      const record = await gitLinks.linkGitHubPullRequest(g.app, g.actor, a);
+      return payload(g, { attachment: attachmentNode(record) });
+    },
+    attachmentLinkGitLabMR: async (
+      _s,
+      a: {
+        issueId: string;
+        url: string;
+        projectPathWithNamespace: string;
+        number: number;
+        title?: string | null;
+      },
+      g,
+    ) => {
+      const record = await gitLinks.linkGitLabMergeRequest(g.app, g.actor, a);
+      return payload(g, { attachment: attachmentNode(record) });
+    },
+    attachmentLinkURL: async (_s, a: { issueId: string; url: string; title?: string | null }, g) => {
+      const record = await gitLinks.linkUrl(g.app, g.actor, a);
       return payload(g, { attachment: attachmentNode(record) });
     },
     attachmentUpdate: async (_s, a: { id: string; input: Input }, g) => {

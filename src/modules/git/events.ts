@@ -20,6 +20,10 @@ export interface PullRequestChange {
   /** The automation step this delivery is, or null (an edit: relink only). */
   step: GitAutomationEvent | null;
   commitMessages: string[];
+  /** Where the host's API finds the repository: owner/name as the host spells it (GitLab: the project id). */
+  apiRepo: string;
+  /** True only when the payload says so (GitHub/Gitea `repository.private`, GitLab visibility level 0). */
+  repoPrivate: boolean;
 }
 
 export interface PushChange {
@@ -70,6 +74,32 @@ function pushOf(p: Json, repo: string): GitChange {
   return { kind: 'push', repo, branch: branchOf(str(p['ref'])), commits };
 }
 
+/**
+ * The pull request of a GitHub or Gitea payload (Gitea's mirror GitHub's
+ * shape): its fields, and its final status once merged or closed.
+ */
+function githubLike(p: Json, repo: string, status: PullStatus, step: GitAutomationEvent | null): GitChange {
+  const pr = obj(p['pull_request']);
+  const repository = obj(p['repository']);
+  const user = obj(pr['user']);
+  if (pr['merged'] === true) status = 'merged';
+  else if (str(pr['state']) === 'closed') status = 'closed';
+  return pull(repo, {
+    number: num(pr['number']) ?? num(p['number']),
+    title: str(pr['title']),
+    body: str(pr['body']),
+    sourceBranch: str(obj(pr['head'])['ref']),
+    targetBranch: str(obj(pr['base'])['ref']),
+    author: str(user['login']) ?? str(user['username']),
+    url: str(pr['html_url']),
+    status,
+    step,
+    commitMessages: [],
+    apiRepo: str(repository['full_name']) ?? repo,
+    repoPrivate: repository['private'] === true,
+  });
+}
+
 function github(event: string, p: Json, repo: string): GitChange {
   if (event === 'push') return pushOf(p, repo);
   if (event !== 'pull_request' && event !== 'pull_request_review') return { kind: 'ignored', reason: event };
@@ -98,20 +128,7 @@ function github(event: string, p: Json, repo: string): GitChange {
     status = merged ? 'merged' : 'closed';
     step = merged ? 'merge' : null;
   }
-  if (pr['merged'] === true) status = 'merged';
-  else if (str(pr['state']) === 'closed') status = 'closed';
-  return pull(repo, {
-    number: num(pr['number']) ?? num(p['number']),
-    title: str(pr['title']),
-    body: str(pr['body']),
-    sourceBranch: str(obj(pr['head'])['ref']),
-    targetBranch: str(obj(pr['base'])['ref']),
-    author: str(obj(pr['user'])['login']),
-    url: str(pr['html_url']),
-    status,
-    step,
-    commitMessages: [],
-  });
+  return githubLike(p, repo, status, step);
 }
 
 function gitlab(event: string, p: Json, repo: string): GitChange {
@@ -119,6 +136,7 @@ function gitlab(event: string, p: Json, repo: string): GitChange {
   if (kind === 'push' || event === 'Push Hook') return pushOf(p, repo);
   if (kind !== 'merge_request') return { kind: 'ignored', reason: kind ?? event };
   const mr = obj(p['object_attributes']);
+  const project = obj(p['project']);
   const action = str(mr['action']) ?? '';
   const changes = obj(p['changes']);
   const draft = mr['draft'] === true || mr['work_in_progress'] === true;
@@ -148,6 +166,8 @@ function gitlab(event: string, p: Json, repo: string): GitChange {
     status,
     step,
     commitMessages: lastCommit ? [lastCommit] : [],
+    apiRepo: String(num(project['id']) ?? repo),
+    repoPrivate: project['visibility_level'] === 0 || project['visibility'] === 'private',
   });
 }
 
@@ -170,20 +190,7 @@ function gitea(event: string, p: Json, repo: string): GitChange {
     if (action === 'opened' || action === 'reopened') step = draft ? 'draft' : 'start';
     else if (action === 'closed' && pr['merged'] === true) step = 'merge';
   }
-  if (pr['merged'] === true) status = 'merged';
-  else if (str(pr['state']) === 'closed') status = 'closed';
-  return pull(repo, {
-    number: num(pr['number']) ?? num(p['number']),
-    title: str(pr['title']),
-    body: str(pr['body']),
-    sourceBranch: str(obj(pr['head'])['ref']),
-    targetBranch: str(obj(pr['base'])['ref']),
-    author: str(obj(pr['user'])['login']) ?? str(obj(pr['user'])['username']),
-    url: str(pr['html_url']),
-    status,
-    step,
-    commitMessages: [],
-  });
+  return githubLike(p, repo, status, step);
 }
 
 type Loose = { [K in keyof Omit<PullRequestChange, 'kind' | 'repo'>]: PullRequestChange[K] | null };
@@ -205,6 +212,8 @@ function pull(repo: string, f: Loose): GitChange {
     status: f.status ?? 'open',
     step: f.step,
     commitMessages: f.commitMessages ?? [],
+    apiRepo: f.apiRepo ?? repo,
+    repoPrivate: f.repoPrivate === true,
   };
 }
 

@@ -11,7 +11,9 @@ import type { GitConnectionRow, StateRow, StateType } from '../../platform/db/ta
 import { unseal } from '../../platform/sealed.js';
 import { createAttachment, deleteAttachment } from '../attachments/service.js';
 import { moveIssueToState } from '../issues/service.js';
+import { postsBacklinks } from './backlinks.js';
 import { type GitChange, type PullRequestChange, type PushChange, readChange } from './events.js';
+import { pullRequestAttachment } from './links.js';
 import * as q from './queries.js';
 import { automationTarget } from './service.js';
 import { findReferences, type LinkKind } from './words.js';
@@ -86,14 +88,26 @@ async function pullRequest(
     if (!linked.has(a.issue_id)) await deleteAttachment(ctx, actor, a.id);
   }
   const notes: string[] = [];
+  // Queued before the moves: a failing move retries the delivery, and the queue keeps one per issue anyway.
+  let queued = 0;
+  if (postsBacklinks(connection)) {
+    queued = await q.queueBacklinks(
+      ctx.db,
+      issues.map((i) => ({
+        connectionId: connection.id,
+        pullUrl: pr.url,
+        issueId: i.id,
+        apiRepo: pr.apiRepo,
+        number: pr.number,
+        repoPrivate: pr.repoPrivate,
+      })),
+    );
+  }
   for (const issue of issues) {
-    const attachment = await createAttachment(ctx, actor, {
-      issueId: issue.id,
-      title: pr.title.trim() || `#${pr.number}`,
-      subtitle: `${pr.repo}#${pr.number}`,
-      url: pr.url,
-      sourceType: connection.host,
-      metadata: {
+    const attachment = await createAttachment(
+      ctx,
+      actor,
+      pullRequestAttachment(issue.id, {
         host: connection.host,
         repo: pr.repo,
         number: pr.number,
@@ -104,8 +118,8 @@ async function pullRequest(
         branch: pr.sourceBranch,
         targetBranch: pr.targetBranch,
         link: issue.kind,
-      },
-    });
+      }),
+    );
     notes.push(`linked ${issue.identifier}${issue.kind === 'ref' ? ' (ref)' : ''}`);
     if (!pr.step || issue.kind !== 'closes') continue;
     const to: StateRow | null = await automationTarget(ctx, issue.teamId, pr.step, pr.targetBranch);
@@ -117,6 +131,7 @@ async function pullRequest(
       );
     if (moved) notes.push(`moved ${issue.identifier} to ${to.name}`);
   }
+  if (queued > 0) notes.push(`${queued} back-link${queued === 1 ? '' : 's'} queued`);
   return notes.length > 0 ? notes.join('; ') : 'no issue named';
 }
 

@@ -19,6 +19,8 @@ export function insertConnection(
     name: string;
     webhook_secret: string;
     api_token: string | null;
+    api_base_url: string | null;
+    backlinks: boolean;
     created_by: string;
   },
 ): Promise<GitConnectionRow> {
@@ -331,4 +333,117 @@ export function listDeliveries(db: Db, page: { limit: number; offset: number }) 
     .limit(page.limit)
     .offset(page.offset)
     .execute();
+}
+
+// --- back-link comments (migration 0051) ---
+
+/** Queues a back-link per issue a pull request links; an existing one (posted or not) is kept: one comment each. */
+export async function queueBacklinks(
+  db: Db,
+  rows: readonly {
+    connectionId: string;
+    pullUrl: string;
+    issueId: string;
+    apiRepo: string;
+    number: number;
+    repoPrivate: boolean;
+  }[],
+): Promise<number> {
+  if (rows.length === 0) return 0;
+  const r = await db
+    .insertInto('git_backlinks')
+    .values(
+      rows.map((b) => ({
+        connection_id: b.connectionId,
+        pull_url: b.pullUrl,
+        issue_id: b.issueId,
+        api_repo: b.apiRepo,
+        number: b.number,
+        repo_private: b.repoPrivate,
+      })),
+    )
+    .onConflict((oc) => oc.columns(['connection_id', 'pull_url', 'issue_id']).doNothing())
+    .returning('id')
+    .execute();
+  return r.length;
+}
+
+export interface ClaimedBacklink {
+  id: string;
+  attempts: number;
+  connection_id: string;
+  api_repo: string;
+  number: number;
+  repo_private: boolean;
+  issue_id: string;
+}
+
+export async function claimBacklinks(db: Db, limit: number, leaseMs: number): Promise<ClaimedBacklink[]> {
+  const r = await sql<ClaimedBacklink>`
+    with claimable as (
+      select id from git_backlinks
+      where status in ('pending', 'working') and next_attempt_at <= now()
+        and (status = 'pending' or lease_until < now())
+      order by created_at, id
+      limit ${limit}
+      for update skip locked
+    )
+    update git_backlinks b
+    set status = 'working',
+        lease_until = now() + make_interval(secs => ${leaseMs / 1000}),
+        attempts = b.attempts + 1
+    from claimable c
+    where b.id = c.id
+    returning b.id, b.attempts, b.connection_id, b.api_repo, b.number, b.repo_private, b.issue_id
+  `.execute(db);
+  return r.rows;
+}
+
+/** What a back-link says about its issue: identifier, title and whether its team is private. */
+export function backlinkIssue(db: Db, issueId: string) {
+  return db
+    .selectFrom('issues as i')
+    .innerJoin('teams as t', 't.id', 'i.team_id')
+    .select(['i.identifier', 'i.title', 't.private'])
+    .where('i.id', '=', issueId)
+    .executeTakeFirst();
+}
+
+/** Records a back-link attempt's end, unless another worker claimed it since. */
+export async function settleBacklink(
+  db: Db,
+  job: Pick<ClaimedBacklink, 'id' | 'attempts'>,
+  outcome:
+    | { status: 'posted'; commentId: string | null }
+    | { status: 'failed'; error: string }
+    | { status: 'pending'; error: string; retryInMs: number },
+): Promise<void> {
+  await db
+    .updateTable('git_backlinks')
+    .set({
+      status: outcome.status,
+      lease_until: null,
+      ...(outcome.status === 'posted'
+        ? { comment_id: outcome.commentId, posted_at: sql<Date>`now()`, last_error: null }
+        : { last_error: outcome.error }),
+      ...(outcome.status === 'pending'
+        ? { next_attempt_at: sql<Date>`now() + make_interval(secs => ${outcome.retryInMs / 1000})` }
+        : {}),
+    })
+    .where('id', '=', job.id)
+    .where('attempts', '=', job.attempts)
+    .execute();
+}
+
+export function updateConnection(
+  db: Db,
+  id: string,
+  patch: { name?: string; api_token?: string | null; api_base_url?: string | null; backlinks?: boolean },
+): Promise<GitConnectionRow | undefined> {
+  return db
+    .updateTable('git_connections')
+    .set({ ...patch, updated_at: sql<Date>`now()` })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirst();
 }

@@ -19,6 +19,7 @@ import {
   MIN_SECRET_LENGTH,
   setAutomation,
   setConnectionRepositories,
+  updateConnection,
 } from './service.js';
 import { type GitWorkerOptions, startGitWorker } from './worker.js';
 
@@ -26,11 +27,19 @@ import { type GitWorkerOptions, startGitWorker } from './worker.js';
 export const GIT_BODY_LIMIT = 1024 * 1024;
 const HOSTS: readonly GitHost[] = ['github', 'gitlab', 'gitea'];
 
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
 const Host = Type.Union([Type.Literal('github'), Type.Literal('gitlab'), Type.Literal('gitea')]);
 const Repository = Type.Object(
   { fullName: Type.String({ minLength: 3, maxLength: 300 }), teamId: Uuid },
   { additionalProperties: false },
 );
+const ApiToken = Type.String({ minLength: 1, maxLength: 4096 });
+const ApiBaseUrl = Type.String({
+  minLength: 1,
+  maxLength: 2048,
+  description:
+    'The API root, e.g. https://github.example.com/api/v3, https://gitlab.example.com/api/v4, https://gitea.example.com/api/v1',
+});
 const Repositories = Type.Array(Repository, { maxItems: MAX_REPOSITORIES });
 const ConnectionSchema = Type.Object({
   id: Type.String(),
@@ -38,6 +47,8 @@ const ConnectionSchema = Type.Object({
   name: Type.String(),
   webhookUrl: Type.String({ description: 'Paste this into the host as the webhook URL' }),
   hasApiToken: Type.Boolean(),
+  apiBaseUrl: Nullable(Type.String({ description: "The host's API root; null: the public default" })),
+  backlinks: Type.Boolean({ description: 'Back-link comments are on (they also need a token)' }),
   repositories: Type.Array(Type.Object({ fullName: Type.String(), teamId: Type.String() })),
   createdAt: Timestamp,
 });
@@ -48,7 +59,6 @@ const Event = Type.Union([
   Type.Literal('mergeable'),
   Type.Literal('merge'),
 ]);
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
 const Rule = Type.Object(
   {
     event: Event,
@@ -122,7 +132,9 @@ export function gitRoutes(app: Http, ctx: AppContext, worker: { kick(): void }):
             host: Host,
             name: OneLineText(200),
             webhookSecret: Type.Optional(Type.String({ minLength: MIN_SECRET_LENGTH, maxLength: 256 })),
-            apiToken: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 4096 }))),
+            apiToken: Type.Optional(Nullable(ApiToken)),
+            apiBaseUrl: Type.Optional(Nullable(ApiBaseUrl)),
+            backlinks: Type.Optional(Type.Boolean()),
             repositories: Type.Optional(Repositories),
           },
           { additionalProperties: false },
@@ -154,6 +166,28 @@ export function gitRoutes(app: Http, ctx: AppContext, worker: { kick(): void }):
       const { connections, total } = await listConnections(ctx, actorOf(req), page);
       return { connections, pageInfo: { total, ...page } };
     },
+  );
+
+  app.patch(
+    '/api/admin/git/connections/:id',
+    {
+      schema: {
+        tags: ['git'],
+        summary: "Change a connection's name, API token (null removes it), API base URL or back-link switch",
+        params: Type.Object({ id: Uuid }),
+        body: Type.Object(
+          {
+            name: Type.Optional(OneLineText(200)),
+            apiToken: Type.Optional(Nullable(ApiToken)),
+            apiBaseUrl: Type.Optional(Nullable(ApiBaseUrl)),
+            backlinks: Type.Optional(Type.Boolean()),
+          },
+          { additionalProperties: false },
+        ),
+        response: { 200: Type.Object({ connection: ConnectionSchema }), ...errors(400, 401, 403, 404) },
+      },
+    },
+    async (req) => ({ connection: await updateConnection(ctx, actorOf(req), req.params.id, req.body) }),
   );
 
   app.put(

@@ -13,6 +13,7 @@ import type {
 } from '../../platform/db/tables.js';
 import { conflict, invalidField, notFound } from '../../platform/errors.js';
 import { isUuid } from '../../platform/ids.js';
+import { UnsafeDestinationError, vetDestination } from '../../platform/net/safe-destination.js';
 import { seal } from '../../platform/sealed.js';
 import { assertAdmin } from '../users/policy.js';
 import * as q from './queries.js';
@@ -39,7 +40,18 @@ export interface ConnectionInput {
   name: string;
   webhookSecret?: string | undefined;
   apiToken?: string | null | undefined;
+  /** The host's API root (GitHub Enterprise, self-hosted GitLab, Gitea); null: the public default. */
+  apiBaseUrl?: string | null | undefined;
+  /** Post back-link comments (default on; they need a token). */
+  backlinks?: boolean | undefined;
   repositories?: RepositoryInput[] | undefined;
+}
+
+export interface ConnectionPatch {
+  name?: string | undefined;
+  apiToken?: string | null | undefined;
+  apiBaseUrl?: string | null | undefined;
+  backlinks?: boolean | undefined;
 }
 
 export interface ConnectionView {
@@ -48,6 +60,8 @@ export interface ConnectionView {
   name: string;
   webhookUrl: string;
   hasApiToken: boolean;
+  apiBaseUrl: string | null;
+  backlinks: boolean;
   repositories: { fullName: string; teamId: string }[];
   createdAt: string;
 }
@@ -62,11 +76,30 @@ function present(ctx: AppContext, c: GitConnectionRow, repos: GitRepositoryRow[]
     name: c.name,
     webhookUrl: webhookUrl(ctx, c.host),
     hasApiToken: c.api_token !== null,
+    apiBaseUrl: c.api_base_url,
+    backlinks: c.backlinks,
     repositories: repos
       .filter((r) => r.connection_id === c.id)
       .map((r) => ({ fullName: r.full_name, teamId: r.team_id })),
     createdAt: c.created_at.toISOString(),
   };
+}
+
+/** An API root, vetted as outgoing webhooks' URLs are (the connect-time check runs again on each call). */
+async function checkApiBase(
+  ctx: AppContext,
+  raw: string | null | undefined,
+): Promise<string | null | undefined> {
+  if (raw === undefined || raw === null) return raw;
+  try {
+    const url = await vetDestination(raw.trim(), { allowPrivate: ctx.config.webhookAllowPrivate });
+    if (url.search || url.hash || url.username || url.password)
+      throw new UnsafeDestinationError('must be a bare URL');
+    return url.toString().replace(/\/+$/, '');
+  } catch (err) {
+    if (err instanceof UnsafeDestinationError) throw invalidField('apiBaseUrl', err.message);
+    throw err;
+  }
 }
 
 const REPO_NAME = /^[A-Za-z0-9_.-]+(\/[A-Za-z0-9_.-]+)+$/;
@@ -110,6 +143,7 @@ export async function createConnection(
     throw invalidField('webhookSecret', `must be at least ${MIN_SECRET_LENGTH} characters`);
   }
   const repos = await checkRepositories(ctx, input.host, input.repositories ?? [], null);
+  const apiBase = await checkApiBase(ctx, input.apiBaseUrl);
   const key = ctx.deriveKey(SEALING_PURPOSE);
   const row = await ctx.db.transaction().execute(async (trx) => {
     const c = await q.insertConnection(trx, {
@@ -117,6 +151,8 @@ export async function createConnection(
       name,
       webhook_secret: seal(key, secret),
       api_token: input.apiToken ? seal(key, input.apiToken) : null,
+      api_base_url: apiBase ?? null,
+      backlinks: input.backlinks ?? true,
       created_by: actor.id,
     });
     await q.setRepositories(trx, c, repos);
@@ -156,6 +192,31 @@ export async function setConnectionRepositories(
   const row = await connectionOrNotFound(ctx, id);
   const repos = await checkRepositories(ctx, row.host, repositories, row.id);
   await ctx.db.transaction().execute((trx) => q.setRepositories(trx, row, repos));
+  return present(ctx, row, await q.repositoriesOf(ctx.db, [row.id]));
+}
+
+/** Changes a connection's name, API token (null removes it), API root or back-link switch. */
+export async function updateConnection(
+  ctx: AppContext,
+  actor: Actor,
+  id: string,
+  patch: ConnectionPatch,
+): Promise<ConnectionView> {
+  assertAdmin(actor);
+  const current = await connectionOrNotFound(ctx, id);
+  const name = patch.name?.trim();
+  if (name === '') throw invalidField('name', 'must not be blank');
+  const apiBase = await checkApiBase(ctx, patch.apiBaseUrl);
+  const key = ctx.deriveKey(SEALING_PURPOSE);
+  const row =
+    (await q.updateConnection(ctx.db, current.id, {
+      ...(name !== undefined ? { name } : {}),
+      ...(patch.apiToken !== undefined
+        ? { api_token: patch.apiToken ? seal(key, patch.apiToken) : null }
+        : {}),
+      ...(apiBase !== undefined ? { api_base_url: apiBase } : {}),
+      ...(patch.backlinks !== undefined ? { backlinks: patch.backlinks } : {}),
+    })) ?? current;
   return present(ctx, row, await q.repositoriesOf(ctx.db, [row.id]));
 }
 

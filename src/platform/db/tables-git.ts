@@ -13,6 +13,9 @@ export interface GitConnectionsTable {
   /** Sealed with the 'git-secrets' key (platform/sealed.ts). */
   webhook_secret: string;
   api_token: string | null;
+  /** The host's API root (migration 0051); null: the host's public default. */
+  api_base_url: string | null;
+  backlinks: Generated<boolean>;
   created_by: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
@@ -51,6 +54,24 @@ export interface GitDeliveriesTable {
   last_error: string | null;
   received_at: Timestamp;
   processed_at: NullableTimestamp;
+}
+
+export interface GitBacklinksTable {
+  id: Generated<string>;
+  connection_id: string;
+  pull_url: string;
+  issue_id: string;
+  api_repo: string;
+  number: number;
+  repo_private: Generated<boolean>;
+  status: Generated<'pending' | 'working' | 'posted' | 'failed'>;
+  attempts: Generated<number>;
+  lease_until: NullableTimestamp;
+  next_attempt_at: Timestamp;
+  last_error: string | null;
+  comment_id: string | null;
+  created_at: Timestamp;
+  posted_at: NullableTimestamp;
 }
 
 export type GitConnectionRow = Selectable<GitConnectionsTable>;

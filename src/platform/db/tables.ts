@@ -19,6 +19,7 @@ import type {
 } from './tables-accounts.js';
 import type {
   GitAutomationRulesTable,
+  GitBacklinksTable,
   GitConnectionsTable,
   GitDeliveriesTable,
   GitRepositoriesTable,
@@ -398,6 +399,7 @@ export interface DB {
   git_repositories: GitRepositoriesTable;
   git_automation_rules: GitAutomationRulesTable;
   git_deliveries: GitDeliveriesTable;
+  git_backlinks: GitBacklinksTable;
 }
 
 export type UserRow = Omit<Selectable<UsersTable>, 'name_slug'>;

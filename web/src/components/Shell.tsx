@@ -196,6 +196,7 @@ export function Shell({ path, children }: { path: string; children: ReactNode })
               {nav('/admin/sso', 'Single sign-on')}
               {nav('/admin/scim', 'Provisioning (SCIM)')}
               {nav('/admin/oauth-apps', 'OAuth apps')}
+              {nav('/admin/git', 'Git')}
             </>
           )}
         </nav>

@@ -96,6 +96,9 @@ export const keys = {
     scimTokens: ['admin', 'scim-tokens'] as const,
     oauthApps: ['admin', 'oauth-apps'] as const,
     oauth: ['admin', 'oauth'] as const,
+    git: ['admin', 'git'] as const,
+    gitDeliveries: ['admin', 'git', 'deliveries'] as const,
+    gitAutomation: (teamId: string) => ['admin', 'git', 'automation', teamId] as const,
     sso: ['admin', 'sso'] as const,
     auditTypes: ['admin', 'audit-types'] as const,
     audit: (type: string, from: string, q: string, ip: string) =>
