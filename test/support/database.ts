@@ -13,8 +13,8 @@ export interface TestDatabase extends Database {
   url?: string;
 }
 
-/** Idle copies kept per process: a file uses one or two at a time. */
-const MAX_IDLE = 2;
+/** Idle copies kept per process: a file uses one or two at a time (TEST_DB_REUSE=0: none, every copy new). */
+const MAX_IDLE = process.env['TEST_DB_REUSE'] === '0' ? 0 : 2;
 /** The template as its first copy in this process read it (a process uses one kind of database). */
 let template: Promise<Template> | undefined;
 const resets = new Map<PGlite | string, number>();
