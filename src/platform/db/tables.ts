@@ -22,6 +22,7 @@ import type {
   GitDeliveriesTable,
   GitRepositoriesTable,
 } from './tables-git.js';
+import type { ImportPendingTable, ImportRecordsTable, ImportRunsTable } from './tables-import.js';
 import type {
   FileChunksTable,
   FilesTable,
@@ -396,6 +397,9 @@ export interface DB {
   git_repositories: GitRepositoriesTable;
   git_automation_rules: GitAutomationRulesTable;
   git_deliveries: GitDeliveriesTable;
+  import_runs: ImportRunsTable;
+  import_records: ImportRecordsTable;
+  import_pending: ImportPendingTable;
 }
 
 export type UserRow = Omit<Selectable<UsersTable>, 'name_slug'>;

@@ -36,6 +36,7 @@ import * as m0046 from './0046_sso.js';
 import * as m0047 from './0047_audit_search.js';
 import * as m0048 from './0048_git.js';
 import * as m0049 from './0049_oauth.js';
+import * as m0052 from './0052_imports.js';
 
 export interface Migration {
   version: number;
@@ -81,4 +82,5 @@ export const migrations: Migration[] = [
   { version: 47, ...m0047 },
   { version: 48, ...m0048 },
   { version: 49, ...m0049 },
+  { version: 52, ...m0052 },
 ];
