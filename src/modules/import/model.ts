@@ -128,6 +128,8 @@ export interface IssuePage {
   issues: ImportIssue[];
   /** Where the next page starts; null after the last. Stored on the run once the page is written. */
   next: string | null;
+  /** Records the adapter refused (a CSV row without a title...), reported and counted as failed. */
+  refused?: string[] | undefined;
 }
 
 /** One source: an adapter. */

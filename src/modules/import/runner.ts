@@ -463,7 +463,10 @@ const clampPriority = (p: number) => Math.min(PRIORITY_MAX, Math.max(0, Math.rou
  */
 export function withOrigin(issue: Pick<ImportIssue, 'description' | 'identifier' | 'url'>, label: string) {
   const key = issue.url ? `[${issue.identifier}](${issue.url})` : issue.identifier;
-  const line = `*Imported from ${label}: ${key}*`;
+  // PostgreSQL's text parser reads "ENG-12" as the word "eng" and the signed number "-12", which no
+  // search matches; the key's words in a comment (not rendered) are what a search for "ENG-12" finds.
+  const words = issue.identifier.replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+  const line = `*Imported from ${label}: ${key}* <!-- ${words} -->`;
   const text = issue.description?.trimEnd() ?? '';
   return text ? `${text}\n\n${line}` : line;
 }
@@ -507,6 +510,10 @@ export async function runImport(
   try {
     await run.reference(await source.reference());
     for await (const page of source.issues(cursor)) {
+      for (const message of page.refused ?? []) {
+        run.count('issue.failed');
+        run.error(message);
+      }
       for (const issue of page.issues) {
         try {
           await run.issue(issue);
