@@ -31,18 +31,31 @@ before(async () => {
   baseA = await a.listen();
   keyA = await apiKeyFor(a, a.adminToken);
   const me = await b.get('/api/auth/me', b.adminToken);
-  adminB = { id: me.body.user.id, role: 'admin', name: me.body.user.name, email: me.body.user.email, via: 'session' };
+  adminB = {
+    id: me.body.user.id,
+    role: 'admin',
+    name: me.body.user.name,
+    email: me.body.user.email,
+    via: 'session',
+  };
 
   // A: team SRC, a member who comments, labels, a project with a milestone, a cycle, issues.
   const bob = await ok(
-    await a.post('/api/admin/users', { name: 'Bob Source', email: bobEmail, password: 'correct horse battery 1', role: 'member' }, a.adminToken),
+    await a.post(
+      '/api/admin/users',
+      { name: 'Bob Source', email: bobEmail, password: 'correct horse battery 1', role: 'member' },
+      a.adminToken,
+    ),
     'bob',
   );
   const team = await ok(await a.post('/api/teams', { key: 'SRC', name: 'Source' }, a.adminToken), 'team');
   ids.team = team.team.id;
   const states = (await a.get('/api/workflow-states?teamId=SRC', a.adminToken)).body.workflowStates;
   const done = states.find((s: any) => s.type === 'completed');
-  const label = await ok(await a.post('/api/labels', { name: 'Bug', teamId: 'SRC', color: '#ff0000' }, a.adminToken), 'label');
+  const label = await ok(
+    await a.post('/api/labels', { name: 'Bug', teamId: 'SRC', color: '#ff0000' }, a.adminToken),
+    'label',
+  );
   const project = await ok(
     await a.post('/api/projects', { name: 'Launch', teamIds: [ids.team] }, a.adminToken),
     'project',
@@ -78,21 +91,32 @@ before(async () => {
   );
   ids.parent = parent.issue.identifier;
   const child = await ok(
-    await a.post('/api/issues', { teamId: 'SRC', title: 'Child: map states', parentId: parent.issue.id }, a.adminToken),
+    await a.post(
+      '/api/issues',
+      { teamId: 'SRC', title: 'Child: map states', parentId: parent.issue.id },
+      a.adminToken,
+    ),
     'child',
   );
   ids.child = child.issue.identifier;
   for (let i = 3; i <= 5; i++) {
-    await ok(await a.post('/api/issues', { teamId: 'SRC', title: `Plain issue ${i}` }, a.adminToken), 'issue');
+    await ok(
+      await a.post('/api/issues', { teamId: 'SRC', title: `Plain issue ${i}` }, a.adminToken),
+      'issue',
+    );
   }
-  const bobToken = (await a.post('/api/auth/login', { email: bobEmail, password: 'correct horse battery 1' })).body
-    .token;
+  const bobToken = (await a.post('/api/auth/login', { email: bobEmail, password: 'correct horse battery 1' }))
+    .body.token;
   await ok(
     await a.post(`/api/issues/${ids.parent}/comments`, { body: 'First comment, by Bob' }, bobToken),
     'comment',
   );
   await ok(
-    await a.post(`/api/issues/${ids.parent}/relations`, { relatedIssueId: 'SRC-5', type: 'blocks' }, a.adminToken),
+    await a.post(
+      `/api/issues/${ids.parent}/relations`,
+      { relatedIssueId: 'SRC-5', type: 'blocks' },
+      a.adminToken,
+    ),
     'relation',
   );
   await ok(
@@ -119,7 +143,9 @@ async function issuesOfB() {
 
 describe('importing one Trackway instance into another through the GraphQL API', () => {
   test('a dry run reports what would be created and the missing users, and writes nothing', async () => {
-    const report = await runImport(b.ctx, adminB, linearSource({ url: baseA, apiKey: keyA }), { dryRun: true });
+    const report = await runImport(b.ctx, adminB, linearSource({ url: baseA, apiKey: keyA }), {
+      dryRun: true,
+    });
     assert.equal(report.status, 'completed');
     assert.equal(report.counts['issue.created'], 5);
     assert.equal(report.counts['team.created'], 1);
@@ -170,9 +196,9 @@ describe('importing one Trackway instance into another through the GraphQL API',
     assert.equal(child.parentId, parent.id);
 
     // The original key finds the issue by search.
-    const found = await b.get(`/api/issues?q=${encodeURIComponent(ids.parent!)}`, b.adminToken);
+    const found = await b.get(`/api/issues?q=${encodeURIComponent(ids.child!)}`, b.adminToken);
     assert.ok(
-      found.body.issues.some((i: any) => i.id === parent.id),
+      found.body.issues.some((i: any) => i.id === child.id),
       JSON.stringify(found.body.issues.map((i: any) => i.title)),
     );
 

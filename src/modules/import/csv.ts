@@ -9,7 +9,14 @@ import { parse } from 'csv-parse/sync';
 import type { StateType } from '../../platform/db/tables.js';
 import { ImportInputError, type ImportIssue, type ImportSource } from './model.js';
 
-const STATE_TYPES: readonly StateType[] = ['triage', 'backlog', 'unstarted', 'started', 'completed', 'canceled'];
+const STATE_TYPES: readonly StateType[] = [
+  'triage',
+  'backlog',
+  'unstarted',
+  'started',
+  'completed',
+  'canceled',
+];
 const FIELDS = [
   'key',
   'title',
@@ -55,10 +62,12 @@ export function checkMapping(raw: unknown): CsvMapping {
   };
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) fail('must be a JSON object');
   const m = raw as Record<string, unknown>;
-  if (typeof m.team !== 'string' || !TEAM_KEY.test(m.team)) fail('team must be a team key (letters and digits)');
+  if (typeof m.team !== 'string' || !TEAM_KEY.test(m.team))
+    fail('team must be a team key (letters and digits)');
   if (m.teamName !== undefined && (typeof m.teamName !== 'string' || m.teamName.trim() === ''))
     fail('teamName must be text');
-  if (typeof m.columns !== 'object' || m.columns === null || Array.isArray(m.columns)) fail('columns must be an object');
+  if (typeof m.columns !== 'object' || m.columns === null || Array.isArray(m.columns))
+    fail('columns must be an object');
   const columns = m.columns as Record<string, unknown>;
   for (const [k, v] of Object.entries(columns)) {
     if (!(FIELDS as readonly string[]).includes(k)) fail(`columns.${k} is not one of ${FIELDS.join(', ')}`);
@@ -81,7 +90,8 @@ export function checkMapping(raw: unknown): CsvMapping {
 }
 
 function parseRows(text: string, mapping: CsvMapping): Record<string, string>[] {
-  if (Buffer.byteLength(text) > CSV_MAX_BYTES) throw new ImportInputError(`the file is over ${CSV_MAX_BYTES} bytes`);
+  if (Buffer.byteLength(text) > CSV_MAX_BYTES)
+    throw new ImportInputError(`the file is over ${CSV_MAX_BYTES} bytes`);
   let rows: Record<string, string>[];
   try {
     rows = parse(text, {
@@ -130,20 +140,29 @@ export function csvSource(name: string, text: string, rawMapping: unknown): Impo
   const seen = new Map<string, number>();
   const states = new Map<string, { name: string; type: StateType | undefined }>();
   const labels = new Map<string, string>();
-  rows.forEach((row, i) => {
+  for (const [i, row] of rows.entries()) {
     const line = `row ${i + 2}`;
     const key = col(row, 'key') ?? line;
     const first = seen.get(key);
-    if (first !== undefined) return issues.push(`${key}: duplicate key (also in row ${first + 2}); row ${i + 2} skipped`);
+    if (first !== undefined) {
+      issues.push(`${key}: duplicate key (also in row ${first + 2}); row ${i + 2} skipped`);
+      continue;
+    }
     seen.set(key, i);
     const title = col(row, 'title');
-    if (!title) return issues.push(`${key}: no title`);
+    if (!title) {
+      issues.push(`${key}: no title`);
+      continue;
+    }
     const dates: Record<string, string | undefined> = {};
     for (const f of ['created', 'updated', 'completed', 'due'] as const) {
       const v = col(row, f);
       if (v === undefined) continue;
       const d = isoDate(v);
-      if (!d) return issues.push(`${key}: ${f} "${v.slice(0, 40)}" is not a date`);
+      if (!d) {
+        issues.push(`${key}: ${f} "${v.slice(0, 40)}" is not a date`);
+        continue;
+      }
       dates[f] = d;
     }
     const rawPriority = col(row, 'priority');
@@ -159,7 +178,7 @@ export function csvSource(name: string, text: string, rawMapping: unknown): Impo
       .map((l) => l.trim())
       .filter(Boolean);
     for (const l of names) labels.set(l.toLowerCase(), l);
-    return issues.push({
+    issues.push({
       key,
       identifier: key,
       teamRef,
@@ -177,7 +196,7 @@ export function csvSource(name: string, text: string, rawMapping: unknown): Impo
       updatedAt: dates.updated,
       completedAt: dates.completed ?? null,
     });
-  });
+  }
 
   return {
     kind: 'csv',
@@ -191,8 +210,15 @@ export function csvSource(name: string, text: string, rawMapping: unknown): Impo
       }
       return {
         users: [...emails].map((email) => ({ email })),
-        teams: [{ key: teamRef, teamKey: mapping.team.toUpperCase(), name: mapping.teamName ?? mapping.team }],
-        states: [...states.entries()].map(([k, s]) => ({ key: `state:${k}`, teamRef, name: s.name, type: s.type })),
+        teams: [
+          { key: teamRef, teamKey: mapping.team.toUpperCase(), name: mapping.teamName ?? mapping.team },
+        ],
+        states: [...states.entries()].map(([k, s]) => ({
+          key: `state:${k}`,
+          teamRef,
+          name: s.name,
+          type: s.type,
+        })),
         labels: [...labels.entries()].map(([k, name]) => ({ key: `label:${k}`, teamRef, name })),
         projects: [],
         milestones: [],

@@ -12,13 +12,7 @@
 // server names (bounded) and asks again.
 import { LinearClient, RatelimitedLinearError } from '@linear/sdk';
 import type { StateType } from '../../platform/db/tables.js';
-import type {
-  ImportComment,
-  ImportIssue,
-  ImportReference,
-  ImportSource,
-  IssuePage,
-} from './model.js';
+import type { ImportComment, ImportIssue, ImportReference, ImportSource, IssuePage } from './model.js';
 
 export type GraphqlRequest = (query: string, variables: Record<string, unknown>) => Promise<unknown>;
 
@@ -201,10 +195,13 @@ export function linearSource(opts: LinearSourceOptions): ImportSource {
     async reference(): Promise<ImportReference> {
       const users = await all<{ email: string; name: string }>('users', 'email name');
       const teams = await all<{ id: string; key: string; name: string }>('teams', 'id key name');
-      const states = await all<{ id: string; name: string; type: string; color: string; team: { id: string } }>(
-        'workflowStates',
-        'id name type color team { id }',
-      );
+      const states = await all<{
+        id: string;
+        name: string;
+        type: string;
+        color: string;
+        team: { id: string };
+      }>('workflowStates', 'id name type color team { id }');
       const labels = await all<{ id: string; name: string; color: string; team: { id: string } | null }>(
         'issueLabels',
         'id name color team { id }',

@@ -161,6 +161,18 @@ export function liveUserByEmail(db: Db, email: string): Promise<UserRow | undefi
     .executeTakeFirst();
 }
 
+/** Whom the CLI imports as unless told: the oldest active admin. */
+export function firstActiveAdmin(db: Db): Promise<UserRow | undefined> {
+  return db
+    .selectFrom('users')
+    .selectAll()
+    .where('role', '=', 'admin')
+    .where('status', '=', 'active')
+    .where('deleted_at', 'is', null)
+    .orderBy('created_at')
+    .executeTakeFirst();
+}
+
 /** A placeholder stands in for someone the source names but who has no account here: it cannot sign in. */
 export async function suspendUser(db: Db, id: string): Promise<void> {
   await db

@@ -23,8 +23,8 @@ import type { Actor, AppContext } from '../../platform/context.js';
 import type { Db } from '../../platform/db/database.js';
 import type { StateType } from '../../platform/db/tables.js';
 import { AppError } from '../../platform/errors.js';
-import { auditActorOf } from '../audit/record.js';
 import { createAttachment } from '../attachments/service.js';
+import { auditActorOf } from '../audit/record.js';
 import { createComment } from '../comments/service.js';
 import { createCycle } from '../cycles/service.js';
 import { issueHistoryHandler } from '../issues/history.js';
@@ -103,6 +103,12 @@ class Run {
 
   count(key: string, n = 1) {
     this.counts[key] = (this.counts[key] ?? 0) + n;
+  }
+
+  /** Counted as created in a dry run, whose parent (a team, a project) is not there yet: no id. */
+  planned(entity: string): null {
+    this.count(`${entity}.created`);
+    return null;
   }
 
   error(message: string) {
@@ -198,7 +204,7 @@ class Run {
       if (teamId === undefined) continue;
       const id =
         l.teamRef !== null && teamId === null
-          ? (this.count('label.created'), null)
+          ? this.planned('label')
           : await this.resolve(
               'label',
               l.key,
@@ -248,7 +254,7 @@ class Run {
                 })
               ).id,
           )
-        : (this.count('milestone.created'), null);
+        : this.planned('milestone');
       this.milestones.set(m.key, id);
     }
     for (const c of ref.cycles) {
@@ -269,7 +275,7 @@ class Run {
                 })
               ).id,
           )
-        : (this.count('cycle.created'), null);
+        : this.planned('cycle');
       this.cycles.set(c.key, id);
     }
   }
@@ -431,7 +437,12 @@ class Run {
         await createAttachment(
           this.quiet,
           this.admin,
-          { issueId: id, title: `${this.source.label} ${issue.identifier}`, subtitle: 'Imported', url: issue.url },
+          {
+            issueId: id,
+            title: `${this.source.label} ${issue.identifier}`,
+            subtitle: 'Imported',
+            url: issue.url,
+          },
           trx,
         );
       }
@@ -448,7 +459,12 @@ class Run {
   /** `from` relates to `to` (the relation's source and target), unless a duplicate of one already there. */
   private async relation(trx: Db, key: string, type: string, from: string, to: string) {
     if (await q.findRecord(trx, this.source.name, 'relation', key)) return;
-    const row = await createRelation(this.quiet, this.admin, { issueId: from, relatedIssueId: to, type }, trx);
+    const row = await createRelation(
+      this.quiet,
+      this.admin,
+      { issueId: from, relatedIssueId: to, type },
+      trx,
+    );
     await this.record(trx, 'relation', key, row.id);
     this.count('relation.created');
   }
@@ -535,7 +551,12 @@ export async function runImport(
     }
   } catch (err) {
     run.error(`stopped: ${(err as Error).message}`);
-    await q.updateRun(ctx.db, runId, { status: 'failed', counts: run.counts, errors: run.errors, report: report('failed') });
+    await q.updateRun(ctx.db, runId, {
+      status: 'failed',
+      counts: run.counts,
+      errors: run.errors,
+      report: report('failed'),
+    });
     throw err;
   }
   const done = report('completed');
