@@ -89,23 +89,37 @@ export function checkMapping(raw: unknown): CsvMapping {
   return m as unknown as CsvMapping;
 }
 
-function parseRows(text: string, mapping: CsvMapping): Record<string, string>[] {
+/** A parsed row and the line of the file it starts on (what a refusal names). */
+interface Row {
+  cells: Record<string, string>;
+  line: number;
+}
+
+function parseRows(text: string, mapping: CsvMapping): Row[] {
   if (Buffer.byteLength(text) > CSV_MAX_BYTES)
     throw new ImportInputError(`the file is over ${CSV_MAX_BYTES} bytes`);
-  let rows: Record<string, string>[];
+  let rows: Row[];
   try {
-    rows = parse(text, {
+    // Line ends made LF first: csv-parse counts a CRLF inside a quoted field as two lines, and a
+    // description's line breaks are LF anyway. `info.lines` is the line a record ends on; it
+    // starts as many lines earlier as its fields hold line breaks.
+    const parsed = parse(text.replace(/\r\n?/g, '\n'), {
       columns: true,
       bom: true,
       skip_empty_lines: true,
       trim: false,
+      info: true,
       to: CSV_MAX_ROWS + 1,
-    }) as Record<string, string>[];
+    }) as unknown as { record: Record<string, string>; info: { lines: number } }[];
+    rows = parsed.map(({ record, info }) => ({
+      cells: record,
+      line: info.lines - Object.values(record).reduce((n, v) => n + (v.match(/\n/g)?.length ?? 0), 0),
+    }));
   } catch (err) {
     throw new ImportInputError(`the file is not readable CSV: ${(err as Error).message}`);
   }
   if (rows.length > CSV_MAX_ROWS) throw new ImportInputError(`the file has more than ${CSV_MAX_ROWS} rows`);
-  const header = rows[0] ? Object.keys(rows[0]) : [];
+  const header = rows[0] ? Object.keys(rows[0].cells) : [];
   for (const [field, column] of Object.entries(mapping.columns)) {
     if (rows.length && !header.includes(column!))
       throw new ImportInputError(`mapping: columns.${field} names "${column}", which the file lacks`);
@@ -140,30 +154,32 @@ export function csvSource(name: string, text: string, rawMapping: unknown): Impo
   const seen = new Map<string, number>();
   const states = new Map<string, { name: string; type: StateType | undefined }>();
   const labels = new Map<string, string>();
-  for (const [i, row] of rows.entries()) {
-    const line = `row ${i + 2}`;
-    const key = col(row, 'key') ?? line;
+  for (const [i, { cells: row, line }] of rows.entries()) {
+    // Without a key column a row is keyed by its place among the rows (not its line: a
+    // description gaining a line break must not change the keys of the rows after it).
+    const key = col(row, 'key') ?? `row ${i + 1}`;
+    const at = `${key} (line ${line})`;
     const first = seen.get(key);
     if (first !== undefined) {
-      issues.push(`${key}: duplicate key (also in row ${first + 2}); row ${i + 2} skipped`);
+      issues.push(`${at}: duplicate key (first on line ${first}); skipped`);
       continue;
     }
-    seen.set(key, i);
+    seen.set(key, line);
     const title = col(row, 'title');
     if (!title) {
-      issues.push(`${key}: no title`);
+      issues.push(`${at}: no title`);
       continue;
     }
     const dates: Record<string, string | undefined> = {};
-    for (const f of ['created', 'updated', 'completed', 'due'] as const) {
+    const badDate = (['created', 'updated', 'completed', 'due'] as const).find((f) => {
       const v = col(row, f);
-      if (v === undefined) continue;
-      const d = isoDate(v);
-      if (!d) {
-        issues.push(`${key}: ${f} "${v.slice(0, 40)}" is not a date`);
-        continue;
-      }
-      dates[f] = d;
+      if (v === undefined) return false;
+      dates[f] = isoDate(v);
+      return dates[f] === undefined;
+    });
+    if (badDate) {
+      issues.push(`${at}: ${badDate} "${col(row, badDate)!.slice(0, 40)}" is not a date`);
+      continue;
     }
     const rawPriority = col(row, 'priority');
     const mapped = rawPriority === undefined ? undefined : mapping.priorities?.[rawPriority];

@@ -479,10 +479,9 @@ const clampPriority = (p: number) => Math.min(PRIORITY_MAX, Math.max(0, Math.rou
  */
 export function withOrigin(issue: Pick<ImportIssue, 'description' | 'identifier' | 'url'>, label: string) {
   const key = issue.url ? `[${issue.identifier}](${issue.url})` : issue.identifier;
-  // PostgreSQL's text parser reads "ENG-12" as the word "eng" and the signed number "-12", which no
-  // search matches; the key's words in a comment (not rendered) are what a search for "ENG-12" finds.
-  const words = issue.identifier.replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
-  const line = `*Imported from ${label}: ${key}* <!-- ${words} -->`;
+  // Search reads "ENG-12" in the text as the word "eng" and the number "-12" and a
+  // search for "ENG-12" asks for both (platform/list/search.ts): the key as written is found.
+  const line = `*Imported from ${label}: ${key}*`;
   const text = issue.description?.trimEnd() ?? '';
   return text ? `${text}\n\n${line}` : line;
 }
