@@ -17,7 +17,7 @@ const STATE_TYPES: readonly StateType[] = [
   'completed',
   'canceled',
 ];
-const FIELDS = [
+export const FIELDS = [
   'key',
   'title',
   'description',

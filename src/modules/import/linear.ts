@@ -12,7 +12,14 @@
 // server names (bounded) and asks again.
 import { LinearClient, RatelimitedLinearError } from '@linear/sdk';
 import type { StateType } from '../../platform/db/tables.js';
-import type { ImportComment, ImportIssue, ImportReference, ImportSource, IssuePage } from './model.js';
+import {
+  type ImportComment,
+  ImportInputError,
+  type ImportIssue,
+  type ImportReference,
+  type ImportSource,
+  type IssuePage,
+} from './model.js';
 
 export type GraphqlRequest = (query: string, variables: Record<string, unknown>) => Promise<unknown>;
 
@@ -24,7 +31,12 @@ export interface LinearSourceOptions {
   pageSize?: number;
   /** Replaces the SDK's request (tests fail it part-way). */
   request?: GraphqlRequest;
+  /** Ends the run's requests (the server is stopping). */
+  signal?: AbortSignal;
 }
+
+/** How long one request may take: a server that never answers must not hold a run forever. */
+const REQUEST_TIMEOUT_MS = 60_000;
 
 const NESTED = { labels: 20, comments: 20, relations: 20, attachments: 10 };
 const ROOT_PAGE = 100;
@@ -89,14 +101,31 @@ interface LinearComment {
   parent: { id: string } | null;
 }
 
+/** The server's address as runs and the audit log name it: user and password left out. */
+function withoutCredentials(base: string): string {
+  try {
+    const url = new URL(base);
+    url.username = '';
+    url.password = '';
+    return url.toString().replace(/\/+$/, '');
+  } catch {
+    throw new ImportInputError('url is not a valid URL');
+  }
+}
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export function linearSource(opts: LinearSourceOptions): ImportSource {
   const base = opts.url.replace(/\/+$/, '').replace(/\/graphql$/, '');
   const pageSize = Math.min(50, Math.max(1, opts.pageSize ?? 25));
-  const client = new LinearClient({ apiKey: opts.apiKey, apiUrl: `${base}/graphql` });
+  // A client per request: the SDK passes its options to fetch, so each request gets its own deadline.
+  const clientOf = () => {
+    const timeout = AbortSignal.timeout(REQUEST_TIMEOUT_MS);
+    const signal = opts.signal ? AbortSignal.any([timeout, opts.signal]) : timeout;
+    return new LinearClient({ apiKey: opts.apiKey, apiUrl: `${base}/graphql`, signal });
+  };
   const send: GraphqlRequest =
-    opts.request ?? (async (query, variables) => (await client.client.rawRequest(query, variables)).data);
+    opts.request ?? (async (query, variables) => (await clientOf().client.rawRequest(query, variables)).data);
 
   async function request<T>(query: string, variables: Record<string, unknown> = {}): Promise<T> {
     for (let attempt = 1; ; attempt++) {
@@ -190,7 +219,7 @@ export function linearSource(opts: LinearSourceOptions): ImportSource {
 
   return {
     kind: 'linear',
-    name: `linear:${base}`,
+    name: `linear:${withoutCredentials(base)}`,
     label: 'Linear',
     async reference(): Promise<ImportReference> {
       const users = await all<{ email: string; name: string }>('users', 'email name');

@@ -21,6 +21,30 @@ export function insertRun(
     .executeTakeFirstOrThrow();
 }
 
+/** Serialises the opening of runs of one source (across processes on PostgreSQL), until the transaction ends. */
+export async function lockSource(db: Db, source: string): Promise<void> {
+  await sql`select pg_advisory_xact_lock(hashtext(${`import:${source}`}))`.execute(db);
+}
+
+/** Runs newest first, a page at a time, with their total. */
+export async function listRuns(db: Db, page: { limit: number; offset: number }) {
+  const [rows, total] = await Promise.all([
+    db
+      .selectFrom('import_runs')
+      .selectAll()
+      .orderBy('created_at', 'desc')
+      .orderBy('id')
+      .limit(page.limit)
+      .offset(page.offset)
+      .execute(),
+    db
+      .selectFrom('import_runs')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(total.n) };
+}
+
 export function findRun(db: Db, id: string) {
   return db.selectFrom('import_runs').selectAll().where('id', '=', id).executeTakeFirst();
 }

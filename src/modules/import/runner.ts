@@ -22,9 +22,9 @@ import { hashPassword } from '../../platform/auth/passwords.js';
 import type { Actor, AppContext } from '../../platform/context.js';
 import type { Db } from '../../platform/db/database.js';
 import type { StateType } from '../../platform/db/tables.js';
-import { AppError } from '../../platform/errors.js';
+import { AppError, conflict } from '../../platform/errors.js';
 import { createAttachment } from '../attachments/service.js';
-import { auditActorOf } from '../audit/record.js';
+import { auditActorOf, recordAudit } from '../audit/record.js';
 import { createComment } from '../comments/service.js';
 import { createCycle } from '../cycles/service.js';
 import { issueHistoryHandler } from '../issues/history.js';
@@ -486,12 +486,67 @@ export function withOrigin(issue: Pick<ImportIssue, 'description' | 'identifier'
   return text ? `${text}\n\n${line}` : line;
 }
 
+/** A run opened for a source: a new one, or an unfinished one continued from its cursor. */
+export interface OpenedRun {
+  id: string;
+  cursor: string | null;
+  resumed: boolean;
+}
+
 /**
- * Runs an import of `source` as `admin`: reads its reference data, then its
- * issues page by page, recording progress on the run. A run that stops
- * (the source fails, the process ends) is continued by the next run of the
- * same source. Returns the report; a source failure marks the run failed and
- * rethrows.
+ * Runs going on in this process. A run of the same source is refused while
+ * one goes on; a run another process may be writing (still `running`, and
+ * progress recorded within STALE_AFTER_MS) is refused too.
+ */
+const active = new Set<string>();
+export const STALE_AFTER_MS = 10 * 60_000;
+
+/**
+ * Opens the run of `source`: a dry run is always a new run; a writing run
+ * continues the source's unfinished one (failed, or left `running` by a
+ * process that stopped), else starts one. Audited (`import.started`) in the
+ * same transaction. 409 while a run of the source goes on.
+ */
+export async function openRun(
+  ctx: AppContext,
+  admin: Actor,
+  source: ImportSource,
+  opts: { dryRun?: boolean; runId?: string } = {},
+): Promise<OpenedRun> {
+  const dryRun = opts.dryRun ?? false;
+  return ctx.db.transaction().execute(async (trx) => {
+    await q.lockSource(trx, source.name);
+    const existing = opts.runId
+      ? await q.findRun(trx, opts.runId)
+      : dryRun
+        ? undefined
+        : await q.findUnfinishedRun(trx, source.name);
+    if (existing) {
+      const recent = Date.now() - existing.updated_at.getTime() < STALE_AFTER_MS;
+      if (active.has(existing.id) || (existing.status === 'running' && recent))
+        throw conflict(`an import of this source is running (run ${existing.id})`);
+      await q.updateRun(trx, existing.id, { status: 'running' });
+    }
+    const id =
+      existing?.id ??
+      (await q.insertRun(trx, { source: source.name, kind: source.kind, dryRun, createdBy: admin.id })).id;
+    await recordAudit(trx, {
+      type: 'import.started',
+      actor: auditActorOf(admin),
+      entity: { type: 'importRun', id, label: source.name },
+      metadata: { kind: source.kind, source: source.name, dryRun, resumed: !!existing },
+    });
+    active.add(id);
+    return { id, cursor: dryRun ? null : (existing?.cursor ?? null), resumed: !!existing };
+  });
+}
+
+/**
+ * Runs an import of `source` as `admin`: opens its run (openRun), reads its
+ * reference data, then its issues page by page, recording progress on the
+ * run. A run that stops (the source fails, the process ends) is continued by
+ * the next run of the same source. Returns the report; a source failure
+ * marks the run failed and rethrows.
  */
 export async function runImport(
   ctx: AppContext,
@@ -499,16 +554,23 @@ export async function runImport(
   source: ImportSource,
   opts: RunOptions = {},
 ): Promise<ImportReport> {
+  const opened = await openRun(ctx, admin, source, {
+    dryRun: opts.dryRun ?? false,
+    ...(opts.runId ? { runId: opts.runId } : {}),
+  });
+  return continueRun(ctx, admin, source, opened, opts);
+}
+
+/** The body of a run openRun opened (the REST door opens it in the request and runs this after the answer). */
+export async function continueRun(
+  ctx: AppContext,
+  admin: Actor,
+  source: ImportSource,
+  opened: OpenedRun,
+  opts: RunOptions & { signal?: AbortSignal } = {},
+): Promise<ImportReport> {
   const dryRun = opts.dryRun ?? false;
-  const existing = opts.runId
-    ? await q.findRun(ctx.db, opts.runId)
-    : dryRun
-      ? undefined
-      : await q.findUnfinishedRun(ctx.db, source.name);
-  const runId =
-    existing?.id ??
-    (await q.insertRun(ctx.db, { source: source.name, kind: source.kind, dryRun, createdBy: admin.id })).id;
-  if (existing) await q.updateRun(ctx.db, runId, { status: 'running' });
+  const runId = opened.id;
   const run = new Run(ctx, admin, source, runId, dryRun);
   const report = (status: ImportReport['status']): ImportReport => ({
     runId,
@@ -520,7 +582,26 @@ export async function runImport(
     unknownStates: run.unknownStates,
     errors: run.errors,
   });
-  let cursor = dryRun ? null : (existing?.cursor ?? null);
+  const finish = async (status: 'completed' | 'failed') => {
+    const done = report(status);
+    await ctx.db.transaction().execute(async (trx) => {
+      await q.updateRun(trx, runId, {
+        status,
+        counts: run.counts,
+        errors: run.errors,
+        report: done,
+        ...(status === 'completed' ? { finished: true, ...(dryRun ? {} : { cursor: null }) } : {}),
+      });
+      await recordAudit(trx, {
+        type: status === 'completed' ? 'import.completed' : 'import.failed',
+        actor: auditActorOf(admin),
+        entity: { type: 'importRun', id: runId, label: source.name },
+        metadata: { kind: source.kind, source: source.name, dryRun, counts: run.counts },
+      });
+    });
+    return done;
+  };
+  let cursor = opened.cursor;
   let issues = 0;
   try {
     await run.reference(await source.reference());
@@ -530,6 +611,7 @@ export async function runImport(
         run.error(message);
       }
       for (const issue of page.issues) {
+        opts.signal?.throwIfAborted();
         try {
           await run.issue(issue);
         } catch (err) {
@@ -550,24 +632,10 @@ export async function runImport(
     }
   } catch (err) {
     run.error(`stopped: ${(err as Error).message}`);
-    await q.updateRun(ctx.db, runId, {
-      status: 'failed',
-      counts: run.counts,
-      errors: run.errors,
-      report: report('failed'),
-    });
+    await finish('failed').finally(() => active.delete(runId));
     throw err;
   }
-  const done = report('completed');
-  await q.updateRun(ctx.db, runId, {
-    status: 'completed',
-    counts: run.counts,
-    errors: run.errors,
-    report: done,
-    finished: true,
-    ...(dryRun ? {} : { cursor: null }),
-  });
-  return done;
+  return finish('completed').finally(() => active.delete(runId));
 }
 
 function detailsOf(err: AppError): string {
