@@ -50,8 +50,7 @@ const { app, ctx } = await buildApp({ config, database });
 try {
   const email = process.env.IMPORT_AS;
   const admin = email ? await liveUserByEmail(ctx.db, email) : await firstActiveAdmin(ctx.db);
-  if (admin?.role !== 'admin')
-    throw new ImportInputError('no active admin to import as (IMPORT_AS)');
+  if (admin?.role !== 'admin') throw new ImportInputError('no active admin to import as (IMPORT_AS)');
   const report = await runImport(
     ctx,
     { id: admin.id, role: 'admin', name: admin.name, email: admin.email, via: 'session' },
