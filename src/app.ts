@@ -22,6 +22,7 @@ import { filesRoutes } from './modules/files/rest.js';
 import { flagRoutes } from './modules/flags/rest.js';
 import { gitModule } from './modules/git/rest.js';
 import type { GitWorkerOptions } from './modules/git/worker.js';
+import { importRoutes } from './modules/import/rest.js';
 import { issueHistoryHandler } from './modules/issues/history.js';
 import { issuesRoutes } from './modules/issues/rest.js';
 import { notificationMailHandler } from './modules/mail/digest.js';
@@ -233,6 +234,7 @@ export async function buildApp(opts: BuildOptions) {
   ssoRoutes(app, ctx);
   auditRoutes(app, ctx);
   portabilityRoutes(app, ctx);
+  importRoutes(app, ctx);
   scimTokenRoutes(app, ctx);
   scimRoutes(app, ctx);
   flagRoutes(app, ctx);

@@ -21,7 +21,7 @@ before(async () => {
   const issues: [string, string, string | undefined][] = [
     ['cafe', 'Café report for Q3', undefined],
     ['deploy', 'Deploy the reporting service', 'Rolls out the café dashboards'],
-    ['other', 'Unrelated chore', 'nothing to see'],
+    ['other', 'Unrelated chore', 'nothing to see, follows up OPS-42'],
     ['secret', 'Café report of the hidden team', 'HID'],
   ];
   for (const [name, title, extra] of issues) {
@@ -77,6 +77,10 @@ test('the three doors find the same issues: word prefixes, accents and case fold
     ['report q3', ['cafe']],
     ['dash', ['deploy']],
     ['zebra', []],
+    // A key in text is the word "ops" and the signed number "-42" to PostgreSQL's parser.
+    ['OPS-42', ['other']],
+    ['ops-4', ['other']],
+    ['OPS-43', []],
   ];
   for (const [term, expected] of cases) {
     const found = await throughEachDoor(term, member.token);

@@ -133,14 +133,17 @@ export async function createAttachment(
   ctx: AppContext,
   actor: Actor,
   input: AttachmentInput,
+  /** The caller's transaction (an importer writes an issue and its links as one). */
+  within?: Db,
 ): Promise<AttachmentRow> {
-  await assertCanWriteAttachments(ctx.db, actor);
-  const access = await teamAccess(ctx.db, actor);
+  await assertCanWriteAttachments(within ?? ctx.db, actor);
+  const access = await teamAccess(within ?? ctx.db, actor);
   const title = checkTitle(input.title)!;
   const url = checkUrl(input.url)!;
   const metadata = checkMetadata(input.metadata);
   const subtitle = subtitleOf(input.subtitle);
-  return ctx.db.transaction().execute(async (trx) => {
+  const run = <T>(f: (trx: Db) => Promise<T>) => (within ? f(within) : ctx.db.transaction().execute(f));
+  return run(async (trx) => {
     const issueId = await resolveIssueId(trx, input.issueId, access);
     if (!issueId) throw invalidField('issueId', 'no such issue');
     // The file rule: only a reader attaching our own URL makes it carry the file.

@@ -14,6 +14,7 @@
 // event's data are COMMENT_VIEW (present.ts), read from the read model.
 // Guests may comment; editing and deleting is for the author or an admin.
 import type { Actor, AppContext } from '../../platform/context.js';
+import type { Db } from '../../platform/db/database.js';
 import { invalidField, notFound } from '../../platform/errors.js';
 import { DEFAULT_PAGE } from '../../platform/list/window.js';
 import { recordEvent } from '../../platform/outbox.js';
@@ -64,13 +65,14 @@ export async function commentJson(ctx: AppContext, actor: Actor, id: string): Pr
   return viewAnswer(ctx.db, COMMENT_VIEW, 'comment', id, readContextOf(ctx, actor, access), 'Comment');
 }
 
-export async function createComment(ctx: AppContext, actor: Actor, input: CommentCreateInput) {
+/** `within`: the caller's transaction (an importer writes an issue and its comments as one). */
+export async function createComment(ctx: AppContext, actor: Actor, input: CommentCreateInput, within?: Db) {
   const body = checkBody(input.body);
   // The GraphQL input makes issueId optional (other products comment on more than issues).
   if (typeof input.issueId !== 'string')
     throw invalidField('issueId', 'is required: comments belong to an issue');
-  const access = await teamAccess(ctx.db, actor);
-  return ctx.db.transaction().execute(async (trx) => {
+  const access = await teamAccess(within ?? ctx.db, actor);
+  const write = async (trx: Db) => {
     const issueId = await resolveIssueId(trx, input.issueId, access);
     if (!issueId) throw notFound('Issue');
     let parentId: string | null = null;
@@ -91,7 +93,8 @@ export async function createComment(ctx: AppContext, actor: Actor, input: Commen
     const data = await eventData(ctx, trx, COMMENT_VIEW, id, actor);
     await recordEvent(ctx, trx, { type: 'comment', action: 'create', data, actor });
     return (await q.findComment(trx, id, access))!;
-  });
+  };
+  return within ? write(within) : ctx.db.transaction().execute(write);
 }
 
 export async function updateComment(ctx: AppContext, actor: Actor, id: string, input: { body: string }) {

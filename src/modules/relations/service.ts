@@ -127,13 +127,16 @@ export async function createRelation(
   ctx: AppContext,
   actor: Actor,
   input: RelationInput,
+  /** The caller's transaction (an importer writes an issue and its relations as one). */
+  within?: Db,
 ): Promise<IssueRelationRow> {
   assertCanEditIssues(actor);
   const type = checkType(input.type);
   if (input.id != null && !isUuid(input.id)) throw invalidField('id', 'must be a UUID');
-  const access = await teamAccess(ctx.db, actor);
+  const access = await teamAccess(within ?? ctx.db, actor);
+  const run = <T>(f: (trx: Db) => Promise<T>) => (within ? f(within) : ctx.db.transaction().execute(f));
   return asConflict(() =>
-    ctx.db.transaction().execute(async (trx) => {
+    run(async (trx) => {
       const fields = input.fields ?? { issueId: 'issueId', relatedIssueId: 'relatedIssueId' };
       const issueId = await visibleIssue(trx, input.issueId, access, fields.issueId);
       const relatedIssueId = await visibleIssue(trx, input.relatedIssueId, access, fields.relatedIssueId);

@@ -24,6 +24,7 @@ import type {
   GitDeliveriesTable,
   GitRepositoriesTable,
 } from './tables-git.js';
+import type { ImportPendingTable, ImportRecordsTable, ImportRunsTable } from './tables-import.js';
 import type {
   FileChunksTable,
   FilesTable,
@@ -400,6 +401,9 @@ export interface DB {
   git_automation_rules: GitAutomationRulesTable;
   git_deliveries: GitDeliveriesTable;
   git_backlinks: GitBacklinksTable;
+  import_runs: ImportRunsTable;
+  import_records: ImportRecordsTable;
+  import_pending: ImportPendingTable;
 }
 
 export type UserRow = Omit<Selectable<UsersTable>, 'name_slug'>;

@@ -14,17 +14,21 @@ export const SEARCH_WORDS = 32;
  * A prefix tsquery over the words of `term`. Words are cut to letters and
  * digits in JS (so nothing reaches to_tsquery's syntax), then lower-cased and
  * accent-folded by PostgreSQL the way the trigger folds the indexed text.
+ * PostgreSQL's parser reads a key like `ENG-12` in text as the word `eng` and
+ * the signed number `-12`, so a run of digits right after a hyphen also
+ * matches its signed form: `ENG-12` finds the text "see ENG-12" (and an
+ * imported issue's original key, docs/migrate.md).
  * Null when the term has no words.
  */
 export function searchQuery(term: string): Sql | null {
-  const words = term
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter(Boolean)
+  const words = [...term.matchAll(/(-?)([\p{L}\p{N}]+)/gu)]
     .slice(0, SEARCH_WORDS)
-    .map((w) => w.slice(0, 100));
+    .map(([, dash, w]) => (dash && /^[0-9]+$/.test(w!) ? '-' : '') + w!.slice(0, 100));
   if (words.length === 0) return null;
   return sql`to_tsquery('simple', (
-    select string_agg('''' || replace(unaccent(lower(w)), '''', '') || ''':*', ' & ')
+    select string_agg(case when left(w, 1) = '-'
+      then '(''' || substr(w, 2) || ''':* | ''' || w || ''':*)'
+      else '''' || replace(unaccent(lower(w)), '''', '') || ''':*' end, ' & ')
     from regexp_split_to_table(${words.join(' ')}::text, ' ') as w))`;
 }
 

@@ -38,6 +38,7 @@ import * as m0048 from './0048_git.js';
 import * as m0049 from './0049_oauth.js';
 import * as m0050 from './0050_oauth_apps.js';
 import * as m0051 from './0051_git_backlinks.js';
+import * as m0052 from './0052_imports.js';
 
 export interface Migration {
   version: number;
@@ -85,4 +86,5 @@ export const migrations: Migration[] = [
   { version: 49, ...m0049 },
   { version: 50, ...m0050 },
   { version: 51, ...m0051 },
+  { version: 52, ...m0052 },
 ];

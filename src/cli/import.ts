@@ -1,0 +1,74 @@
+// `npm run import -- <source> ...` (docs/migrate.md):
+//   npm run import -- linear <server-url> [--dry-run]      (the API key in LINEAR_API_KEY)
+//   npm run import -- csv <file.csv> <mapping.json> [--dry-run]
+// Runs as the first active admin (or IMPORT_AS=<admin email>); prints a progress
+// line per page and the report as JSON. Run it again to resume or re-check:
+// what was imported is not created twice.
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { buildApp } from '../app.js';
+import { loadConfig } from '../config.js';
+import { csvSource } from '../modules/import/csv.js';
+import { linearSource } from '../modules/import/linear.js';
+import { ImportInputError, type ImportSource } from '../modules/import/model.js';
+import { firstActiveAdmin, liveUserByEmail } from '../modules/import/queries.js';
+import { runImport } from '../modules/import/runner.js';
+import { openDatabase } from '../platform/db/database.js';
+
+const args = process.argv.slice(2);
+const dryRun = args.includes('--dry-run');
+const [kind, a, b] = args.filter((x) => x !== '--dry-run');
+const usage = () => {
+  console.error(
+    'usage: npm run import -- linear <server-url> [--dry-run]   (LINEAR_API_KEY holds the key)\n' +
+      '       npm run import -- csv <file.csv> <mapping.json> [--dry-run]',
+  );
+  process.exit(2);
+};
+
+async function sourceOf(): Promise<ImportSource> {
+  if (kind === 'linear' && a) {
+    const apiKey = process.env.LINEAR_API_KEY;
+    if (!apiKey) throw new ImportInputError('LINEAR_API_KEY is not set');
+    return linearSource({ url: a, apiKey });
+  }
+  if (kind === 'csv' && a && b) {
+    let mapping: unknown;
+    try {
+      mapping = JSON.parse(await fs.readFile(b, 'utf8'));
+    } catch (err) {
+      throw new ImportInputError(`mapping ${b}: ${(err as Error).message}`);
+    }
+    return csvSource(path.basename(a), await fs.readFile(a, 'utf8'), mapping);
+  }
+  return usage();
+}
+
+const config = loadConfig();
+const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+const { app, ctx } = await buildApp({ config, database });
+try {
+  const email = process.env.IMPORT_AS;
+  const admin = email ? await liveUserByEmail(ctx.db, email) : await firstActiveAdmin(ctx.db);
+  if (admin?.role !== 'admin') throw new ImportInputError('no active admin to import as (IMPORT_AS)');
+  const report = await runImport(
+    ctx,
+    { id: admin.id, role: 'admin', name: admin.name, email: admin.email, via: 'session' },
+    await sourceOf(),
+    {
+      dryRun,
+      onProgress: (p) =>
+        console.log(
+          `${p.issues} issues read: ${p.counts['issue.created'] ?? 0} ${dryRun ? 'to create' : 'created'}, ` +
+            `${p.counts['issue.existing'] ?? 0} already there, ${p.counts['issue.failed'] ?? 0} refused`,
+        ),
+    },
+  );
+  console.log(JSON.stringify(report, null, 2));
+} catch (err) {
+  console.error(`import failed: ${(err as Error).message}`);
+  process.exitCode = err instanceof ImportInputError ? 2 : 1;
+} finally {
+  await app.close();
+  await database.close();
+}

@@ -1,0 +1,129 @@
+// REST: imports from another tracker, for admins (docs/migrate.md). POST opens
+// a run and answers 202; the import goes on in this process; GET reads runs.
+import { Type } from 'typebox';
+import type { AppContext } from '../../platform/context.js';
+import { actorOf } from '../../platform/http/auth-hook.js';
+import { PageInfo, pageOf, pageQuery } from '../../platform/http/pagination.js';
+import { errors, OneLineText, Uuid } from '../../platform/http/schemas.js';
+import type { Http } from '../../platform/http/types.js';
+import { FIELDS } from './csv.js';
+import { ImportRunSchema, presentRun } from './present.js';
+import { getImportRun, listImportRuns, startImport, stopImports } from './service.js';
+
+/** The largest body POST takes: a CSV's text, JSON-escaped. Larger files go through the CLI (50 MB). */
+export const IMPORT_BODY_LIMIT = 20 * 1024 * 1024;
+
+const Column = Type.String({ minLength: 1, maxLength: 200 });
+const Mapping = Type.Object(
+  {
+    team: Type.String({
+      pattern: '^[A-Za-z][A-Za-z0-9]{0,9}$',
+      description: 'The team key every row goes to',
+    }),
+    teamName: Type.Optional(OneLineText(100)),
+    columns: Type.Object(
+      Object.fromEntries(FIELDS.map((f) => [f, f === 'title' ? Column : Type.Optional(Column)])),
+      { additionalProperties: false, description: "Each field's column in the file; title is required" },
+    ),
+    labelSeparator: Type.Optional(Type.String({ minLength: 1, maxLength: 10 })),
+    states: Type.Optional(
+      Type.Record(Type.String({ maxLength: 200 }), Type.String({ minLength: 1, maxLength: 200 }), {
+        maxProperties: 500,
+        description: 'A state name in the file → a state name of the team, or a state type to create it with',
+      }),
+    ),
+    priorities: Type.Optional(
+      Type.Record(Type.String({ maxLength: 200 }), Type.Integer({ minimum: 0, maximum: 4 }), {
+        maxProperties: 100,
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+const StartBody = Type.Union([
+  Type.Object(
+    {
+      source: Type.Literal('linear'),
+      url: Type.String({
+        minLength: 1,
+        maxLength: 2048,
+        description: 'The server, e.g. https://api.linear.app',
+      }),
+      apiKey: Type.String({
+        minLength: 1,
+        maxLength: 500,
+        description: 'An API key of the source; not stored',
+      }),
+      dryRun: Type.Optional(Type.Boolean()),
+    },
+    { additionalProperties: false },
+  ),
+  Type.Object(
+    {
+      source: Type.Literal('csv'),
+      csv: Type.String({ minLength: 1, description: 'The file, as text' }),
+      mapping: Mapping,
+      name: Type.Optional(OneLineText(100)),
+      dryRun: Type.Optional(Type.Boolean()),
+    },
+    { additionalProperties: false },
+  ),
+]);
+
+const RunEnvelope = Type.Object({ importRun: ImportRunSchema });
+
+export function importRoutes(app: Http, ctx: AppContext): void {
+  app.addHook('onClose', () => stopImports(ctx));
+
+  app.post(
+    '/api/admin/imports',
+    {
+      bodyLimit: IMPORT_BODY_LIMIT,
+      schema: {
+        tags: ['admin'],
+        summary:
+          'Start an import (or resume the unfinished one of the same source): 202 with the run, which goes on in the background',
+        body: StartBody,
+        response: { 202: RunEnvelope, ...errors(400, 401, 403, 409, 413) },
+      },
+    },
+    async (req, reply) => {
+      const run = await startImport(ctx, actorOf(req), req.body);
+      return reply.status(202).send({ importRun: presentRun(run) });
+    },
+  );
+
+  app.get(
+    '/api/admin/imports',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Import runs, newest first',
+        querystring: Type.Object(pageQuery(50), { additionalProperties: false }),
+        response: {
+          200: Type.Object({ importRuns: Type.Array(ImportRunSchema), pageInfo: PageInfo }),
+          ...errors(400, 401, 403),
+        },
+      },
+    },
+    async (req) => {
+      const page = pageOf(req.query, 50);
+      const { rows, total } = await listImportRuns(ctx, actorOf(req), page);
+      return { importRuns: rows.map(presentRun), pageInfo: { total, ...page } };
+    },
+  );
+
+  app.get(
+    '/api/admin/imports/:id',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'One import run: its status, counts, errors and, once ended, its report',
+        params: Type.Object({ id: Uuid }),
+        response: { 200: RunEnvelope, ...errors(400, 401, 403, 404) },
+      },
+    },
+    async (req) => ({ importRun: presentRun(await getImportRun(ctx, actorOf(req), req.params.id)) }),
+  );
+}

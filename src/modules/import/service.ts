@@ -1,0 +1,92 @@
+// Imports started over HTTP (POST /api/admin/imports, docs/migrate.md): the
+// request checks the input, builds the source and opens the run (audited),
+// answers 202 with the run, and the import runs on in this process after the
+// answer. What the run did is read back from import_runs.
+//
+// Resuming: the source's secret (an API key) and a CSV's text are not kept,
+// so nothing restarts a run by itself. A run that stopped (the source failed,
+// the server stopped) is continued by the next POST of the same source, or the
+// CLI, from its last written page (runner.ts openRun; a run still marked
+// `running` counts as going on until STALE_AFTER_MS without progress).
+import { createHash } from 'node:crypto';
+import type { Actor, AppContext } from '../../platform/context.js';
+import { outsideDbTimeBudget } from '../../platform/db/db-time.js';
+import { invalidField, notFound } from '../../platform/errors.js';
+import { UnsafeDestinationError, vetDestination } from '../../platform/net/safe-destination.js';
+import { assertAdmin } from '../users/policy.js';
+import { csvSource } from './csv.js';
+import { linearSource } from './linear.js';
+import { ImportInputError, type ImportSource } from './model.js';
+import * as q from './queries.js';
+import { continueRun, openRun } from './runner.js';
+
+export type StartImportInput =
+  | { source: 'linear'; url: string; apiKey: string; dryRun?: boolean }
+  | { source: 'csv'; csv: string; mapping: unknown; name?: string; dryRun?: boolean };
+
+/** The runs this process goes on with after their request was answered, by run id. */
+const background = new Map<string, { ctx: AppContext; stop: AbortController; done: Promise<void> }>();
+
+async function sourceOf(
+  ctx: AppContext,
+  input: StartImportInput,
+  signal: AbortSignal,
+): Promise<ImportSource> {
+  try {
+    if (input.source === 'linear') {
+      let url: URL;
+      try {
+        url = await vetDestination(input.url.trim(), { allowPrivate: ctx.config.webhookAllowPrivate });
+      } catch (err) {
+        if (err instanceof UnsafeDestinationError) throw invalidField('url', err.message);
+        throw err;
+      }
+      return linearSource({ url: url.toString(), apiKey: input.apiKey, signal });
+    }
+    // Without a name the file's digest names it: the same file posted again finds its records.
+    const name = input.name?.trim() || createHash('sha256').update(input.csv).digest('hex').slice(0, 16);
+    return csvSource(name, input.csv, input.mapping);
+  } catch (err) {
+    if (err instanceof ImportInputError)
+      throw invalidField(input.source === 'csv' ? 'csv' : 'url', err.message);
+    throw err;
+  }
+}
+
+/** Checks the input, opens the run and starts it after the answer; returns the run as stored. */
+export async function startImport(ctx: AppContext, actor: Actor, input: StartImportInput) {
+  assertAdmin(actor);
+  // Stopping the server ends the run's requests to its source, not only the run between issues.
+  const stop = new AbortController();
+  const source = await sourceOf(ctx, input, stop.signal);
+  const dryRun = input.dryRun ?? false;
+  const opened = await openRun(ctx, actor, source, { dryRun });
+  const done = outsideDbTimeBudget(() =>
+    continueRun(ctx, actor, source, opened, { dryRun, signal: stop.signal }).then(
+      () => undefined,
+      // The run is marked failed, with the reason among its errors; the log says it too.
+      (err: Error) => ctx.log.warn({ runId: opened.id, err: err.message }, 'import stopped'),
+    ),
+  ).finally(() => background.delete(opened.id));
+  background.set(opened.id, { ctx, stop, done });
+  return (await q.findRun(ctx.db, opened.id))!;
+}
+
+/** Stops this app's runs going on in the background and waits for each to record where it stopped. */
+export async function stopImports(ctx: AppContext): Promise<void> {
+  const mine = [...background.values()].filter((b) => b.ctx === ctx);
+  for (const b of mine) b.stop.abort(new Error('the server is stopping'));
+  await Promise.all(mine.map((b) => b.done));
+}
+
+export async function getImportRun(ctx: AppContext, actor: Actor, id: string) {
+  assertAdmin(actor);
+  const run = await q.findRun(ctx.db, id);
+  if (!run) throw notFound('Import run');
+  return run;
+}
+
+export async function listImportRuns(ctx: AppContext, actor: Actor, page: { limit: number; offset: number }) {
+  assertAdmin(actor);
+  return q.listRuns(ctx.db, page);
+}
