@@ -38,7 +38,9 @@ async function main() {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, 'shutting down');
-    const force = setTimeout(() => process.exit(1), 10_000);
+    // The workers each wait up to 10 s for their jobs in flight, one after another; an orchestrator
+    // gives 30 s before SIGKILL (Kubernetes' default grace). At 10 s a loaded machine once ran out.
+    const force = setTimeout(() => process.exit(1), 28_000);
     force.unref();
     await app.close();
     await database.close();
