@@ -34,21 +34,12 @@ const key = (column: string) => ({ parentKey: sql.ref(column) });
  * their rows hang off the parent, by `Type.field` of the parent.
  */
 export const undeclaredSources: Record<string, NestedSource> = {
-  'user.teams': {
-    from: sql`teams as t join team_memberships as m on m.team_id = t.id and m.archived_at is null`,
-    parentKey: sql.ref('m.user_id'),
-  },
   'team.issues': key('t.team_id'),
   'team.cycles': key('t.team_id'),
-  'team.webhooks': key('t.team_id'),
   // A team's labels are its own plus the workspace-wide ones.
   'team.labels': {
     from: sql`labels as t join teams as o on (t.team_id = o.id or t.team_id is null)`,
     parentKey: sql.ref('o.id'),
-  },
-  'team.members': {
-    from: sql`users as t join team_memberships as m on m.user_id = t.id and m.archived_at is null`,
-    parentKey: sql.ref('m.team_id'),
   },
   'team.projects': {
     from: sql`projects as t join project_teams as pt on pt.project_id = t.id`,
