@@ -303,6 +303,16 @@ export const team: Entity = {
     states: many(() => workflowState, 'team_id'),
     memberships: many(() => teamMembership, 'team_id'),
     members: through(() => user, 'users', membership('user_id', 'team_id')),
+    issues: many(() => issue, 'team_id'),
+    // A team's labels are its own and the workspace's (no team).
+    labels: {
+      kind: 'many',
+      to: () => label,
+      via: {
+        from: sql`labels as t join teams as o on (t.team_id = o.id or t.team_id is null)`,
+        parentKey: sql.ref('o.id'),
+      },
+    },
     // Admins' alone (the webhook declaration's adminOnly).
     webhooks: many(() => webhook, 'team_id'),
   },
@@ -344,6 +354,7 @@ export const workflowState: Entity = {
     archivedAt: stamp('archived_at'),
     teamId: key('team_id'),
     team: one(() => team, 'team_id', true),
+    issues: many(() => issue, 'state_id'),
   },
 };
 
@@ -367,6 +378,12 @@ export const label: Entity = {
     team: one(() => team, 'team_id', true),
     parent: one(() => label, 'parent_id'),
     creator: one(() => user, 'creator_id'),
+    children: many(() => label, 'parent_id'),
+    issues: through(() => issue, 'issues', {
+      table: 'issue_labels',
+      toColumn: 'issue_id',
+      parentColumn: 'label_id',
+    }),
   },
 };
 
