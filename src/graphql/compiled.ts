@@ -59,6 +59,7 @@ import {
   team,
   teamMembership,
   user,
+  webhook,
   workflowState,
 } from '../platform/read/entities.js';
 import { flatFor } from '../platform/read/flat.js';
@@ -119,6 +120,8 @@ const ROOT_LISTS: Record<
   issueRelations: { entity: issueRelation },
   attachments: { entity: attachment, feature: 'attachments' },
   notifications: { entity: notification },
+  // Admins' alone: for anyone else the declaration is not planned and the resolver refuses.
+  webhooks: { entity: webhook },
 };
 
 type RootOne = {
@@ -155,6 +158,7 @@ const ROOT_ONES: Record<string, RootOne> = {
   issueRelation: byId(issueRelation),
   attachment: byId(attachment, 'attachments'),
   notification: byId(notification),
+  webhook: byId(webhook),
 };
 
 /**

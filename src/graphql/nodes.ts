@@ -11,6 +11,7 @@ import { issueUrl } from '../modules/issues/fields.js';
 import { priorityLabel } from '../modules/issues/priorities.js';
 import { projectStatusOf } from '../modules/projects/fields.js';
 import { projectUrl } from '../modules/projects/present.js';
+import { GRAPHQL_RESOURCE_NAMES } from '../modules/webhooks/resources.js';
 import {
   type AttachmentRow,
   type CommentRow,
@@ -357,40 +358,28 @@ export const issueRelationNode = (r: IssueRelationRow) => ({ id: r.id, row: r })
 
 const stamps = (r: Stamped) => ({ id: r.id, createdAt: r.created_at, updatedAt: r.updated_at });
 
-/** The signing secret is shown once, at creation, never again. */
-export const webhookNode = (r: WebhookRow) => ({
+/**
+ * A webhook as the resolver fallback and the mutations' payloads answer it
+ * (compiled reads read the declaration, platform/read/entities.ts webhook).
+ * The signing secret is shown once, at creation, never again.
+ */
+export const webhookNode = (r: WebhookRow, secret?: string) => ({
   ...stamps(r),
   row: r,
   label: r.label,
   url: r.url,
   enabled: r.enabled,
-  resourceTypes: r.resource_types,
+  resourceTypes: r.resource_types.map((t) => RESOURCE_OUT[t] ?? t),
   allPublicTeams: r.all_public_teams,
   archivedAt: r.archived_at,
-  secret: null,
+  secret: secret ?? null,
 });
 
-// Webhook resource types: the third-party names on the wire, ours in storage.
-const RESOURCE_IN: Record<string, string> = {
-  Issue: 'issue',
-  Comment: 'comment',
-  Project: 'project',
-  ProjectMilestone: 'projectMilestone',
-  Cycle: 'cycle',
-  IssueLabel: 'label',
-  Attachment: 'attachment',
-  IssueRelation: 'relation',
-  Reaction: 'reaction',
-  ProjectUpdate: 'projectUpdate',
-};
-const RESOURCE_OUT = Object.fromEntries(Object.entries(RESOURCE_IN).map(([k, v]) => [v, k]));
+// Webhook resource types: the third-party names on the wire, ours in storage (webhooks/resources.ts).
+const RESOURCE_OUT: Record<string, string> = GRAPHQL_RESOURCE_NAMES;
+const RESOURCE_IN = Object.fromEntries(Object.entries(RESOURCE_OUT).map(([k, v]) => [v, k]));
 export const resourceTypesIn = (types: unknown) =>
   Array.isArray(types) ? types.map((t) => RESOURCE_IN[t as string] ?? String(t)) : undefined;
-export const webhookOut = (row: WebhookRow, secret?: string) => ({
-  ...webhookNode(row),
-  resourceTypes: row.resource_types.map((t) => RESOURCE_OUT[t] ?? t),
-  ...(secret ? { secret } : {}),
-});
 
 /** A team membership: the fields of its row; team and user are resolvers (resolvers/reads.ts). */
 export const membershipNode = (r: TeamMembershipRow) => ({
@@ -468,7 +457,7 @@ export const node = {
   milestone: (r: MilestoneRow) => milestoneNode(r),
   view: (r: CustomViewRow) => viewNode(r),
   issueRelation: (r: IssueRelationRow) => issueRelationNode(r),
-  webhook: (r: WebhookRow) => webhookOut(r),
+  webhook: (r: WebhookRow) => webhookNode(r),
   membership: (r: TeamMembershipRow) => membershipNode(r),
   history: (r: HistoryRow) => historyNode(r),
 };

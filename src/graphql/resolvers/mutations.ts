@@ -23,7 +23,7 @@ import {
   labelNode,
   projectNode,
   resourceTypesIn,
-  webhookOut,
+  webhookNode,
 } from '../nodes.js';
 import { findIssueRow } from './lookups.js';
 
@@ -199,7 +199,7 @@ export const mutationResolvers: ResolverMap = {
       };
       const { webhook, secret } = await webhooks.createWebhook(g.app, g.actor, input as never);
       // The signing secret is returned here, once.
-      return payload(g, { webhook: webhookOut(webhook, secret) });
+      return payload(g, { webhook: webhookNode(webhook, secret) });
     },
     webhookUpdate: async (_s, a: { id: string; input: Input }, g) => {
       const input = {
@@ -207,7 +207,7 @@ export const mutationResolvers: ResolverMap = {
         ...(a.input.resourceTypes != null ? { resourceTypes: resourceTypesIn(a.input.resourceTypes) } : {}),
       };
       const webhook = await webhooks.updateWebhook(g.app, g.actor, a.id, input as never);
-      return payload(g, { webhook: webhookOut(webhook) });
+      return payload(g, { webhook: webhookNode(webhook) });
     },
     webhookDelete: async (_s, a: { id: string }, g) => {
       await webhooks.deleteWebhook(g.app, g.actor, a.id);

@@ -7,7 +7,7 @@ import { notFound } from '../../platform/errors.js';
 import type { Resolver, ResolverMap } from '../build-schema.js';
 import { type ListArgs, listConnection, lists, nested } from '../connections.js';
 import type { GqlContext } from '../context.js';
-import { attachmentNode, node, webhookOut } from '../nodes.js';
+import { attachmentNode, node, webhookNode } from '../nodes.js';
 import { belongsTo, mustLoad } from './helpers.js';
 import { issueFields, searchIssues } from './issue-fields.js';
 import { findIssueRow, findProjectRow, findTeamRow } from './lookups.js';
@@ -84,7 +84,7 @@ export const readResolvers: ResolverMap = {
       assertAdmin(g.actor);
       const row = await findWebhookRow(g.db, a.id);
       if (!row) throw notFound('Webhook');
-      return webhookOut(row);
+      return webhookNode(row);
     },
     webhooks: (_s, a: ListArgs, g) => {
       assertAdmin(g.actor);

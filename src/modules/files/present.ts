@@ -1,7 +1,11 @@
-// The public shape of an uploaded file.
+// The public shape of an uploaded file: its schema, and FILE_VIEW over the
+// read model's declaration (platform/read/entities.ts file), which every REST
+// answer about a file reads.
 import { Type } from 'typebox';
-import type { FileRow } from '../../platform/db/tables.js';
+import { file } from '../../platform/read/entities.js';
+import { restView } from '../../platform/read/rest.js';
 
+/** A file's download address; the declaration's `url` is the same in SQL. */
 export const fileUrl = (publicUrl: string, id: string) => `${publicUrl}/api/files/${id}`;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -28,18 +32,6 @@ export function ownFileId(url: string, publicUrl: string): string | undefined {
   return UUID.test(id) ? id.toLowerCase() : undefined;
 }
 
-export function presentFile(f: FileRow, publicUrl: string) {
-  return {
-    id: f.id,
-    url: fileUrl(publicUrl, f.id),
-    filename: f.filename,
-    contentType: f.content_type,
-    size: Number(f.size),
-  };
-}
-
-export type FileJson = ReturnType<typeof presentFile>;
-
 export const FileSchema = Type.Object({
   id: Type.String(),
   url: Type.String({ description: 'Absolute address to download the file (Bearer token required)' }),
@@ -47,3 +39,6 @@ export const FileSchema = Type.Object({
   contentType: Type.String(),
   size: Type.Integer(),
 });
+
+/** REST's file over the read model's: the schema's keys in its order. */
+export const FILE_VIEW = restView(file, FileSchema);

@@ -9,17 +9,19 @@ import { Readable } from 'node:stream';
 import { Type } from 'typebox';
 import type { AppContext } from '../../platform/context.js';
 import { actorOf } from '../../platform/http/auth-hook.js';
+import { sendJsonText } from '../../platform/http/json-text.js';
 import { errors, IdParams } from '../../platform/http/schemas.js';
 import { FILE_CSP } from '../../platform/http/security-headers.js';
 import type { Http } from '../../platform/http/types.js';
 import { contentDisposition } from './names.js';
 import { UPLOAD_FILES } from './policy.js';
-import { FileSchema, presentFile } from './present.js';
+import { FileSchema } from './present.js';
 import {
   completeUpload,
   confirmUpload,
   createUploadGrant,
   declaredLength,
+  fileJson,
   MAX_FILE_BYTES,
   openFile,
   uploadFile,
@@ -82,7 +84,7 @@ export function filesRoutes(app: Http, ctx: AppContext): void {
           contentType: req.headers['content-type'],
           contentLength: declaredLength(req.headers['content-length']),
         });
-        return reply.status(201).send({ file: presentFile(file, ctx.config.publicUrl) });
+        return sendJsonText(reply.status(201), await fileJson(ctx, actorOf(req), file));
       },
     );
 
@@ -102,7 +104,7 @@ export function filesRoutes(app: Http, ctx: AppContext): void {
           response: { 200: FileEnvelope, ...errors(400, 401, 403, 404, 409, 413, 415) },
         },
       },
-      async (req) => {
+      async (req, reply) => {
         const file = await completeUpload(ctx, actorOf(req), {
           id: req.params.id,
           expires: req.query.expires,
@@ -111,7 +113,7 @@ export function filesRoutes(app: Http, ctx: AppContext): void {
           contentLength: declaredLength(req.headers['content-length']),
           body: bodyStream(req.body),
         });
-        return { file: presentFile(file, ctx.config.publicUrl) };
+        return sendJsonText(reply, await fileJson(ctx, actorOf(req), file));
       },
     );
   });
@@ -165,9 +167,10 @@ export function filesRoutes(app: Http, ctx: AppContext): void {
         response: { 200: FileEnvelope, ...errors(400, 401, 403, 404) },
       },
     },
-    async (req) => ({
-      file: presentFile(await confirmUpload(ctx, actorOf(req), req.params.id), ctx.config.publicUrl),
-    }),
+    async (req, reply) => {
+      const actor = actorOf(req);
+      return sendJsonText(reply, await fileJson(ctx, actor, await confirmUpload(ctx, actor, req.params.id)));
+    },
   );
 
   app.get(

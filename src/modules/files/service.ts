@@ -10,12 +10,22 @@ import type { Db } from '../../platform/db/database.js';
 import type { FileRow } from '../../platform/db/tables.js';
 import { AppError, badRequest, conflict, forbidden, invalidField, notFound } from '../../platform/errors.js';
 import { isUuid } from '../../platform/ids.js';
+import { readContextOf, viewAnswer } from '../../platform/read/rest.js';
 import { fileStoreFor, S3Store, StoredFileMissing, TooLarge } from '../../platform/storage/index.js';
 import { teamAccess } from '../teams/access.js';
 import { normalizeContentType, sanitizeFilename } from './names.js';
 import { assertCanReadFiles, assertCanUpload } from './policy.js';
-import { fileUrl, ownFileId } from './present.js';
+import { FILE_VIEW, fileUrl, ownFileId } from './present.js';
 import * as q from './queries.js';
+
+/**
+ * A file as REST answers it, `{"file":...}`: read by id after the upload,
+ * completion or confirmation that returned it, as the caller (its uploader) sees it.
+ */
+export async function fileJson(ctx: AppContext, actor: Actor, file: Pick<FileRow, 'id'>): Promise<string> {
+  const access = await teamAccess(ctx.db, actor);
+  return viewAnswer(ctx.db, FILE_VIEW, 'file', file.id, readContextOf(ctx, actor, access), 'File');
+}
 
 /** 25 MB, the limit of both upload routes. */
 export const MAX_FILE_BYTES = 25 * 1024 * 1024;

@@ -1,38 +1,11 @@
-// Public shapes of webhook endpoints and their delivery log. The secret is
-// never part of an endpoint's shape: creation and rotation add it explicitly.
+// Public shapes of webhook endpoints and their delivery log: their schemas,
+// and the views over the read model's declarations (platform/read/entities.ts
+// webhook, webhookDelivery, webhookAttempt) that every REST answer reads. The
+// secret is never part of an endpoint's shape: creation and rotation add it.
 import { Type } from 'typebox';
-import type { AttemptRow, DeliveryLogRow, WebhookRow } from './queries.js';
-
-export const RESOURCE_TYPES = [
-  'issue',
-  'comment',
-  'project',
-  'projectMilestone',
-  'cycle',
-  'label',
-  'attachment',
-  'relation',
-  'reaction',
-  'projectUpdate',
-] as const;
-export type ResourceType = (typeof RESOURCE_TYPES)[number];
-
-export function presentWebhook(w: WebhookRow) {
-  return {
-    id: w.id,
-    url: w.url,
-    label: w.label,
-    enabled: w.enabled,
-    resourceTypes: w.resource_types as ResourceType[],
-    teamId: w.team_id,
-    allPublicTeams: w.all_public_teams,
-    creatorId: w.creator_id,
-    failingSince: w.failing_since?.toISOString() ?? null,
-    disabledReason: w.disabled_reason,
-    createdAt: w.created_at.toISOString(),
-    updatedAt: w.updated_at.toISOString(),
-  };
-}
+import { webhook, webhookAttempt, webhookDelivery } from '../../platform/read/entities.js';
+import { restView } from '../../platform/read/rest.js';
+import type { WebhookRow } from './queries.js';
 
 /**
  * A URL as an audit entry keeps it: credentials in it (user and password, and
@@ -54,7 +27,13 @@ export function urlWithoutCredentials(url: string): string {
   return u.toString();
 }
 
-/** A webhook as its audit entries show it: never the secret, the URL without credentials. */
+/**
+ * A webhook as its audit entries show it: never the secret, the URL without
+ * credentials, and only what an admin configures (no ids, times or delivery
+ * state). Written by hand on purpose: a different shape from REST's view, made
+ * from the row the service holds inside its transaction, for an audit log
+ * that must never show what the view shows (the URL's credentials).
+ */
 export function auditedWebhook(w: WebhookRow) {
   return {
     url: urlWithoutCredentials(w.url),
@@ -63,37 +42,6 @@ export function auditedWebhook(w: WebhookRow) {
     resourceTypes: w.resource_types,
     teamId: w.team_id,
     allPublicTeams: w.all_public_teams,
-  };
-}
-
-export function presentAttempt(a: AttemptRow) {
-  return {
-    id: a.id,
-    startedAt: a.started_at.toISOString(),
-    durationMs: a.duration_ms,
-    statusCode: a.status_code,
-    error: a.error,
-    responseBody: a.response_body,
-  };
-}
-
-export function presentDelivery(d: DeliveryLogRow, attempts: AttemptRow[]) {
-  const finished = d.status === 'succeeded' || d.status === 'failed';
-  return {
-    id: d.id,
-    webhookId: d.webhook_id,
-    eventId: String(d.event_id),
-    eventType: d.event_type,
-    action: d.event_action,
-    event: `${d.event_type}.${d.event_action}`,
-    eventCreatedAt: d.event_created_at.toISOString(),
-    status: d.status,
-    attemptCount: d.attempts,
-    nextAttemptAt: finished ? null : d.next_attempt_at.toISOString(),
-    lastError: d.last_error,
-    createdAt: d.created_at.toISOString(),
-    updatedAt: d.updated_at.toISOString(),
-    attempts: attempts.map(presentAttempt),
   };
 }
 
@@ -162,4 +110,12 @@ export const DeliverySchema = Type.Object({
   createdAt: Time,
   updatedAt: Time,
   attempts: Type.Array(AttemptSchema),
+});
+
+/** REST's endpoint over the read model's: the schema's keys in its order, our names of the kinds. */
+export const WEBHOOK_VIEW = restView(webhook, WebhookSchema, { resourceTypes: { field: 'resourceKinds' } });
+
+/** A delivery with its attempts, oldest first. */
+export const DELIVERY_VIEW = restView(webhookDelivery, DeliverySchema, {
+  attempts: { field: 'attempts', select: restView(webhookAttempt, AttemptSchema).select },
 });

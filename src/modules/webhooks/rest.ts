@@ -3,26 +3,22 @@
 import { Type } from 'typebox';
 import type { AppContext } from '../../platform/context.js';
 import { actorOf } from '../../platform/http/auth-hook.js';
+import { sendJsonText } from '../../platform/http/json-text.js';
 import { PageInfo, pageOf, pageQuery } from '../../platform/http/pagination.js';
 import { errors, Ok, Uuid } from '../../platform/http/schemas.js';
 import type { Http } from '../../platform/http/types.js';
-import {
-  DeliverySchema,
-  presentWebhook,
-  ResourceTypeSchema,
-  WebhookSchema,
-  WebhookWithSecretSchema,
-} from './present.js';
+import { DeliverySchema, ResourceTypeSchema, WebhookSchema, WebhookWithSecretSchema } from './present.js';
 import {
   createWebhook,
   deleteWebhook,
   getWebhook,
-  listWebhookDeliveries,
-  listWebhooks,
+  listWebhookDeliveriesJson,
+  listWebhooksJson,
   MIN_SECRET_LENGTH,
   redeliverWebhookDelivery,
   rotateWebhookSecret,
   updateWebhook,
+  webhookJson,
 } from './service.js';
 
 const Url = Type.String({
@@ -63,8 +59,9 @@ export function webhooksRoutes(app: Http, ctx: AppContext): void {
       },
     },
     async (req, reply) => {
-      const { webhook, secret } = await createWebhook(ctx, actorOf(req), req.body);
-      return reply.status(201).send({ webhook: { ...presentWebhook(webhook), secret } });
+      const actor = actorOf(req);
+      const { webhook, secret } = await createWebhook(ctx, actor, req.body);
+      return sendJsonText(reply.status(201), await webhookJson(ctx, actor, webhook, secret));
     },
   );
 
@@ -81,11 +78,8 @@ export function webhooksRoutes(app: Http, ctx: AppContext): void {
         },
       },
     },
-    async (req) => {
-      const page = pageOf(req.query, 50);
-      const { webhooks, total } = await listWebhooks(ctx, actorOf(req), page);
-      return { webhooks: webhooks.map(presentWebhook), pageInfo: { total, ...page } };
-    },
+    async (req, reply) =>
+      sendJsonText(reply, await listWebhooksJson(ctx, actorOf(req), pageOf(req.query, 50))),
   );
 
   app.get(
@@ -98,7 +92,10 @@ export function webhooksRoutes(app: Http, ctx: AppContext): void {
         response: { 200: WebhookEnvelope, ...errors(400, 401, 403, 404) },
       },
     },
-    async (req) => ({ webhook: presentWebhook(await getWebhook(ctx, actorOf(req), req.params.id)) }),
+    async (req, reply) => {
+      const actor = actorOf(req);
+      return sendJsonText(reply, await webhookJson(ctx, actor, await getWebhook(ctx, actor, req.params.id)));
+    },
   );
 
   app.patch(
@@ -122,9 +119,11 @@ export function webhooksRoutes(app: Http, ctx: AppContext): void {
         response: { 200: WebhookEnvelope, ...errors(400, 401, 403, 404) },
       },
     },
-    async (req) => ({
-      webhook: presentWebhook(await updateWebhook(ctx, actorOf(req), req.params.id, req.body)),
-    }),
+    async (req, reply) => {
+      const actor = actorOf(req);
+      const webhook = await updateWebhook(ctx, actor, req.params.id, req.body);
+      return sendJsonText(reply, await webhookJson(ctx, actor, webhook));
+    },
   );
 
   app.delete(
@@ -153,9 +152,10 @@ export function webhooksRoutes(app: Http, ctx: AppContext): void {
         response: { 200: WithSecret, ...errors(400, 401, 403, 404) },
       },
     },
-    async (req) => {
-      const { webhook, secret } = await rotateWebhookSecret(ctx, actorOf(req), req.params.id);
-      return { webhook: { ...presentWebhook(webhook), secret } };
+    async (req, reply) => {
+      const actor = actorOf(req);
+      const { webhook, secret } = await rotateWebhookSecret(ctx, actor, req.params.id);
+      return sendJsonText(reply, await webhookJson(ctx, actor, webhook, secret));
     },
   );
 
@@ -173,10 +173,9 @@ export function webhooksRoutes(app: Http, ctx: AppContext): void {
         },
       },
     },
-    async (req) => {
+    async (req, reply) => {
       const page = pageOf(req.query, 20);
-      const { deliveries, total } = await listWebhookDeliveries(ctx, actorOf(req), req.params.id, page);
-      return { deliveries, pageInfo: { total, ...page } };
+      return sendJsonText(reply, await listWebhookDeliveriesJson(ctx, actorOf(req), req.params.id, page));
     },
   );
 
@@ -197,7 +196,7 @@ export function webhooksRoutes(app: Http, ctx: AppContext): void {
         req.params.id,
         req.params.deliveryId,
       );
-      return reply.status(202).send({ delivery });
+      return sendJsonText(reply.status(202), delivery);
     },
   );
 }

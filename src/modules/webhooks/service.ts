@@ -7,23 +7,26 @@
 //       -> Promise<WebhookRow>                              re-enabling clears disabledReason/failingSince
 //   deleteWebhook(ctx, actor, id) -> Promise<void>
 //   getWebhook(ctx, actor, id) -> Promise<WebhookRow>     404 AppError when unknown
-//   listWebhooks(ctx, actor, { limit, offset }) -> Promise<{ webhooks: WebhookRow[]; total: number }>
 //   rotateWebhookSecret(ctx, actor, id) -> Promise<{ webhook: WebhookRow; secret: string }>
-//   listWebhookDeliveries(ctx, actor, id, { limit, offset }) -> Promise<{ deliveries; total }>
-//   redeliverWebhookDelivery(ctx, actor, id, deliveryId) -> Promise<delivery>
-// Present rows with present.ts (presentWebhook never includes the secret). Each change
-// writes its audit entry (webhook.created/updated/deleted) in its own transaction:
-// never the secret, the URL without credentials (present.ts auditedWebhook).
+// REST's answers are JSON text read through the views of present.ts (WEBHOOK_VIEW never
+// includes the secret; the answers that made one add it):
+//   webhookJson(ctx, actor, webhook, secret?), listWebhooksJson(ctx, actor, page),
+//   listWebhookDeliveriesJson(ctx, actor, id, page), redeliverWebhookDelivery(ctx, actor, id, deliveryId)
+// Each change writes its audit entry (webhook.created/updated/deleted) in its own
+// transaction: never the secret, the URL without credentials (present.ts auditedWebhook).
 import { randomBytes } from 'node:crypto';
+import { fullAccess } from '../../platform/access.js';
 import type { Actor, AppContext } from '../../platform/context.js';
 import type { Db } from '../../platform/db/database.js';
 import { AppError, invalidField, notFound } from '../../platform/errors.js';
 import { UnsafeDestinationError, vetDestination } from '../../platform/net/safe-destination.js';
+import { envelope, readContextOf, viewJson, viewListAnswer, withMembers } from '../../platform/read/rest.js';
 import { auditActorOf, changes, recordAudit } from '../audit/record.js';
 import { liveTeamId } from '../teams/queries.js';
 import { assertCanManageWebhooks } from './policy.js';
-import { auditedWebhook, presentDelivery, RESOURCE_TYPES, type ResourceType } from './present.js';
+import { auditedWebhook, DELIVERY_VIEW, WEBHOOK_VIEW } from './present.js';
 import * as q from './queries.js';
+import { RESOURCE_TYPES, type ResourceType } from './resources.js';
 import { kickWebhookWorker } from './worker.js';
 
 export const MIN_SECRET_LENGTH = 16;
@@ -157,10 +160,38 @@ export async function getWebhook(ctx: AppContext, actor: Actor, id: string): Pro
   return webhook;
 }
 
-export async function listWebhooks(ctx: AppContext, actor: Actor, page: { limit: number; offset: number }) {
+/** Admins read every endpoint and delivery: the views read as an admin does. */
+const adminRead = (ctx: AppContext, actor: Actor) => readContextOf(ctx, actor, fullAccess(actor.id));
+
+/**
+ * An endpoint as REST answers it, `{"webhook":...}`, read by its id after the
+ * GET's check or the write that returned it; with `secret` when the answer is
+ * the one that made it (creation, rotation).
+ */
+export async function webhookJson(
+  ctx: AppContext,
+  actor: Actor,
+  webhook: Pick<q.WebhookRow, 'id'>,
+  secret?: string,
+): Promise<string> {
   assertCanManageWebhooks(actor);
-  const { rows: webhooks, total } = await q.listWebhooks(ctx.db, page);
-  return { webhooks, total };
+  const json = await viewJson(ctx.db, WEBHOOK_VIEW, webhook.id, adminRead(ctx, actor));
+  if (json === undefined) throw notFound('Webhook');
+  return envelope('webhook', secret === undefined ? json : withMembers(json, { secret }));
+}
+
+/** A page of the live endpoints, oldest first: `{"webhooks":[...],"pageInfo":...}`. */
+export async function listWebhooksJson(
+  ctx: AppContext,
+  actor: Actor,
+  page: { limit: number; offset: number },
+): Promise<string> {
+  assertCanManageWebhooks(actor);
+  const { rows, total } = await q.listWebhooks(ctx.db, page);
+  const ids = rows.map((r) => r.id);
+  return viewListAnswer(ctx.db, WEBHOOK_VIEW, 'webhooks', ids, adminRead(ctx, actor), {
+    pageInfo: { total, ...page },
+  });
 }
 
 export async function updateWebhook(
@@ -220,43 +251,40 @@ export async function deleteWebhook(ctx: AppContext, actor: Actor, id: string): 
   });
 }
 
-export async function listWebhookDeliveries(
+/** A page of an endpoint's deliveries, newest event first, each with its attempts. */
+export async function listWebhookDeliveriesJson(
   ctx: AppContext,
   actor: Actor,
   id: string,
   page: { limit: number; offset: number },
-) {
+): Promise<string> {
   const webhook = await getWebhook(ctx, actor, id);
   const { rows, total } = await q.listDeliveries(ctx.db, webhook.id, page);
-  const attempts = await q.attemptsOf(
-    ctx.db,
-    rows.map((r) => r.id),
-  );
-  const byDelivery = new Map<string, q.AttemptRow[]>();
-  for (const a of attempts) byDelivery.set(a.delivery_id, [...(byDelivery.get(a.delivery_id) ?? []), a]);
-  return {
-    deliveries: rows.map((r) => presentDelivery(r, byDelivery.get(r.id) ?? [])),
-    total,
-  };
+  const ids = rows.map((r) => r.id);
+  return viewListAnswer(ctx.db, DELIVERY_VIEW, 'deliveries', ids, adminRead(ctx, actor), {
+    pageInfo: { total, ...page },
+  });
 }
 
+/** Queues a delivery again and answers `{"delivery":...}` as requeued. */
 export async function redeliverWebhookDelivery(
   ctx: AppContext,
   actor: Actor,
   id: string,
   deliveryId: string,
-) {
+): Promise<string> {
   const webhook = await getWebhook(ctx, actor, id);
   if (!isUuid(deliveryId)) throw notFound('Delivery');
   if (!webhook.enabled) {
     throw new AppError(409, 'CONFLICT', 'The webhook is disabled; enable it before redelivering');
   }
-  const requeued = await q.requeueDelivery(ctx.db, webhook.id, deliveryId);
-  if (!requeued) throw notFound('Delivery');
-  const row = await q.findDelivery(ctx.db, webhook.id, deliveryId);
-  if (!row) throw notFound('Delivery');
-  const attempts = await q.attemptsOf(ctx.db, [row.id]);
+  // Read in the requeue's transaction: the answer is the delivery as requeued, even if a
+  // polling worker claims it the moment it commits (a claim skips rows locked until then).
+  const json = await ctx.db.transaction().execute(async (trx) => {
+    const requeued = await q.requeueDelivery(trx, webhook.id, deliveryId);
+    return requeued ? viewJson(trx, DELIVERY_VIEW, requeued.id, adminRead(ctx, actor)) : undefined;
+  });
+  if (json === undefined) throw notFound('Delivery');
   kickWebhookWorker(ctx);
-  // The answer is the delivery as requeued: a polling worker may have claimed it since.
-  return presentDelivery({ ...row, ...requeued }, attempts);
+  return envelope('delivery', json);
 }

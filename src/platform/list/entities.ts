@@ -387,6 +387,23 @@ export const webhookEntity: EntitySpec = {
   visible: visibility.webhook,
   fields: { ...stamps },
 };
+/** An endpoint's delivery of one event, and each attempt at it: admins', as their endpoint. */
+export const webhookDeliveryEntity: EntitySpec = {
+  name: 'WebhookDelivery',
+  visible: visibility.webhook,
+  fields: { ...stamps },
+};
+export const webhookAttemptEntity: EntitySpec = {
+  name: 'WebhookAttempt',
+  visible: visibility.webhook,
+  fields: { id: stamps.id },
+};
+/** An uploaded file (visibility.file: its uploader's, and with an attachment that carries it). */
+export const fileEntity: EntitySpec = {
+  name: 'File',
+  visible: visibility.file,
+  fields: { id: stamps.id, createdAt: stamps.createdAt },
+};
 export const membershipEntity: EntitySpec = {
   name: 'TeamMembership',
   visible: visibility.teamMembership,

@@ -74,6 +74,11 @@ export function mayHide(entity: Entity, c: ReadContext): boolean {
   return !(entity.seenByMembers && !c.access.all && !c.access.guest);
 }
 
+/** An admins' entity read by anyone else: not planned, so the resolvers refuse it as they do. */
+function readable(entity: Entity, st: State): void {
+  if (entity.adminOnly && !st.c.access.all) throw new NotPlannable(`${entity.name} is for admins`);
+}
+
 const idOnly = (select: Selection[]) => select.every((s) => 'constant' in s || s.field === 'id');
 
 /** A related row asked for its id alone, from the key: null when there is none. */
@@ -83,6 +88,7 @@ const byKey = (key: Sql, select: Selection[]): Sql =>
 /** A plain list of related rows: the visible ones among the ids the field names, in its order; null where it has none. */
 function rowsJson(field: Extract<Field, { plain: true }>, row: Sql, select: Selection[], st: State): Sql {
   const entity = field.to();
+  readable(entity, st);
   const alias = `r${++st.depth}`;
   const k = sql.raw(`k${st.depth}`);
   const where = [sql`${sql.raw(alias)}.id = ${k}.id`, ...visibleRule(entity, alias, st.c)];
@@ -93,6 +99,7 @@ function rowsJson(field: Extract<Field, { plain: true }>, row: Sql, select: Sele
 
 /** A related row by key: its object, or null when there is none or the caller may not see it. */
 function toOne(entity: Entity, key: Sql, select: Selection[], st: State, open = false): Sql {
+  readable(entity, st);
   const alias = `r${++st.depth}`;
   const where = [sql`${sql.raw(alias)}.id = ${key}`, ...(open ? [] : visibleRule(entity, alias, st.c))];
   return sql`coalesce((select ${objectJson(entity, alias, select, st)} from ${sql.table(entity.table)} as ${sql.raw(alias)}
@@ -113,6 +120,7 @@ export function listJson(
   nested?: { via: Via; parent: Sql },
   where: Sql[] = [],
 ): Sql {
+  readable(entity, st);
   const w = pageWindow(args);
   const c = st.c;
   const parts = [
@@ -218,6 +226,7 @@ export function listJson(
  * NULL and its caller can report the miss its own way.
  */
 export function oneJson(entity: Entity, where: (alias: string) => Sql, select: Selection[], st: State): Sql {
+  readable(entity, st);
   const alias = `r${++st.depth}`;
   const conditions = [where(alias), ...visibleRule(entity, alias, st.c)];
   return sql`(select ${objectJson(entity, alias, select, st)} from ${sql.table(entity.table)} as ${sql.raw(alias)}

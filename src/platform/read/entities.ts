@@ -22,6 +22,7 @@ import {
   progressSql,
 } from '../../modules/projects/fields.js';
 import { type ReactionTarget, reactionDataSql, reactionIdsSql } from '../../modules/reactions/fields.js';
+import { GRAPHQL_RESOURCE_NAMES } from '../../modules/webhooks/resources.js';
 import { inVisibleTeam, visibility } from '../access.js';
 import { ISSUE_COLUMNS, PROJECT_STATUSES } from '../db/tables.js';
 import {
@@ -29,6 +30,7 @@ import {
   commentEntity,
   customViewEntity,
   cycleEntity,
+  fileEntity,
   historyEntity,
   issueEntity,
   issueRelationEntity,
@@ -41,6 +43,9 @@ import {
   reactionEntity,
   teamEntity,
   userEntity,
+  webhookAttemptEntity,
+  webhookDeliveryEntity,
+  webhookEntity,
   workflowStateEntity,
 } from '../list/entities.js';
 import { mayHide, visibleRule } from './compile.js';
@@ -77,14 +82,23 @@ const many = (to: () => Entity, column: string): Field => ({
 const through = (
   to: () => Entity,
   table: string,
-  link: { table: string; toColumn: string; parentColumn: string },
+  link: { table: string; toColumn: string; parentColumn: string; live?: boolean },
 ): Field => ({
   kind: 'many',
   to,
   via: {
-    from: sql`${sql.table(table)} as t join ${sql.table(link.table)} as l on l.${sql.ref(link.toColumn)} = t.id`,
+    from: sql`${sql.table(table)} as t join ${sql.table(link.table)} as l on l.${sql.ref(link.toColumn)} = t.id${
+      link.live ? sql` and l.archived_at is null` : sql``
+    }`,
     parentKey: sql.ref(`l.${link.parentColumn}`),
   },
+});
+/** Team memberships as a link between users and teams: the live ones (an archived membership links nothing). */
+const membership = (toColumn: string, parentColumn: string) => ({
+  table: 'team_memberships',
+  toColumn,
+  parentColumn,
+  live: true,
 });
 /** A key column, null when the row it names is out of the caller's sight. */
 const seenId = (column: string, to: () => Entity): Field => ({
@@ -255,6 +269,7 @@ export const user: Entity = {
       assignedIssues: many(() => issue, 'assignee_id'),
       createdIssues: many(() => issue, 'creator_id'),
       teamMemberships: many(() => teamMembership, 'user_id'),
+      teams: through(() => team, 'teams', membership('team_id', 'user_id')),
     } satisfies Record<string, Field>;
   })(),
 };
@@ -287,6 +302,19 @@ export const team: Entity = {
     setIssueSortOrderOnStateChange: fixed('none'),
     states: many(() => workflowState, 'team_id'),
     memberships: many(() => teamMembership, 'team_id'),
+    members: through(() => user, 'users', membership('user_id', 'team_id')),
+    issues: many(() => issue, 'team_id'),
+    // A team's labels are its own and the workspace's (no team).
+    labels: {
+      kind: 'many',
+      to: () => label,
+      via: {
+        from: sql`labels as t join teams as o on (t.team_id = o.id or t.team_id is null)`,
+        parentKey: sql.ref('o.id'),
+      },
+    },
+    // Admins' alone (the webhook declaration's adminOnly).
+    webhooks: many(() => webhook, 'team_id'),
   },
 };
 
@@ -326,6 +354,7 @@ export const workflowState: Entity = {
     archivedAt: stamp('archived_at'),
     teamId: key('team_id'),
     team: one(() => team, 'team_id', true),
+    issues: many(() => issue, 'state_id'),
   },
 };
 
@@ -349,6 +378,12 @@ export const label: Entity = {
     team: one(() => team, 'team_id', true),
     parent: one(() => label, 'parent_id'),
     creator: one(() => user, 'creator_id'),
+    children: many(() => label, 'parent_id'),
+    issues: through(() => issue, 'issues', {
+      table: 'issue_labels',
+      toColumn: 'issue_id',
+      parentColumn: 'label_id',
+    }),
   },
 };
 
@@ -882,6 +917,120 @@ export const issueSearchResult: Entity = {
   fields: { ...issue.fields, metadata: fixed({}) },
 };
 
+// --- Webhooks: admins' endpoints and their delivery log (REST: webhooks/present.ts) ---
+
+/** A column of the delivery's event (webhook_events), by its key. */
+const eventOf = (row: Sql, column: Sql) =>
+  sql`(select ${column} from webhook_events ev where ev.id = ${at(row, 'event_id')})`;
+
+/**
+ * An endpoint. Its signing secret is never read here: the create and rotate
+ * answers add the one they made, and GraphQL's secret is null otherwise.
+ * REST's kinds are ours as stored (resourceKinds); GraphQL's resourceTypes
+ * are the third-party type names, in the stored order.
+ */
+export const webhook: Entity = {
+  name: 'Webhook',
+  table: 'webhooks',
+  spec: webhookEntity,
+  adminOnly: true,
+  archivable: true,
+  fields: {
+    ...stamps,
+    url: col('url'),
+    label: col('label'),
+    enabled: col('enabled'),
+    allPublicTeams: col('all_public_teams'),
+    archivedAt: stamp('archived_at'),
+    resourceKinds: col('resource_types'),
+    resourceTypes: value(
+      (row) =>
+        sql`array(select ${lookup(sql`k.kind`, Object.entries(GRAPHQL_RESOURCE_NAMES), sql`k.kind`)}
+          from unnest(${at(row, 'resource_types')}) with ordinality as k(kind, n) order by k.n)`,
+    ),
+    secret: fixed(null),
+    teamId: key('team_id'),
+    creatorId: key('creator_id'),
+    failingSince: stamp('failing_since'),
+    disabledReason: col('disabled_reason'),
+    team: one(() => team, 'team_id'),
+    creator: one(() => user, 'creator_id'),
+  },
+};
+
+/** One attempt at a delivery: when, how long, and what the endpoint answered. */
+export const webhookAttempt: Entity = {
+  name: 'WebhookAttempt',
+  table: 'webhook_attempts',
+  spec: webhookAttemptEntity,
+  adminOnly: true,
+  archivable: false,
+  fields: {
+    id: key('id'),
+    startedAt: stamp('started_at'),
+    durationMs: int('duration_ms'),
+    statusCode: int('status_code'),
+    error: col('error'),
+    responseBody: col('response_body'),
+  },
+};
+
+/** An endpoint's delivery of one event: the event's kind and time, its state, and its attempts in order. */
+export const webhookDelivery: Entity = {
+  name: 'WebhookDelivery',
+  table: 'webhook_deliveries',
+  spec: webhookDeliveryEntity,
+  adminOnly: true,
+  archivable: false,
+  fields: {
+    ...stamps,
+    webhookId: key('webhook_id'),
+    // A bigint, as text: JavaScript numbers stop being exact below its range's end.
+    eventId: value((row) => sql`${at(row, 'event_id')}::text`),
+    eventType: value((row) => eventOf(row, sql`ev.type`)),
+    action: value((row) => eventOf(row, sql`ev.action`)),
+    event: value((row) => eventOf(row, sql`ev.type || '.' || ev.action`)),
+    eventCreatedAt: { kind: 'value', json: (row) => timestamp(eventOf(row, sql`ev.created_at`)) },
+    status: col('status'),
+    attemptCount: int('attempts'),
+    // A finished delivery is due never again.
+    nextAttemptAt: {
+      kind: 'value',
+      json: (row) =>
+        timestamp(
+          sql`(case when ${at(row, 'status')} in ('succeeded', 'failed') then null else ${at(row, 'next_attempt_at')} end)`,
+        ),
+    },
+    lastError: col('last_error'),
+    attempts: {
+      kind: 'many',
+      plain: true,
+      to: () => webhookAttempt,
+      ids: (row) => sql`select wa.id, row_number() over (order by wa.started_at, wa.id) as ord
+        from webhook_attempts wa where wa.delivery_id = ${at(row, 'id')}`,
+      present: () => sql`true`,
+    },
+  },
+};
+
+// --- Uploaded files (REST: files/present.ts) ---
+
+/** An uploaded file: its name, type and size, and its download address (files/present.ts fileUrl). */
+export const file: Entity = {
+  name: 'File',
+  table: 'files',
+  spec: fileEntity,
+  archivable: false,
+  fields: {
+    id: key('id'),
+    url: value((row, c) => sql`${c.publicUrl} || '/api/files/' || ${at(row, 'id')}::text`),
+    filename: col('filename'),
+    contentType: col('content_type'),
+    size: int('size'),
+    createdAt: stamp('created_at'),
+  },
+};
+
 /** Every declaration by the API's type name. */
 export const entities: Record<string, Entity> = {
   Issue: issue,
@@ -902,4 +1051,5 @@ export const entities: Record<string, Entity> = {
   IssueNotification: notification,
   IssueHistory: issueHistory,
   IssueSearchResult: issueSearchResult,
+  Webhook: webhook,
 };

@@ -74,6 +74,12 @@ export interface Entity {
   spec: EntitySpec;
   /** Every member sees every row (the user directory); the rule hides rows from guests only. */
   seenByMembers?: boolean;
+  /**
+   * Read by admins alone (webhooks and their log): the REST routes refuse
+   * anyone else first, and for anyone else a compiled GraphQL read gives way
+   * to the resolvers, which refuse with their error (not an empty answer).
+   */
+  adminOnly?: boolean;
   /** Rows with archived_at, hidden from lists unless includeArchived. */
   archivable: boolean;
   /** Conditions of every list of this entity, besides visibility (no deleted users). */

@@ -44,9 +44,12 @@ function check(entity: Pick<Entity, 'name' | 'fields'>, s: Selection): void {
   const field = entity.fields[s.field];
   if (!field) throw new Error(`REST view of ${entity.name}: no declared field ${s.field}`);
   if (field.kind === 'value') return;
-  if (field.kind === 'many' || !s.select?.length)
-    throw new Error(`REST view of ${entity.name}: ${s.field} must be a to-one relation with a selection`);
-  for (const sub of s.select) check(field.kind === 'one' ? field.to() : field.of(), sub);
+  // A connection is GraphQL's; REST nests related rows as objects and plain lists (a delivery's attempts).
+  if ((field.kind === 'many' && !('plain' in field)) || !s.select?.length)
+    throw new Error(
+      `REST view of ${entity.name}: ${s.field} must be a to-one relation or plain list with a selection`,
+    );
+  for (const sub of s.select) check(field.kind === 'object' ? field.of() : field.to(), sub);
 }
 
 /** What a REST read depends on besides the rows: the caller, their access, one clock. */
