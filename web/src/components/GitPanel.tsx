@@ -62,7 +62,8 @@ function HostIcon({ host }: { host: string }) {
 function Pull({ a }: { a: GitAttachment }) {
   const m = a.metadata ?? {};
   const host = a.sourceType ?? '';
-  const status = STATUSES.includes(text(m['status'])) ? text(m['status']) : 'open';
+  // Only a status of the closed set is shown: a word the panel does not know is left out, not guessed.
+  const status = STATUSES.includes(text(m['status'])) ? text(m['status']) : null;
   const number = text(m['number']);
   const href = safeHref(a.url);
   const label = `${host === 'gitlab' ? '!' : '#'}${number}`;
@@ -81,7 +82,7 @@ function Pull({ a }: { a: GitAttachment }) {
         </span>
       )}
       {text(m['author']) && <span className="muted small">by {text(m['author'])}</span>}
-      <span className={`badge pr-status pr-${status.replace(' ', '-')}`}>{status}</span>
+      {status && <span className={`badge pr-status pr-${status.replace(' ', '-')}`}>{status}</span>}
     </li>
   );
 }
