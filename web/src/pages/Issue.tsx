@@ -4,6 +4,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
+import { GitPanel, isGitLink } from '../components/GitPanel';
 import { Attachments } from '../components/IssueAttachments';
 import { StateIcon } from '../components/IssueBits';
 import { Comments } from '../components/IssueComments';
@@ -36,7 +37,7 @@ const IssueQuery = graphql(`
       labelIds
       reactions { id emoji user { id name } }
       comments(first: 100) { nodes { id body createdAt editedAt archivedAt user { id name } parent { id } reactions { id emoji user { id name } } } }
-      attachments(first: 50) { nodes { id title url createdAt metadata } }
+      attachments(first: 50) { nodes { id title url createdAt metadata sourceType } }
     }
   }
 `);
@@ -133,10 +134,11 @@ function Loaded({ issue, queryKey }: { issue: IssueData; queryKey: readonly unkn
       <div className="issue-main issue-rest">
         <Relations issueId={issue.id} onChange={reload} />
         <SubIssues issueId={issue.id} teamId={issue.team.id} readOnly={readOnly} />
+        {flag('attachments') && <GitPanel items={issue.attachments.nodes} />}
         {flag('attachments') && (
           <Attachments
             issueId={issue.id}
-            items={issue.attachments.nodes}
+            items={issue.attachments.nodes.filter((a) => !isGitLink(a))}
             issueKey={queryKey}
             readOnly={readOnly}
           />
