@@ -37,6 +37,7 @@ import * as m0047 from './0047_audit_search.js';
 import * as m0048 from './0048_git.js';
 import * as m0049 from './0049_oauth.js';
 import * as m0050 from './0050_oauth_apps.js';
+import * as m0053 from './0053_app_actor.js';
 
 export interface Migration {
   version: number;
@@ -83,4 +84,5 @@ export const migrations: Migration[] = [
   { version: 48, ...m0048 },
   { version: 49, ...m0049 },
   { version: 50, ...m0050 },
+  { version: 53, ...m0053 },
 ];
