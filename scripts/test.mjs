@@ -94,7 +94,9 @@ const queue = [...files].sort((a, b) => lastWall(b) - lastWall(a));
 
 // TEST_CPU_PROF=DIR: every test process writes a V8 CPU profile there (Node refuses --cpu-prof in
 // NODE_OPTIONS); what a run spends its CPU on, summed over files.
-const profileArgs = env.TEST_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(env.TEST_CPU_PROF)}`] : [];
+const profileArgs = env.TEST_CPU_PROF
+  ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(env.TEST_CPU_PROF)}`]
+  : [];
 
 /** Process groups of the files running now; ended with the runner. */
 const groups = new Set();
