@@ -42,16 +42,10 @@ export function configFor(base: string, clientId: string, secret?: string): Prom
 }
 
 /** An authorization URL with PKCE and state, and what the exchange needs. */
-export async function startAuthorization(
-  config: oidc.Configuration,
-  scope: string,
-  redirect = REDIRECT,
-  extra: Record<string, string> = {},
-) {
+export async function startAuthorization(config: oidc.Configuration, scope: string, redirect = REDIRECT) {
   const verifier = oidc.randomPKCECodeVerifier();
   const state = oidc.randomState();
   const url = oidc.buildAuthorizationUrl(config, {
-    ...extra,
     redirect_uri: redirect,
     scope,
     state,
@@ -88,16 +82,15 @@ export async function authorizeThroughRest(
   return next;
 }
 
-/** The whole flow for `person`: tokens for `scope` (`extra`: more authorization parameters, e.g. actor=app). */
+/** The whole flow for `person`: tokens for `scope`. */
 export async function tokensFor(
   t: TestApp,
   base: string,
   config: oidc.Configuration,
   scope: string,
   person: string,
-  extra: Record<string, string> = {},
 ) {
-  const { url, verifier, state } = await startAuthorization(config, scope, REDIRECT, extra);
+  const { url, verifier, state } = await startAuthorization(config, scope);
   const callback = await authorizeThroughRest(t, base, url, person);
   return oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: state });
 }

@@ -53,8 +53,7 @@ export function auditActorOf(actor: Actor): AuditActor {
   return {
     kind: actor.via === 'apiKey' ? 'apiKey' : 'user',
     id: actor.id,
-    // An app acting under its own name: the person whose access it used, and the app.
-    label: actor.app ? `${actor.email} via ${actor.app.name} (app)` : actor.email,
+    label: actor.email,
     ip: actor.origin?.ip ?? null,
     userAgent: actor.origin?.userAgent ?? null,
   };

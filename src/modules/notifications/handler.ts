@@ -27,8 +27,7 @@ export const notificationsHandler: EventHandler = {
     if (event.type === 'issue') {
       const issue = event.data as IssueJson;
       if (event.action === 'create') {
-        // An app's own user is never notified, so it is not subscribed either.
-        if (!event.actor?.isApp) await subscribe(trx, issue.id, [actorId]);
+        await subscribe(trx, issue.id, [actorId]);
         await notify.issueCreated(ctx, trx, actorId, issue);
       } else if (event.action === 'update') {
         await notify.issueUpdated(ctx, trx, actorId, {
@@ -44,7 +43,7 @@ export const notificationsHandler: EventHandler = {
     }
     const comment = event.data as CommentJson;
     if (event.action === 'create') {
-      if (!event.actor?.isApp) await subscribe(trx, comment.issueId, [actorId]);
+      await subscribe(trx, comment.issueId, [actorId]);
       await notify.commentCreated(ctx, trx, actorId, comment);
     } else if (event.action === 'update' && changed(event, 'body')) {
       await notify.commentEdited(

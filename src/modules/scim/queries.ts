@@ -52,7 +52,6 @@ export function findUser(db: Db, id: string): Promise<UserRow | undefined> {
     .selectAll()
     .where('id', '=', id)
     .where('deleted_at', 'is', null)
-    .where('status', '<>', 'app')
     .executeTakeFirst();
 }
 
@@ -88,7 +87,6 @@ export async function pageUsers(
   const base = db
     .selectFrom('users as u')
     .where('u.deleted_at', 'is', null)
-    .where('u.status', '<>', 'app')
     .$if(where !== undefined, (qb) => qb.where(() => where!));
   const [rows, count] = await Promise.all([
     page.limit === 0

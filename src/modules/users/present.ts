@@ -9,8 +9,7 @@ export const UserSchema = Type.Object({
   displayName: Type.String(),
   email: Type.String(),
   role: Type.Union([Type.Literal('admin'), Type.Literal('member'), Type.Literal('guest')]),
-  // 'app': an OAuth app's own user, named on what the app wrote under its name (docs/agents.md).
-  status: Type.Union([Type.Literal('active'), Type.Literal('suspended'), Type.Literal('app')]),
+  status: Type.Union([Type.Literal('active'), Type.Literal('suspended')]),
   avatarUrl: Type.Union([Type.String(), Type.Null()]),
   createdAt: Type.String({ format: 'date-time' }),
   updatedAt: Type.String({ format: 'date-time' }),
