@@ -665,11 +665,16 @@ describe('compiled reads answer what the resolvers answer', () => {
             ? webhooks
             : world.records.filter((r) => r.kind === kind).flatMap((r) => [r.id, ...r.aliases]);
       let compiledAnswers = 0;
+      // Webhooks are admins' only: for anyone else the resolvers refuse them, by design uncompiled.
+      let compilable = 0;
       await fc.assert(
         fc.asyncProperty(rootDocument(refs), async ({ query, list }) => {
           const compiled = await run(role, true, query);
           const resolved = await run(role, false, query);
           assert.equal(JSON.stringify(compiled.body), JSON.stringify(resolved.body), query);
+          const adminsOnly = /^\s*\{\s*webhooks?\b/.test(query);
+          if (adminsOnly && role !== 'admin') assert.equal(compiled.compiled, false, query);
+          else compilable++;
           if (!compiled.compiled) return;
           compiledAnswers++;
           for (const word of world.secretWords[role]) assert.ok(!compiled.text.includes(word), word);
@@ -687,7 +692,7 @@ describe('compiled reads answer what the resolvers answer', () => {
         { numRuns: 120 },
       );
       // Rows out of sight and names of no row are the resolvers' "not found"; the rest compiles.
-      assert.ok(compiledAnswers >= 60, `${compiledAnswers} of 120 compiled`);
+      assert.ok(compiledAnswers >= compilable / 2, `${compiledAnswers} of ${compilable} compiled`);
     });
   }
 
