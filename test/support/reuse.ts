@@ -2,8 +2,8 @@
 //
 // A new copy of the template is dear: PGlite unpacks 29 MB into its
 // in-memory file system, starts PostgreSQL and links its extensions (~0.6 s
-// of CPU); PostgreSQL copies the template and, dropping it afterwards, forces
-// a checkpoint. A worker runs dozens of files. A copy a file has closed is
+// of CPU); PostgreSQL copies the template's files (and WAL-logs them) and
+// later drops the copy's files again. A worker runs dozens of files. A copy a file has closed is
 // instead put back as the template was: every table's rows deleted and the
 // template's rows written again, sequences set back (~0.1 s). A copy whose
 // schema a test changed (a column dropped, a table made) is not reused.
