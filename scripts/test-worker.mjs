@@ -6,7 +6,7 @@
 // ends; every file still opens its own database (test/support/database.ts).
 //
 // After each file it prints a marker line carrying the file's results (its
-// wall and CPU time, its process's and its waited-for children's such as
+// wall and CPU time, its process's and its descendants', living or waited for, such as
 // Chromium, and its test counts); stderr shares stdout's pipe (the runner
 // starts it with 2>&1), so everything before the marker is the file's output.
 import fs from 'node:fs';
@@ -18,11 +18,39 @@ import { fileEnded, MARKER } from './test-worker-reporter.mjs';
 const timeoutMs = Number(process.env.TEST_TIMEOUT_MS ?? 300_000);
 const ticksPerSecond = 100; // USER_HZ on Linux
 
-/** CPU time of this process and of the children it has waited for, in ms (/proc/self/stat: utime stime cutime cstime). */
-function cpuMs() {
-  const stat = fs.readFileSync('/proc/self/stat', 'utf8');
+/** utime stime cutime cstime of one process, and its parent, from /proc/<pid>/stat. */
+function statOf(pid) {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return [11, 12, 13, 14].reduce((n, i) => n + Number(fields[i]), 0) * (1000 / ticksPerSecond);
+  return { ppid: Number(fields[1]), ticks: [11, 12, 13, 14].reduce((n, i) => n + Number(fields[i]), 0) };
+}
+
+/**
+ * CPU time, in ms, of this process and of everything it started that is still running or was
+ * waited for. The living descendants count too: the browser the UI files share
+ * (test/ui/browser.ts) lives across files, and its renderers, reaped by its zygote, are in the
+ * zygote's children's time. A file's share is the difference before and after it.
+ */
+function cpuMs() {
+  const procs = new Map();
+  for (const name of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      procs.set(Number(name), statOf(name));
+    } catch {
+      // ended while we looked
+    }
+  }
+  const mine = (pid) => {
+    for (let p = pid, depth = 0; p > 1 && depth < 64; depth++) {
+      if (p === process.pid) return true;
+      p = procs.get(p)?.ppid ?? 0;
+    }
+    return false;
+  };
+  let ticks = 0;
+  for (const [pid, s] of procs) if (mine(pid)) ticks += s.ticks;
+  return ticks * (1000 / ticksPerSecond);
 }
 
 const baseEnv = { ...process.env };

@@ -65,6 +65,14 @@ describe('compression', () => {
     assert.match(String(res.headers['cache-control']), /immutable/);
     const original = fs.readFileSync(path.join(WEB_DIST, 'assets', script));
     assert.ok(zlib.brotliDecompressSync(res.rawPayload).equals(original));
+    // The build's compressed copy goes out as it is, not compressed again per request.
+    assert.ok(res.rawPayload.equals(fs.readFileSync(path.join(WEB_DIST, 'assets', `${script}.br`))));
+    const gz = await raw(`/assets/${script}`, 'gzip');
+    assert.equal(gz.headers['content-encoding'], 'gzip');
+    assert.ok(zlib.gunzipSync(gz.rawPayload).equals(original));
+    const plain = await raw(`/assets/${script}`, 'identity');
+    assert.equal(plain.headers['content-encoding'], undefined);
+    assert.ok(plain.rawPayload.equals(original));
   });
 
   test('a stored file goes out byte for byte, with its length', async () => {

@@ -3,13 +3,14 @@
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { precompress } from './precompress.js';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 const api = process.env.TRACKWAY_API ?? 'http://localhost:3000';
 
 export default defineConfig({
   root,
-  plugins: [react()],
+  plugins: [react(), precompress()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

@@ -35,6 +35,9 @@ export async function serveWebUi(app: Http, ctx: AppContext, root = WEB_DIST): P
         // Vite fingerprints every file name under assets/, so they never change.
         maxAge: '365d',
         immutable: true,
+        // The build writes .br and .gz copies (web/precompress.ts); sent as they are,
+        // @fastify/compress leaves an answer that already has an encoding.
+        preCompressed: true,
       });
     }
 
