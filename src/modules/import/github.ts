@@ -105,7 +105,11 @@ export function parseRepo(raw: string): { owner: string; repo: string } {
 
 /** A team key from a repository's name: its letters and digits, upper-cased, at most 10, starting with a letter. */
 export function teamKeyOf(repo: string): string {
-  const key = repo.replace(/[^A-Za-z0-9]/g, '').replace(/^[0-9]+/, '').toUpperCase().slice(0, 10);
+  const key = repo
+    .replace(/[^A-Za-z0-9]/g, '')
+    .replace(/^[0-9]+/, '')
+    .toUpperCase()
+    .slice(0, 10);
   return key || 'GH';
 }
 
@@ -132,7 +136,8 @@ const sleep = (ms: number, signal?: AbortSignal) =>
 export function rateLimitWait(status: number, headers: Record<string, unknown>, now = Date.now()) {
   if (status !== 429 && status !== 403) return null;
   const retryAfter = Number(headers['retry-after']);
-  if (Number.isFinite(retryAfter) && headers['retry-after'] !== undefined) return Math.max(0, retryAfter) * 1000;
+  if (Number.isFinite(retryAfter) && headers['retry-after'] !== undefined)
+    return Math.max(0, retryAfter) * 1000;
   if (String(headers['x-ratelimit-remaining']) === '0') {
     const reset = Number(headers['x-ratelimit-reset']);
     if (Number.isFinite(reset)) return Math.max(0, reset * 1000 - now);
@@ -289,7 +294,14 @@ export function githubSource(opts: GithubSourceOptions): ImportSource {
             ...(l.color && /^[0-9a-fA-F]{6}$/.test(l.color) ? { color: `#${l.color.toLowerCase()}` } : {}),
           })),
         projects: hasMilestones
-          ? [{ key: projectRef, name: full, description: `Imported from GitHub: ${full}`, teamRefs: [teamRef] }]
+          ? [
+              {
+                key: projectRef,
+                name: full,
+                description: `Imported from GitHub: ${full}`,
+                teamRefs: [teamRef],
+              },
+            ]
           : [],
         milestones: milestones.map((m) => ({
           key: milestoneRef(m.number),

@@ -10,7 +10,8 @@ const Counts = Type.Record(Type.String(), Type.Integer(), {
 export const ImportRunSchema = Type.Object({
   id: Type.String(),
   source: Type.String({
-    description: '`linear:<server>`, `csv:<name>` or `github:[<api url>:]<owner/repo>`; a run of the same source resumes its records',
+    description:
+      '`linear:<server>`, `csv:<name>` or `github:[<api url>:]<owner/repo>`; a run of the same source resumes its records',
   }),
   kind: Type.Union([Type.Literal('linear'), Type.Literal('csv'), Type.Literal('github')]),
   dryRun: Type.Boolean(),

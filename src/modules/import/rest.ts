@@ -80,11 +80,15 @@ const StartBody = Type.Union([
         Type.String({
           minLength: 1,
           maxLength: 2048,
-          description: 'The API (default https://api.github.com; GitHub Enterprise Server: https://host/api/v3)',
+          description:
+            'The API (default https://api.github.com; GitHub Enterprise Server: https://host/api/v3)',
         }),
       ),
       team: Type.Optional(
-        Type.String({ pattern: '^[A-Za-z][A-Za-z0-9]{0,9}$', description: 'The team key (default: from the name)' }),
+        Type.String({
+          pattern: '^[A-Za-z][A-Za-z0-9]{0,9}$',
+          description: 'The team key (default: from the name)',
+        }),
       ),
       users: Type.Optional(
         Type.Record(Type.String({ maxLength: 100 }), Type.String({ format: 'email', maxLength: 320 }), {
