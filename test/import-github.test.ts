@@ -6,53 +6,19 @@
 // fails, and the next run resumes it). A dry run writes nothing; a re-run
 // creates nothing twice.
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { emailOf, githubSource, nextPage, rateLimitWait, teamKeyOf } from '../src/modules/import/github.js';
 import { runImport } from '../src/modules/import/runner.js';
 import type { Actor } from '../src/platform/context.js';
+import { FAKE_GITHUB_TOKEN, type FakeGithub, startFakeGithub } from './support/fake-github.js';
 import { startTestApp, type TestApp } from './support/harness.js';
-
-const FIXTURES = path.join(import.meta.dirname, 'fixtures', 'github');
-const fixture = (name: string) => fs.readFileSync(path.join(FIXTURES, `${name}.json`), 'utf8');
 
 let t: TestApp;
 let admin: Actor;
-let server: http.Server;
+let gh: FakeGithub;
 let api: string;
-/** Requests the server answered, as `METHOD path?query`. */
-const seen: string[] = [];
-/** Answers to give once, by path, before the recorded body: a rate limit, a failure. */
-const once = new Map<string, { status: number; headers: Record<string, string> }>();
-
-function answer(res: http.ServerResponse, body: string, link?: string) {
-  const headers: Record<string, string> = {
-    'content-type': 'application/json; charset=utf-8',
-    'x-ratelimit-limit': '5000',
-    'x-ratelimit-remaining': '4999',
-    'x-ratelimit-reset': String(Math.ceil(Date.now() / 1000) + 3600),
-    'x-ratelimit-resource': 'core',
-    'x-github-api-version-selected': '2022-11-28',
-  };
-  if (link) headers.link = link;
-  res.writeHead(200, headers).end(body);
-}
-
-/** GitHub's `Link` header for page `page` of `last` at `pathname`. */
-function linkOf(pathname: string, query: URLSearchParams, page: number, last: number) {
-  const at = (p: number, rel: string) => {
-    const q = new URLSearchParams(query);
-    q.set('page', String(p));
-    return `<${api}${pathname}?${q}>; rel="${rel}"`;
-  };
-  const parts = [];
-  if (page > 1) parts.push(at(page - 1, 'prev'), at(1, 'first'));
-  if (page < last) parts.push(at(page + 1, 'next'), at(last, 'last'));
-  return parts.join(', ') || undefined;
-}
+let seen: string[];
+let once: FakeGithub['once'];
 
 before(async () => {
   t = await startTestApp();
@@ -71,49 +37,18 @@ before(async () => {
     assert.equal(res.status, 201, JSON.stringify(res.body));
   }
 
-  server = http.createServer((req, res) => {
-    const url = new URL(req.url!, api);
-    seen.push(`${req.method} ${url.pathname}${url.search}`);
-    assert.equal(req.headers.authorization, 'token ghp_test');
-    const failure = once.get(`${url.pathname}?page=${url.searchParams.get('page') ?? '1'}`);
-    if (failure) {
-      once.delete(`${url.pathname}?page=${url.searchParams.get('page') ?? '1'}`);
-      res.writeHead(failure.status, { 'content-type': 'application/json', ...failure.headers });
-      res.end(
-        JSON.stringify({ message: 'API rate limit exceeded', documentation_url: 'https://docs.github.com' }),
-      );
-      return;
-    }
-    const m = /^\/repos\/[^/]+\/[^/]+\/(labels|milestones|issues)(?:\/(\d+)\/comments)?$/.exec(url.pathname);
-    const page = Number(url.searchParams.get('page') ?? '1');
-    if (m?.[1] === 'labels') return answer(res, fixture('labels'));
-    if (m?.[1] === 'milestones') {
-      assert.equal(url.searchParams.get('state'), 'all');
-      return answer(res, fixture('milestones'));
-    }
-    if (m?.[1] === 'issues' && m[2] === '1')
-      return answer(res, fixture(`comments-1-page${page}`), linkOf(url.pathname, url.searchParams, page, 2));
-    if (m?.[1] === 'issues' && m[2]) return answer(res, fixture(`comments-${m[2]}`));
-    if (m?.[1] === 'issues') {
-      assert.equal(url.searchParams.get('state'), 'all');
-      assert.equal(url.searchParams.get('direction'), 'asc');
-      return answer(res, fixture(`issues-page${page}`), linkOf(url.pathname, url.searchParams, page, 3));
-    }
-    res.writeHead(404, { 'content-type': 'application/json' }).end('{"message":"Not Found"}');
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  api = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  gh = await startFakeGithub();
+  ({ url: api, seen, once } = gh);
 });
 after(async () => {
-  server?.closeAllConnections();
-  server?.close();
+  await gh?.close();
   await t?.close();
 });
 
 const source = (repo: string, extra: Partial<Parameters<typeof githubSource>[0]> = {}) =>
   githubSource({
     repo,
-    token: 'ghp_test',
+    token: FAKE_GITHUB_TOKEN,
     apiUrl: api,
     users: { hubot: 'hubot@robots.example' },
     ...extra,
