@@ -7,7 +7,15 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { FAKE_GITHUB_TOKEN, type FakeGithub, startFakeGithub } from '../support/fake-github.js';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, seriousViolations, signIn, startUi, type UiEnv } from './browser.js';
+import {
+  ADMIN_EMAIL,
+  ADMIN_PASSWORD,
+  screenshot,
+  seriousViolations,
+  signIn,
+  startUi,
+  type UiEnv,
+} from './browser.js';
 
 let ui: UiEnv;
 let page: Page;
@@ -30,7 +38,7 @@ const status = () => page.getByTestId('import-status');
 describe('UI: imports', () => {
   test('a GitHub dry run, then the import, with progress and a report', async () => {
     await page.getByRole('link', { name: 'Imports', exact: true }).click();
-    await page.getByRole('heading', { name: 'Imports' }).waitFor();
+    await page.getByRole('heading', { name: 'Imports', level: 1 }).waitFor();
     assert.equal(await page.getByLabel('Source').inputValue(), 'github');
 
     await page.getByLabel('Repository').fill('not a repository');
@@ -67,6 +75,7 @@ describe('UI: imports', () => {
     const rows = page.getByRole('table').getByRole('row');
     await assert.doesNotReject(rows.nth(2).waitFor());
     assert.equal(await rows.count(), 3, 'the header and both runs');
+    await screenshot(page, 'admin-imports');
     assert.deepEqual(await seriousViolations(page), []);
   });
 });
