@@ -39,13 +39,14 @@ const EXAMPLE_MAPPING = JSON.stringify({ team: 'OPS', columns: { key: 'Key', tit
 /** How often a running import is read again. */
 const POLL_MS = 1000;
 
-/** The counts as "3 issues created, 1 already there": what a person reads. */
-function countsText(counts: Record<string, number>): string[] {
+/** The counts as "issue: 3 created": what a person reads. */
+function countsText(counts: Record<string, number>, dryRun: boolean): string[] {
   return Object.entries(counts)
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([key, n]) => {
       const [entity, what] = key.split('.');
-      const verb = what === 'created' ? 'to create / created' : what === 'existing' ? 'already here' : what;
+      const created = dryRun ? 'would be created' : 'created';
+      const verb = what === 'created' ? created : what === 'existing' ? 'already here' : what;
       return `${entity}: ${n} ${verb}`;
     });
 }
@@ -290,7 +291,7 @@ function RunView({ run }: { run: Run }) {
         <strong>{run.status}</strong> · {read} issues read
       </p>
       <ul data-testid="import-counts">
-        {countsText(run.counts).map((line) => (
+        {countsText(run.counts, run.dryRun).map((line) => (
           <li key={line}>{line}</li>
         ))}
       </ul>
