@@ -54,7 +54,7 @@ describe('UI: imports', () => {
     const missing = page.getByTestId('import-missing-users');
     for (const email of ['alice-dev@users.noreply.github.com', 'ghost@users.noreply.github.com'])
       await missing.getByText(email).waitFor();
-    assert.match(await page.getByTestId('import-counts').textContent(), /issue: 4 would be created/);
+    assert.match((await page.getByTestId('import-counts').textContent()) ?? '', /issue: 4 would be created/);
     assert.equal(
       (await ui.t.get('/api/teams/WIDGETS', ui.t.adminToken)).status,
       404,
@@ -68,8 +68,8 @@ describe('UI: imports', () => {
     await bar.waitFor();
     await status().getByText('completed').waitFor({ timeout: 30_000 });
     assert.equal(await bar.getAttribute('value'), '1', 'the bar is full once the run ended');
-    assert.match(await status().textContent(), /4 issues read/);
-    assert.match(await page.getByTestId('import-counts').textContent(), /issue: 4 created/);
+    assert.match((await status().textContent()) ?? '', /4 issues read/);
+    assert.match((await page.getByTestId('import-counts').textContent()) ?? '', /issue: 4 created/);
     const issues = (await ui.t.get('/api/issues?teamId=WIDGETS&limit=50', ui.t.adminToken)).body.issues;
     assert.equal(issues.length, 4);
 
