@@ -1,45 +1,68 @@
 // `npm run import -- <source> ...` (docs/migrate.md):
 //   npm run import -- linear <server-url> [--dry-run]      (the API key in LINEAR_API_KEY)
 //   npm run import -- csv <file.csv> <mapping.json> [--dry-run]
+//   npm run import -- github <owner/repo> [--team KEY] [--users logins.json] [--dry-run]
+//     (GITHUB_TOKEN holds the token; GITHUB_API_URL a GitHub Enterprise Server's API)
 // Runs as the first active admin (or IMPORT_AS=<admin email>); prints a progress
 // line per page and the report as JSON. Run it again to resume or re-check:
 // what was imported is not created twice.
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { parseArgs } from 'node:util';
 import { buildApp } from '../app.js';
 import { loadConfig } from '../config.js';
 import { csvSource } from '../modules/import/csv.js';
+import { githubSource } from '../modules/import/github.js';
 import { linearSource } from '../modules/import/linear.js';
 import { ImportInputError, type ImportSource } from '../modules/import/model.js';
 import { firstActiveAdmin, liveUserByEmail } from '../modules/import/queries.js';
 import { runImport } from '../modules/import/runner.js';
 import { openDatabase } from '../platform/db/database.js';
 
-const args = process.argv.slice(2);
-const dryRun = args.includes('--dry-run');
-const [kind, a, b] = args.filter((x) => x !== '--dry-run');
+const { values: flags, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { 'dry-run': { type: 'boolean' }, team: { type: 'string' }, users: { type: 'string' } },
+});
+const dryRun = flags['dry-run'] ?? false;
+const [kind, a, b] = positionals;
 const usage = () => {
   console.error(
     'usage: npm run import -- linear <server-url> [--dry-run]   (LINEAR_API_KEY holds the key)\n' +
-      '       npm run import -- csv <file.csv> <mapping.json> [--dry-run]',
+      '       npm run import -- csv <file.csv> <mapping.json> [--dry-run]\n' +
+      '       npm run import -- github <owner/repo> [--team KEY] [--users logins.json] [--dry-run]' +
+      '   (GITHUB_TOKEN, GITHUB_API_URL)',
   );
   process.exit(2);
 };
 
+async function readJson(file: string): Promise<unknown> {
+  try {
+    return JSON.parse(await fs.readFile(file, 'utf8'));
+  } catch (err) {
+    throw new ImportInputError(`${file}: ${(err as Error).message}`);
+  }
+}
+
 async function sourceOf(): Promise<ImportSource> {
+  if (kind === 'github' && a) {
+    const users = flags.users ? await readJson(flags.users) : undefined;
+    if (users !== undefined && (typeof users !== 'object' || users === null || Array.isArray(users)))
+      throw new ImportInputError('--users must name a JSON object of login → email');
+    return githubSource({
+      repo: a,
+      token: process.env.GITHUB_TOKEN,
+      apiUrl: process.env.GITHUB_API_URL,
+      team: flags.team,
+      users: users as Record<string, string> | undefined,
+    });
+  }
   if (kind === 'linear' && a) {
     const apiKey = process.env.LINEAR_API_KEY;
     if (!apiKey) throw new ImportInputError('LINEAR_API_KEY is not set');
     return linearSource({ url: a, apiKey });
   }
   if (kind === 'csv' && a && b) {
-    let mapping: unknown;
-    try {
-      mapping = JSON.parse(await fs.readFile(b, 'utf8'));
-    } catch (err) {
-      throw new ImportInputError(`mapping ${b}: ${(err as Error).message}`);
-    }
-    return csvSource(path.basename(a), await fs.readFile(a, 'utf8'), mapping);
+    return csvSource(path.basename(a), await fs.readFile(a, 'utf8'), await readJson(b));
   }
   return usage();
 }

@@ -249,6 +249,7 @@ const AdminWebhooks = adminPage(() => import('./pages/AdminWebhooks'), 'AdminWeb
 const AdminScim = adminPage(() => import('./pages/AdminScim'), 'AdminScim');
 const AdminOAuthApps = adminPage(() => import('./pages/AdminOAuthApps'), 'AdminOAuthApps');
 const AdminGit = adminPage(() => import('./pages/AdminGit'), 'AdminGit');
+const AdminImports = adminPage(() => import('./pages/AdminImports'), 'AdminImports');
 const AdminSso = adminPage(() => import('./pages/AdminSso'), 'AdminSso');
 const AdminTeams = adminPage(() => import('./pages/AdminTeams'), 'AdminTeams');
 const AdminLabels = adminPage(() => import('./pages/AdminTeams'), 'AdminLabels');
@@ -344,6 +345,7 @@ const routeTree = rootRoute.addChildren([
     admin('/admin/scim', AdminScim),
     admin('/admin/oauth-apps', AdminOAuthApps),
     admin('/admin/git', AdminGit),
+    admin('/admin/imports', AdminImports),
     admin('/admin/sso', AdminSso),
     admin('/admin/teams', AdminTeams),
     admin('/admin/labels', AdminLabels),

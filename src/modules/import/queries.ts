@@ -12,7 +12,7 @@ export type ImportRunRow = Awaited<ReturnType<typeof findRun>> & {};
 
 export function insertRun(
   db: Db,
-  run: { source: string; kind: 'linear' | 'csv'; dryRun: boolean; createdBy: string | null },
+  run: { source: string; kind: 'linear' | 'csv' | 'github'; dryRun: boolean; createdBy: string | null },
 ) {
   return db
     .insertInto('import_runs')

@@ -69,6 +69,37 @@ const StartBody = Type.Union([
     },
     { additionalProperties: false },
   ),
+  Type.Object(
+    {
+      source: Type.Literal('github'),
+      repo: Type.String({ minLength: 3, maxLength: 200, description: 'owner/name' }),
+      token: Type.Optional(
+        Type.String({ minLength: 1, maxLength: 500, description: 'A GitHub token; not stored' }),
+      ),
+      apiUrl: Type.Optional(
+        Type.String({
+          minLength: 1,
+          maxLength: 2048,
+          description:
+            'The API (default https://api.github.com; GitHub Enterprise Server: https://host/api/v3)',
+        }),
+      ),
+      team: Type.Optional(
+        Type.String({
+          pattern: '^[A-Za-z][A-Za-z0-9]{0,9}$',
+          description: 'The team key (default: from the name)',
+        }),
+      ),
+      users: Type.Optional(
+        Type.Record(Type.String({ maxLength: 100 }), Type.String({ format: 'email', maxLength: 320 }), {
+          maxProperties: 5000,
+          description: "A login's email, for people whose email GitHub does not show",
+        }),
+      ),
+      dryRun: Type.Optional(Type.Boolean()),
+    },
+    { additionalProperties: false },
+  ),
 ]);
 
 const RunEnvelope = Type.Object({ importRun: ImportRunSchema });

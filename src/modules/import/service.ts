@@ -15,6 +15,7 @@ import { invalidField, notFound } from '../../platform/errors.js';
 import { UnsafeDestinationError, vetDestination } from '../../platform/net/safe-destination.js';
 import { assertAdmin } from '../users/policy.js';
 import { csvSource } from './csv.js';
+import { GITHUB_API_URL, githubSource } from './github.js';
 import { linearSource } from './linear.js';
 import { ImportInputError, type ImportSource } from './model.js';
 import * as q from './queries.js';
@@ -22,7 +23,16 @@ import { continueRun, openRun } from './runner.js';
 
 export type StartImportInput =
   | { source: 'linear'; url: string; apiKey: string; dryRun?: boolean }
-  | { source: 'csv'; csv: string; mapping: unknown; name?: string; dryRun?: boolean };
+  | { source: 'csv'; csv: string; mapping: unknown; name?: string; dryRun?: boolean }
+  | {
+      source: 'github';
+      repo: string;
+      token?: string;
+      apiUrl?: string;
+      team?: string;
+      users?: Record<string, string>;
+      dryRun?: boolean;
+    };
 
 /** The runs this process goes on with after their request was answered, by run id. */
 const background = new Map<string, { ctx: AppContext; stop: AbortController; done: Promise<void> }>();
@@ -32,23 +42,35 @@ async function sourceOf(
   input: StartImportInput,
   signal: AbortSignal,
 ): Promise<ImportSource> {
+  // The source's server goes through the outbound guard of webhooks: no private addresses.
+  const vetted = async (field: string, raw: string) => {
+    try {
+      return (await vetDestination(raw.trim(), { allowPrivate: ctx.config.webhookAllowPrivate })).toString();
+    } catch (err) {
+      if (err instanceof UnsafeDestinationError) throw invalidField(field, err.message);
+      throw err;
+    }
+  };
   try {
     if (input.source === 'linear') {
-      let url: URL;
-      try {
-        url = await vetDestination(input.url.trim(), { allowPrivate: ctx.config.webhookAllowPrivate });
-      } catch (err) {
-        if (err instanceof UnsafeDestinationError) throw invalidField('url', err.message);
-        throw err;
-      }
-      return linearSource({ url: url.toString(), apiKey: input.apiKey, signal });
+      return linearSource({ url: await vetted('url', input.url), apiKey: input.apiKey, signal });
+    }
+    if (input.source === 'github') {
+      return githubSource({
+        repo: input.repo,
+        token: input.token,
+        apiUrl: await vetted('apiUrl', input.apiUrl ?? GITHUB_API_URL),
+        team: input.team,
+        users: input.users,
+        signal,
+      });
     }
     // Without a name the file's digest names it: the same file posted again finds its records.
     const name = input.name?.trim() || createHash('sha256').update(input.csv).digest('hex').slice(0, 16);
     return csvSource(name, input.csv, input.mapping);
   } catch (err) {
     if (err instanceof ImportInputError)
-      throw invalidField(input.source === 'csv' ? 'csv' : 'url', err.message);
+      throw invalidField({ csv: 'csv', linear: 'url', github: 'repo' }[input.source], err.message);
     throw err;
   }
 }

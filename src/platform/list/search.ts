@@ -17,17 +17,21 @@ export const SEARCH_WORDS = 32;
  * PostgreSQL's parser reads a key like `ENG-12` in text as the word `eng` and
  * the signed number `-12`, so a run of digits right after a hyphen also
  * matches its signed form: `ENG-12` finds the text "see ENG-12" (and an
- * imported issue's original key, docs/migrate.md).
+ * imported issue's original key, docs/migrate.md). Words joined by `/` (a
+ * GitHub key's `owner/repo`) are one word in the parser's eyes, so they match
+ * either as that one word or as their parts.
  * Null when the term has no words.
  */
 export function searchQuery(term: string): Sql | null {
-  const words = [...term.matchAll(/(-?)([\p{L}\p{N}]+)/gu)]
+  const words = [...term.matchAll(/(-?)([\p{L}\p{N}]+(?:\/[\p{L}\p{N}]+)*)/gu)]
     .slice(0, SEARCH_WORDS)
     .map(([, dash, w]) => (dash && /^[0-9]+$/.test(w!) ? '-' : '') + w!.slice(0, 100));
   if (words.length === 0) return null;
   return sql`to_tsquery('simple', (
     select string_agg(case when left(w, 1) = '-'
       then '(''' || substr(w, 2) || ''':* | ''' || w || ''':*)'
+      when position('/' in w) > 0 then (select '(''' || x || ''':* | ''' || replace(x, '/', ''':* & ''') || ''':*)'
+        from (select replace(unaccent(lower(w)), '''', '') as x) as path)
       else '''' || replace(unaccent(lower(w)), '''', '') || ''':*' end, ' & ')
     from regexp_split_to_table(${words.join(' ')}::text, ' ') as w))`;
 }

@@ -197,6 +197,7 @@ export function Shell({ path, children }: { path: string; children: ReactNode })
               {nav('/admin/scim', 'Provisioning (SCIM)')}
               {nav('/admin/oauth-apps', 'OAuth apps')}
               {nav('/admin/git', 'Git')}
+              {nav('/admin/imports', 'Imports')}
             </>
           )}
         </nav>

@@ -97,6 +97,8 @@ export const keys = {
     oauthApps: ['admin', 'oauth-apps'] as const,
     oauth: ['admin', 'oauth'] as const,
     git: ['admin', 'git'] as const,
+    imports: ['admin', 'imports'] as const,
+    importRun: (id: string) => ['admin', 'imports', id] as const,
     gitDeliveries: ['admin', 'git', 'deliveries'] as const,
     gitAutomation: (teamId: string) => ['admin', 'git', 'automation', teamId] as const,
     sso: ['admin', 'sso'] as const,

@@ -1,0 +1,332 @@
+// Imports from another tracker (docs/migrate.md): pick a source (the hosted
+// tracker, GitHub Issues, a CSV file with its column mapping), try it as a dry
+// run to see what would be created and who has no account here, then import.
+// The run goes on in the server; this page polls it for its progress and shows
+// its report. Past runs below.
+
+import { useQuery } from '@tanstack/react-query';
+import { type ChangeEvent, useState } from 'react';
+import {
+  Button,
+  ErrorMessage,
+  FormError,
+  fieldErrors,
+  Loading,
+  PageHeader,
+  SelectField,
+  TextArea,
+  TextField,
+} from '../components/ui';
+import { useAction } from '../lib/action';
+import { ok, type RestData, rest } from '../lib/api';
+import { keys } from '../lib/query-keys';
+
+type Run = RestData<'get', '/api/admin/imports/{id}'>['importRun'];
+type Kind = Run['kind'];
+interface Report {
+  counts: Record<string, number>;
+  missingUsers: string[];
+  unknownStates: { team: string; name: string; mappedTo: string }[];
+  errors: string[];
+}
+
+const SOURCES: { value: Kind; label: string }[] = [
+  { value: 'github', label: 'GitHub Issues' },
+  { value: 'linear', label: 'Linear (or another Trackway)' },
+  { value: 'csv', label: 'CSV file' },
+];
+const EXAMPLE_MAPPING = JSON.stringify({ team: 'OPS', columns: { key: 'Key', title: 'Summary' } }, null, 2);
+/** How often a running import is read again. */
+const POLL_MS = 1000;
+
+/** The counts as "issue: 3 created": what a person reads. */
+function countsText(counts: Record<string, number>, dryRun: boolean): string[] {
+  return Object.entries(counts)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([key, n]) => {
+      const [entity, what] = key.split('.');
+      const created = dryRun ? 'would be created' : 'created';
+      const verb = what === 'created' ? created : what === 'existing' ? 'already here' : what;
+      return `${entity}: ${n} ${verb}`;
+    });
+}
+
+export function AdminImports() {
+  const [kind, setKind] = useState<Kind>('github');
+  const [repo, setRepo] = useState('');
+  const [token, setToken] = useState('');
+  const [apiUrl, setApiUrl] = useState('');
+  const [url, setUrl] = useState('https://api.linear.app');
+  const [apiKey, setApiKey] = useState('');
+  const [csv, setCsv] = useState('');
+  const [csvName, setCsvName] = useState('');
+  const [mapping, setMapping] = useState(EXAMPLE_MAPPING);
+  const [mappingError, setMappingError] = useState<string | null>(null);
+  const [current, setCurrent] = useState<string | null>(null);
+
+  const runs = useQuery({
+    queryKey: keys.admin.imports,
+    queryFn: () => ok(rest.GET('/api/admin/imports', { params: { query: { limit: 20 } } })),
+  });
+  const run = useQuery({
+    queryKey: keys.admin.importRun(current ?? ''),
+    queryFn: () => ok(rest.GET('/api/admin/imports/{id}', { params: { path: { id: current! } } })),
+    enabled: !!current,
+    refetchInterval: (q) => (q.state.data?.importRun.status === 'running' ? POLL_MS : false),
+  });
+
+  const starting = useAction(
+    (dryRun: boolean) => {
+      if (kind === 'github')
+        return ok(
+          rest.POST('/api/admin/imports', {
+            body: {
+              source: 'github',
+              repo: repo.trim(),
+              ...(token ? { token } : {}),
+              ...(apiUrl.trim() ? { apiUrl: apiUrl.trim() } : {}),
+              dryRun,
+            },
+          }),
+        );
+      if (kind === 'linear')
+        return ok(rest.POST('/api/admin/imports', { body: { source: 'linear', url, apiKey, dryRun } }));
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(mapping);
+        setMappingError(null);
+      } catch (err) {
+        setMappingError(`Not JSON: ${(err as Error).message}`);
+        return Promise.reject(new Error('The mapping is not JSON'));
+      }
+      return ok(
+        rest.POST('/api/admin/imports', {
+          body: {
+            source: 'csv',
+            csv,
+            // Checked by the server, field by field (400 naming the field).
+            mapping: parsed as never,
+            ...(csvName ? { name: csvName } : {}),
+            dryRun,
+          },
+        }),
+      );
+    },
+    { refreshes: [keys.admin.imports], onSuccess: (r) => setCurrent(r.importRun.id) },
+  );
+  const errors = fieldErrors(starting.error);
+
+  const readFile = async (e: ChangeEvent<HTMLInputElement>) => {
+    const file = e.target.files?.[0];
+    if (!file) return;
+    setCsvName(file.name);
+    setCsv(await file.text());
+  };
+
+  const shown = run.data?.importRun;
+  return (
+    <div className="page narrow">
+      <PageHeader title="Imports" />
+      <p className="muted">
+        Bring issues from another tracker. Try a <strong>dry run</strong> first: it writes nothing and lists
+        what would be created and the people without an account here (they get suspended placeholder
+        accounts). Running an import again creates nothing twice and continues one that stopped.
+      </p>
+      <section className="card" aria-labelledby="newimport-h">
+        <h2 id="newimport-h">Import</h2>
+        <form onSubmit={(e) => e.preventDefault()}>
+          <SelectField label="Source" value={kind} onChange={(e) => setKind(e.target.value as Kind)}>
+            {SOURCES.map((s) => (
+              <option key={s.value} value={s.value}>
+                {s.label}
+              </option>
+            ))}
+          </SelectField>
+          {kind === 'github' && (
+            <>
+              <TextField
+                label="Repository"
+                placeholder="owner/name"
+                value={repo}
+                onChange={(e) => setRepo(e.target.value)}
+                error={errors.repo}
+              />
+              <TextField
+                label="Token"
+                type="password"
+                autoComplete="off"
+                hint="A token that can read the repository's issues; used for this run, not stored."
+                value={token}
+                onChange={(e) => setToken(e.target.value)}
+                error={errors.token}
+              />
+              <TextField
+                label="API URL"
+                placeholder="https://api.github.com"
+                hint="GitHub Enterprise Server: https://your-host/api/v3"
+                value={apiUrl}
+                onChange={(e) => setApiUrl(e.target.value)}
+                error={errors.apiUrl}
+              />
+            </>
+          )}
+          {kind === 'linear' && (
+            <>
+              <TextField
+                label="Server URL"
+                value={url}
+                onChange={(e) => setUrl(e.target.value)}
+                error={errors.url}
+              />
+              <TextField
+                label="API key"
+                type="password"
+                autoComplete="off"
+                value={apiKey}
+                onChange={(e) => setApiKey(e.target.value)}
+                error={errors.apiKey}
+              />
+            </>
+          )}
+          {kind === 'csv' && (
+            <>
+              <div className="field">
+                <label htmlFor="import-csv-file">CSV file</label>
+                <input id="import-csv-file" type="file" accept=".csv,text/csv" onChange={readFile} />
+                {errors.csv && <div className="field-error">{errors.csv}</div>}
+              </div>
+              <TextArea
+                label="Column mapping (JSON)"
+                rows={8}
+                value={mapping}
+                onChange={(e) => setMapping(e.target.value)}
+                error={mappingError ?? errors.mapping}
+              />
+            </>
+          )}
+          <div className="actions">
+            <Button busy={starting.busy} onClick={() => void starting.run(true)}>
+              Dry run
+            </Button>
+            <Button variant="primary" busy={starting.busy} onClick={() => void starting.run(false)}>
+              Import
+            </Button>
+          </div>
+        </form>
+        {!mappingError && (
+          <FormError
+            error={starting.error}
+            shownAt={['repo', 'token', 'apiUrl', 'url', 'apiKey', 'csv', 'mapping']}
+          />
+        )}
+      </section>
+      {current && (
+        <section className="card" aria-labelledby="importrun-h" data-testid="import-run">
+          <h2 id="importrun-h">
+            {shown ? `${shown.dryRun ? 'Dry run' : 'Import'} of ${shown.source}` : 'Import'}
+          </h2>
+          {run.isLoading && <Loading label="Loading the import" />}
+          <ErrorMessage error={run.error} />
+          {shown && <RunView run={shown} />}
+        </section>
+      )}
+      <section className="card" aria-labelledby="imports-h">
+        <h2 id="imports-h">Past imports</h2>
+        {runs.isLoading && <Loading label="Loading imports" />}
+        <ErrorMessage error={runs.error} />
+        {runs.data && runs.data.importRuns.length === 0 && <p className="muted">No import yet.</p>}
+        {runs.data && runs.data.importRuns.length > 0 && (
+          <table className="table">
+            <thead>
+              <tr>
+                <th scope="col">Started</th>
+                <th scope="col">Source</th>
+                <th scope="col">Kind</th>
+                <th scope="col">Status</th>
+                <th scope="col">Issues</th>
+                <th scope="col">
+                  <span className="sr-only">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {runs.data.importRuns.map((r) => (
+                <tr key={r.id}>
+                  <td>{new Date(r.createdAt).toLocaleString()}</td>
+                  <td>{r.source}</td>
+                  <td>{r.dryRun ? 'Dry run' : 'Import'}</td>
+                  <td>{r.status}</td>
+                  <td>{r.counts['issue.created'] ?? 0}</td>
+                  <td className="actions">
+                    <Button aria-label={`Show the import of ${r.source}`} onClick={() => setCurrent(r.id)}>
+                      Show
+                    </Button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+    </div>
+  );
+}
+
+/** One run: a progress bar while it goes on, then its report. */
+function RunView({ run }: { run: Run }) {
+  const report = run.report as Report | null;
+  const read =
+    (run.counts['issue.created'] ?? 0) +
+    (run.counts['issue.existing'] ?? 0) +
+    (run.counts['issue.failed'] ?? 0);
+  return (
+    <div>
+      {/* The sources do not say how many issues they hold: the bar fills when the run ends. */}
+      <progress
+        aria-label="Import progress"
+        {...(run.status === 'running' ? {} : { value: 1, max: 1 })}
+        style={{ width: '100%' }}
+      />
+      <p data-testid="import-status">
+        <strong>{run.status}</strong> · {read} issues read
+      </p>
+      <ul data-testid="import-counts">
+        {countsText(run.counts, run.dryRun).map((line) => (
+          <li key={line}>{line}</li>
+        ))}
+      </ul>
+      {report && report.missingUsers.length > 0 && (
+        <>
+          <h3>People without an account here</h3>
+          <ul data-testid="import-missing-users">
+            {report.missingUsers.map((email) => (
+              <li key={email}>{email}</li>
+            ))}
+          </ul>
+        </>
+      )}
+      {report && report.unknownStates.length > 0 && (
+        <>
+          <h3>States mapped</h3>
+          <ul>
+            {report.unknownStates.map((s) => (
+              <li key={`${s.team}:${s.name}`}>
+                {s.name} → {s.mappedTo}
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+      {run.errors.length > 0 && (
+        <>
+          <h3>Problems</h3>
+          <ul data-testid="import-errors">
+            {run.errors.map((e) => (
+              <li key={e}>{e}</li>
+            ))}
+          </ul>
+        </>
+      )}
+    </div>
+  );
+}
