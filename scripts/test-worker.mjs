@@ -13,6 +13,7 @@ import fs from 'node:fs';
 import readline from 'node:readline';
 import { describe } from 'node:test';
 import { pathToFileURL } from 'node:url';
+import { forgetResourcesSince, newestAsyncId } from './test-async-hooks.mjs';
 import { fileEnded, MARKER } from './test-worker-reporter.mjs';
 
 const timeoutMs = Number(process.env.TEST_TIMEOUT_MS ?? 300_000);
@@ -60,11 +61,13 @@ for await (const line of readline.createInterface({ input: process.stdin })) {
   const t0 = Date.now();
   const c0 = cpuMs();
   const ended = fileEnded(name);
+  const firstAsyncId = newestAsyncId();
   // The whole file within the per-test limit's time: the runner kills a worker stuck past it.
   await describe(name, { timeout: timeoutMs }, async () => {
     await import(pathToFileURL(file).href);
   });
   const result = await ended;
+  forgetResourcesSince(firstAsyncId);
   // A file's environment changes stay with it.
   for (const k of Object.keys(process.env)) if (!(k in baseEnv)) delete process.env[k];
   Object.assign(process.env, baseEnv);

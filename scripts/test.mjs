@@ -14,6 +14,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { compileForTests } from './test-compile.mjs';
 import { MARKER } from './test-worker-reporter.mjs';
@@ -157,6 +158,10 @@ function startWorker() {
   const nodeArgs = [
     ...profileArgs,
     '--enable-source-maps',
+    // TEST_ASYNC_HOOKS=1 leaves node:test's async hook as it is (with its destroy callback).
+    ...(env.TEST_ASYNC_HOOKS === '1'
+      ? []
+      : [`--import=${pathToFileURL(path.join(compiled, 'scripts/test-async-hooks.mjs')).href}`]),
     '--test-reporter=spec',
     '--test-reporter-destination=stdout',
     `--test-reporter=${path.join(compiled, 'scripts/test-worker-reporter.mjs')}`,
