@@ -42,10 +42,16 @@ export function configFor(base: string, clientId: string, secret?: string): Prom
 }
 
 /** An authorization URL with PKCE and state, and what the exchange needs. */
-export async function startAuthorization(config: oidc.Configuration, scope: string, redirect = REDIRECT) {
+export async function startAuthorization(
+  config: oidc.Configuration,
+  scope: string,
+  redirect = REDIRECT,
+  extra: Record<string, string> = {},
+) {
   const verifier = oidc.randomPKCECodeVerifier();
   const state = oidc.randomState();
   const url = oidc.buildAuthorizationUrl(config, {
+    ...extra,
     redirect_uri: redirect,
     scope,
     state,
@@ -82,15 +88,16 @@ export async function authorizeThroughRest(
   return next;
 }
 
-/** The whole flow for `person`: tokens for `scope`. */
+/** The whole flow for `person`: tokens for `scope` (`extra`: more authorization parameters, e.g. actor=app). */
 export async function tokensFor(
   t: TestApp,
   base: string,
   config: oidc.Configuration,
   scope: string,
   person: string,
+  extra: Record<string, string> = {},
 ) {
-  const { url, verifier, state } = await startAuthorization(config, scope);
+  const { url, verifier, state } = await startAuthorization(config, scope, REDIRECT, extra);
   const callback = await authorizeThroughRest(t, base, url, person);
   return oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: state });
 }

@@ -6,9 +6,10 @@
 // process of an installation agrees without a key to distribute; its store is
 // the database (adapter.ts).
 import { createECDH } from 'node:crypto';
-import Provider, { interactionPolicy } from 'oidc-provider';
+import Provider, { errors, interactionPolicy } from 'oidc-provider';
 import type { AppContext } from '../../platform/context.js';
 import { adapterFor } from './adapter.js';
+import { appActorOfGrant } from './queries.js';
 import { SCOPES } from './scopes.js';
 
 /** Access tokens live an hour: short, as OAuth 2.1 asks; apps refresh them. */
@@ -30,6 +31,17 @@ export const OAUTH_ROUTES = {
   code_verification: '/oauth/device',
   device_authorization: '/oauth/device/auth',
 } as const;
+
+/**
+ * The `actor` parameter of an authorization, as the third-party tracker's apps
+ * send it: `app` (or the older `application`) makes the app act under its own
+ * name; `user`, or none, as the person.
+ */
+const ACTORS = new Set(['user', 'app', 'application']);
+export const actsAsApp = (actor: unknown) => actor === 'app' || actor === 'application';
+
+/** Where an access token keeps the app user it acts as (the token's `extra`, set at issue). */
+export const APP_USER_CLAIM = 'trackway_app_user';
 
 export const consentPath = (uid: string) => `/oauth/consent/${uid}`;
 
@@ -83,6 +95,19 @@ export function buildProvider(ctx: AppContext): Provider {
       return { accountId: id, claims: () => ({ sub: id }) };
     },
     scopes: ['openid', ...SCOPES],
+    extraParams: {
+      actor(_c: unknown, value: string | undefined) {
+        if (value !== undefined && !ACTORS.has(value)) {
+          throw new errors.InvalidRequest("actor must be 'user' or 'app'");
+        }
+      },
+    },
+    // A grant given with actor=app: each access token issued under it (first and refreshed) carries the app user.
+    async extraTokenClaims(_c: unknown, token: { kind?: string; grantId?: string }) {
+      if (token.kind !== 'AccessToken' || !token.grantId) return undefined;
+      const appUser = await appActorOfGrant(ctx.db, token.grantId);
+      return appUser ? { [APP_USER_CLAIM]: appUser } : undefined;
+    },
     claims: { openid: ['sub'] },
     responseTypes: ['code'],
     pkce: { methods: ['S256'], required: () => true },

@@ -13,7 +13,7 @@ import { PageInfo, pageOf, pageQuery } from '../../platform/http/pagination.js';
 import { errors, Ok } from '../../platform/http/schemas.js';
 import type { Http } from '../../platform/http/types.js';
 import { allApps, myApps, registerApp, removeApp, revokeMyApp, updateApp } from './apps.js';
-import { buildProvider, OAUTH_ROUTES } from './provider.js';
+import { APP_USER_CLAIM, buildProvider, OAUTH_ROUTES } from './provider.js';
 import { normaliseScopeParam, SCOPES } from './scopes.js';
 import { consent, deny, describeInteraction, oauthSettingsView, updateOAuthSettings } from './service.js';
 import { oauthSettings } from './settings.js';
@@ -36,6 +36,8 @@ const InteractionView = Type.Object(
       uri: Type.Union([Type.String(), Type.Null()]),
     }),
     redirectUri: Type.String(),
+    /** Authorized with actor=app: the app will act under its own name, with the person's access. */
+    actsAsApp: Type.Boolean(),
     scopes: Type.Array(Type.Object({ name: Type.String(), description: Type.String() })),
   },
   { additionalProperties: false },
@@ -377,9 +379,11 @@ export async function oauthRoutes(app: Http, ctx: AppContext): Promise<void> {
 async function readAccessToken(provider: Provider, token: string) {
   const found = await provider.AccessToken.find(token);
   if (!found || found.isExpired) return undefined;
+  const appUser = found.extra?.[APP_USER_CLAIM];
   return {
     userId: found.accountId,
     clientId: found.clientId,
     scopes: new Set((found.scope ?? '').split(' ').filter(Boolean)),
+    appUserId: typeof appUser === 'string' ? appUser : undefined,
   };
 }

@@ -8,6 +8,8 @@ import type { Actor, AppContext } from '../../platform/context.js';
 import { AppError, notFound } from '../../platform/errors.js';
 import { auditActorOf, changes, recordAudit } from '../audit/record.js';
 import { assertAdmin } from '../users/policy.js';
+import { actsAsApp } from './provider.js';
+import { ensureAppUser, markAppActorGrant } from './queries.js';
 import { SCOPE_WORDS, SCOPES, type Scope } from './scopes.js';
 import { type OAuthSettings, oauthSettings, saveOAuthSettings } from './settings.js';
 
@@ -44,6 +46,7 @@ export async function describeInteraction(provider: Provider, uid: string) {
       uri: client.clientUri ?? null,
     },
     redirectUri: String(interaction.params['redirect_uri'] ?? client.redirectUris[0] ?? ''),
+    actsAsApp: actsAsApp(interaction.params['actor']),
     scopes: requestedScopes(interaction).map((name) => ({ name, description: SCOPE_WORDS[name] })),
   };
 }
@@ -53,16 +56,28 @@ export async function consent(ctx: AppContext, provider: Provider, actor: Actor,
   const interaction = await pending(provider, uid);
   const clientId = String(interaction.params['client_id'] ?? '');
   const scopes = requestedScopes(interaction);
+  const asApp = actsAsApp(interaction.params['actor']);
   const grant = new provider.Grant({ accountId: actor.id, clientId });
   if (scopes.length) grant.addOIDCScope(scopes.join(' '));
   const grantId = await grant.save();
+  if (asApp) {
+    // Marked before the interaction is finished: no code, so no token, exists yet to act as the person.
+    const client = await provider.Client.find(clientId);
+    if (!client) throw notFound('App');
+    const name = (client.clientName ?? clientId).slice(0, 100);
+    // The icon only as the UI shows one (https), so the avatar never loads from elsewhere.
+    const icon = client.logoUri?.startsWith('https://') ? client.logoUri : null;
+    await ctx.db.transaction().execute(async (trx) => {
+      await markAppActorGrant(trx, grantId, await ensureAppUser(trx, clientId, name, icon));
+    });
+  }
   interaction.result = { login: { accountId: actor.id }, consent: { grantId } };
   await interaction.save(Math.max(1, interaction.exp - Math.floor(Date.now() / 1000)));
   await recordAudit(ctx.db, {
     type: 'oauth.appAuthorized',
     actor: auditActorOf(actor),
     entity: { type: 'oauthApp', id: clientId },
-    metadata: { scopes },
+    metadata: { scopes, actor: asApp ? 'app' : 'user' },
   });
   return { redirectTo: interaction.returnTo };
 }

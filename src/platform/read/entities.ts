@@ -238,8 +238,11 @@ export const user: Entity = {
   spec: userEntity,
   seenByMembers: true,
   archivable: false,
-  // Deleted accounts are never listed; suspended ones only with includeDisabled.
-  scope: (args) => [sql`t.deleted_at is null`, ...(args.includeDisabled ? [] : [sql`t.status = 'active'`])],
+  // Deleted accounts and apps' own users are never listed; suspended accounts only with includeDisabled.
+  scope: (args) => [
+    sql`t.deleted_at is null`,
+    args.includeDisabled ? sql`t.status <> 'app'` : sql`t.status = 'active'`,
+  ],
   fields: (() => {
     const usable = value(
       (row) => sql`(${at(row, 'deleted_at')} is null and ${at(row, 'status')} = 'active')`,
@@ -261,6 +264,8 @@ export const user: Entity = {
       guest: value((row) => sql`(${at(row, 'role')} = 'guest')`),
       canAccessAnyPublicTeam: value((row) => sql`(${at(row, 'role')} <> 'guest')`),
       isMe: value((row, c) => sql`(${at(row, 'id')} = ${c.viewerId}::uuid)`),
+      // An OAuth app's own user (actor=app, migration 0053).
+      app: value((row) => sql`(${at(row, 'status')} = 'app')`),
       disableReason: value((row) => sql`(case when ${at(row, 'status')} = 'suspended' then 'suspended' end)`),
       url: value((row, c) => sql`${c.publicUrl} || '/users/' || ${at(row, 'id')}::text`),
       // Kept with the row (migration 0032), which the resolvers' node reads too.
