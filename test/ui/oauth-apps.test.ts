@@ -142,7 +142,8 @@ describe('UI: OAuth apps', () => {
     );
     assert.equal((await ui.t.patch(`/api/issues/${id}`, { priority: 1 }, tokens.access_token)).status, 200);
 
-    await visit(page, new URL(made.body.issue.url).pathname);
+    // The browser is at the app's callback: a document load back into Trackway.
+    await page.goto(new URL(made.body.issue.url).pathname);
     const created = page.locator('aside p', { hasText: 'Created' });
     await created.waitFor();
     assert.match((await created.textContent()) ?? '', /by Triage Bot\s*app$/);
