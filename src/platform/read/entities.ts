@@ -207,6 +207,7 @@ export const issue: Entity = {
     state: one(() => workflowState, 'state_id', true),
     assignee: one(() => user, 'assignee_id'),
     creator: one(() => user, 'creator_id'),
+    botActor: one(() => actorBot, 'creator_id'),
     project: one(() => project, 'project_id'),
     cycle: one(() => cycle, 'cycle_id', true),
     projectMilestone: one(() => milestone, 'project_milestone_id'),
@@ -277,6 +278,29 @@ export const user: Entity = {
       teams: through(() => team, 'teams', membership('team_id', 'user_id')),
     } satisfies Record<string, Field>;
   })(),
+};
+
+/**
+ * The app that wrote a record under its own name (actor=app, docs/agents.md
+ * "Apps as actors"): the app's own user, named by its OAuth client. A
+ * record's botActor is null when a person wrote it (graphql/resolvers/bot-actor.ts
+ * answers the same where a read is not compiled).
+ */
+export const actorBot: Entity = {
+  name: 'ActorBot',
+  table: 'users',
+  spec: userEntity,
+  seenByMembers: true,
+  archivable: false,
+  only: (row) => sql`${at(row, 'status')} = 'app'`,
+  fields: {
+    id: col('app_client_id'),
+    name: col('name'),
+    type: fixed('oauthClient'),
+    subType: fixed(null),
+    avatarUrl: col('avatar_url'),
+    userDisplayName: fixed(null),
+  },
 };
 
 export const team: Entity = {
@@ -413,6 +437,7 @@ export const comment: Entity = {
       json: (row) => timestamp(sql`coalesce(${at(row, 'deleted_at')}, ${at(row, 'archived_at')})`),
     },
     user: one(() => user, 'user_id'),
+    botActor: one(() => actorBot, 'user_id'),
     issue: one(() => issue, 'issue_id', true),
     parent: one(() => comment, 'parent_id', true),
     children: many(() => comment, 'parent_id'),
@@ -884,6 +909,7 @@ export const issueHistory: Entity = {
     ...stamps,
     actorId: key('actor_id'),
     actor: one(() => user, 'actor_id'),
+    botActor: one(() => actorBot, 'actor_id'),
     issue: one(() => issue, 'issue_id', true),
     archived: value((row) => {
       const to = changed(row, 'archivedAt', 'to');
