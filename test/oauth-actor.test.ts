@@ -8,6 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import { LinearClient } from '@linear/sdk';
 import { startTestApp, type TestApp } from './support/harness.js';
 import { registerDynamic, startAuthorization, tokensFor } from './support/oauth-app.js';
+import { cookieHeader, cookiesOf } from './support/oidc-idp.js';
 
 let t: TestApp;
 let base: string;
@@ -134,7 +135,10 @@ describe('actor=app', () => {
     await first.text();
     const uid = /\/oauth\/consent\/([\w-]+)$/.exec(first.headers.get('location') ?? '')?.[1];
     assert.ok(uid, String(first.headers.get('location')));
-    const seen = await t.get(`/api/oauth/interactions/${uid}`, member.token);
+    const seen = await t.request('GET', `/api/oauth/interactions/${uid}`, {
+      token: member.token,
+      headers: { cookie: cookieHeader(cookiesOf(first.headers.getSetCookie())) },
+    });
     assert.equal(seen.status, 200, JSON.stringify(seen.body));
     assert.equal(seen.body.actsAsApp, true);
 

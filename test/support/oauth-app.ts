@@ -80,7 +80,11 @@ export async function authorizeThroughRest(
   const consentPage = await go(url);
   const uid = /^\/oauth\/consent\/([\w-]+)$/.exec(consentPage.pathname)?.[1];
   assert.ok(uid, `sent to ${consentPage}`);
-  const done = await t.post(`/api/oauth/interactions/${uid}/${answer}`, undefined, person);
+  // From the browser that started it: its cookies prove it (modules/oauth/binding.ts).
+  const done = await t.request('POST', `/api/oauth/interactions/${uid}/${answer}`, {
+    token: person,
+    headers: { cookie: cookieHeader(jar) },
+  });
   assert.equal(done.status, 200, JSON.stringify(done.body));
   let next = new URL(done.body.redirectTo, base);
   for (let hop = 0; hop < 5 && next.origin === base; hop++) next = await go(next);

@@ -9,6 +9,7 @@ import { createECDH } from 'node:crypto';
 import Provider, { errors, interactionPolicy } from 'oidc-provider';
 import type { AppContext } from '../../platform/context.js';
 import { adapterFor } from './adapter.js';
+import { bindToBrowser } from './binding.js';
 import { appActorOfGrant } from './queries.js';
 import { SCOPES } from './scopes.js';
 
@@ -16,6 +17,8 @@ import { SCOPES } from './scopes.js';
 export const ACCESS_TOKEN_TTL_S = 60 * 60;
 /** Refresh tokens rotate at each use; one unused for 30 days expires. */
 export const REFRESH_TOKEN_TTL_S = 30 * 24 * 60 * 60;
+/** A pending authorization (the consent page) waits ten minutes. */
+const INTERACTION_TTL_S = 10 * 60;
 
 export const OAUTH_ROUTES = {
   authorization: '/oauth/authorize',
@@ -134,7 +137,7 @@ export function buildProvider(ctx: AppContext): Provider {
       AuthorizationCode: 60,
       RefreshToken: REFRESH_TOKEN_TTL_S,
       Grant: 365 * 24 * 60 * 60,
-      Interaction: 10 * 60,
+      Interaction: INTERACTION_TTL_S,
       Session: 10 * 60,
       IdToken: 10 * 60,
     },
@@ -147,6 +150,14 @@ export function buildProvider(ctx: AppContext): Provider {
   });
   // Behind a proxy the provider must see https as the client did (its cookies are Secure then).
   provider.proxy = ctx.config.trustProxy !== false;
+  // The browser that starts an authorization is the one whose consent endpoints may finish it (binding.ts).
+  provider.on('interaction.started', (c) => {
+    const koa = c as {
+      cookies: Parameters<typeof bindToBrowser>[1];
+      oidc: { entities: { Interaction: { uid: string } } };
+    };
+    bindToBrowser(ctx, koa.cookies, koa.oidc.entities.Interaction.uid, INTERACTION_TTL_S);
+  });
   provider.on('server_error', (_c: unknown, err: unknown) => ctx.log.error({ err }, 'OAuth server error'));
   return provider;
 }

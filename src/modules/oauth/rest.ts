@@ -217,7 +217,7 @@ export async function oauthRoutes(app: Http, ctx: AppContext): Promise<void> {
         response: { 200: InteractionView, ...errors(401, 403, 404) },
       },
     },
-    async (req) => describeInteraction(provider(), req.params.uid),
+    async (req) => describeInteraction(ctx, provider(), req.params.uid, req.headers.cookie),
   );
   app.post(
     '/api/oauth/interactions/:uid/consent',
@@ -230,7 +230,7 @@ export async function oauthRoutes(app: Http, ctx: AppContext): Promise<void> {
         response: { 200: Next, ...errors(401, 403, 404) },
       },
     },
-    async (req) => consent(ctx, provider(), actorOf(req), req.params.uid),
+    async (req) => consent(ctx, provider(), actorOf(req), req.params.uid, req.headers.cookie),
   );
   app.post(
     '/api/oauth/interactions/:uid/deny',
@@ -243,7 +243,7 @@ export async function oauthRoutes(app: Http, ctx: AppContext): Promise<void> {
         response: { 200: Next, ...errors(401, 403, 404) },
       },
     },
-    async (req) => deny(provider(), req.params.uid),
+    async (req) => deny(ctx, provider(), req.params.uid, req.headers.cookie),
   );
 
   app.get(
