@@ -13,6 +13,7 @@ import { PageInfo, pageOf, pageQuery } from '../../platform/http/pagination.js';
 import { errors, Ok } from '../../platform/http/schemas.js';
 import type { Http } from '../../platform/http/types.js';
 import { allApps, myApps, registerApp, removeApp, revokeMyApp, updateApp } from './apps.js';
+import { spendOAuthBudget } from './budget.js';
 import { APP_USER_CLAIM, buildProvider, OAUTH_ROUTES } from './provider.js';
 import { normaliseScopeParam, SCOPES } from './scopes.js';
 import { consent, deny, describeInteraction, oauthSettingsView, updateOAuthSettings } from './service.js';
@@ -158,6 +159,10 @@ export async function oauthRoutes(app: Http, ctx: AppContext): Promise<void> {
       (_req, body, done) => done(null, body),
     );
     const open = { config: { auth: 'public' as const }, schema: { hide: true }, bodyLimit: FORM_BODY_LIMIT };
+    // Every request here spends the OAuth budget first (budget.ts), once its form body is read.
+    oauth.addHook('preHandler', (req) =>
+      spendOAuthBudget(ctx, req, req.routeOptions.url === OAUTH_ROUTES.registration),
+    );
 
     oauth.get(OAUTH_ROUTES.authorization, open, authorize);
     oauth.post(OAUTH_ROUTES.authorization, open, authorize);
