@@ -36,7 +36,7 @@ describe('POST /api/issues/:id/comments', () => {
     const c = res.body.comment;
     assert.equal(c.issueId, issue.id);
     assert.equal(c.userId, author.user.id);
-    assert.deepEqual(c.user, { id: author.user.id, name: 'Alan Author' });
+    assert.deepEqual(c.user, { id: author.user.id, name: 'Alan Author', app: false });
     assert.equal(c.body, 'First!');
     assert.equal(c.parentId, null);
     assert.equal(c.editedAt, null);
@@ -147,7 +147,7 @@ describe('GET /api/issues/:id/comments', () => {
     assert.equal((await t.del(`/api/admin/users/${gone.user.id}`, t.adminToken)).status, 200);
     const got = await t.get(`/api/comments/${c.body.comment.id}`, author.token);
     assert.equal(got.status, 200);
-    assert.deepEqual(got.body.comment.user, { id: gone.user.id, name: 'Gone Person' });
+    assert.deepEqual(got.body.comment.user, { id: gone.user.id, name: 'Gone Person', app: false });
   });
 });
 

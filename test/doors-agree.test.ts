@@ -95,6 +95,13 @@ const REST_ONLY: Record<string, Record<string, string>> = {
 
 /** REST fields that GraphQL carries under another name or shape: both sides read to one value. */
 const MAPPED: Record<string, Record<string, Counterpart & { rest: (r: any) => unknown }>> = {
+  issue: {
+    creator: {
+      selection: 'creator { id name app }',
+      read: (n) => n.creator && { id: n.creator.id, name: n.creator.name, app: n.creator.app },
+      rest: (r) => r.creator,
+    },
+  },
   project: {
     progress: { selection: 'progress', read: (n) => n.progress, rest: (r) => r.progress.progress },
     status: { selection: 'status { type }', read: (n) => n.status.type, rest: (r) => r.status },

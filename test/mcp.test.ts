@@ -234,6 +234,98 @@ describe('tools with an API key', () => {
     assert.match(await refused(admin, 'no_such_tool', {}), /tools are: search_issues/);
     await assert.rejects(admin.readResource({ uri: 'trackway://issue/ENG-99999' }));
   });
+
+  test('update_issue adds and removes relations by identifier or id, through the relations service', async () => {
+    const make = async (title: string) =>
+      (await ok(admin, 'create_issue', { team: 'ENG', title })).identifier;
+    const [a, b, c, d] = [await make('Rel A'), await make('Rel B'), await make('Rel C'), await make('Rel D')];
+    const dId = (await t.get(`/api/issues/${d}`, t.adminToken)).body.issue.id;
+    const seen = async (issue: string) =>
+      (await ok(admin, 'get_issue', { issue })).relations.map((r: any) => `${r.kind} ${r.issue}`).sort();
+
+    await ok(admin, 'update_issue', {
+      issue: a,
+      addRelations: [
+        { type: 'blocks', issue: b },
+        { type: 'blocked_by', issue: c },
+        { type: 'related', issue: dId },
+      ],
+    });
+    assert.deepEqual(await seen(a), [`blocked_by ${c}`, `blocks ${b}`, `related ${d}`]);
+    // REST reads the same relations from the other ends.
+    const fromB = await t.get(`/api/issues/${b}/relations`, t.adminToken);
+    assert.deepEqual(
+      fromB.body.relations.map((r: any) => r.kind),
+      ['blocked_by'],
+    );
+    assert.deepEqual(await seen(c), [`blocks ${a}`]);
+
+    await ok(admin, 'update_issue', {
+      issue: a,
+      title: 'Rel A, renamed',
+      removeRelations: [
+        { type: 'blocked_by', issue: c },
+        { type: 'related', issue: d },
+      ],
+      addRelations: [{ type: 'duplicate', issue: c }],
+    });
+    assert.deepEqual(await seen(a), [`blocks ${b}`, `duplicate ${c}`]);
+    assert.equal((await ok(admin, 'get_issue', { issue: a })).title, 'Rel A, renamed');
+
+    // What is not there (or runs the other way), an issue related to itself, an unknown kind: refused.
+    const before = await seen(a);
+    assert.match(
+      await refused(admin, 'update_issue', { issue: a, removeRelations: [{ type: 'blocked_by', issue: b }] }),
+      /not found/i,
+    );
+    assert.match(
+      await refused(admin, 'update_issue', { issue: a, addRelations: [{ type: 'related', issue: a }] }),
+      /itself/,
+    );
+    await refused(admin, 'update_issue', { issue: a, addRelations: [{ type: 'parent_of', issue: b }] });
+    await refused(admin, 'update_issue', {
+      issue: a,
+      addRelations: [{ type: 'related', issue: 'ENG-99999' }],
+    });
+    assert.deepEqual(await seen(a), before);
+  });
+
+  test('update_issue takes a cycle by id, number, "current" or "next"', async () => {
+    const team = await t.post('/api/teams', { name: 'MCP Cycles', key: 'MCY' }, t.adminToken);
+    assert.equal(team.status, 201, JSON.stringify(team.body));
+    const DAY = 86_400_000;
+    const at = (days: number) => new Date(Date.now() + days * DAY).toISOString();
+    const cycle = async (from: number, to: number) => {
+      const res = await t.post(
+        '/api/cycles',
+        { teamId: 'MCY', startsAt: at(from), endsAt: at(to) },
+        t.adminToken,
+      );
+      assert.equal(res.status, 201, JSON.stringify(res.body));
+      return res.body.cycle as { id: string; number: number };
+    };
+    // Made out of order: "next" is the upcoming cycle that starts first, not the last made.
+    const current = await cycle(-2, 5);
+    const later = await cycle(20, 27);
+    const next = await cycle(6, 13);
+    const issue = (await ok(admin, 'create_issue', { team: 'MCY', title: 'Cycle hopper', cycle: 'current' }))
+      .identifier;
+    const cycleOf = async () => (await t.get(`/api/issues/${issue}`, t.adminToken)).body.issue.cycleId;
+    assert.equal(await cycleOf(), current.id);
+    await ok(admin, 'update_issue', { issue, cycle: 'next' });
+    assert.equal(await cycleOf(), next.id);
+    await ok(admin, 'update_issue', { issue, cycle: later.number });
+    assert.equal(await cycleOf(), later.id);
+    await ok(admin, 'update_issue', { issue, cycle: current.id });
+    assert.equal(await cycleOf(), current.id);
+    await ok(admin, 'update_issue', { issue, cycle: null });
+    assert.equal(await cycleOf(), null);
+    assert.match(
+      await refused(admin, 'update_issue', { issue, cycle: 99 }),
+      /No cycle '99' in MCY; cycles are:/,
+    );
+    assert.equal(await cycleOf(), null);
+  });
 });
 
 describe('who sees and changes what (the visibility world)', () => {

@@ -82,9 +82,11 @@ async function authorize(
   const m = /^\/oauth\/consent\/([\w-]+)$/.exec(consentPage.pathname);
   assert.ok(m, `sent to ${consentPage}`);
   const uid = m[1]!;
-  const described = await t.get(`/api/oauth/interactions/${uid}`, person);
+  // From the browser that started it: its cookies prove it (modules/oauth/binding.ts).
+  const browser = { token: person, headers: { cookie: cookieHeader(jar) } };
+  const described = await t.request('GET', `/api/oauth/interactions/${uid}`, browser);
   assert.equal(described.status, 200, JSON.stringify(described.body));
-  const done = await t.post(`/api/oauth/interactions/${uid}/${answer}`, undefined, person);
+  const done = await t.request('POST', `/api/oauth/interactions/${uid}/${answer}`, browser);
   assert.equal(done.status, 200, JSON.stringify(done.body));
   let next = new URL(done.body.redirectTo, base);
   for (let hop = 0; hop < 5 && next.origin === base; hop++) next = await go(next);
@@ -248,6 +250,71 @@ describe('the MCP authorization flow', () => {
     const minted = await t.post('/api/api-keys', { label: 'escape' }, access_token);
     assert.equal(minted.status, 403);
     assert.equal(minted.body.error.code, 'INSUFFICIENT_SCOPE');
+  });
+});
+
+describe('a pending authorization belongs to the browser that started it', () => {
+  test('another person, or someone signed out, who learns its uid can neither read nor answer it', async () => {
+    const config = await register('Bound to its browser');
+    const alice = await t.userWithRole('member');
+    const mallory = await t.userWithRole('member');
+    const verifier = oidc.randomPKCECodeVerifier();
+    const state = oidc.randomState();
+    const url = oidc.buildAuthorizationUrl(config, {
+      redirect_uri: REDIRECT,
+      scope: 'read',
+      state,
+      code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: 'S256',
+    });
+    // Alice's browser starts it.
+    const jar = new Map<string, string>();
+    const go = async (target: URL) => {
+      const res = await fetch(target, { redirect: 'manual', headers: { cookie: cookieHeader(jar) } });
+      for (const [k, v] of cookiesOf(res.headers.getSetCookie())) jar.set(k, v);
+      await res.text();
+      return new URL(res.headers.get('location')!, target);
+    };
+    const uid = /^\/oauth\/consent\/([\w-]+)$/.exec((await go(url)).pathname)?.[1];
+    assert.ok(uid);
+    const path = `/api/oauth/interactions/${uid}`;
+    const attempts = (opts: { token?: string; headers?: Record<string, string> }) =>
+      Promise.all([
+        t.request('GET', path, opts),
+        t.request('POST', `${path}/consent`, opts),
+        t.request('POST', `${path}/deny`, opts),
+      ]);
+
+    // Mallory learned the uid: from her own browser, or with a cookie she made up, it does not exist.
+    for (const headers of [{}, { cookie: `trackway_oauth_interaction=${uid}` }] as Record<string, string>[]) {
+      for (const res of await attempts({ token: mallory.token, headers })) {
+        assert.equal(res.status, 404, JSON.stringify(res.body));
+        assert.equal(res.body.error.code, 'NOT_FOUND');
+      }
+    }
+    // Signed out, even from Alice's browser: sign in first.
+    for (const res of await attempts({ headers: { cookie: cookieHeader(jar) } }))
+      assert.equal(res.status, 401);
+
+    // Untouched by all that: Alice, in her browser, sees it and authorizes the app for herself.
+    const browser = { token: alice.token, headers: { cookie: cookieHeader(jar) } };
+    const seen = await t.request('GET', path, browser);
+    assert.equal(seen.status, 200, JSON.stringify(seen.body));
+    assert.equal(seen.body.app.name, 'Bound to its browser');
+    const done = await t.request('POST', `${path}/consent`, browser);
+    assert.equal(done.status, 200, JSON.stringify(done.body));
+    let next = new URL(done.body.redirectTo, base);
+    for (let hop = 0; hop < 5 && next.origin === base; hop++) next = await go(next);
+    assert.equal(`${next.origin}${next.pathname}`, REDIRECT);
+    const granted = await oidc.authorizationCodeGrant(config, next, {
+      pkceCodeVerifier: verifier,
+      expectedState: state,
+    });
+    const me = await t.get('/api/auth/me', granted.access_token);
+    assert.equal(me.status, 200, JSON.stringify(me.body));
+    assert.equal(me.body.user.id, alice.user.id);
+    // Finished: gone for her too, and never Mallory's.
+    assert.equal((await t.request('GET', path, browser)).status, 404);
   });
 });
 

@@ -487,7 +487,7 @@ export async function answerCompiled(
   if (!g.app.config.graphqlCompiledReads) return undefined;
   const c = {
     access: await g.access(),
-    viewerId: g.actor.id,
+    viewerId: g.viewerId,
     publicUrl: g.app.config.publicUrl,
     now: g.now,
   };

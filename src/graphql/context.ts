@@ -2,7 +2,7 @@
 // request's clock and its DataLoaders (which batch and cache by-id loads).
 import { teamAccess } from '../modules/teams/access.js';
 import type { TeamAccess } from '../platform/access.js';
-import type { Actor, AppContext } from '../platform/context.js';
+import { type Actor, type AppContext, authorOf } from '../platform/context.js';
 import type { Db } from '../platform/db/database.js';
 import { createLoaders, type Loaders } from './loaders.js';
 
@@ -15,6 +15,11 @@ export interface GqlContext {
   loaders: Loaders;
   /** The teams the caller sees, read once per request (platform/access.ts). */
   access: () => Promise<TeamAccess>;
+  /**
+   * Who `viewer` and `isMe` are: the caller, or for an app acting under its
+   * own name (actor=app) the app's user, as the third-party tracker answers.
+   */
+  viewerId: string;
 }
 
 export function createGqlContext(app: AppContext, actor: Actor): GqlContext {
@@ -32,5 +37,6 @@ export function createGqlContext(app: AppContext, actor: Actor): GqlContext {
     now: new Date(),
     loaders: createLoaders(app.db, access),
     access,
+    viewerId: authorOf(actor).id,
   };
 }

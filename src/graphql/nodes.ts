@@ -124,6 +124,9 @@ class UserNode extends RowNode<UserRow> {
   get isMe() {
     return this.row.id === this.viewerId;
   }
+  get app() {
+    return this.row.status === 'app';
+  }
   get isAssignable() {
     return this.usable;
   }
@@ -435,6 +438,8 @@ export interface HistoryRow {
 export interface NodeScope {
   app: { config: { publicUrl: string } };
   actor: { id: string };
+  /** Who isMe is (GqlContext.viewerId). */
+  viewerId: string;
   now: Date;
 }
 
@@ -444,7 +449,7 @@ export interface NodeScope {
  */
 export const node = {
   issue: (r: IssueRow, g: NodeScope) => issueNode(r, g.app.config.publicUrl),
-  user: (r: UserRow, g: NodeScope) => userNode(r, g.actor.id, g.app.config.publicUrl),
+  user: (r: UserRow, g: NodeScope) => userNode(r, g.viewerId, g.app.config.publicUrl),
   team: (r: TeamRow) => teamNode(r),
   state: (r: StateRow) => stateNode(r),
   label: (r: LabelRow) => labelNode(r),

@@ -132,7 +132,8 @@ export const visibility = {
   user: (a, access) => {
     if (access.all || !access.guest) return TRUE;
     const m = sql.raw(`v_${a}`);
-    return sql`(${ref(a, 'id')} = ${access.userId}::uuid or exists (select 1 from team_memberships ${m} where ${ref(`v_${a}`, 'user_id')} = ${ref(a, 'id')} and ${ref(`v_${a}`, 'archived_at')} is null and ${inVisibleTeam(ref(`v_${a}`, 'team_id'), access)}))`;
+    // An app's own user is seen by everyone: it is named on what it wrote, and listed nowhere.
+    return sql`(${ref(a, 'id')} = ${access.userId}::uuid or ${ref(a, 'status')} = 'app' or exists (select 1 from team_memberships ${m} where ${ref(`v_${a}`, 'user_id')} = ${ref(a, 'id')} and ${ref(`v_${a}`, 'archived_at')} is null and ${inVisibleTeam(ref(`v_${a}`, 'team_id'), access)}))`;
   },
   /**
    * An uploaded file: its uploader's, and everyone's who sees an attachment

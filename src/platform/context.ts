@@ -31,6 +31,8 @@ export interface OAuthAccess {
   userId: string;
   clientId: string;
   scopes: ReadonlySet<string>;
+  /** The app's own user, when the person authorized it with actor=app (it acts under its own name). */
+  appUserId?: string | undefined;
 }
 
 /** A credential's owner as authentication read them; an API key's also names the key. */
@@ -50,10 +52,33 @@ export interface Actor {
   via: 'session' | 'apiKey' | 'oauth';
   /** An OAuth access token's granted scopes and app (modules/oauth/scopes.ts decides what they allow); absent otherwise. */
   oauth?: { scopes: ReadonlySet<string>; clientId: string } | undefined;
+  /**
+   * An OAuth app acting under its own name (authorized with actor=app): what
+   * the caller writes is attributed to the app's own user (`authorOf`), while
+   * `id`, `role` and team access stay the authorizing person's.
+   */
+  app?: { userId: string; name: string; email: string } | undefined;
   /** The sign-in session of a login token (modules/sessions); absent for an API key. */
   sessionId?: string | undefined;
   /** Where the request came from (set by the doors that authenticate: the auth hook, GraphQL). */
   origin?: RequestOrigin | undefined;
+}
+
+/**
+ * Who a write is attributed to: the app's own user for an app acting under its
+ * name, else the caller. Access is always decided by the caller (`id`, `role`).
+ */
+export function authorOf(actor: Pick<Actor, 'id' | 'name' | 'email' | 'app'>): Author {
+  if (!actor.app) return { id: actor.id, name: actor.name, email: actor.email };
+  return { id: actor.app.userId, name: actor.app.name, email: actor.app.email, isApp: true };
+}
+
+/** Whom a change is attributed to: a person, or an app's own user (`isApp`). */
+export interface Author {
+  id: string;
+  name: string;
+  email: string;
+  isApp?: true;
 }
 
 /** A request's address (honouring TRUST_PROXY) and user agent, for sessions and the audit log. */

@@ -8,7 +8,7 @@
 // list in app.ts) in the same transaction, so a service writes its change and
 // one event and nothing else; a handler that throws rolls all of it back.
 import { sql } from 'kysely';
-import type { Actor, AppContext } from './context.js';
+import { type Actor, type AppContext, authorOf } from './context.js';
 import type { Db } from './db/database.js';
 import type { EventScopeKind } from './db/tables.js';
 import { AppError } from './errors.js';
@@ -40,7 +40,11 @@ export interface ChangeEvent {
   data: Record<string, unknown>;
   /** For updates: previous values of the fields that changed (same keys as data). */
   updatedFrom?: Record<string, unknown>;
-  actor: Pick<Actor, 'id' | 'name' | 'email'> | null;
+  /**
+   * Who did it; an app acting under its own name (Actor.app) is recorded as
+   * the app's user (recordEvent applies authorOf), so history, webhooks and the stream name the app.
+   */
+  actor: (Pick<Actor, 'id' | 'name' | 'email'> & { app?: Actor['app']; isApp?: true }) | null;
   /** Absolute URL of the record in the UI, when it has one. */
   url?: string;
   /**
@@ -163,7 +167,8 @@ async function scopeOf(trx: Db, event: ChangeEvent): Promise<EventScope> {
  * Records a change event and runs the app's handlers of its type, in order,
  * in `trx`; returns the event's id, which doubles as the sync id.
  */
-export async function recordEvent(ctx: AppContext, trx: Db, event: ChangeEvent): Promise<number> {
+export async function recordEvent(ctx: AppContext, trx: Db, given: ChangeEvent): Promise<number> {
+  const event = given.actor?.app ? { ...given, actor: authorOf(given.actor) } : given;
   const id = await appendEvent(trx, event);
   for (const handler of ctx.eventHandlers) {
     if (!handler.types.includes(event.type)) continue;

@@ -49,6 +49,8 @@ declare module 'oidc-provider' {
     clientId: string;
     grantId: string;
     scope?: string;
+    /** What the configuration's extraTokenClaims answered when the token was issued. */
+    extra?: Record<string, unknown>;
     isExpired: boolean;
   }
   export interface Client {
@@ -78,6 +80,9 @@ declare module 'oidc-provider' {
     static REQUEST_PROMPT: true;
     static NO_NEED_TO_PROMPT: false;
   }
+  export const errors: {
+    InvalidRequest: new (description: string) => Error;
+  };
   export const interactionPolicy: {
     Check: typeof Check;
     base(): Array<{ name: string; checks: { add(check: Check, at?: number): void } }> & {

@@ -54,6 +54,9 @@ export interface RequestOpts {
 const TEST_LOGIN_LIMITS: BuildOptions['loginLimits'] = {
   perAddress: { capacity: 100_000, windowMs: 15 * 60_000 },
   registrations: { capacity: 100_000, windowMs: 60 * 60_000 },
+  oauthPerAddress: { capacity: 100_000, windowMs: 15 * 60_000 },
+  oauthPerClient: { capacity: 100_000, windowMs: 15 * 60_000 },
+  oauthRegistrations: { capacity: 100_000, windowMs: 60 * 60_000 },
 };
 
 let counter = 0;

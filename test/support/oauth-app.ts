@@ -42,10 +42,16 @@ export function configFor(base: string, clientId: string, secret?: string): Prom
 }
 
 /** An authorization URL with PKCE and state, and what the exchange needs. */
-export async function startAuthorization(config: oidc.Configuration, scope: string, redirect = REDIRECT) {
+export async function startAuthorization(
+  config: oidc.Configuration,
+  scope: string,
+  redirect = REDIRECT,
+  extra: Record<string, string> = {},
+) {
   const verifier = oidc.randomPKCECodeVerifier();
   const state = oidc.randomState();
   const url = oidc.buildAuthorizationUrl(config, {
+    ...extra,
     redirect_uri: redirect,
     scope,
     state,
@@ -74,7 +80,11 @@ export async function authorizeThroughRest(
   const consentPage = await go(url);
   const uid = /^\/oauth\/consent\/([\w-]+)$/.exec(consentPage.pathname)?.[1];
   assert.ok(uid, `sent to ${consentPage}`);
-  const done = await t.post(`/api/oauth/interactions/${uid}/${answer}`, undefined, person);
+  // From the browser that started it: its cookies prove it (modules/oauth/binding.ts).
+  const done = await t.request('POST', `/api/oauth/interactions/${uid}/${answer}`, {
+    token: person,
+    headers: { cookie: cookieHeader(jar) },
+  });
   assert.equal(done.status, 200, JSON.stringify(done.body));
   let next = new URL(done.body.redirectTo, base);
   for (let hop = 0; hop < 5 && next.origin === base; hop++) next = await go(next);
@@ -82,15 +92,16 @@ export async function authorizeThroughRest(
   return next;
 }
 
-/** The whole flow for `person`: tokens for `scope`. */
+/** The whole flow for `person`: tokens for `scope` (`extra`: more authorization parameters, e.g. actor=app). */
 export async function tokensFor(
   t: TestApp,
   base: string,
   config: oidc.Configuration,
   scope: string,
   person: string,
+  extra: Record<string, string> = {},
 ) {
-  const { url, verifier, state } = await startAuthorization(config, scope);
+  const { url, verifier, state } = await startAuthorization(config, scope, REDIRECT, extra);
   const callback = await authorizeThroughRest(t, base, url, person);
   return oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: state });
 }

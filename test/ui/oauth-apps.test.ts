@@ -115,6 +115,47 @@ describe('UI: OAuth apps', () => {
     );
   });
 
+  test('an app authorized with actor=app shows under its name, marked "app", on the issue page', async () => {
+    const config = await registerDynamic(ui.base, 'Triage Bot', REDIRECT);
+    const { page } = await ui.newPage();
+    await signIn(page, person.email, person.password);
+    const flow = await startAuthorization(config, 'read write', REDIRECT, { actor: 'app' });
+    await page.goto(flow.url.href);
+    await page.getByRole('heading', { name: 'Authorize Triage Bot' }).waitFor();
+    await page.getByRole('button', { name: 'Allow' }).click();
+    const tokens = await oidc.authorizationCodeGrant(config, await landedAt(page), {
+      pkceCodeVerifier: flow.verifier,
+      expectedState: flow.state,
+    });
+    const teams = await ui.t.get('/api/teams', tokens.access_token);
+    const eng = teams.body.teams.find((x: any) => x.key === 'ENG').id;
+    const made = await ui.t.post(
+      '/api/issues',
+      { teamId: eng, title: 'Flaky login test' },
+      tokens.access_token,
+    );
+    assert.equal(made.status, 201, JSON.stringify(made.body));
+    const id = made.body.issue.id;
+    assert.equal(
+      (await ui.t.post(`/api/issues/${id}/comments`, { body: 'Triaged.' }, tokens.access_token)).status,
+      201,
+    );
+    assert.equal((await ui.t.patch(`/api/issues/${id}`, { priority: 1 }, tokens.access_token)).status, 200);
+
+    // The browser is at the app's callback: a document load back into Trackway.
+    await page.goto(new URL(made.body.issue.url).pathname);
+    const created = page.locator('aside p', { hasText: 'Created' });
+    await created.waitFor();
+    assert.match((await created.textContent()) ?? '', /by Triage Bot\s*app$/);
+    const comment = page.locator('li.comment', { hasText: 'Triaged.' });
+    await comment.waitFor();
+    assert.match((await comment.textContent()) ?? '', /Triage Bot\s*app/);
+    const change = page.locator('ol.activity-list li', { hasText: 'changed priority' });
+    await change.waitFor();
+    assert.match((await change.textContent()) ?? '', /^Triage Bot\s*app changed priority/);
+    assert.deepEqual(await seriousViolations(page), []);
+  });
+
   test('deny on the consent page: the app gets access_denied', async () => {
     const config = await registerDynamic(ui.base, 'Unwanted app', REDIRECT);
     const { page } = await ui.newPage();

@@ -1,11 +1,13 @@
 // The Issue type's relation fields and the full-text search query.
 import { branchName } from '../../modules/issues/fields.js';
 import { issueSearchConditions } from '../../modules/issues/queries.js';
+import type { IssueRow } from '../../platform/db/tables.js';
 import { searchQuery } from '../../platform/list/search.js';
 import type { ResolverMap } from '../build-schema.js';
 import { lists as L, type ListArgs, listConnection, nested } from '../connections.js';
 import type { GqlContext } from '../context.js';
 import { node } from '../nodes.js';
+import { botActor } from './bot-actor.js';
 import { belongsTo } from './helpers.js';
 import { findTeamRow } from './lookups.js';
 
@@ -15,6 +17,7 @@ export function issueFields(): ResolverMap[string] {
     state: belongsTo('state', 'state_id', node.state),
     assignee: belongsTo('user', 'assignee_id', node.user),
     creator: belongsTo('user', 'creator_id', node.user),
+    botActor: botActor((r: IssueRow) => r.creator_id),
     project: belongsTo('project', 'project_id', node.project),
     cycle: belongsTo('cycle', 'cycle_id', node.cycle),
     parent: belongsTo('issue', 'parent_id', node.issue),

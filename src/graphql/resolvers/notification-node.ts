@@ -65,7 +65,7 @@ const issueOf = (src: Source, g: GqlContext) => g.loaders.issue.load(src.row.iss
 const actorOf = (src: Source, g: GqlContext) =>
   src.row.actor_id ? g.loaders.user.load(src.row.actor_id) : Promise.resolve(null);
 
-const user = (r: UserRow, g: GqlContext) => userNode(r, g.actor.id, g.app.config.publicUrl);
+const user = (r: UserRow, g: GqlContext) => userNode(r, g.viewerId, g.app.config.publicUrl);
 
 export const issueNotificationResolvers: ResolverMap = {
   IssueNotification: {

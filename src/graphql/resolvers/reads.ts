@@ -8,6 +8,7 @@ import type { Resolver, ResolverMap } from '../build-schema.js';
 import { type ListArgs, listConnection, lists, nested } from '../connections.js';
 import type { GqlContext } from '../context.js';
 import { attachmentNode, node, webhookNode } from '../nodes.js';
+import { botActor } from './bot-actor.js';
 import { belongsTo, mustLoad } from './helpers.js';
 import { issueFields, searchIssues } from './issue-fields.js';
 import { findIssueRow, findProjectRow, findTeamRow } from './lookups.js';
@@ -20,7 +21,7 @@ const L = lists;
 
 export const readResolvers: ResolverMap = {
   Query: {
-    viewer: async (_s, _a, g) => node.user(await mustLoad<UserRow>(g, 'user', g.actor.id, 'User'), g),
+    viewer: async (_s, _a, g) => node.user(await mustLoad<UserRow>(g, 'user', g.viewerId, 'User'), g),
     organization: (_s, _a, g) => organization(g),
     issue: async (_s, a: { id: string }, g) => node.issue(await findIssueRow(g, a.id), g),
     issues: (_s, a: ListArgs, g) => listConnection(g, L.issues, a),
@@ -204,6 +205,7 @@ export const readResolvers: ResolverMap = {
     issue: belongsTo('issue', (r) => r.issue_id, node.issue),
     parent: belongsTo('comment', (r) => r.parent_id, node.comment),
     user: belongsTo('user', (r) => r.user_id, node.user),
+    botActor: botActor((r: CommentRow) => r.user_id),
     url: async (src, _a, g) => {
       const issue = await g.loaders.issue.load(src.row.issue_id);
       return issue ? `${node.issue(issue, g).url}#comment-${src.id}` : '';
@@ -223,6 +225,7 @@ export const readResolvers: ResolverMap = {
   IssueHistory: {
     issue: belongsTo('issue', (r) => r.issue_id, node.issue),
     actor: belongsTo('user', (r) => r.actor_id, node.user),
+    botActor: botActor((r: { actor_id: string | null }) => r.actor_id),
     ...historyRelation('State', 'stateId', 'state', node.state),
     ...historyRelation('Assignee', 'assigneeId', 'user', node.user),
     ...historyRelation('Team', 'teamId', 'team', node.team),

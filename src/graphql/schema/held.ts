@@ -6,6 +6,7 @@
 import { TRACKED } from '../../modules/issues/present.js';
 import { nodeFields } from '../nodes.js';
 import { AUDIT_ENTRY_FIELDS } from '../resolvers/audit.js';
+import { ACTOR_BOT_FIELDS } from '../resolvers/bot-actor.js';
 import { SESSION_RESPONSE_FIELDS } from '../resolvers/sessions.js';
 import type { IsHeld } from './build.js';
 import { fieldType, namedType, type ThirdPartySchema } from './third-party.js';
@@ -42,6 +43,8 @@ const PLAIN_FIELDS: Record<string, string[]> = {
   UploadFile: ['uploadUrl', 'assetUrl', 'headers', 'contentType', 'filename', 'size', 'metaData'],
   UploadFileHeader: ['key', 'value'],
   IssueSearchPayload: ['totalCount'],
+  // resolvers/bot-actor.ts: the app that wrote a record under its own name.
+  ActorBot: [...ACTOR_BOT_FIELDS],
   // resolvers/sessions.ts: a sign-in session as the session list shows it.
   AuthenticationSessionResponse: [...SESSION_RESPONSE_FIELDS],
   LogoutResponse: ['success'],

@@ -53,7 +53,8 @@ export function auditActorOf(actor: Actor): AuditActor {
   return {
     kind: actor.via === 'apiKey' ? 'apiKey' : 'user',
     id: actor.id,
-    label: actor.email,
+    // An app acting under its own name: the person whose access it used, and the app.
+    label: actor.app ? `${actor.email} via ${actor.app.name} (app)` : actor.email,
     ip: actor.origin?.ip ?? null,
     userAgent: actor.origin?.userAgent ?? null,
   };

@@ -242,7 +242,21 @@ async function actorFromAccessToken(ctx: AppContext, token: string): Promise<Act
     return user && { user };
   });
   if (known?.user.status !== 'active') throw unauthenticated('Invalid or expired token');
-  return { ...toActor(known.user, 'oauth'), oauth: { scopes: access.scopes, clientId: access.clientId } };
+  const actor: Actor = {
+    ...toActor(known.user, 'oauth'),
+    oauth: { scopes: access.scopes, clientId: access.clientId },
+  };
+  if (access.appUserId) {
+    const appUserId = access.appUserId;
+    const app = await remembered(ctx, `user:${appUserId}`, async () => {
+      const user = await users.findLiveUserById(ctx.db, appUserId);
+      return user && { user };
+    });
+    // An app user that is gone (its app removed) leaves no one to write as.
+    if (app?.user.status !== 'app') throw unauthenticated('Invalid or expired token');
+    actor.app = { userId: app.user.id, name: app.user.name, email: app.user.email };
+  }
+  return actor;
 }
 
 /**

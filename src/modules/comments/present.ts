@@ -20,7 +20,11 @@ export const CommentSchema = Type.Object({
   deletedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
     description: 'Set on a deleted comment kept for its replies; its body is "" and user null',
   }),
-  user: Type.Union([Type.Object({ id: Type.String(), name: Type.String() }), Type.Null()]),
+  // app: an OAuth app acting under its own name (actor=app).
+  user: Type.Union([
+    Type.Object({ id: Type.String(), name: Type.String(), app: Type.Boolean() }),
+    Type.Null(),
+  ]),
   reactionData: ReactionDataSchema,
 });
 
@@ -33,6 +37,7 @@ export const COMMENT_VIEW = restView(comment, CommentSchema, {
     select: [
       { key: 'id', field: 'id' },
       { key: 'name', field: 'name' },
+      { key: 'app', field: 'app' },
     ],
   },
 });

@@ -13,7 +13,7 @@
 // issueId takes the issue's uuid or identifier. REST's answers and each
 // event's data are COMMENT_VIEW (present.ts), read from the read model.
 // Guests may comment; editing and deleting is for the author or an admin.
-import type { Actor, AppContext } from '../../platform/context.js';
+import { type Actor, type AppContext, authorOf } from '../../platform/context.js';
 import type { Db } from '../../platform/db/database.js';
 import { invalidField, notFound } from '../../platform/errors.js';
 import { DEFAULT_PAGE } from '../../platform/list/window.js';
@@ -86,7 +86,7 @@ export async function createComment(ctx: AppContext, actor: Actor, input: Commen
     }
     const id = await q.insertComment(trx, {
       issue_id: issueId,
-      user_id: actor.id,
+      user_id: authorOf(actor).id,
       parent_id: parentId,
       body,
     });

@@ -81,10 +81,25 @@ export const IssueSchema = Type.Object({
   completedAt: NullableTime,
   canceledAt: NullableTime,
   archivedAt: NullableTime,
+  creator: Type.Union(
+    [Type.Object({ id: Type.String(), name: Type.String(), app: Type.Boolean() }), Type.Null()],
+    {
+      description: 'Who created it, if you see them; app: an OAuth app acting under its own name (actor=app)',
+    },
+  ),
 });
 
 /** An issue as REST shows it, in its GET, its list, its writes' answers and its events' data. */
 export type IssueJson = Static<typeof IssueSchema>;
 
 /** REST's issue: the schema's keys, in its order, read from the read model's issue (platform/read). */
-export const ISSUE_VIEW = restView(readIssue, IssueSchema);
+export const ISSUE_VIEW = restView(readIssue, IssueSchema, {
+  creator: {
+    field: 'creator',
+    select: [
+      { key: 'id', field: 'id' },
+      { key: 'name', field: 'name' },
+      { key: 'app', field: 'app' },
+    ],
+  },
+});

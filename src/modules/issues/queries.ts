@@ -320,6 +320,8 @@ export async function liveUserExists(db: Db, id: string): Promise<boolean> {
     .select('id')
     .where('id', '=', id)
     .where('deleted_at', 'is', null)
+    // An app's own user (actor=app) is never assigned: it acts only through its app.
+    .where('status', '<>', 'app')
     .executeTakeFirst();
   return row !== undefined;
 }

@@ -22,7 +22,7 @@
 // Errors: 400 VALIDATION_FAILED naming the field (unknown referenced ids too),
 // 403 FORBIDDEN (guests), 403 FEATURE_DISABLED (projects/cycles off), 404 NOT_FOUND.
 import type { TeamAccess } from '../../platform/access.js';
-import type { Actor, AppContext } from '../../platform/context.js';
+import { type Actor, type AppContext, authorOf } from '../../platform/context.js';
 import type { Db } from '../../platform/db/database.js';
 import type { StateRow } from '../../platform/db/tables.js';
 import { notFound } from '../../platform/errors.js';
@@ -133,7 +133,7 @@ export async function createIssue(
       due_date: input.dueDate ?? null,
       state_id: state!.id,
       assignee_id: input.assigneeId ?? null,
-      creator_id: actor.id,
+      creator_id: authorOf(actor).id,
       project_id: milestone.project_id ?? input.projectId ?? null,
       project_milestone_id: milestone.project_milestone_id ?? null,
       cycle_id: input.cycleId ?? null,

@@ -148,16 +148,24 @@ export class Lookup {
     return found;
   }
 
-  /** A cycle of the team by number, name, id or "current". */
+  /** A cycle of the team by number, name, id, "current" or "next" (the upcoming one that starts first). */
   async cycle(teamId: string, teamKey: string, ref: string | number): Promise<string> {
     const cycles = await this.cycles(teamId);
     const r = norm(String(ref));
-    const found = cycles.find((c) => {
-      if (c['id'] === ref || String(c['number']) === r) return true;
-      if (c['name'] !== null && norm(String(c['name'])) === r) return true;
-      if (r === 'current') return c['status'] === 'current';
-      return false;
-    });
+    const next =
+      r === 'next'
+        ? cycles
+            .filter((c) => c['status'] === 'upcoming')
+            .sort((a, b) => String(a['startsAt']).localeCompare(String(b['startsAt'])))[0]
+        : undefined;
+    const found =
+      next ??
+      cycles.find((c) => {
+        if (c['id'] === ref || String(c['number']) === r) return true;
+        if (c['name'] !== null && norm(String(c['name'])) === r) return true;
+        if (r === 'current') return c['status'] === 'current';
+        return false;
+      });
     const hit = found;
     if (!hit) {
       throw new ToolError(

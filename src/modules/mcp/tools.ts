@@ -31,7 +31,13 @@ import {
   updateNotificationFor,
 } from '../notifications/service.js';
 import { listProjectsJson, projectJson } from '../projects/service.js';
-import { listIssueRelationsJson } from '../relations/service.js';
+import { RELATION_KINDS, type RelationKind, typeOfKind } from '../relations/present.js';
+import {
+  createRelation,
+  deleteRelationBetween,
+  listIssueRelationsJson,
+  type RelationInput,
+} from '../relations/service.js';
 import { listStatesJson } from '../states/service.js';
 import { type Lookup, ToolError } from './lookup.js';
 import { compactIssue, MCP_ISSUE_VIEW, pick } from './present.js';
@@ -203,7 +209,12 @@ const IssueFields = {
     Type.Array(Ref('Label name or id'), { maxItems: 20, description: 'Label names or ids, e.g. ["Bug"]' }),
   ),
   project: opt(Clearable('Project name or id, e.g. "Mobile launch"')),
-  cycle: opt(Clearable('Cycle number, name or id in the team, or "current", e.g. "12"')),
+  cycle: opt(
+    Type.Union([Type.Integer({ minimum: 0 }), Ref('Cycle name or id'), Type.Null()], {
+      description:
+        'Cycle number, name or id in the team, or "current" or "next", e.g. 12 or "next"; null clears it',
+    }),
+  ),
   milestone: opt(Clearable('Milestone name or id in the issue\'s project, e.g. "Beta"')),
   parent: opt(Clearable('Parent issue identifier or id, e.g. "ENG-100"')),
   dueDate: opt(DueDate),
@@ -214,6 +225,38 @@ const CreateInput = Type.Object(
   { team: Ref('Team key, name or id, e.g. "ENG"'), title: Title, ...IssueFields },
   { additionalProperties: false },
 );
+
+/**
+ * A relation as get_issue lists it, from the issue being updated: its kind
+ * (relations/present.ts, e.g. blocked_by: the other issue blocks this one;
+ * duplicate: this one duplicates the other) and the other issue.
+ */
+const Relations = (description: string) =>
+  Type.Array(
+    Type.Object(
+      {
+        type: Type.Union(
+          RELATION_KINDS.map((k) => Type.Literal(k)),
+          {
+            description:
+              'blocks, blocked_by, related, duplicate (this issue duplicates the other), duplicated_by or similar',
+          },
+        ),
+        issue: IssueRef,
+      },
+      { additionalProperties: false },
+    ),
+    { maxItems: 20, description },
+  );
+
+/** A relation as the relations service takes it, between the issue `self` and the one the item names. */
+function relationInput(self: string, item: Rec): RelationInput {
+  const { type, inverse } = typeOfKind(item['type'] as RelationKind);
+  const other = String(item['issue']);
+  return inverse
+    ? { type, issueId: other, relatedIssueId: self }
+    : { type, issueId: self, relatedIssueId: other };
+}
 
 const UpdateInput = Type.Object(
   {
@@ -226,6 +269,8 @@ const UpdateInput = Type.Object(
     removeLabels: opt(
       Type.Array(Ref('Label name or id'), { maxItems: 20, description: 'Labels to take off' }),
     ),
+    addRelations: opt(Relations('Relations to add, e.g. [{"type":"blocked_by","issue":"ENG-7"}]')),
+    removeRelations: opt(Relations('Relations to remove, e.g. [{"type":"related","issue":"ENG-9"}]')),
   },
   { additionalProperties: false },
 );
@@ -257,7 +302,8 @@ async function issueInput(call: ToolCall, a: Rec, team: Rec, currentProjectId: s
     }
   }
   if (a['cycle'] !== undefined) {
-    input.cycleId = a['cycle'] === null ? null : await lookup.cycle(teamId, key, String(a['cycle']));
+    input.cycleId =
+      a['cycle'] === null ? null : await lookup.cycle(teamId, key, a['cycle'] as string | number);
   }
   if (a['milestone'] !== undefined) {
     if (a['milestone'] === null) input.projectMilestoneId = null;
@@ -412,12 +458,18 @@ export const TOOLS: readonly Tool[] = [
           set.delete(id);
         input.labelIds = [...set];
       }
-      if (Object.keys(input).length === 0) {
+      const adding = (a['addRelations'] as Rec[] | undefined) ?? [];
+      const removing = (a['removeRelations'] as Rec[] | undefined) ?? [];
+      if (Object.keys(input).length === 0 && adding.length + removing.length === 0) {
         throw new ToolError(
-          'Nothing to change: give at least one of title, description, state, assignee, priority, labels, addLabels, removeLabels, project, cycle, milestone, parent, dueDate, estimate.',
+          'Nothing to change: give at least one of title, description, state, assignee, priority, labels, addLabels, removeLabels, project, cycle, milestone, parent, dueDate, estimate, addRelations, removeRelations.',
         );
       }
-      await updateIssue(call.ctx, call.actor, current.id, input);
+      if (Object.keys(input).length > 0) await updateIssue(call.ctx, call.actor, current.id, input);
+      // Through the relations service, one at a time, as REST's POST and DELETE.
+      for (const item of removing)
+        await deleteRelationBetween(call.ctx, call.actor, relationInput(current.id, item));
+      for (const item of adding) await createRelation(call.ctx, call.actor, relationInput(current.id, item));
       return issueAnswer(call, current.id);
     },
   },

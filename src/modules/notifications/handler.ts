@@ -27,7 +27,8 @@ export const notificationsHandler: EventHandler = {
     if (event.type === 'issue') {
       const issue = event.data as IssueJson;
       if (event.action === 'create') {
-        await subscribe(trx, issue.id, [actorId]);
+        // An app's own user is never notified, so it is not subscribed either.
+        if (!event.actor?.isApp) await subscribe(trx, issue.id, [actorId]);
         await notify.issueCreated(ctx, trx, actorId, issue);
       } else if (event.action === 'update') {
         await notify.issueUpdated(ctx, trx, actorId, {
@@ -43,7 +44,7 @@ export const notificationsHandler: EventHandler = {
     }
     const comment = event.data as CommentJson;
     if (event.action === 'create') {
-      await subscribe(trx, comment.issueId, [actorId]);
+      if (!event.actor?.isApp) await subscribe(trx, comment.issueId, [actorId]);
       await notify.commentCreated(ctx, trx, actorId, comment);
     } else if (event.action === 'update' && changed(event, 'body')) {
       await notify.commentEdited(

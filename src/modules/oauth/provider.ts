@@ -6,15 +6,19 @@
 // process of an installation agrees without a key to distribute; its store is
 // the database (adapter.ts).
 import { createECDH } from 'node:crypto';
-import Provider, { interactionPolicy } from 'oidc-provider';
+import Provider, { errors, interactionPolicy } from 'oidc-provider';
 import type { AppContext } from '../../platform/context.js';
 import { adapterFor } from './adapter.js';
+import { bindToBrowser } from './binding.js';
+import { appActorOfGrant } from './queries.js';
 import { SCOPES } from './scopes.js';
 
 /** Access tokens live an hour: short, as OAuth 2.1 asks; apps refresh them. */
 export const ACCESS_TOKEN_TTL_S = 60 * 60;
 /** Refresh tokens rotate at each use; one unused for 30 days expires. */
 export const REFRESH_TOKEN_TTL_S = 30 * 24 * 60 * 60;
+/** A pending authorization (the consent page) waits ten minutes. */
+const INTERACTION_TTL_S = 10 * 60;
 
 export const OAUTH_ROUTES = {
   authorization: '/oauth/authorize',
@@ -30,6 +34,17 @@ export const OAUTH_ROUTES = {
   code_verification: '/oauth/device',
   device_authorization: '/oauth/device/auth',
 } as const;
+
+/**
+ * The `actor` parameter of an authorization, as the third-party tracker's apps
+ * send it: `app` (or the older `application`) makes the app act under its own
+ * name; `user`, or none, as the person.
+ */
+const ACTORS = new Set(['user', 'app', 'application']);
+export const actsAsApp = (actor: unknown) => actor === 'app' || actor === 'application';
+
+/** Where an access token keeps the app user it acts as (the token's `extra`, set at issue). */
+export const APP_USER_CLAIM = 'trackway_app_user';
 
 export const consentPath = (uid: string) => `/oauth/consent/${uid}`;
 
@@ -83,6 +98,19 @@ export function buildProvider(ctx: AppContext): Provider {
       return { accountId: id, claims: () => ({ sub: id }) };
     },
     scopes: ['openid', ...SCOPES],
+    extraParams: {
+      actor(_c: unknown, value: string | undefined) {
+        if (value !== undefined && !ACTORS.has(value)) {
+          throw new errors.InvalidRequest("actor must be 'user' or 'app'");
+        }
+      },
+    },
+    // A grant given with actor=app: each access token issued under it (first and refreshed) carries the app user.
+    async extraTokenClaims(_c: unknown, token: { kind?: string; grantId?: string }) {
+      if (token.kind !== 'AccessToken' || !token.grantId) return undefined;
+      const appUser = await appActorOfGrant(ctx.db, token.grantId);
+      return appUser ? { [APP_USER_CLAIM]: appUser } : undefined;
+    },
     claims: { openid: ['sub'] },
     responseTypes: ['code'],
     pkce: { methods: ['S256'], required: () => true },
@@ -109,7 +137,7 @@ export function buildProvider(ctx: AppContext): Provider {
       AuthorizationCode: 60,
       RefreshToken: REFRESH_TOKEN_TTL_S,
       Grant: 365 * 24 * 60 * 60,
-      Interaction: 10 * 60,
+      Interaction: INTERACTION_TTL_S,
       Session: 10 * 60,
       IdToken: 10 * 60,
     },
@@ -122,6 +150,14 @@ export function buildProvider(ctx: AppContext): Provider {
   });
   // Behind a proxy the provider must see https as the client did (its cookies are Secure then).
   provider.proxy = ctx.config.trustProxy !== false;
+  // The browser that starts an authorization is the one whose consent endpoints may finish it (binding.ts).
+  provider.on('interaction.started', (c) => {
+    const koa = c as {
+      cookies: Parameters<typeof bindToBrowser>[1];
+      oidc: { entities: { Interaction: { uid: string } } };
+    };
+    bindToBrowser(ctx, koa.cookies, koa.oidc.entities.Interaction.uid, INTERACTION_TTL_S);
+  });
   provider.on('server_error', (_c: unknown, err: unknown) => ctx.log.error({ err }, 'OAuth server error'));
   return provider;
 }

@@ -172,6 +172,7 @@ export async function revokeGrants(db: Db, clientId: string, userId: string | un
   if (ids.length === 0) return 0;
   await db.deleteFrom('oauth_store').where('grant_id', 'in', ids).execute();
   await db.deleteFrom('oauth_store').where('model', '=', 'Grant').where('id', 'in', ids).execute();
+  await db.deleteFrom('oauth_app_actor_grants').where('grant_id', 'in', ids).execute();
   return ids.length;
 }
 
@@ -238,4 +239,56 @@ export async function insertAdminApp(db: Db, clientId: string, registeredBy: str
 export async function deleteApp(db: Db, clientId: string): Promise<void> {
   await db.deleteFrom('oauth_store').where('model', '=', 'Client').where('id', '=', clientId).execute();
   await db.deleteFrom('oauth_admin_apps').where('client_id', '=', clientId).execute();
+}
+
+// Apps acting under their own name (actor=app): the app's own user and the
+// grants given that way.
+
+/** The app's own user (created on its first actor=app grant, renamed with the app); returns its id. */
+export async function ensureAppUser(
+  db: Db,
+  clientId: string,
+  name: string,
+  iconUrl: string | null,
+): Promise<string> {
+  const row = await db
+    .insertInto('users')
+    .values({
+      name,
+      display_name: name,
+      // Never mailed nor signed in with: .invalid is reserved (RFC 2606) and the hash matches no password.
+      email: `app-${clientId.toLowerCase()}@apps.invalid`,
+      password_hash: '!',
+      role: 'member',
+      status: 'app',
+      avatar_url: iconUrl,
+      email_notifications: false,
+      app_client_id: clientId,
+    })
+    .onConflict((oc) =>
+      oc
+        .column('app_client_id')
+        .doUpdateSet({ name, display_name: name, avatar_url: iconUrl, updated_at: sql<Date>`now()` }),
+    )
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export async function markAppActorGrant(db: Db, grantId: string, appUserId: string): Promise<void> {
+  await db
+    .insertInto('oauth_app_actor_grants')
+    .values({ grant_id: grantId, app_user_id: appUserId })
+    .onConflict((oc) => oc.column('grant_id').doNothing())
+    .execute();
+}
+
+/** The app user a grant's tokens act as, when it was given with actor=app. */
+export async function appActorOfGrant(db: Db, grantId: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('oauth_app_actor_grants')
+    .select('app_user_id')
+    .where('grant_id', '=', grantId)
+    .executeTakeFirst();
+  return row?.app_user_id;
 }

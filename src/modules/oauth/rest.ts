@@ -13,7 +13,8 @@ import { PageInfo, pageOf, pageQuery } from '../../platform/http/pagination.js';
 import { errors, Ok } from '../../platform/http/schemas.js';
 import type { Http } from '../../platform/http/types.js';
 import { allApps, myApps, registerApp, removeApp, revokeMyApp, updateApp } from './apps.js';
-import { buildProvider, OAUTH_ROUTES } from './provider.js';
+import { spendOAuthBudget } from './budget.js';
+import { APP_USER_CLAIM, buildProvider, OAUTH_ROUTES } from './provider.js';
 import { normaliseScopeParam, SCOPES } from './scopes.js';
 import { consent, deny, describeInteraction, oauthSettingsView, updateOAuthSettings } from './service.js';
 import { oauthSettings } from './settings.js';
@@ -36,6 +37,8 @@ const InteractionView = Type.Object(
       uri: Type.Union([Type.String(), Type.Null()]),
     }),
     redirectUri: Type.String(),
+    /** Authorized with actor=app: the app will act under its own name, with the person's access. */
+    actsAsApp: Type.Boolean(),
     scopes: Type.Array(Type.Object({ name: Type.String(), description: Type.String() })),
   },
   { additionalProperties: false },
@@ -156,6 +159,10 @@ export async function oauthRoutes(app: Http, ctx: AppContext): Promise<void> {
       (_req, body, done) => done(null, body),
     );
     const open = { config: { auth: 'public' as const }, schema: { hide: true }, bodyLimit: FORM_BODY_LIMIT };
+    // Every request here spends the OAuth budget first (budget.ts), once its form body is read.
+    oauth.addHook('preHandler', (req) =>
+      spendOAuthBudget(ctx, req, req.routeOptions.url === OAUTH_ROUTES.registration),
+    );
 
     oauth.get(OAUTH_ROUTES.authorization, open, authorize);
     oauth.post(OAUTH_ROUTES.authorization, open, authorize);
@@ -215,7 +222,7 @@ export async function oauthRoutes(app: Http, ctx: AppContext): Promise<void> {
         response: { 200: InteractionView, ...errors(401, 403, 404) },
       },
     },
-    async (req) => describeInteraction(provider(), req.params.uid),
+    async (req) => describeInteraction(ctx, provider(), req.params.uid, req.headers.cookie),
   );
   app.post(
     '/api/oauth/interactions/:uid/consent',
@@ -228,7 +235,7 @@ export async function oauthRoutes(app: Http, ctx: AppContext): Promise<void> {
         response: { 200: Next, ...errors(401, 403, 404) },
       },
     },
-    async (req) => consent(ctx, provider(), actorOf(req), req.params.uid),
+    async (req) => consent(ctx, provider(), actorOf(req), req.params.uid, req.headers.cookie),
   );
   app.post(
     '/api/oauth/interactions/:uid/deny',
@@ -241,7 +248,7 @@ export async function oauthRoutes(app: Http, ctx: AppContext): Promise<void> {
         response: { 200: Next, ...errors(401, 403, 404) },
       },
     },
-    async (req) => deny(provider(), req.params.uid),
+    async (req) => deny(ctx, provider(), req.params.uid, req.headers.cookie),
   );
 
   app.get(
@@ -377,9 +384,11 @@ export async function oauthRoutes(app: Http, ctx: AppContext): Promise<void> {
 async function readAccessToken(provider: Provider, token: string) {
   const found = await provider.AccessToken.find(token);
   if (!found || found.isExpired) return undefined;
+  const appUser = found.extra?.[APP_USER_CLAIM];
   return {
     userId: found.accountId,
     clientId: found.clientId,
     scopes: new Set((found.scope ?? '').split(' ').filter(Boolean)),
+    appUserId: typeof appUser === 'string' ? appUser : undefined,
   };
 }

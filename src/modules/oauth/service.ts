@@ -8,6 +8,9 @@ import type { Actor, AppContext } from '../../platform/context.js';
 import { AppError, notFound } from '../../platform/errors.js';
 import { auditActorOf, changes, recordAudit } from '../audit/record.js';
 import { assertAdmin } from '../users/policy.js';
+import { startedHere } from './binding.js';
+import { actsAsApp } from './provider.js';
+import { ensureAppUser, markAppActorGrant } from './queries.js';
 import { SCOPE_WORDS, SCOPES, type Scope } from './scopes.js';
 import { type OAuthSettings, oauthSettings, saveOAuthSettings } from './settings.js';
 
@@ -18,8 +21,14 @@ const expired = () =>
     'This authorization request has expired or was finished; start again from the app',
   );
 
-async function pending(provider: Provider, uid: string): Promise<Interaction> {
-  const interaction = await provider.Interaction.find(uid);
+/**
+ * The pending interaction `uid`, asked for from the browser that started it
+ * (`cookies`: the request's Cookie header, binding.ts); from anywhere else it
+ * does not exist, whoever is signed in.
+ */
+async function pending(ctx: AppContext, provider: Provider, uid: string, cookies: string | undefined) {
+  if (!startedHere(ctx, cookies, uid)) throw expired();
+  const interaction: Interaction | undefined = await provider.Interaction.find(uid);
   if (!interaction || interaction.result) throw expired();
   return interaction;
 }
@@ -30,8 +39,13 @@ function requestedScopes(interaction: Interaction): Scope[] {
   return SCOPES.filter((s) => asked.has(s));
 }
 
-export async function describeInteraction(provider: Provider, uid: string) {
-  const interaction = await pending(provider, uid);
+export async function describeInteraction(
+  ctx: AppContext,
+  provider: Provider,
+  uid: string,
+  cookies: string | undefined,
+) {
+  const interaction = await pending(ctx, provider, uid, cookies);
   const clientId = String(interaction.params['client_id'] ?? '');
   const client = await provider.Client.find(clientId);
   if (!client) throw notFound('App');
@@ -44,32 +58,51 @@ export async function describeInteraction(provider: Provider, uid: string) {
       uri: client.clientUri ?? null,
     },
     redirectUri: String(interaction.params['redirect_uri'] ?? client.redirectUris[0] ?? ''),
+    actsAsApp: actsAsApp(interaction.params['actor']),
     scopes: requestedScopes(interaction).map((name) => ({ name, description: SCOPE_WORDS[name] })),
   };
 }
 
 /** Finishes an authorization with the person's consent; returns where the browser goes next. */
-export async function consent(ctx: AppContext, provider: Provider, actor: Actor, uid: string) {
-  const interaction = await pending(provider, uid);
+export async function consent(
+  ctx: AppContext,
+  provider: Provider,
+  actor: Actor,
+  uid: string,
+  cookies: string | undefined,
+) {
+  const interaction = await pending(ctx, provider, uid, cookies);
   const clientId = String(interaction.params['client_id'] ?? '');
   const scopes = requestedScopes(interaction);
+  const asApp = actsAsApp(interaction.params['actor']);
   const grant = new provider.Grant({ accountId: actor.id, clientId });
   if (scopes.length) grant.addOIDCScope(scopes.join(' '));
   const grantId = await grant.save();
+  if (asApp) {
+    // Marked before the interaction is finished: no code, so no token, exists yet to act as the person.
+    const client = await provider.Client.find(clientId);
+    if (!client) throw notFound('App');
+    const name = (client.clientName ?? clientId).slice(0, 100);
+    // The icon only as the UI shows one (https), so the avatar never loads from elsewhere.
+    const icon = client.logoUri?.startsWith('https://') ? client.logoUri : null;
+    await ctx.db.transaction().execute(async (trx) => {
+      await markAppActorGrant(trx, grantId, await ensureAppUser(trx, clientId, name, icon));
+    });
+  }
   interaction.result = { login: { accountId: actor.id }, consent: { grantId } };
   await interaction.save(Math.max(1, interaction.exp - Math.floor(Date.now() / 1000)));
   await recordAudit(ctx.db, {
     type: 'oauth.appAuthorized',
     actor: auditActorOf(actor),
     entity: { type: 'oauthApp', id: clientId },
-    metadata: { scopes },
+    metadata: { scopes, actor: asApp ? 'app' : 'user' },
   });
   return { redirectTo: interaction.returnTo };
 }
 
 /** Finishes an authorization with the person's refusal: the app gets access_denied. */
-export async function deny(provider: Provider, uid: string) {
-  const interaction = await pending(provider, uid);
+export async function deny(ctx: AppContext, provider: Provider, uid: string, cookies: string | undefined) {
+  const interaction = await pending(ctx, provider, uid, cookies);
   interaction.result = {
     error: 'access_denied',
     error_description: 'The person declined to authorize the app',

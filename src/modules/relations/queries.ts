@@ -35,10 +35,10 @@ export function findPair(
   b: string,
   type: RelationType,
   except?: string,
-): Promise<Pick<IssueRelationRow, 'id'> | undefined> {
+): Promise<Pick<IssueRelationRow, 'id' | 'issue_id'> | undefined> {
   let q = db
     .selectFrom('issue_relations')
-    .select('id')
+    .select(['id', 'issue_id'])
     .where('type', '=', type)
     .where((eb) =>
       eb.or([

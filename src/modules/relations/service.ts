@@ -223,6 +223,23 @@ export async function deleteRelation(ctx: AppContext, actor: Actor, id: string):
   });
 }
 
+/**
+ * Removes the relation of `type` from `issueId` to `relatedIssueId` (ids or
+ * identifiers), as an assistant names it (MCP update_issue): 404 when there is
+ * none, or when a `blocks` relation runs the other way.
+ */
+export async function deleteRelationBetween(ctx: AppContext, actor: Actor, input: RelationInput) {
+  assertCanEditIssues(actor);
+  const type = checkType(input.type);
+  const access = await teamAccess(ctx.db, actor);
+  const issueId = await visibleIssue(ctx.db, input.issueId, access, 'issueId');
+  const relatedIssueId = await visibleIssue(ctx.db, input.relatedIssueId, access, 'relatedIssueId');
+  const found = await q.findPair(ctx.db, issueId, relatedIssueId, type);
+  // Only blocks has a direction (a pair is linked once per type, whichever end is the source).
+  if (!found || (type === 'blocks' && found.issue_id !== issueId)) throw notFound('Issue relation');
+  return deleteRelation(ctx, actor, found.id);
+}
+
 /** One relation as REST answers it, `{"relation":...}` (its GET, and a write's answer read back as the GET would). */
 export async function relationJson(ctx: AppContext, actor: Actor, id: string): Promise<string> {
   const access = await teamAccess(ctx.db, actor);

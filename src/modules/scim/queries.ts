@@ -52,6 +52,7 @@ export function findUser(db: Db, id: string): Promise<UserRow | undefined> {
     .selectAll()
     .where('id', '=', id)
     .where('deleted_at', 'is', null)
+    .where('status', '<>', 'app')
     .executeTakeFirst();
 }
 
@@ -87,6 +88,7 @@ export async function pageUsers(
   const base = db
     .selectFrom('users as u')
     .where('u.deleted_at', 'is', null)
+    .where('u.status', '<>', 'app')
     .$if(where !== undefined, (qb) => qb.where(() => where!));
   const [rows, count] = await Promise.all([
     page.limit === 0

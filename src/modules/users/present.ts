@@ -9,7 +9,8 @@ export const UserSchema = Type.Object({
   displayName: Type.String(),
   email: Type.String(),
   role: Type.Union([Type.Literal('admin'), Type.Literal('member'), Type.Literal('guest')]),
-  status: Type.Union([Type.Literal('active'), Type.Literal('suspended')]),
+  // 'app': an OAuth app's own user, named on what the app wrote under its name (docs/agents.md).
+  status: Type.Union([Type.Literal('active'), Type.Literal('suspended'), Type.Literal('app')]),
   avatarUrl: Type.Union([Type.String(), Type.Null()]),
   createdAt: Type.String({ format: 'date-time' }),
   updatedAt: Type.String({ format: 'date-time' }),

@@ -20,9 +20,17 @@ export function findLiveUserById(db: Db, id: string): Promise<UserRow | undefine
   return live(db).selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-/** A live user's row, locked until the transaction ends. */
+/**
+ * A live user's row, locked until the transaction ends. Not an app's own user
+ * (actor=app): no admin change, deletion or membership applies to it.
+ */
 export function lockLiveUser(db: Db, id: string): Promise<UserRow | undefined> {
-  return live(db).selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+  return live(db)
+    .selectAll()
+    .where('id', '=', id)
+    .where('status', '<>', 'app')
+    .forUpdate()
+    .executeTakeFirst();
 }
 
 export function findUsersByIds(db: Db, ids: readonly string[]): Promise<UserRow[]> {
@@ -104,7 +112,8 @@ export function listVisibleUsers(db: Db, access: TeamAccess, page: { limit: numb
   return restList<UserRow>(db, {
     entity: userEntity,
     access,
-    scope: [sql`t.deleted_at is null`],
+    // An app's own user (actor=app) is no one's colleague: never listed.
+    scope: [sql`t.deleted_at is null`, sql`t.status <> 'app'`],
     now: new Date(),
     actorId: access.userId,
     from: sql`users as t`,

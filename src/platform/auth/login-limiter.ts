@@ -38,6 +38,12 @@ export interface LoginLimits {
   passwordResets: { capacity: number; windowMs: number };
   /** How long a successful sign-in makes its address known for the account. */
   knownAddressMs: number;
+  /** Requests to the OAuth endpoints (/oauth/*) from one address, whatever the app. */
+  oauthPerAddress: { capacity: number; windowMs: number };
+  /** Requests to them naming one app (client id) from one address, so no address starves an app for others. */
+  oauthPerClient: { capacity: number; windowMs: number };
+  /** Dynamic client registrations from one address (each stores an app). */
+  oauthRegistrations: { capacity: number; windowMs: number };
 }
 
 const MINUTE = 60_000;
@@ -50,6 +56,9 @@ export const DEFAULT_LOGIN_LIMITS: LoginLimits = {
   registrations: { capacity: 10, windowMs: 60 * MINUTE },
   passwordResets: { capacity: 5, windowMs: 60 * MINUTE },
   knownAddressMs: 30 * DAY,
+  oauthPerAddress: { capacity: 300, windowMs: 15 * MINUTE },
+  oauthPerClient: { capacity: 60, windowMs: 15 * MINUTE },
+  oauthRegistrations: { capacity: 10, windowMs: 60 * MINUTE },
 };
 
 /** Allowed (and counted), or refused with the seconds to wait. */
@@ -71,6 +80,9 @@ export class LoginLimiter {
   readonly #address: Bucket;
   readonly #registrations: Bucket;
   readonly #resets: Bucket;
+  readonly #oauthAddress: Bucket;
+  readonly #oauthClient: Bucket;
+  readonly #oauthRegistrations: Bucket;
   #prunedAt = Number.NEGATIVE_INFINITY;
 
   constructor(
@@ -84,6 +96,31 @@ export class LoginLimiter {
     this.#address = new Bucket(limits.perAddress.capacity, limits.perAddress.windowMs);
     this.#registrations = new Bucket(limits.registrations.capacity, limits.registrations.windowMs);
     this.#resets = new Bucket(limits.passwordResets.capacity, limits.passwordResets.windowMs);
+    this.#oauthAddress = new Bucket(limits.oauthPerAddress.capacity, limits.oauthPerAddress.windowMs);
+    this.#oauthClient = new Bucket(limits.oauthPerClient.capacity, limits.oauthPerClient.windowMs);
+    this.#oauthRegistrations = new Bucket(
+      limits.oauthRegistrations.capacity,
+      limits.oauthRegistrations.windowMs,
+    );
+  }
+
+  /**
+   * Counts a request to an OAuth endpoint before the provider sees it: on
+   * its address, on the app it names from that address, and for a dynamic
+   * registration on the address's registrations.
+   */
+  async reserveOAuthRequest(
+    ip: string,
+    clientId: string | undefined,
+    registration: boolean,
+  ): Promise<Reservation> {
+    await this.#prune();
+    const address = addressKey(ip);
+    const checks: Check[] = [{ scope: 'oauth-address', key: address, rule: this.#oauthAddress }];
+    if (clientId)
+      checks.push({ scope: 'oauth-client', key: `${address}|${clientId}`, rule: this.#oauthClient });
+    if (registration) checks.push({ scope: 'oauth-register', key: address, rule: this.#oauthRegistrations });
+    return this.db.transaction().execute((trx) => reserve(trx, checks, this.now));
   }
 
   /**

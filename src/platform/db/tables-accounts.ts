@@ -49,7 +49,8 @@ export interface FeatureFlagsTable {
 }
 
 export type Role = 'admin' | 'member' | 'guest';
-export type UserStatus = 'active' | 'suspended';
+/** 'app': an OAuth app's own user (migration 0053), which acts for people who authorized it with actor=app. */
+export type UserStatus = 'active' | 'suspended' | 'app';
 
 export interface UsersTable {
   id: Generated<string>;
@@ -74,6 +75,8 @@ export interface UsersTable {
   avatar_color: GeneratedAlways<string>;
   /** The identity provider's id for the account (SCIM externalId, migration 0044). */
   external_id: Generated<string | null>;
+  /** The OAuth client whose own user this is (status 'app', migration 0053). */
+  app_client_id: Generated<string | null>;
 }
 
 /** A SCIM provisioning token (migration 0044; modules/scim). Only its hash is kept. */
@@ -135,6 +138,13 @@ export interface OauthStoreTable {
 }
 
 /** A client an admin registered (migration 0050; the client itself is an oauth_store row). */
+/** A grant given with actor=app (migration 0053): its tokens act as the app's own user. */
+export interface OauthAppActorGrantsTable {
+  grant_id: string;
+  app_user_id: string;
+  created_at: Generated<Date>;
+}
+
 export interface OauthAdminAppsTable {
   client_id: string;
   registered_by: string | null;

@@ -9,6 +9,7 @@ import type {
   FeatureFlagsTable,
   GraphqlBudgetTable,
   OauthAdminAppsTable,
+  OauthAppActorGrantsTable,
   OauthStoreTable,
   ScimTokensTable,
   SessionsTable,
@@ -361,6 +362,7 @@ export interface DB {
   user_identities: UserIdentitiesTable;
   oauth_store: OauthStoreTable;
   oauth_admin_apps: OauthAdminAppsTable;
+  oauth_app_actor_grants: OauthAppActorGrantsTable;
   teams: TeamsTable;
   team_keys: TeamKeysTable;
   team_issue_counts: TeamIssueCountsTable;

@@ -13,10 +13,10 @@ export const tableRows = (table: string): Sql => sql`${sql.table(table)} as t`;
 /** Issue lists read the issue's columns, not its search tsvectors. */
 export const issueListColumns: Sql = sql.raw(ISSUE_COLUMNS.map((c) => `t.${c}`).join(', '));
 
-/** Deleted accounts are never listed; suspended ones only with includeDisabled. */
+/** Deleted accounts and apps' own users are never listed; suspended accounts only with includeDisabled. */
 export const userListScope = (includeDisabled: boolean | null | undefined): Sql[] => [
   sql`t.deleted_at is null`,
-  ...(includeDisabled ? [] : [sql`t.status = 'active'`]),
+  includeDisabled ? sql`t.status <> 'app'` : sql`t.status = 'active'`,
 ];
 
 export interface NestedSource {

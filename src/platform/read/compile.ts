@@ -52,7 +52,12 @@ function objectJson(entity: Entity | Embedded, row: string, select: Selection[],
         const sub = s.select ?? [];
         // Asked for its id alone, a row the caller surely sees is its key (as the resolvers answer it);
         // an id read from JSON may name no row, so its row is read.
-        if (!field.keyOf && idOnly(sub) && (field.sameTeam || field.open || !mayHide(target, st.c)))
+        if (
+          !field.keyOf &&
+          !target.only &&
+          idOnly(sub) &&
+          (field.sameTeam || field.open || !mayHide(target, st.c))
+        )
           return [s.key, byKey(key, sub)];
         return [s.key, toOne(target, key, sub, st, field.open)];
       }
@@ -101,7 +106,11 @@ function rowsJson(field: Extract<Field, { plain: true }>, row: Sql, select: Sele
 function toOne(entity: Entity, key: Sql, select: Selection[], st: State, open = false): Sql {
   readable(entity, st);
   const alias = `r${++st.depth}`;
-  const where = [sql`${sql.raw(alias)}.id = ${key}`, ...(open ? [] : visibleRule(entity, alias, st.c))];
+  const where = [
+    sql`${sql.raw(alias)}.id = ${key}`,
+    ...(entity.only ? [entity.only(sql.raw(alias))] : []),
+    ...(open ? [] : visibleRule(entity, alias, st.c)),
+  ];
   return sql`coalesce((select ${objectJson(entity, alias, select, st)} from ${sql.table(entity.table)} as ${sql.raw(alias)}
     where ${sql.join(where, sql` and `)}), 'null')`;
 }

@@ -207,6 +207,7 @@ export const issue: Entity = {
     state: one(() => workflowState, 'state_id', true),
     assignee: one(() => user, 'assignee_id'),
     creator: one(() => user, 'creator_id'),
+    botActor: one(() => actorBot, 'creator_id'),
     project: one(() => project, 'project_id'),
     cycle: one(() => cycle, 'cycle_id', true),
     projectMilestone: one(() => milestone, 'project_milestone_id'),
@@ -238,8 +239,11 @@ export const user: Entity = {
   spec: userEntity,
   seenByMembers: true,
   archivable: false,
-  // Deleted accounts are never listed; suspended ones only with includeDisabled.
-  scope: (args) => [sql`t.deleted_at is null`, ...(args.includeDisabled ? [] : [sql`t.status = 'active'`])],
+  // Deleted accounts and apps' own users are never listed; suspended accounts only with includeDisabled.
+  scope: (args) => [
+    sql`t.deleted_at is null`,
+    args.includeDisabled ? sql`t.status <> 'app'` : sql`t.status = 'active'`,
+  ],
   fields: (() => {
     const usable = value(
       (row) => sql`(${at(row, 'deleted_at')} is null and ${at(row, 'status')} = 'active')`,
@@ -261,6 +265,8 @@ export const user: Entity = {
       guest: value((row) => sql`(${at(row, 'role')} = 'guest')`),
       canAccessAnyPublicTeam: value((row) => sql`(${at(row, 'role')} <> 'guest')`),
       isMe: value((row, c) => sql`(${at(row, 'id')} = ${c.viewerId}::uuid)`),
+      // An OAuth app's own user (actor=app, migration 0053).
+      app: value((row) => sql`(${at(row, 'status')} = 'app')`),
       disableReason: value((row) => sql`(case when ${at(row, 'status')} = 'suspended' then 'suspended' end)`),
       url: value((row, c) => sql`${c.publicUrl} || '/users/' || ${at(row, 'id')}::text`),
       // Kept with the row (migration 0032), which the resolvers' node reads too.
@@ -272,6 +278,29 @@ export const user: Entity = {
       teams: through(() => team, 'teams', membership('team_id', 'user_id')),
     } satisfies Record<string, Field>;
   })(),
+};
+
+/**
+ * The app that wrote a record under its own name (actor=app, docs/agents.md
+ * "Apps as actors"): the app's own user, named by its OAuth client. A
+ * record's botActor is null when a person wrote it (graphql/resolvers/bot-actor.ts
+ * answers the same where a read is not compiled).
+ */
+export const actorBot: Entity = {
+  name: 'ActorBot',
+  table: 'users',
+  spec: userEntity,
+  seenByMembers: true,
+  archivable: false,
+  only: (row) => sql`${at(row, 'status')} = 'app'`,
+  fields: {
+    id: col('app_client_id'),
+    name: col('name'),
+    type: fixed('oauthClient'),
+    subType: fixed(null),
+    avatarUrl: col('avatar_url'),
+    userDisplayName: fixed(null),
+  },
 };
 
 export const team: Entity = {
@@ -408,6 +437,7 @@ export const comment: Entity = {
       json: (row) => timestamp(sql`coalesce(${at(row, 'deleted_at')}, ${at(row, 'archived_at')})`),
     },
     user: one(() => user, 'user_id'),
+    botActor: one(() => actorBot, 'user_id'),
     issue: one(() => issue, 'issue_id', true),
     parent: one(() => comment, 'parent_id', true),
     children: many(() => comment, 'parent_id'),
@@ -879,6 +909,7 @@ export const issueHistory: Entity = {
     ...stamps,
     actorId: key('actor_id'),
     actor: one(() => user, 'actor_id'),
+    botActor: one(() => actorBot, 'actor_id'),
     issue: one(() => issue, 'issue_id', true),
     archived: value((row) => {
       const to = changed(row, 'archivedAt', 'to');

@@ -82,6 +82,12 @@ export interface Entity {
   adminOnly?: boolean;
   /** Rows with archived_at, hidden from lists unless includeArchived. */
   archivable: boolean;
+  /**
+   * Which rows of the table are this entity, where the table holds others too
+   * (ActorBot: apps' own users among the users): a to-one relation to a row
+   * that is not one is null.
+   */
+  only?: (alias: Sql) => Sql;
   /** Conditions of every list of this entity, besides visibility (no deleted users). */
   scope?: (args: { includeDisabled?: boolean | null | undefined }) => Sql[];
   fields: Record<string, Field>;

@@ -1,10 +1,12 @@
 // An issue's comments: add, edit and delete your own, react, reply in threads
 // (CommentThread.tsx); a deleted comment that has replies stays as a marker.
+
 import { type FormEvent, useState } from 'react';
 import { graphql } from '../gql';
 import { useAction } from '../lib/action';
 import { gql } from '../lib/api';
 import { Markdown } from '../lib/markdown';
+import { AppMarker } from './AppMarker';
 import { CommentThread } from './CommentThread';
 import { Initials } from './IssueBits';
 import { MarkdownField } from './MarkdownField';
@@ -19,7 +21,7 @@ export interface Comment {
   editedAt: string | null;
   /** Set on a deleted comment kept for its replies. */
   archivedAt: string | null;
-  user: { id: string; name: string } | null;
+  user: { id: string; name: string; app?: boolean } | null;
   parent: { id: string } | null;
   reactions: Reaction[];
 }
@@ -242,6 +244,7 @@ function CommentItem({
       <div className="comment-head">
         <Initials person={c.user} />
         <strong>{author}</strong>
+        {c.user?.app ? <AppMarker /> : null}
         <span className="muted small">
           <RelativeTime iso={c.createdAt} />
           {c.editedAt ? ' (edited)' : ''}

@@ -1,11 +1,13 @@
 // An issue's activity: every recorded change (who, when, from → to), oldest
 // first, from GraphQL's `issue.history`.
+
 import { useQuery } from '@tanstack/react-query';
 import { graphql } from '../gql';
 import type { IssueActivityQuery } from '../gql/graphql';
 import { gql } from '../lib/api';
 import { priorityLabel } from '../lib/issues';
 import { keys } from '../lib/query-keys';
+import { AppMarker } from './AppMarker';
 import { RelativeTime } from './RelativeTime';
 
 const Activity = graphql(`
@@ -13,7 +15,7 @@ const Activity = graphql(`
     issue(id: $id) {
       history(first: $first) {
         nodes {
-          id createdAt actor { name }
+          id createdAt actor { name app }
           fromTitle toTitle
           fromState { name } toState { name }
           fromAssignee { name } toAssignee { name }
@@ -96,7 +98,8 @@ export function IssueHistory({ issueId }: { issueId: string }) {
         <ol className="activity-list">
           {entries.map(({ e, text, i }) => (
             <li key={`${e.id}-${i}`}>
-              <strong>{e.actor?.name ?? 'Someone'}</strong> {text} · <RelativeTime iso={e.createdAt} />
+              <strong>{e.actor?.name ?? 'Someone'}</strong>
+              {e.actor?.app ? <AppMarker /> : null} {text} · <RelativeTime iso={e.createdAt} />
             </li>
           ))}
         </ol>

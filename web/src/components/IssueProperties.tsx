@@ -1,12 +1,14 @@
 // The properties panel of an issue page. Each change shows at once, with a
 // busy sign until the server answers, and goes back if it refuses. Guests read
 // the values in disabled controls.
+
 import { useMutation } from '@tanstack/react-query';
 import type { IssueQuery } from '../gql/graphql';
 import { type IssueUpdateInput, PRIORITIES, updateIssue } from '../lib/issues';
 import { queryClient } from '../lib/query';
 import { cycleName, labelsFor, useCycles, useProjects, useRefData } from '../lib/ref';
 import { useSession } from '../lib/session';
+import { AppMarker } from './AppMarker';
 import { LabelPicker } from './LabelPicker';
 import { MilestonePicker } from './Milestones';
 import { RelativeTime } from './RelativeTime';
@@ -236,6 +238,7 @@ export function IssueProperties({
       <p className="muted small">
         Created <RelativeTime iso={issue.createdAt} />
         {issue.creator ? ` by ${issue.creator.name}` : ''}
+        {issue.creator?.app ? <AppMarker /> : null}
       </p>
     </aside>
   );

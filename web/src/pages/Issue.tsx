@@ -32,11 +32,11 @@ const IssueQuery = graphql(`
   query Issue($id: String!) {
     issue(id: $id) {
       id identifier title description priority estimate dueDate createdAt url
-      state { id } team { id key } assignee { id } creator { name } project { id } cycle { id }
+      state { id } team { id key } assignee { id } creator { name app } project { id } cycle { id }
       projectMilestone { id } parent { id identifier title }
       labelIds
       reactions { id emoji user { id name } }
-      comments(first: 100) { nodes { id body createdAt editedAt archivedAt user { id name } parent { id } reactions { id emoji user { id name } } } }
+      comments(first: 100) { nodes { id body createdAt editedAt archivedAt user { id name app } parent { id } reactions { id emoji user { id name } } } }
       attachments(first: 50) { nodes { id title url createdAt metadata sourceType } }
     }
   }

@@ -39,6 +39,7 @@ import * as m0049 from './0049_oauth.js';
 import * as m0050 from './0050_oauth_apps.js';
 import * as m0051 from './0051_git_backlinks.js';
 import * as m0052 from './0052_imports.js';
+import * as m0053 from './0053_app_actor.js';
 import * as m0055 from './0055_import_kinds.js';
 
 export interface Migration {
@@ -88,5 +89,6 @@ export const migrations: Migration[] = [
   { version: 50, ...m0050 },
   { version: 51, ...m0051 },
   { version: 52, ...m0052 },
+  { version: 53, ...m0053 },
   { version: 55, ...m0055 },
 ];
