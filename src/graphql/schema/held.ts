@@ -35,6 +35,7 @@ const PLAIN_FIELDS: Record<string, string[]> = {
     'projectUpdatesReminderFrequency',
     'slaDayCount',
     'pullRequestIssueMode',
+    'gitBranchFormat',
     'fiscalYearStartMonth',
     'roadmapEnabled',
   ],
