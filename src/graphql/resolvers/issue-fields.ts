@@ -1,7 +1,7 @@
 // The Issue type's relation fields and the full-text search query.
 import { branchName } from '../../modules/issues/fields.js';
-import { getWorkspace } from '../../modules/workspace/service.js';
 import { issueSearchConditions } from '../../modules/issues/queries.js';
+import { getWorkspace } from '../../modules/workspace/service.js';
 import { searchQuery } from '../../platform/list/search.js';
 import type { ResolverMap } from '../build-schema.js';
 import { lists as L, type ListArgs, listConnection, nested } from '../connections.js';
@@ -32,6 +32,7 @@ export function issueFields(): ResolverMap[string] {
     parent: belongsTo('issue', 'parent_id', node.issue),
     labelIds: (src, _a, g) => g.loaders.issueLabelIds.load(src.id),
     previousIdentifiers: (src, _a, g) => g.loaders.previousIdentifiers.load(src.id),
+    pullRequestMarker: (src, _a, g) => g.loaders.pullRequestMarkers.load(src.id),
     // Named after the assignee, else the creator, if the caller sees them (fields.ts branchOwnerSql):
     // the user loader applies the same visibility rule.
     branchName: async (src, _a, g) => {

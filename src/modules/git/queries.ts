@@ -11,6 +11,7 @@ import type {
   StateRow,
   UserRow,
 } from '../../platform/db/tables.js';
+import { type PullRequestMarker, pullRequestMarkerSql } from './fields.js';
 
 export function insertConnection(
   db: Db,
@@ -227,6 +228,18 @@ export async function issuesByIdentifier(db: Db, identifiers: readonly string[])
 }
 
 /** Live attachments of one source pointing at `url` (a pull request's links), with their issue. */
+/** Each issue's pull request marker (git/fields.ts), for GraphQL's fallback loader. */
+export async function pullRequestMarkersOf(
+  db: Db,
+  ids: readonly string[],
+): Promise<Map<string, PullRequestMarker | null>> {
+  if (!ids.length) return new Map();
+  const { rows } = await sql<{ id: string; marker: PullRequestMarker | null }>`
+    select t.id::text, ${pullRequestMarkerSql(sql.ref('t'))} as marker from issues t
+    where t.id in (${sql.join(ids.map((id) => sql`${id}::uuid`))})`.execute(db);
+  return new Map(rows.map((r) => [r.id, r.marker]));
+}
+
 export function attachmentsAt(db: Db, sourceType: string, url: string) {
   return db
     .selectFrom('attachments')

@@ -9,11 +9,7 @@ import { PageInfo, pageOf, pageQuery } from '../../platform/http/pagination.js';
 import { errors, Ok, OneLineText, Timestamp, Uuid } from '../../platform/http/schemas.js';
 import type { Http } from '../../platform/http/types.js';
 import { BRANCH_PLACEHOLDERS, MAX_BRANCH_FORMAT_LENGTH } from '../issues/branch-format.js';
-import {
-  adminGetGitSettings,
-  adminUpdateGitBranchFormat,
-  presentGitSettings,
-} from '../workspace/service.js';
+import { adminGetGitSettings, adminUpdateGitBranchFormat, presentGitSettings } from '../workspace/service.js';
 import { receiveDelivery } from './receive.js';
 import {
   createConnection,
@@ -290,8 +286,7 @@ export function gitRoutes(app: Http, ctx: AppContext, worker: { kick(): void }):
         response: { 200: GitSettingsSchema, ...errors(400, 401, 403) },
       },
     },
-    async (req) =>
-      gitSettings(await adminUpdateGitBranchFormat(ctx, actorOf(req), req.body.branchFormat)),
+    async (req) => gitSettings(await adminUpdateGitBranchFormat(ctx, actorOf(req), req.body.branchFormat)),
   );
 
   app.get(

@@ -16,7 +16,7 @@ export const BRANCH_PLACEHOLDERS = {
   '{issue.number}': "the issue's number (123)",
   '{issue.title}': "the title's slug, cut near 40 characters (fix-the-login)",
   '{team.key}': "the team's key, lower-case (eng)",
-  '{user.username}': "the assignee's (else the creator's) display name as a slug, or \"user\"",
+  '{user.username}': 'the assignee\'s (else the creator\'s) display name as a slug, or "user"',
 } as const;
 export type BranchPlaceholder = keyof typeof BRANCH_PLACEHOLDERS;
 export const BRANCH_PLACEHOLDER_NAMES = Object.keys(BRANCH_PLACEHOLDERS) as BranchPlaceholder[];

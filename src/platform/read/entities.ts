@@ -6,6 +6,7 @@
 // (branchName reads the name of a user only when the caller sees that user).
 import { sql } from 'kysely';
 import { clockSql, cyclePhaseSql } from '../../modules/cycles/fields.js';
+import { pullRequestMarkerSql } from '../../modules/git/fields.js';
 import { branchNameSql, childProgressSql, labelIdsSql } from '../../modules/issues/fields.js';
 import { PRIORITIES, PRIORITY_LABELS } from '../../modules/issues/priorities.js';
 import { todayUtc } from '../../modules/milestones/status.js';
@@ -199,6 +200,8 @@ export const issue: Entity = {
     ),
     cycleId: key('cycle_id'),
     parentId: seenId('parent_id', () => issue),
+    /** The compact pull request marker of lists and boards (git/fields.ts); null without one. */
+    pullRequestMarker: value((row) => pullRequestMarkerSql(row)),
     /** Live sub-issues the caller sees: all, completed, canceled (issues/fields.ts). */
     childProgress: value((row, c) => childProgressSql(row, c.access)),
     team: one(() => team, 'team_id', true),
