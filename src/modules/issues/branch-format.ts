@@ -31,9 +31,9 @@ const FIXED_TEXT = /^[A-Za-z0-9._/-]*$/;
 export function branchFormatProblem(format: string): string | null {
   if (format.length === 0 || format.length > MAX_BRANCH_FORMAT_LENGTH)
     return `must be 1 to ${MAX_BRANCH_FORMAT_LENGTH} characters`;
-  const fixed = format.replace(/\{[^{}]*\}/g, (p) => (p in BRANCH_PLACEHOLDERS ? '' : `\u0000${p}`));
-  const unknown = /\u0000(\{[^{}]*\})/.exec(fixed);
-  if (unknown) return `unknown placeholder ${unknown[1]}; known: ${BRANCH_PLACEHOLDER_NAMES.join(', ')}`;
+  const unknown = (format.match(/\{[^{}]*\}/g) ?? []).find((p) => !Object.hasOwn(BRANCH_PLACEHOLDERS, p));
+  if (unknown) return `unknown placeholder ${unknown}; known: ${BRANCH_PLACEHOLDER_NAMES.join(', ')}`;
+  const fixed = format.replace(/\{[^{}]*\}/g, '');
   if (!FIXED_TEXT.test(fixed)) return 'may hold only letters, digits, ".", "_", "-", "/" and placeholders';
   if (!format.includes('{issue.identifier}')) return 'must contain {issue.identifier}';
   if (/^[/.-]/.test(format) || format.includes('//') || format.includes('..') || format.endsWith('.lock'))
