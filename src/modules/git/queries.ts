@@ -240,10 +240,20 @@ export async function pullRequestMarkersOf(
   return new Map(rows.map((r) => [r.id, r.marker]));
 }
 
+/** Live pull request attachments of a repository whose head is `sha` (the index of migration 0057). */
+export async function pullsAtHead(db: Db, host: string, repo: string, sha: string) {
+  const { rows } = await sql<{ id: string; metadata: Record<string, unknown> }>`
+    select a.id::text, a.metadata from attachments a
+    where a.source_type = ${host} and a.metadata->>'repo' = ${repo} and a.metadata->>'headSha' = ${sha}
+      and a.source_type in ('github', 'gitlab', 'gitea') and a.archived_at is null
+    order by a.id limit 100`.execute(db);
+  return rows;
+}
+
 export function attachmentsAt(db: Db, sourceType: string, url: string) {
   return db
     .selectFrom('attachments')
-    .select(['id', 'issue_id'])
+    .select(['id', 'issue_id', 'metadata'])
     .where('url', '=', url)
     .where('source_type', '=', sourceType)
     .where('archived_at', 'is', null)
