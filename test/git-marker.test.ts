@@ -107,7 +107,7 @@ describe('branch name format', () => {
     const bareName = (await t.get(`/api/issues/${bare.id}`, t.adminToken)).body.issue.branchName;
     assert.equal(bareName, `feature/eng/${bare.identifier.toLowerCase()}_${bare.identifier.split('-')[1]}`);
     const audit = await t.ctx.db
-      .selectFrom('audit_log')
+      .selectFrom('audit_entries')
       .select('type')
       .where('type', '=', 'workspace.gitBranchFormatChanged')
       .execute();
