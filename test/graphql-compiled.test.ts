@@ -495,7 +495,8 @@ const ISSUE = issueFields(RELATIONS, ISSUE_SCALARS);
 /** A match of searchIssues: an issue but its relations (not held there: the resolvers answer them), with metadata. */
 const SEARCH_RESULT = issueFields(
   RELATIONS.filter(([name]) => !/elations$/.test(name)),
-  [...ISSUE_SCALARS, 'metadata'],
+  // pullRequestMarker is our addition to Issue only (schema/extensions.ts), not to IssueSearchResult.
+  [...ISSUE_SCALARS.filter((f) => f !== 'pullRequestMarker'), 'metadata'],
 );
 
 const FILTERS = [

@@ -69,3 +69,21 @@ describe('UI: the pull request marker on list rows and board cards', () => {
     );
   });
 });
+
+describe('UI: the branch name format on the Git admin page', () => {
+  test('an admin sees the format, is told of a bad one before sending, and saves a good one', async () => {
+    await page.goto('/admin/git');
+    const field = page.getByLabel('Branch name format');
+    await field.waitFor();
+    assert.equal(await field.inputValue(), '{user.username}/{issue.identifier}-{issue.title}');
+    await field.fill('feature/{issue.name}');
+    await page.getByText(/unknown placeholder \{issue\.name\}/).waitFor();
+    assert.equal(await page.getByRole('button', { name: 'Save format' }).isDisabled(), true);
+    await field.fill('feature/{issue.identifier}');
+    await page.getByRole('button', { name: 'Save format' }).click();
+    await page.getByRole('button', { name: 'Save format' }).and(page.locator(':disabled')).waitFor();
+    const saved = await ui.t.get('/api/admin/git/settings', ui.t.adminToken);
+    assert.equal(saved.body.branchFormat, 'feature/{issue.identifier}');
+    assert.deepEqual(await seriousViolations(page), []);
+  });
+});

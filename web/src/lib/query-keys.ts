@@ -98,6 +98,7 @@ export const keys = {
     oauth: ['admin', 'oauth'] as const,
     git: ['admin', 'git'] as const,
     gitDeliveries: ['admin', 'git', 'deliveries'] as const,
+    gitSettings: ['admin', 'git', 'settings'] as const,
     gitAutomation: (teamId: string) => ['admin', 'git', 'automation', teamId] as const,
     sso: ['admin', 'sso'] as const,
     auditTypes: ['admin', 'audit-types'] as const,
