@@ -67,7 +67,8 @@ describe('attachmentLink mutations', () => {
     const links = await gitAttachments(t, issue.id);
     assert.equal(links.length, 1, 'the delivery updated the link the mutation made');
     assert.equal(links[0].id, attachment.id);
-    assert.deepEqual(Object.keys(links[0].metadata).sort(), METADATA_KEYS);
+    // The delivery adds the head commit checks report on (docs/git.md "Checks").
+    assert.deepEqual(Object.keys(links[0].metadata).sort(), [...METADATA_KEYS, 'headSha'].sort());
     assert.equal(links[0].metadata.branch, 'by-hand');
     assert.equal(links[0].metadata.author, p.pull_request.user.login);
   });

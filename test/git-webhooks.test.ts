@@ -86,6 +86,8 @@ describe('GitHub', () => {
         branch,
         targetBranch: 'master',
         link: 'closes',
+        // The head commit checks report on (docs/git.md "Checks").
+        headSha: opened.pull_request.head.sha,
       },
     );
 

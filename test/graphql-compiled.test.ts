@@ -167,6 +167,7 @@ const ISSUE_SCALARS = [
   'prioritySortOrder',
   'url',
   'branchName',
+  'pullRequestMarker',
   'labelIds',
   'previousIdentifiers',
   '__typename',
@@ -494,7 +495,8 @@ const ISSUE = issueFields(RELATIONS, ISSUE_SCALARS);
 /** A match of searchIssues: an issue but its relations (not held there: the resolvers answer them), with metadata. */
 const SEARCH_RESULT = issueFields(
   RELATIONS.filter(([name]) => !/elations$/.test(name)),
-  [...ISSUE_SCALARS, 'metadata'],
+  // pullRequestMarker is our addition to Issue only (schema/extensions.ts), not to IssueSearchResult.
+  [...ISSUE_SCALARS.filter((f) => f !== 'pullRequestMarker'), 'metadata'],
 );
 
 const FILTERS = [
@@ -1042,7 +1044,8 @@ describe('compiled reads answer what the resolvers answer', () => {
 
 describe('statements of a compiled page', () => {
   const nested = (n: number, depth: number) => {
-    let inner = 'id title';
+    // pullRequestMarker and branchName: sub-selects of the row, never a read per row (issue 29).
+    let inner = 'id title pullRequestMarker branchName';
     // Nested lists of 2: wide enough to show a per-row read, within the cost limit at every size.
     for (let i = 0; i < depth; i++)
       inner = `id children(first: 2, includeArchived: true) { nodes { ${inner} } } comments(first: 2) { nodes { id user { name } } }`;

@@ -8,6 +8,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import fc from 'fast-check';
+import { DEFAULT_BRANCH_FORMAT } from '../src/modules/issues/branch-format.js';
 import { branchName, issueUrl, priorityLabel } from '../src/modules/issues/fields.js';
 import { IssueSchema } from '../src/modules/issues/present.js';
 import { getIssue, type IssueRecord } from '../src/modules/issues/service.js';
@@ -55,7 +56,7 @@ const present = (r: IssueRecord) => ({
   childProgress: r.childProgress,
   sortOrder: r.sort_order,
   url: issueUrl(t.ctx.config.publicUrl, r.identifier, r.title),
-  branchName: branchName(r.branchUser, r.identifier, r.title),
+  branchName: branchName(DEFAULT_BRANCH_FORMAT, r.branchUser, r),
   createdAt: r.created_at.toISOString(),
   updatedAt: r.updated_at.toISOString(),
   startedAt: iso(r.started_at),

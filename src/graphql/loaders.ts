@@ -5,6 +5,8 @@
 // (modules/*/queries.ts) and the list plumbing (platform/list/).
 import DataLoader from 'dataloader';
 import { liveCyclesOfTeams } from '../modules/cycles/queries.js';
+import type { PullRequestMarker } from '../modules/git/fields.js';
+import { pullRequestMarkersOf } from '../modules/git/queries.js';
 import {
   createdIssueCounts,
   issueCountsByTeam,
@@ -144,6 +146,10 @@ export function createLoaders(db: Db, access: () => Promise<TeamAccess>) {
     issueLabelIds: mapped(
       (ids) => labelIdsOf(db, ids),
       () => [],
+    ),
+    pullRequestMarkers: mapped(
+      (ids) => pullRequestMarkersOf(db, ids),
+      (): PullRequestMarker | null => null,
     ),
     previousIdentifiers: grouped<string>(async (ids) =>
       (await previousIdentifiersOf(db, ids, await access())).map((r) => ({

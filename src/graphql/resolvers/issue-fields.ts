@@ -1,6 +1,7 @@
 // The Issue type's relation fields and the full-text search query.
 import { branchName } from '../../modules/issues/fields.js';
 import { issueSearchConditions } from '../../modules/issues/queries.js';
+import { getWorkspace } from '../../modules/workspace/service.js';
 import type { IssueRow } from '../../platform/db/tables.js';
 import { searchQuery } from '../../platform/list/search.js';
 import type { ResolverMap } from '../build-schema.js';
@@ -10,6 +11,17 @@ import { node } from '../nodes.js';
 import { botActor } from './bot-actor.js';
 import { belongsTo } from './helpers.js';
 import { findTeamRow } from './lookups.js';
+
+/** The workspace's branch format, read once per request however many issues ask. */
+const branchFormats = new WeakMap<GqlContext, Promise<string>>();
+function branchFormatOf(g: GqlContext): Promise<string> {
+  let format = branchFormats.get(g);
+  if (!format) {
+    format = getWorkspace(g.db).then((w) => w.git_branch_format);
+    branchFormats.set(g, format);
+  }
+  return format;
+}
 
 export function issueFields(): ResolverMap[string] {
   return {
@@ -23,12 +35,16 @@ export function issueFields(): ResolverMap[string] {
     parent: belongsTo('issue', 'parent_id', node.issue),
     labelIds: (src, _a, g) => g.loaders.issueLabelIds.load(src.id),
     previousIdentifiers: (src, _a, g) => g.loaders.previousIdentifiers.load(src.id),
+    pullRequestMarker: (src, _a, g) => g.loaders.pullRequestMarkers.load(src.id),
     // Named after the assignee, else the creator, if the caller sees them (fields.ts branchOwnerSql):
     // the user loader applies the same visibility rule.
     branchName: async (src, _a, g) => {
       const userId = src.row.assignee_id ?? src.row.creator_id;
-      const user = userId ? await g.loaders.user.load(userId) : null;
-      return branchName(user?.display_name ?? null, src.row.identifier, src.row.title);
+      const [user, format] = await Promise.all([
+        userId ? g.loaders.user.load(userId) : null,
+        branchFormatOf(g),
+      ]);
+      return branchName(format, user?.display_name ?? null, src.row);
     },
     comments: nested(L.comments, 'issue.comments'),
     children: nested(L.issues, 'issue.children'),

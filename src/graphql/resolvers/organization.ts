@@ -48,6 +48,7 @@ export async function organization(g: GqlContext) {
     projectUpdatesReminderFrequency: 'never',
     slaDayCount: 'all',
     pullRequestIssueMode: 'none',
+    gitBranchFormat: w.git_branch_format,
     fiscalYearStartMonth: 0,
     roadmapEnabled: false,
   };

@@ -8,6 +8,10 @@ const ADDED: Record<string, Record<string, string>> = {
   // archive payloads, which in the third-party schema carry no id.
   IssueArchivePayload: { entityId: 'String' },
   ProjectArchivePayload: { entityId: 'String' },
+  // Issue 29: the list's and board's pull request marker, read with the page
+  // (docs/git.md); the third-party schema has no field that says it without
+  // reading every row's attachments.
+  Issue: { pullRequestMarker: 'JSONObject' },
 };
 
 const ADDED_INPUTS: Record<string, Record<string, string>> = {

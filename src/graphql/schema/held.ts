@@ -36,6 +36,7 @@ const PLAIN_FIELDS: Record<string, string[]> = {
     'projectUpdatesReminderFrequency',
     'slaDayCount',
     'pullRequestIssueMode',
+    'gitBranchFormat',
     'fiscalYearStartMonth',
     'roadmapEnabled',
   ],

@@ -37,6 +37,7 @@ export const AUDIT_TYPES = {
   'featureFlag.changed': 'A feature flag was turned on or off',
   'workspace.brandingChanged': "The workspace's name or branding changed",
   'workspace.registrationChanged': 'Registration settings changed',
+  'workspace.gitBranchFormatChanged': "The format of issues' git branch names changed",
   'workspace.exported': 'The whole workspace was exported as an archive',
   'import.started': 'An import from another tracker was started or resumed',
   'import.completed': 'An import finished',

@@ -3,6 +3,7 @@
 // the automation it is, if any. Payloads come from outside: every field is
 // read defensively, and anything unexpected reads as "nothing to do".
 import type { GitAutomationEvent, GitHost } from '../../platform/db/tables.js';
+import type { ChecksState } from './fields.js';
 
 export type PullStatus = 'draft' | 'open' | 'inReview' | 'approved' | 'merged' | 'closed';
 
@@ -24,6 +25,18 @@ export interface PullRequestChange {
   apiRepo: string;
   /** True only when the payload says so (GitHub/Gitea `repository.private`, GitLab visibility level 0). */
   repoPrivate: boolean;
+  /** The head commit, which checks report on (empty when the payload does not say). */
+  headSha: string;
+}
+
+/** A check, status or pipeline's state on a commit: what the pull request with that head shows. */
+export interface ChecksChange {
+  kind: 'checks';
+  repo: string;
+  sha: string;
+  /** Which check this is (one state per key; the pull request's state is of all its keys). */
+  key: string;
+  state: ChecksState;
 }
 
 export interface PushChange {
@@ -33,7 +46,7 @@ export interface PushChange {
   commits: { id: string; message: string; url: string; author: string | null }[];
 }
 
-export type GitChange = PullRequestChange | PushChange | { kind: 'ignored'; reason: string };
+export type GitChange = PullRequestChange | PushChange | ChecksChange | { kind: 'ignored'; reason: string };
 
 type Json = Record<string, unknown>;
 const obj = (v: unknown): Json =>
@@ -97,11 +110,67 @@ function githubLike(p: Json, repo: string, status: PullStatus, step: GitAutomati
     commitMessages: [],
     apiRepo: str(repository['full_name']) ?? repo,
     repoPrivate: repository['private'] === true,
+    headSha: str(obj(pr['head'])['sha']),
   });
 }
 
+// Each host's words for a check's outcome, as pending, success or failure.
+const GITHUB_CONCLUSIONS: Record<string, ChecksState> = {
+  success: 'success',
+  neutral: 'success',
+  skipped: 'success',
+  failure: 'failure',
+  timed_out: 'failure',
+  cancelled: 'failure',
+  action_required: 'failure',
+  startup_failure: 'failure',
+};
+/** GitHub's and Gitea's commit status states. */
+const STATUS_STATES: Record<string, ChecksState> = {
+  pending: 'pending',
+  success: 'success',
+  warning: 'success',
+  failure: 'failure',
+  error: 'failure',
+};
+const GITLAB_PIPELINE: Record<string, ChecksState> = {
+  success: 'success',
+  skipped: 'success',
+  failed: 'failure',
+  canceled: 'failure',
+};
+const MAX_KEY = 200;
+
+function checks(repo: string, sha: string | null, key: string, state: ChecksState | undefined): GitChange {
+  if (!sha || !/^[0-9a-f]{7,64}$/i.test(sha) || !state)
+    return { kind: 'ignored', reason: 'no commit or state' };
+  return { kind: 'checks', repo, sha: sha.toLowerCase(), key: key.slice(0, MAX_KEY), state };
+}
+
+/** GitHub's check_suite and check_run: pending until completed, then by conclusion. */
+function githubCheck(event: 'check_suite' | 'check_run', p: Json, repo: string): GitChange {
+  const c = obj(p[event]);
+  const app = obj(c['app']);
+  const appName = str(app['slug']) ?? String(num(app['id']) ?? 'app');
+  const key = event === 'check_suite' ? `suite:${appName}` : `run:${appName}/${str(c['name']) ?? ''}`;
+  const done = str(c['status']) === 'completed';
+  const state = done ? (GITHUB_CONCLUSIONS[str(c['conclusion']) ?? ''] ?? 'pending') : 'pending';
+  return checks(repo, str(c['head_sha']), key, state);
+}
+
+/** A commit status (GitHub's `status`, Gitea's `status`): one state per context. */
+const commitStatus = (p: Json, repo: string): GitChange =>
+  checks(
+    repo,
+    str(p['sha']),
+    `status:${str(p['context']) ?? 'default'}`,
+    STATUS_STATES[str(p['state']) ?? ''],
+  );
+
 function github(event: string, p: Json, repo: string): GitChange {
   if (event === 'push') return pushOf(p, repo);
+  if (event === 'check_suite' || event === 'check_run') return githubCheck(event, p, repo);
+  if (event === 'status') return commitStatus(p, repo);
   if (event !== 'pull_request' && event !== 'pull_request_review') return { kind: 'ignored', reason: event };
   const pr = obj(p['pull_request']);
   const action = str(p['action']) ?? '';
@@ -134,6 +203,17 @@ function github(event: string, p: Json, repo: string): GitChange {
 function gitlab(event: string, p: Json, repo: string): GitChange {
   const kind = str(p['object_kind']);
   if (kind === 'push' || event === 'Push Hook') return pushOf(p, repo);
+  if (kind === 'pipeline') {
+    // One state per pipeline source (a merge request's pipeline and the branch's are two); the latest wins.
+    const a = obj(p['object_attributes']);
+    const status = str(a['status']) ?? '';
+    return checks(
+      repo,
+      str(a['sha']),
+      `pipeline:${str(a['source']) ?? ''}`,
+      GITLAB_PIPELINE[status] ?? (status ? 'pending' : undefined),
+    );
+  }
   if (kind !== 'merge_request') return { kind: 'ignored', reason: kind ?? event };
   const mr = obj(p['object_attributes']);
   const project = obj(p['project']);
@@ -168,11 +248,13 @@ function gitlab(event: string, p: Json, repo: string): GitChange {
     commitMessages: lastCommit ? [lastCommit] : [],
     apiRepo: String(num(project['id']) ?? repo),
     repoPrivate: project['visibility_level'] === 0 || project['visibility'] === 'private',
+    headSha: str(obj(mr['last_commit'])['id']),
   });
 }
 
 function gitea(event: string, p: Json, repo: string): GitChange {
   if (event === 'push') return pushOf(p, repo);
+  if (event === 'status') return commitStatus(p, repo);
   if (!event.startsWith('pull_request')) return { kind: 'ignored', reason: event };
   const pr = obj(p['pull_request']);
   const action = str(p['action']) ?? '';
@@ -214,6 +296,7 @@ function pull(repo: string, f: Loose): GitChange {
     commitMessages: f.commitMessages ?? [],
     apiRepo: f.apiRepo ?? repo,
     repoPrivate: f.repoPrivate === true,
+    headSha: f.headSha?.toLowerCase() ?? '',
   };
 }
 

@@ -6,6 +6,7 @@ import type { Actor, AppContext } from '../../platform/context.js';
 import type { AttachmentRow, GitHost } from '../../platform/db/tables.js';
 import { invalidField } from '../../platform/errors.js';
 import { type AttachmentInput, createAttachment } from '../attachments/service.js';
+import type { PullChecks } from './checks.js';
 import type { PullStatus } from './events.js';
 import type { LinkKind } from './words.js';
 
@@ -21,6 +22,9 @@ export interface PullRequestLink {
   branch: string;
   targetBranch: string;
   link: LinkKind;
+  /** The head commit, when known; its checks are kept while it stays the head (checks.ts). */
+  headSha?: string;
+  checks?: PullChecks | null;
 }
 
 /** The attachment a pull request makes on an issue. */
@@ -42,6 +46,8 @@ export function pullRequestAttachment(issueId: string, pr: PullRequestLink): Att
       branch: pr.branch,
       targetBranch: pr.targetBranch,
       link: pr.link,
+      ...(pr.headSha ? { headSha: pr.headSha } : {}),
+      ...(pr.checks ? { checks: pr.checks } : {}),
     },
   };
 }

@@ -12,6 +12,7 @@ import { unseal } from '../../platform/sealed.js';
 import { createAttachment, deleteAttachment } from '../attachments/service.js';
 import { moveIssueToState } from '../issues/service.js';
 import { postsBacklinks } from './backlinks.js';
+import { keptChecks, recordCheck } from './checks.js';
 import { type GitChange, type PullRequestChange, type PushChange, readChange } from './events.js';
 import { pullRequestAttachment } from './links.js';
 import * as q from './queries.js';
@@ -83,10 +84,12 @@ async function pullRequest(
 ): Promise<string> {
   const issues = await namedIssues(ctx, [pr.sourceBranch, pr.title, pr.body, ...pr.commitMessages]);
   const linked = new Set(issues.map((i) => i.id));
+  const existing = await q.attachmentsAt(ctx.db, connection.host, pr.url);
   // Relink: what the pull request no longer names loses its link.
-  for (const a of await q.attachmentsAt(ctx.db, connection.host, pr.url)) {
+  for (const a of existing) {
     if (!linked.has(a.issue_id)) await deleteAttachment(ctx, actor, a.id);
   }
+  const metadataOf = new Map(existing.map((a) => [a.issue_id, a.metadata as Record<string, unknown>]));
   const notes: string[] = [];
   // Queued before the moves: a failing move retries the delivery, and the queue keeps one per issue anyway.
   let queued = 0;
@@ -118,6 +121,8 @@ async function pullRequest(
         branch: pr.sourceBranch,
         targetBranch: pr.targetBranch,
         link: issue.kind,
+        headSha: pr.headSha,
+        checks: keptChecks(metadataOf.get(issue.id), pr.headSha),
       }),
     );
     notes.push(`linked ${issue.identifier}${issue.kind === 'ref' ? ' (ref)' : ''}`);
@@ -172,6 +177,7 @@ export async function processDelivery(ctx: AppContext, job: q.ClaimedDelivery): 
   const user = await q.automationUser(ctx.db, connection.created_by);
   if (!user) throw new Error('no admin to act as');
   const actor = toActor(user);
+  if (change.kind === 'checks') return recordCheck(ctx, actor, connection.host, change);
   return change.kind === 'push'
     ? push(ctx, actor, connection, change)
     : pullRequest(ctx, actor, connection, change);

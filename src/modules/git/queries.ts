@@ -11,6 +11,7 @@ import type {
   StateRow,
   UserRow,
 } from '../../platform/db/tables.js';
+import { type PullRequestMarker, pullRequestMarkerSql } from './fields.js';
 
 export function insertConnection(
   db: Db,
@@ -227,10 +228,32 @@ export async function issuesByIdentifier(db: Db, identifiers: readonly string[])
 }
 
 /** Live attachments of one source pointing at `url` (a pull request's links), with their issue. */
+/** Each issue's pull request marker (git/fields.ts), for GraphQL's fallback loader. */
+export async function pullRequestMarkersOf(
+  db: Db,
+  ids: readonly string[],
+): Promise<Map<string, PullRequestMarker | null>> {
+  if (!ids.length) return new Map();
+  const { rows } = await sql<{ id: string; marker: PullRequestMarker | null }>`
+    select t.id::text, ${pullRequestMarkerSql(sql.ref('t'))} as marker from issues t
+    where t.id in (${sql.join(ids.map((id) => sql`${id}::uuid`))})`.execute(db);
+  return new Map(rows.map((r) => [r.id, r.marker]));
+}
+
+/** Live pull request attachments of a repository whose head is `sha` (the index of migration 0057). */
+export async function pullsAtHead(db: Db, host: string, repo: string, sha: string) {
+  const { rows } = await sql<{ id: string; metadata: Record<string, unknown> }>`
+    select a.id::text, a.metadata from attachments a
+    where a.source_type = ${host} and a.metadata->>'repo' = ${repo} and a.metadata->>'headSha' = ${sha}
+      and a.source_type in ('github', 'gitlab', 'gitea') and a.archived_at is null
+    order by a.id limit 100`.execute(db);
+  return rows;
+}
+
 export function attachmentsAt(db: Db, sourceType: string, url: string) {
   return db
     .selectFrom('attachments')
-    .select(['id', 'issue_id'])
+    .select(['id', 'issue_id', 'metadata'])
     .where('url', '=', url)
     .where('source_type', '=', sourceType)
     .where('archived_at', 'is', null)

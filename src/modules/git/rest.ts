@@ -3,11 +3,13 @@
 // each team's automation and the delivery log (admin-only under /api/admin/).
 import { Type } from 'typebox';
 import type { AppContext } from '../../platform/context.js';
-import type { GitHost } from '../../platform/db/tables.js';
+import type { GitHost, WorkspaceRow } from '../../platform/db/tables.js';
 import { actorOf } from '../../platform/http/auth-hook.js';
 import { PageInfo, pageOf, pageQuery } from '../../platform/http/pagination.js';
 import { errors, Ok, OneLineText, Timestamp, Uuid } from '../../platform/http/schemas.js';
 import type { Http } from '../../platform/http/types.js';
+import { BRANCH_PLACEHOLDERS, MAX_BRANCH_FORMAT_LENGTH } from '../issues/branch-format.js';
+import { adminGetGitSettings, adminUpdateGitBranchFormat, presentGitSettings } from '../workspace/service.js';
 import { receiveDelivery } from './receive.js';
 import {
   createConnection,
@@ -90,6 +92,16 @@ const ReceiveAnswer = Type.Object({
   status: Type.Union([Type.Literal('queued'), Type.Literal('ignored'), Type.Literal('duplicate')]),
   id: Type.Optional(Type.String()),
   reason: Type.Optional(Type.String()),
+});
+
+const GitSettingsSchema = Type.Object({
+  branchFormat: Type.String(),
+  placeholders: Type.Array(Type.Object({ name: Type.String(), description: Type.String() })),
+});
+
+const gitSettings = (w: WorkspaceRow) => ({
+  ...presentGitSettings(w),
+  placeholders: Object.entries(BRANCH_PLACEHOLDERS).map(([name, description]) => ({ name, description })),
 });
 
 export function gitRoutes(app: Http, ctx: AppContext, worker: { kick(): void }): void {
@@ -247,6 +259,34 @@ export function gitRoutes(app: Http, ctx: AppContext, worker: { kick(): void }):
       },
     },
     async (req) => setAutomation(ctx, actorOf(req), req.params.teamId, req.body.rules),
+  );
+
+  app.get(
+    '/api/admin/git/settings',
+    {
+      schema: {
+        tags: ['git'],
+        summary: "The workspace's git settings: the branch name format and the placeholders it may use",
+        response: { 200: GitSettingsSchema, ...errors(401, 403) },
+      },
+    },
+    async (req) => gitSettings(await adminGetGitSettings(ctx, actorOf(req))),
+  );
+
+  app.put(
+    '/api/admin/git/settings',
+    {
+      schema: {
+        tags: ['git'],
+        summary: "Change the branch name format (every issue's branchName follows it at once)",
+        body: Type.Object(
+          { branchFormat: Type.String({ maxLength: MAX_BRANCH_FORMAT_LENGTH }) },
+          { additionalProperties: false },
+        ),
+        response: { 200: GitSettingsSchema, ...errors(400, 401, 403) },
+      },
+    },
+    async (req) => gitSettings(await adminUpdateGitBranchFormat(ctx, actorOf(req), req.body.branchFormat)),
   );
 
   app.get(

@@ -8,6 +8,7 @@
 import { type RawBuilder, sql } from 'kysely';
 import { type TeamAccess, visibility } from '../../platform/access.js';
 import { integer, object } from '../../platform/read/json.js';
+import { fillBranchFormat } from './branch-format.js';
 
 type Sql = RawBuilder<unknown>;
 
@@ -33,11 +34,44 @@ export function issueUrl(publicUrl: string, identifier: string, title: string): 
   return `${publicUrl}/issue/${identifier}${slug ? `/${slug}` : ''}`;
 }
 
-/** `<owner>/<identifier>-<title slug>`; "user" when the owner is none or out of the caller's sight. */
-export function branchName(ownerName: string | null, identifier: string, title: string): string {
-  const user = slugify(ownerName ?? '', 40) || 'user';
-  const slug = slugify(title);
-  return `${user}/${identifier.toLowerCase()}${slug ? `-${slug}` : ''}`;
+/**
+ * The issue's branch name: the workspace's format (branch-format.ts) filled
+ * with the issue and its owner's name; "user" when the owner is none or out
+ * of the caller's sight.
+ */
+export function branchName(
+  format: string,
+  ownerName: string | null,
+  issue: { identifier: string; number: number; title: string },
+): string {
+  const identifier = issue.identifier.toLowerCase();
+  return fillBranchFormat(format, {
+    identifier,
+    number: String(issue.number),
+    title: slugify(issue.title),
+    teamKey: identifier.replace(/-\d+$/, ''),
+    username: slugify(ownerName ?? '', 40) || 'user',
+  });
+}
+
+/** The workspace's format, as SQL: one value per statement (an uncorrelated sub-select). */
+export const branchFormatSql = sql<string>`(select w.git_branch_format from workspace w where w.id = 1)`;
+
+/**
+ * branchName as SQL over an issue row with its stored title slug (migration
+ * 0031) and the owner's stored name slug: the same replacements in the same
+ * order, then the same trimming, as fillBranchFormat.
+ */
+export function branchNameSql(issue: Sql, access: TeamAccess | undefined): Sql {
+  const identifier = sql`lower(${issue}.identifier)`;
+  const user = sql`coalesce(nullif(${branchOwnerSql(issue, access, 'name_slug')}, ''), 'user')`;
+  const filled = sql`replace(replace(replace(replace(replace(${branchFormatSql},
+    '{issue.identifier}', ${identifier}),
+    '{issue.number}', ${issue}.number::text),
+    '{issue.title}', coalesce(${issue}.title_slug, '')),
+    '{team.key}', regexp_replace(${identifier}, '-[0-9]+$', '')),
+    '{user.username}', ${user})`;
+  return sql`regexp_replace(regexp_replace(${filled}, '/{2,}', '/', 'g'), '^[-_./]+|[-_./]+$', '', 'g')`;
 }
 
 /**

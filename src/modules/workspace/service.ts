@@ -2,7 +2,9 @@
 import type { Actor, AppContext } from '../../platform/context.js';
 import type { Db } from '../../platform/db/database.js';
 import type { WorkspaceRow } from '../../platform/db/tables.js';
+import { invalidField } from '../../platform/errors.js';
 import { auditActorOf, changes, recordAudit } from '../audit/record.js';
+import { branchFormatProblem } from '../issues/branch-format.js';
 import { assertAdmin } from '../users/policy.js';
 import * as q from './queries.js';
 
@@ -27,7 +29,7 @@ export async function adminUpdateWorkspace(
 function changeWorkspace(
   ctx: AppContext,
   actor: Actor,
-  type: 'workspace.brandingChanged' | 'workspace.registrationChanged',
+  type: 'workspace.brandingChanged' | 'workspace.registrationChanged' | 'workspace.gitBranchFormatChanged',
   present: (w: WorkspaceRow) => Record<string, unknown>,
   patch: Parameters<typeof q.updateWorkspaceRow>[1],
 ): Promise<WorkspaceRow> {
@@ -77,3 +79,24 @@ export const presentRegistration = (w: WorkspaceRow) => ({
   open: w.registration_open,
   allowedEmailDomains: w.allowed_email_domains,
 });
+
+export async function adminGetGitSettings(ctx: AppContext, actor: Actor): Promise<WorkspaceRow> {
+  assertAdmin(actor);
+  return getWorkspace(ctx.db);
+}
+
+/** The git branch name format every door's branchName fills (issues/branch-format.ts). */
+export async function adminUpdateGitBranchFormat(
+  ctx: AppContext,
+  actor: Actor,
+  format: string,
+): Promise<WorkspaceRow> {
+  assertAdmin(actor);
+  const problem = branchFormatProblem(format);
+  if (problem) throw invalidField('branchFormat', problem);
+  return changeWorkspace(ctx, actor, 'workspace.gitBranchFormatChanged', presentGitSettings, {
+    git_branch_format: format,
+  });
+}
+
+export const presentGitSettings = (w: WorkspaceRow) => ({ branchFormat: w.git_branch_format });

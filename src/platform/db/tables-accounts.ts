@@ -18,6 +18,8 @@ export interface WorkspaceTable {
   registration_open: Generated<boolean>;
   /** Lower-case domains self-registration is limited to; empty: any domain. */
   allowed_email_domains: Generated<string[]>;
+  /** The template of every issue's branchName (issues/branch-format.ts, migration 0057). */
+  git_branch_format: Generated<string>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

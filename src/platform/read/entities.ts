@@ -6,7 +6,8 @@
 // (branchName reads the name of a user only when the caller sees that user).
 import { sql } from 'kysely';
 import { clockSql, cyclePhaseSql } from '../../modules/cycles/fields.js';
-import { branchOwnerSql, childProgressSql, labelIdsSql } from '../../modules/issues/fields.js';
+import { pullRequestMarkerSql } from '../../modules/git/fields.js';
+import { branchNameSql, childProgressSql, labelIdsSql } from '../../modules/issues/fields.js';
 import { PRIORITIES, PRIORITY_LABELS } from '../../modules/issues/priorities.js';
 import { todayUtc } from '../../modules/milestones/status.js';
 import { MAIL_LINE, NOTIFICATION_CATEGORY, REPLY_LINE } from '../../modules/notifications/notify.js';
@@ -174,10 +175,8 @@ export const issue: Entity = {
     // The slugs are kept with the rows (migration 0031): title_slug, and users.name_slug
     // (branchOwnerSql); `sep || nullif(slug, '')` is null when the slug is empty.
     url: value((row, c) => issueUrl(row, c)),
-    branchName: value((row, c) => {
-      const user = sql`coalesce(nullif(${branchOwnerSql(row, c.access, 'name_slug')}, ''), 'user')`;
-      return sql`${user} || '/' || lower(${at(row, 'identifier')}) || coalesce('-' || nullif(${at(row, 'title_slug')}, ''), '')`;
-    }),
+    // The workspace's format filled in SQL (issues/fields.ts, the twin of its branchName).
+    branchName: value((row, c) => branchNameSql(row, c.access)),
     // By label id, as every door orders them (issues/fields.ts).
     labelIds: value((row) => labelIdsSql(row)),
     /** Former identifiers, only those given by teams the caller sees (visibility.issueIdentifier). */
@@ -201,6 +200,8 @@ export const issue: Entity = {
     ),
     cycleId: key('cycle_id'),
     parentId: seenId('parent_id', () => issue),
+    /** The compact pull request marker of lists and boards (git/fields.ts); null without one. */
+    pullRequestMarker: value((row) => pullRequestMarkerSql(row)),
     /** Live sub-issues the caller sees: all, completed, canceled (issues/fields.ts). */
     childProgress: value((row, c) => childProgressSql(row, c.access)),
     team: one(() => team, 'team_id', true),

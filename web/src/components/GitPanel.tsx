@@ -2,12 +2,30 @@
 // writes (source type = the host, metadata as docs/git.md lists). They arrive
 // with the issue page's read, so the change stream's attachment events, which
 // read that page again (lib/live.ts), keep this panel live too.
+import type { PullRequestMarker as Marker } from '../lib/issues';
 import { safeHref } from '../lib/markdown';
 import type { Attachment } from './IssueAttachments';
 
 const HOSTS: Record<string, string> = { github: 'GitHub', gitlab: 'GitLab', gitea: 'Gitea' };
-/** The statuses docs/git.md lists; each is shown as its word, the colour only repeats it. */
-const STATUSES = ['draft', 'open', 'in review', 'approved', 'merged', 'closed'];
+/** The statuses docs/git.md lists, as stored and as words; the colour only repeats the word. */
+const STATUS_WORDS: Record<string, string> = {
+  draft: 'draft',
+  open: 'open',
+  inReview: 'in review',
+  approved: 'approved',
+  merged: 'merged',
+  closed: 'closed',
+};
+/** The checks' states (modules/git/checks.ts), as words. */
+const CHECK_WORDS: Record<string, string> = {
+  pending: 'checks running',
+  success: 'checks passed',
+  failure: 'checks failed',
+};
+const statusWord = (v: unknown) =>
+  typeof v === 'string' && Object.hasOwn(STATUS_WORDS, v) ? STATUS_WORDS[v]! : null;
+const checksWord = (v: unknown) =>
+  typeof v === 'string' && Object.hasOwn(CHECK_WORDS, v) ? CHECK_WORDS[v]! : null;
 
 export interface GitAttachment extends Attachment {
   sourceType?: string | null;
@@ -63,7 +81,9 @@ function Pull({ a }: { a: GitAttachment }) {
   const m = a.metadata ?? {};
   const host = a.sourceType ?? '';
   // Only a status of the closed set is shown: a word the panel does not know is left out, not guessed.
-  const status = STATUSES.includes(text(m['status'])) ? text(m['status']) : null;
+  const status = statusWord(m['status']);
+  const checksState = text((m['checks'] as Record<string, unknown> | undefined)?.['state']);
+  const checks = checksWord(checksState);
   const number = text(m['number']);
   const href = safeHref(a.url);
   const label = `${host === 'gitlab' ? '!' : '#'}${number}`;
@@ -83,6 +103,11 @@ function Pull({ a }: { a: GitAttachment }) {
       )}
       {text(m['author']) && <span className="muted small">by {text(m['author'])}</span>}
       {status && <span className={`badge pr-status pr-${status.replace(' ', '-')}`}>{status}</span>}
+      {checks && (
+        <span className={`badge pr-checks checks-${checksState}`} data-testid="git-checks">
+          {checks}
+        </span>
+      )}
     </li>
   );
 }
@@ -105,5 +130,46 @@ function Commit({ a }: { a: GitAttachment }) {
       <span>{a.title}</span>
       {text(m['author']) && <span className="muted small">by {text(m['author'])}</span>}
     </li>
+  );
+}
+
+/**
+ * The list's and board's compact marker: a pull request glyph, the leading
+ * pull request's status as a word, its checks and how many there are.
+ */
+export function PullRequestMarker({ marker }: { marker: Marker }) {
+  const status = statusWord(marker.status);
+  const checks = checksWord(marker.checks);
+  const host = HOSTS[marker.host] ?? marker.host;
+  const words = [
+    marker.count === 1
+      ? `Pull request ${status ?? ''}`.trim()
+      : `${marker.count} pull requests, ${status ?? ''}`,
+    checks,
+  ]
+    .filter(Boolean)
+    .join(', ');
+  return (
+    <span
+      className={`pr-marker pr-${(status ?? 'unknown').replace(' ', '-')}`}
+      role="img"
+      aria-label={words}
+      title={`${words} (${host})`}
+      data-testid="pr-marker"
+    >
+      <svg width="12" height="12" viewBox="0 0 12 12" aria-hidden="true">
+        <circle cx="3" cy="2.5" r="1.5" fill="none" stroke="currentColor" />
+        <circle cx="3" cy="9.5" r="1.5" fill="none" stroke="currentColor" />
+        <circle cx="9" cy="9.5" r="1.5" fill="none" stroke="currentColor" />
+        <path d="M3 4v4M9 8V5c0-1-.5-1.5-1.5-1.5H6" fill="none" stroke="currentColor" />
+      </svg>
+      <span aria-hidden="true">{status ?? 'linked'}</span>
+      {marker.count > 1 && <span aria-hidden="true">×{marker.count}</span>}
+      {checks && (
+        <span aria-hidden="true" className={`checks-dot checks-${marker.checks}`}>
+          {marker.checks === 'success' ? '✓' : marker.checks === 'failure' ? '✗' : '•'}
+        </span>
+      )}
+    </span>
   );
 }

@@ -20,7 +20,7 @@ import type {
 import { TypedDocumentString } from '../gql/graphql';
 import { gql, ok, rest } from './api';
 import { matchesFilter } from './issue-match';
-import type { Issue } from './issues';
+import type { Issue, PullRequestMarker } from './issues';
 import { queryClient } from './query';
 import { keys } from './query-keys';
 import { DONE_TYPES } from './ref';
@@ -60,7 +60,7 @@ const COUNT_SETTLE_MS = 10_000;
 graphql(`
   fragment IssueRow on Issue {
     id identifier title priority estimate dueDate createdAt updatedAt
-    state { id } team { id } assignee { id } project { id } cycle { id } labelIds
+    state { id } team { id } assignee { id } project { id } cycle { id } labelIds pullRequestMarker
   }
 `);
 
@@ -89,6 +89,7 @@ export const fromNode = (i: IssueRowFragment): Issue => ({
   projectId: i.project?.id ?? null,
   cycleId: i.cycle?.id ?? null,
   labelIds: i.labelIds,
+  pullRequestMarker: (i.pullRequestMarker as PullRequestMarker | null | undefined) ?? null,
 });
 
 // ---------- reading ----------

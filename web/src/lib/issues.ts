@@ -3,6 +3,7 @@
 // by lib/issue-pages.ts, never by reading the lists again) and roll it back if
 // the server refuses.
 
+import type { PullRequestMarker } from '../../../src/modules/git/fields';
 import { isPriority } from '../../../src/modules/issues/priorities';
 import { graphql } from '../gql';
 import type { IssueCreateInput, IssueFilter, IssueUpdateInput } from '../gql/graphql';
@@ -20,6 +21,8 @@ import { invalidate, queryClient } from './query';
 import { keys } from './query-keys';
 import type { View } from './view';
 
+export type { PullRequestMarker };
+
 export interface Issue {
   id: string;
   identifier: string;
@@ -35,6 +38,8 @@ export interface Issue {
   projectId: string | null;
   cycleId: string | null;
   labelIds: string[];
+  /** Its linked pull requests in short (the list's read); absent on a row made here before the server answered. */
+  pullRequestMarker?: PullRequestMarker | null;
   /** Waits on a blocking issue that is neither completed nor canceled. */
   blocked?: boolean;
   /** Created here and not yet answered by the server: shown at once, not yet openable. */

@@ -156,6 +156,16 @@ async function apply(changes: Change[]) {
       ...parents,
     ]);
   }
+  // An attachment (a pull request linked, its status or checks) changes the rows' pull request
+  // marker: issues shown in a list are read again and put in place, as an issue change is.
+  const marked = [
+    ...new Set(
+      changes
+        .filter((c) => c.type === 'attachment' && c.issueId && !issues.some((i) => i.id === c.issueId))
+        .map((c) => c.issueId!),
+    ),
+  ].filter((id) => cachedIssue(id) !== undefined);
+  if (marked.length > 0) void placeChanged(marked).catch(() => void invalidate(keys.issues.lists));
   const onPages = changes.filter(
     (c) => c.type === 'comment' || c.type === 'attachment' || c.type === 'reaction',
   );

@@ -100,6 +100,7 @@ export const keys = {
     imports: ['admin', 'imports'] as const,
     importRun: (id: string) => ['admin', 'imports', id] as const,
     gitDeliveries: ['admin', 'git', 'deliveries'] as const,
+    gitSettings: ['admin', 'git', 'settings'] as const,
     gitAutomation: (teamId: string) => ['admin', 'git', 'automation', teamId] as const,
     sso: ['admin', 'sso'] as const,
     auditTypes: ['admin', 'audit-types'] as const,

@@ -5,6 +5,7 @@
 
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { branchFormatProblem } from '../../../src/modules/issues/branch-format';
 import { SecretOnce } from '../components/SecretOnce';
 import {
   Button,
@@ -103,6 +104,7 @@ export function AdminGit() {
         team's workflow. Connect a host, paste the webhook URL and secret into it, and list the repositories
         whose pull requests belong to each team.
       </p>
+      <BranchFormat />
       <section className="card" aria-labelledby="newgit-h">
         <h2 id="newgit-h">Connect a host</h2>
         <form onSubmit={creating.submit}>
@@ -270,6 +272,49 @@ export function AdminGit() {
 }
 
 /** A team's automation: the state each step moves an issue to (its rules, else the defaults). */
+/** The workspace's branch name format (docs/git.md "Branch names"), checked here as the server checks it. */
+function BranchFormat() {
+  const settings = useQuery({
+    queryKey: keys.admin.gitSettings,
+    queryFn: () => ok(rest.GET('/api/admin/git/settings')),
+  });
+  const [format, setFormat] = useState<string | null>(null);
+  const value = format ?? settings.data?.branchFormat ?? '';
+  const saving = useAction(() => ok(rest.PUT('/api/admin/git/settings', { body: { branchFormat: value } })), {
+    refreshes: [keys.admin.gitSettings],
+    onSuccess: () => setFormat(null),
+  });
+  if (settings.error) return <ErrorMessage error={settings.error} />;
+  if (!settings.data) return <Loading />;
+  const problem = format === null ? null : branchFormatProblem(value);
+  return (
+    <section className="card" aria-labelledby="branch-h">
+      <h2 id="branch-h">Branch names</h2>
+      <form onSubmit={saving.submit}>
+        <TextField
+          label="Branch name format"
+          value={value}
+          onChange={(e) => setFormat(e.target.value)}
+          error={problem ?? fieldErrors(saving.error).branchFormat}
+        />
+        <p className="muted small">
+          Placeholders:{' '}
+          {settings.data.placeholders.map((p, i) => (
+            <span key={p.name} title={p.description}>
+              {i > 0 && ', '}
+              <code>{p.name}</code>
+            </span>
+          ))}
+        </p>
+        <FormError error={saving.error} />
+        <Button type="submit" disabled={saving.busy || format === null || problem !== null}>
+          Save format
+        </Button>
+      </form>
+    </section>
+  );
+}
+
 function Automation({ teamId, teamName }: { teamId: string; teamName: string }) {
   const ref = useRefData();
   const q = useQuery({

@@ -5,6 +5,7 @@ import { Link } from '@tanstack/react-router';
 import { type DragEvent, useEffect, useMemo, useState } from 'react';
 import { DisplayOptions } from '../components/DisplayOptions';
 import { FilterBar, useSettledFilters } from '../components/Filters';
+import { PullRequestMarker } from '../components/GitPanel';
 import { Avatar, BlockedMarker, LabelChips, PriorityIcon, StateIcon } from '../components/IssueBits';
 import { LoadMore } from '../components/LoadMore';
 import { openEdit } from '../components/QuickEdit';
@@ -233,6 +234,7 @@ function IssueCard({
       <div className="card-meta">
         <PriorityIcon priority={issue.priority} />
         {issue.blocked && <BlockedMarker />}
+        {issue.pullRequestMarker && <PullRequestMarker marker={issue.pullRequestMarker} />}
         <LabelChips labels={labels} />
       </div>
     </Link>

@@ -2,6 +2,7 @@
 // view (in the address) asks for; virtualised so thousands of rows stay
 // smooth. j/k or arrows move, Enter opens. The Issues and My issues pages are
 // this list; project and cycle pages show it narrowed to themselves.
+
 import { Link, useNavigate } from '@tanstack/react-router';
 import {
   memo,
@@ -17,6 +18,7 @@ import { BulkBar } from '../components/BulkBar';
 import { DisplayOptions } from '../components/DisplayOptions';
 import { FilterBar, useSettledFilters } from '../components/Filters';
 import { GettingStarted } from '../components/GettingStarted';
+import { PullRequestMarker } from '../components/GitPanel';
 import {
   Avatar,
   BlockedMarker,
@@ -456,6 +458,7 @@ const IssueRow = memo(function IssueRow({
         {shown.has('state') && <StateIcon state={refData.stateById.get(issue.stateId)} />}
         <span className="title">{issue.title}</span>
         {issue.blocked && <BlockedMarker />}
+        {issue.pullRequestMarker && <PullRequestMarker marker={issue.pullRequestMarker} />}
         {shown.has('labels') && <LabelChips labels={labels} />}
         {shown.has('project') && project && <span className="chip muted">{project}</span>}
         {shown.has('due') && issue.dueDate && (
