@@ -1,36 +1,59 @@
 // `npm run import -- <source> ...` (docs/migrate.md):
 //   npm run import -- linear <server-url> [--dry-run]      (the API key in LINEAR_API_KEY)
 //   npm run import -- csv <file.csv> <mapping.json> [--dry-run]
+//   npm run import -- jira <site-url> --jql '<query>' [--team KEY] [--dry-run]
+//       (JIRA_EMAIL + JIRA_API_TOKEN for Cloud, or JIRA_PAT for Data Center)
 // Runs as the first active admin (or IMPORT_AS=<admin email>); prints a progress
 // line per page and the report as JSON. Run it again to resume or re-check:
 // what was imported is not created twice.
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { parseArgs } from 'node:util';
 import { buildApp } from '../app.js';
 import { loadConfig } from '../config.js';
 import { csvSource } from '../modules/import/csv.js';
+import { type JiraAuth, jiraSource } from '../modules/import/jira.js';
 import { linearSource } from '../modules/import/linear.js';
 import { ImportInputError, type ImportSource } from '../modules/import/model.js';
 import { firstActiveAdmin, liveUserByEmail } from '../modules/import/queries.js';
 import { runImport } from '../modules/import/runner.js';
 import { openDatabase } from '../platform/db/database.js';
 
-const args = process.argv.slice(2);
-const dryRun = args.includes('--dry-run');
-const [kind, a, b] = args.filter((x) => x !== '--dry-run');
-const usage = () => {
+const usage = (): never => {
   console.error(
     'usage: npm run import -- linear <server-url> [--dry-run]   (LINEAR_API_KEY holds the key)\n' +
-      '       npm run import -- csv <file.csv> <mapping.json> [--dry-run]',
+      '       npm run import -- csv <file.csv> <mapping.json> [--dry-run]\n' +
+      "       npm run import -- jira <site-url> --jql '<query>' [--team KEY] [--dry-run]\n" +
+      '         (JIRA_EMAIL and JIRA_API_TOKEN for Jira Cloud, or JIRA_PAT for Data Center)',
   );
   process.exit(2);
 };
+const parsed = (() => {
+  try {
+    return parseArgs({
+      allowPositionals: true,
+      options: { 'dry-run': { type: 'boolean' }, jql: { type: 'string' }, team: { type: 'string' } },
+    });
+  } catch (err) {
+    console.error((err as Error).message);
+    return usage();
+  }
+})();
+const dryRun = parsed.values['dry-run'] ?? false;
+const [kind, a, b] = parsed.positionals;
 
 async function sourceOf(): Promise<ImportSource> {
   if (kind === 'linear' && a) {
     const apiKey = process.env.LINEAR_API_KEY;
     if (!apiKey) throw new ImportInputError('LINEAR_API_KEY is not set');
     return linearSource({ url: a, apiKey });
+  }
+  if (kind === 'jira' && a && parsed.values.jql) {
+    const { JIRA_EMAIL: email, JIRA_API_TOKEN: apiToken, JIRA_PAT: pat } = process.env;
+    const auth: JiraAuth | undefined = pat ? { pat } : email && apiToken ? { email, apiToken } : undefined;
+    if (!auth)
+      throw new ImportInputError('set JIRA_EMAIL and JIRA_API_TOKEN (Cloud) or JIRA_PAT (Data Center)');
+    return jiraSource({ url: a, jql: parsed.values.jql, auth, team: parsed.values.team });
   }
   if (kind === 'csv' && a && b) {
     let mapping: unknown;

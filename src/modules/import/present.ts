@@ -10,9 +10,10 @@ const Counts = Type.Record(Type.String(), Type.Integer(), {
 export const ImportRunSchema = Type.Object({
   id: Type.String(),
   source: Type.String({
-    description: '`linear:<server>` or `csv:<name>`; a run of the same source resumes its records',
+    description:
+      '`linear:<server>`, `jira:<site>` or `csv:<name>`; a run of the same source resumes its records',
   }),
-  kind: Type.Union([Type.Literal('linear'), Type.Literal('csv')]),
+  kind: Type.Union([Type.Literal('linear'), Type.Literal('csv'), Type.Literal('jira')]),
   dryRun: Type.Boolean(),
   status: Type.Union([Type.Literal('running'), Type.Literal('completed'), Type.Literal('failed')]),
   counts: Counts,

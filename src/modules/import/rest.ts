@@ -69,6 +69,38 @@ const StartBody = Type.Union([
     },
     { additionalProperties: false },
   ),
+  Type.Object(
+    {
+      source: Type.Literal('jira'),
+      url: Type.String({
+        minLength: 1,
+        maxLength: 2048,
+        description: 'The Jira site, e.g. https://acme.atlassian.net, or a Data Center base URL',
+      }),
+      jql: Type.String({ minLength: 1, maxLength: 10_000, description: 'Which issues, e.g. project = ABC' }),
+      email: Type.Optional(
+        Type.String({ minLength: 1, maxLength: 320, description: 'Jira Cloud: the account email' }),
+      ),
+      apiToken: Type.Optional(
+        Type.String({ minLength: 1, maxLength: 2000, description: 'Jira Cloud: an API token; not stored' }),
+      ),
+      pat: Type.Optional(
+        Type.String({
+          minLength: 1,
+          maxLength: 2000,
+          description: 'Data Center / Server: a personal access token; not stored',
+        }),
+      ),
+      team: Type.Optional(
+        Type.String({
+          pattern: '^[A-Z][A-Z0-9]{0,6}$',
+          description: 'Import every issue into this team (its key) instead of a team per Jira project',
+        }),
+      ),
+      dryRun: Type.Optional(Type.Boolean()),
+    },
+    { additionalProperties: false },
+  ),
 ]);
 
 const RunEnvelope = Type.Object({ importRun: ImportRunSchema });

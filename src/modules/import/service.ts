@@ -15,6 +15,7 @@ import { invalidField, notFound } from '../../platform/errors.js';
 import { UnsafeDestinationError, vetDestination } from '../../platform/net/safe-destination.js';
 import { assertAdmin } from '../users/policy.js';
 import { csvSource } from './csv.js';
+import { jiraSource } from './jira.js';
 import { linearSource } from './linear.js';
 import { ImportInputError, type ImportSource } from './model.js';
 import * as q from './queries.js';
@@ -22,7 +23,17 @@ import { continueRun, openRun } from './runner.js';
 
 export type StartImportInput =
   | { source: 'linear'; url: string; apiKey: string; dryRun?: boolean }
-  | { source: 'csv'; csv: string; mapping: unknown; name?: string; dryRun?: boolean };
+  | { source: 'csv'; csv: string; mapping: unknown; name?: string; dryRun?: boolean }
+  | {
+      source: 'jira';
+      url: string;
+      jql: string;
+      email?: string;
+      apiToken?: string;
+      pat?: string;
+      team?: string;
+      dryRun?: boolean;
+    };
 
 /** The runs this process goes on with after their request was answered, by run id. */
 const background = new Map<string, { ctx: AppContext; stop: AbortController; done: Promise<void> }>();
@@ -32,25 +43,40 @@ async function sourceOf(
   input: StartImportInput,
   signal: AbortSignal,
 ): Promise<ImportSource> {
+  const vetted = async (raw: string) => {
+    try {
+      return (await vetDestination(raw.trim(), { allowPrivate: ctx.config.webhookAllowPrivate })).toString();
+    } catch (err) {
+      if (err instanceof UnsafeDestinationError) throw invalidField('url', err.message);
+      throw err;
+    }
+  };
   try {
     if (input.source === 'linear') {
-      let url: URL;
-      try {
-        url = await vetDestination(input.url.trim(), { allowPrivate: ctx.config.webhookAllowPrivate });
-      } catch (err) {
-        if (err instanceof UnsafeDestinationError) throw invalidField('url', err.message);
-        throw err;
-      }
-      return linearSource({ url: url.toString(), apiKey: input.apiKey, signal });
+      return linearSource({ url: await vetted(input.url), apiKey: input.apiKey, signal });
+    }
+    if (input.source === 'jira') {
+      const auth = jiraAuthOf(input);
+      const url = await vetted(input.url);
+      return jiraSource({ url, jql: input.jql, auth, team: input.team, signal });
     }
     // Without a name the file's digest names it: the same file posted again finds its records.
     const name = input.name?.trim() || createHash('sha256').update(input.csv).digest('hex').slice(0, 16);
     return csvSource(name, input.csv, input.mapping);
   } catch (err) {
-    if (err instanceof ImportInputError)
-      throw invalidField(input.source === 'csv' ? 'csv' : 'url', err.message);
+    if (err instanceof ImportInputError) {
+      const named = input.source === 'jira' ? /^(jql|team)\b/.exec(err.message)?.[1] : undefined;
+      throw invalidField(input.source === 'csv' ? 'csv' : (named ?? 'url'), err.message);
+    }
     throw err;
   }
+}
+
+/** Cloud's email and API token, or Data Center's personal access token: exactly one of the two. */
+function jiraAuthOf(input: { email?: string; apiToken?: string; pat?: string }) {
+  if (input.pat && !input.email && !input.apiToken) return { pat: input.pat };
+  if (input.email && input.apiToken && !input.pat) return { email: input.email, apiToken: input.apiToken };
+  throw invalidField('pat', 'give email and apiToken (Jira Cloud) or pat (Data Center), not both');
 }
 
 /** Checks the input, opens the run and starts it after the answer; returns the run as stored. */

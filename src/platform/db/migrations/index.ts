@@ -39,6 +39,7 @@ import * as m0049 from './0049_oauth.js';
 import * as m0050 from './0050_oauth_apps.js';
 import * as m0051 from './0051_git_backlinks.js';
 import * as m0052 from './0052_imports.js';
+import * as m0056 from './0056_import_jira.js';
 
 export interface Migration {
   version: number;
@@ -87,4 +88,5 @@ export const migrations: Migration[] = [
   { version: 50, ...m0050 },
   { version: 51, ...m0051 },
   { version: 52, ...m0052 },
+  { version: 56, ...m0056 },
 ];
