@@ -13,7 +13,9 @@ import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { jiraSource } from '../src/modules/import/jira.js';
+import fc from 'fast-check';
+import { jiraDate, jiraSource, sprintOf } from '../src/modules/import/jira.js';
+import { adfToMarkdown } from '../src/modules/import/jira-adf.js';
 import { runImport } from '../src/modules/import/runner.js';
 import type { Actor } from '../src/platform/context.js';
 import { startTestApp, type TestApp } from './support/harness.js';
@@ -369,5 +371,77 @@ describe('Jira Data Center through REST v2', () => {
   test('a wrong token is reported with what Jira said', async () => {
     const source = jiraSource({ url: `${site}/jira`, jql: 'project = OPS', auth: { pat: 'wrong' } });
     await assert.rejects(runImport(t.ctx, admin, source, { dryRun: true }), /401.*You are not authenticated/);
+  });
+});
+
+describe('what a Jira answer holds, read defensively', () => {
+  test('ADF: nested lists, tasks, marks inside links, unknown nodes keep their text', () => {
+    const doc = {
+      type: 'doc',
+      version: 1,
+      content: [
+        {
+          type: 'orderedList',
+          attrs: { order: 3 },
+          content: [
+            {
+              type: 'listItem',
+              content: [
+                { type: 'paragraph', content: [{ type: 'text', text: 'three' }] },
+                {
+                  type: 'bulletList',
+                  content: [
+                    {
+                      type: 'listItem',
+                      content: [{ type: 'paragraph', content: [{ type: 'text', text: 'inner' }] }],
+                    },
+                  ],
+                },
+              ],
+            },
+          ],
+        },
+        {
+          type: 'taskList',
+          content: [
+            { type: 'taskItem', attrs: { state: 'DONE' }, content: [{ type: 'text', text: 'done' }] },
+          ],
+        },
+        { type: 'someFutureNode', content: [{ type: 'text', text: 'kept' }] },
+        { type: 'rule' },
+      ],
+    };
+    assert.equal(adfToMarkdown(doc), '3. three\n\n   - inner\n\n- [x] done\n\nkept\n\n---');
+  });
+
+  test('sprints as objects and as the older servers’ text', () => {
+    assert.deepEqual(
+      sprintOf(
+        'com.atlassian.greenhopper.service.sprint.Sprint@a29f07[rapidViewId=<null>,state=CLOSED,name=NORD - Sprint 42,startDate=2013-07-29T06:47:00.000+02:00,endDate=2013-08-11T20:47:00.000+02:00,completeDate=<null>,id=107]',
+      ),
+      {
+        id: '107',
+        name: 'NORD - Sprint 42',
+        state: 'CLOSED',
+        startDate: '2013-07-29T04:47:00.000Z',
+        endDate: '2013-08-11T18:47:00.000Z',
+      },
+    );
+    assert.equal(sprintOf({ id: 1 }), null);
+    assert.equal(sprintOf('not a sprint'), null);
+  });
+
+  test('property: any JSON as ADF, a sprint or a date gives text or nothing, never a throw', () => {
+    fc.assert(
+      fc.property(fc.jsonValue({ maxDepth: 8 }), fc.string(), (json, s) => {
+        assert.equal(typeof adfToMarkdown(json), 'string');
+        assert.equal(typeof adfToMarkdown({ type: 'doc', content: [json] }), 'string');
+        sprintOf(json);
+        sprintOf(`x.Sprint@1[${s}]`);
+        const d = jiraDate(s);
+        assert.ok(d === undefined || !Number.isNaN(Date.parse(d)));
+      }),
+      { numRuns: 500 },
+    );
   });
 });

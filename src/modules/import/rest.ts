@@ -37,6 +37,22 @@ const Mapping = Type.Object(
         maxProperties: 100,
       }),
     ),
+    dateFormat: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 100,
+        description: "date-fns tokens, e.g. Jira's dd/MMM/yy h:mm a",
+      }),
+    ),
+    userDomain: Type.Optional(
+      Type.String({
+        pattern: '^[A-Za-z0-9.-]+$',
+        maxLength: 253,
+        description: 'People named without an email become <name>@<userDomain>',
+      }),
+    ),
+    commentFormat: Type.Optional(Type.Union([Type.Literal('plain'), Type.Literal('jira')])),
+    textFormat: Type.Optional(Type.Union([Type.Literal('markdown'), Type.Literal('jira-wiki')])),
   },
   { additionalProperties: false },
 );
