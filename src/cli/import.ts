@@ -3,6 +3,8 @@
 //   npm run import -- csv <file.csv> <mapping.json> [--dry-run]
 //   npm run import -- github <owner/repo> [--team KEY] [--users logins.json] [--dry-run]
 //     (GITHUB_TOKEN holds the token; GITHUB_API_URL a GitHub Enterprise Server's API)
+//   npm run import -- jira <site-url> --jql '<query>' [--team KEY] [--dry-run]
+//     (JIRA_EMAIL + JIRA_API_TOKEN for Cloud, or JIRA_PAT for Data Center)
 // Runs as the first active admin (or IMPORT_AS=<admin email>); prints a progress
 // line per page and the report as JSON. Run it again to resume or re-check:
 // what was imported is not created twice.
@@ -13,27 +15,42 @@ import { buildApp } from '../app.js';
 import { loadConfig } from '../config.js';
 import { csvSource } from '../modules/import/csv.js';
 import { githubSource } from '../modules/import/github.js';
+import { type JiraAuth, jiraSource } from '../modules/import/jira.js';
 import { linearSource } from '../modules/import/linear.js';
 import { ImportInputError, type ImportSource } from '../modules/import/model.js';
 import { firstActiveAdmin, liveUserByEmail } from '../modules/import/queries.js';
 import { runImport } from '../modules/import/runner.js';
 import { openDatabase } from '../platform/db/database.js';
 
-const { values: flags, positionals } = parseArgs({
-  allowPositionals: true,
-  options: { 'dry-run': { type: 'boolean' }, team: { type: 'string' }, users: { type: 'string' } },
-});
-const dryRun = flags['dry-run'] ?? false;
-const [kind, a, b] = positionals;
-const usage = () => {
+const usage = (): never => {
   console.error(
     'usage: npm run import -- linear <server-url> [--dry-run]   (LINEAR_API_KEY holds the key)\n' +
       '       npm run import -- csv <file.csv> <mapping.json> [--dry-run]\n' +
       '       npm run import -- github <owner/repo> [--team KEY] [--users logins.json] [--dry-run]' +
-      '   (GITHUB_TOKEN, GITHUB_API_URL)',
+      '   (GITHUB_TOKEN, GITHUB_API_URL)\n' +
+      "       npm run import -- jira <site-url> --jql '<query>' [--team KEY] [--dry-run]\n" +
+      '         (JIRA_EMAIL and JIRA_API_TOKEN for Jira Cloud, or JIRA_PAT for Data Center)',
   );
   process.exit(2);
 };
+const { values: flags, positionals } = (() => {
+  try {
+    return parseArgs({
+      allowPositionals: true,
+      options: {
+        'dry-run': { type: 'boolean' },
+        jql: { type: 'string' },
+        team: { type: 'string' },
+        users: { type: 'string' },
+      },
+    });
+  } catch (err) {
+    console.error((err as Error).message);
+    return usage();
+  }
+})();
+const dryRun = flags['dry-run'] ?? false;
+const [kind, a, b] = positionals;
 
 async function readJson(file: string): Promise<unknown> {
   try {
@@ -60,6 +77,13 @@ async function sourceOf(): Promise<ImportSource> {
     const apiKey = process.env.LINEAR_API_KEY;
     if (!apiKey) throw new ImportInputError('LINEAR_API_KEY is not set');
     return linearSource({ url: a, apiKey });
+  }
+  if (kind === 'jira' && a && flags.jql) {
+    const { JIRA_EMAIL: email, JIRA_API_TOKEN: apiToken, JIRA_PAT: pat } = process.env;
+    const auth: JiraAuth | undefined = pat ? { pat } : email && apiToken ? { email, apiToken } : undefined;
+    if (!auth)
+      throw new ImportInputError('set JIRA_EMAIL and JIRA_API_TOKEN (Cloud) or JIRA_PAT (Data Center)');
+    return jiraSource({ url: a, jql: flags.jql, auth, team: flags.team });
   }
   if (kind === 'csv' && a && b) {
     return csvSource(path.basename(a), await fs.readFile(a, 'utf8'), await readJson(b));

@@ -6,8 +6,10 @@
 // (no title, a date that is no date, a key seen before) is refused and
 // reported, and the other rows are imported.
 import { parse } from 'csv-parse/sync';
+import { parse as parseDate } from 'date-fns';
 import type { StateType } from '../../platform/db/tables.js';
-import { ImportInputError, type ImportIssue, type ImportSource } from './model.js';
+import { wikiToMarkdown } from './jira-wiki.js';
+import { type ImportComment, ImportInputError, type ImportIssue, type ImportSource } from './model.js';
 
 const STATE_TYPES: readonly StateType[] = [
   'triage',
@@ -32,6 +34,7 @@ export const FIELDS = [
   'due',
   'estimate',
   'parent',
+  'comments',
 ] as const;
 type Field = (typeof FIELDS)[number];
 
@@ -47,6 +50,14 @@ export interface CsvMapping {
   states?: Record<string, string>;
   /** A priority's name in the file → 0 (none) to 4 (low). */
   priorities?: Record<string, number>;
+  /** How dates are written, in date-fns' tokens (Jira's default: `dd/MMM/yy h:mm a`); read as UTC. Default: ISO 8601. */
+  dateFormat?: string;
+  /** A person named without an email (an account id, a username) becomes `<name>@<userDomain>`; without it, nobody. */
+  userDomain?: string;
+  /** `jira`: a comment cell is `date;author;body`, as Jira's CSV export writes it. Default: the cell is the body. */
+  commentFormat?: 'plain' | 'jira';
+  /** `jira-wiki`: descriptions and comments are Jira's wiki markup, turned into Markdown. Default: as written. */
+  textFormat?: 'markdown' | 'jira-wiki';
 }
 
 /** The largest CSV text accepted, and the most rows: an import's cost is bounded. */
@@ -76,6 +87,17 @@ export function checkMapping(raw: unknown): CsvMapping {
   if (typeof columns.title !== 'string') fail('columns.title is required');
   if (m.labelSeparator !== undefined && (typeof m.labelSeparator !== 'string' || m.labelSeparator === ''))
     fail('labelSeparator must be text');
+  if (m.dateFormat !== undefined && (typeof m.dateFormat !== 'string' || m.dateFormat.trim() === ''))
+    fail('dateFormat must be text');
+  if (
+    m.userDomain !== undefined &&
+    (typeof m.userDomain !== 'string' || !/^[a-z0-9.-]+$/i.test(m.userDomain))
+  )
+    fail('userDomain must be a domain name');
+  if (m.commentFormat !== undefined && m.commentFormat !== 'plain' && m.commentFormat !== 'jira')
+    fail('commentFormat must be plain or jira');
+  if (m.textFormat !== undefined && m.textFormat !== 'markdown' && m.textFormat !== 'jira-wiki')
+    fail('textFormat must be markdown or jira-wiki');
   for (const name of ['states', 'priorities'] as const) {
     const v = m[name];
     if (v === undefined) continue;
@@ -89,9 +111,9 @@ export function checkMapping(raw: unknown): CsvMapping {
   return m as unknown as CsvMapping;
 }
 
-/** A parsed row and the line of the file it starts on (what a refusal names). */
+/** A parsed row and the line of the file it starts on (what a refusal names). A repeated column's cells come as a list. */
 interface Row {
-  cells: Record<string, string>;
+  cells: Record<string, string | string[]>;
   line: number;
 }
 
@@ -109,11 +131,17 @@ function parseRows(text: string, mapping: CsvMapping): Row[] {
       skip_empty_lines: true,
       trim: false,
       info: true,
+      // Jira's export repeats a column once per value (Labels, Comment, Sprint): all are kept.
+      group_columns_by_name: true,
       to: CSV_MAX_ROWS + 1,
-    }) as unknown as { record: Record<string, string>; info: { lines: number } }[];
+    }) as unknown as { record: Record<string, string | string[]>; info: { lines: number } }[];
     rows = parsed.map(({ record, info }) => ({
       cells: record,
-      line: info.lines - Object.values(record).reduce((n, v) => n + (v.match(/\n/g)?.length ?? 0), 0),
+      line:
+        info.lines -
+        Object.values(record)
+          .flat()
+          .reduce((n, v) => n + (v.match(/\n/g)?.length ?? 0), 0),
     }));
   } catch (err) {
     throw new ImportInputError(`the file is not readable CSV: ${(err as Error).message}`);
@@ -127,22 +155,51 @@ function parseRows(text: string, mapping: CsvMapping): Row[] {
   return rows;
 }
 
-const isoDate = (v: string) => {
-  const d = new Date(v);
-  return Number.isNaN(d.getTime()) ? undefined : d.toISOString();
-};
+/** A date as the mapping writes it (date-fns tokens, read as UTC), or ISO 8601; undefined when it is none. */
+function dateReader(format: string | undefined) {
+  return (v: string) => {
+    let d = new Date(v);
+    if (format) {
+      const local = parseDate(v, format, new Date());
+      // date-fns reads in the process's time zone: the same wall time in UTC.
+      d = new Date(local.getTime() - local.getTimezoneOffset() * 60_000);
+    }
+    return Number.isNaN(d.getTime()) ? undefined : d.toISOString();
+  };
+}
+
+/** A Jira export's comment cell: `07/Mar/24 8:00 AM;<account id or username>;<body>`. */
+function jiraComment(cell: string, readDate: (v: string) => string | undefined) {
+  const m = /^([^;]*);([^;]*);([\s\S]*)$/.exec(cell);
+  const createdAt = m ? readDate(m[1]!.trim()) : undefined;
+  if (!m || !createdAt) return { author: undefined, body: cell, createdAt: undefined };
+  return { author: m[2]!.trim() || undefined, body: m[3]!, createdAt };
+}
 
 /** `name` names the source (re-runs of one name find their records); `text` the file; `mapping` as checked. */
 export function csvSource(name: string, text: string, rawMapping: unknown): ImportSource {
   const mapping = checkMapping(rawMapping);
   const rows = parseRows(text, mapping);
   const teamRef = `team:${mapping.team.toUpperCase()}`;
-  const col = (row: Record<string, string>, f: Field) => {
-    const c = mapping.columns[f];
-    const v = c === undefined ? undefined : row[c]?.trim();
-    return v ? v : undefined;
-  };
   const sep = mapping.labelSeparator ?? ',';
+  const cells = (row: Row['cells'], f: Field) => {
+    const c = mapping.columns[f];
+    const v = c === undefined ? undefined : row[c];
+    return (Array.isArray(v) ? v : v === undefined ? [] : [v]).map((x) => x.trim()).filter(Boolean);
+  };
+  // A repeated column: its labels are all of them, any other field its first non-empty cell.
+  const col = (row: Row['cells'], f: Field) =>
+    f === 'labels' ? cells(row, f).join(sep) || undefined : cells(row, f)[0];
+  const isoDate = dateReader(mapping.dateFormat);
+  const markdown = (v: string) => (mapping.textFormat === 'jira-wiki' ? wikiToMarkdown(v) : v);
+  const person = (v: string | undefined) =>
+    !v
+      ? undefined
+      : v.includes('@')
+        ? v
+        : mapping.userDomain
+          ? `${v.toLowerCase()}@${mapping.userDomain}`
+          : undefined;
   const stateOf = (raw: string) => {
     const to = mapping.states?.[raw];
     const type = STATE_TYPES.find((t) => t === to?.toLowerCase());
@@ -194,23 +251,37 @@ export function csvSource(name: string, text: string, rawMapping: unknown): Impo
       .map((l) => l.trim())
       .filter(Boolean);
     for (const l of names) labels.set(l.toLowerCase(), l);
+    const comments = cells(row, 'comments').map((cell, n): ImportComment => {
+      const c =
+        mapping.commentFormat === 'jira'
+          ? jiraComment(cell, isoDate)
+          : { author: undefined, body: cell, createdAt: undefined };
+      return {
+        key: `${key}#comment-${n + 1}`,
+        authorEmail: person(c.author) ?? null,
+        body: markdown(c.body),
+        createdAt: c.createdAt,
+        updatedAt: c.createdAt,
+      };
+    });
     issues.push({
       key,
       identifier: key,
       teamRef,
       title: title.replace(/\s+/g, ' '),
-      description: col(row, 'description') ?? null,
+      description: markdown(col(row, 'description') ?? '') || null,
       stateRef: state ? `state:${state.name.toLowerCase()}` : null,
       priority: priority ?? null,
       estimate: estimate !== undefined && Number.isFinite(estimate) ? estimate : null,
       dueDate: dates.due ?? null,
-      assigneeEmail: col(row, 'assignee') ?? null,
-      creatorEmail: col(row, 'creator') ?? null,
+      assigneeEmail: person(col(row, 'assignee')) ?? null,
+      creatorEmail: person(col(row, 'creator')) ?? null,
       labelRefs: names.map((l) => `label:${l.toLowerCase()}`),
       parentRef: col(row, 'parent') ?? null,
       createdAt: dates.created,
       updatedAt: dates.updated,
       completedAt: dates.completed ?? null,
+      comments,
     });
   }
 
@@ -222,7 +293,8 @@ export function csvSource(name: string, text: string, rawMapping: unknown): Impo
       const emails = new Set<string>();
       for (const x of issues) {
         if (typeof x === 'string') continue;
-        for (const e of [x.assigneeEmail, x.creatorEmail]) if (e) emails.add(e.toLowerCase());
+        for (const e of [x.assigneeEmail, x.creatorEmail, ...(x.comments ?? []).map((c) => c.authorEmail)])
+          if (e) emails.add(e.toLowerCase());
       }
       return {
         users: [...emails].map((email) => ({ email })),

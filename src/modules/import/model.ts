@@ -134,7 +134,7 @@ export interface IssuePage {
 
 /** One source: an adapter. */
 export interface ImportSource {
-  kind: 'linear' | 'csv' | 'github';
+  kind: 'linear' | 'csv' | 'github' | 'jira';
   /** Names the source in import_records: a re-run of the same source finds its records. */
   name: string;
   /** What the source is called in the link an imported issue keeps ("Linear", "CSV"). */

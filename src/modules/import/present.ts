@@ -11,9 +11,14 @@ export const ImportRunSchema = Type.Object({
   id: Type.String(),
   source: Type.String({
     description:
-      '`linear:<server>`, `csv:<name>` or `github:[<api url>:]<owner/repo>`; a run of the same source resumes its records',
+      '`linear:<server>`, `jira:<site>`, `csv:<name>` or `github:[<api url>:]<owner/repo>`; a run of the same source resumes its records',
   }),
-  kind: Type.Union([Type.Literal('linear'), Type.Literal('csv'), Type.Literal('github')]),
+  kind: Type.Union([
+    Type.Literal('linear'),
+    Type.Literal('csv'),
+    Type.Literal('github'),
+    Type.Literal('jira'),
+  ]),
   dryRun: Type.Boolean(),
   status: Type.Union([Type.Literal('running'), Type.Literal('completed'), Type.Literal('failed')]),
   counts: Counts,

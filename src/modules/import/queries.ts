@@ -5,6 +5,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../../platform/db/database.js';
 import type { StateType, UserRow } from '../../platform/db/tables.js';
+import type { ImportRunsTable } from '../../platform/db/tables-import.js';
 
 // ---- runs
 
@@ -12,7 +13,7 @@ export type ImportRunRow = Awaited<ReturnType<typeof findRun>> & {};
 
 export function insertRun(
   db: Db,
-  run: { source: string; kind: 'linear' | 'csv' | 'github'; dryRun: boolean; createdBy: string | null },
+  run: { source: string; kind: ImportRunsTable['kind']; dryRun: boolean; createdBy: string | null },
 ) {
   return db
     .insertInto('import_runs')

@@ -37,6 +37,22 @@ const Mapping = Type.Object(
         maxProperties: 100,
       }),
     ),
+    dateFormat: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 100,
+        description: "date-fns tokens, e.g. Jira's dd/MMM/yy h:mm a",
+      }),
+    ),
+    userDomain: Type.Optional(
+      Type.String({
+        pattern: '^[A-Za-z0-9.-]+$',
+        maxLength: 253,
+        description: 'People named without an email become <name>@<userDomain>',
+      }),
+    ),
+    commentFormat: Type.Optional(Type.Union([Type.Literal('plain'), Type.Literal('jira')])),
+    textFormat: Type.Optional(Type.Union([Type.Literal('markdown'), Type.Literal('jira-wiki')])),
   },
   { additionalProperties: false },
 );
@@ -94,6 +110,38 @@ const StartBody = Type.Union([
         Type.Record(Type.String({ maxLength: 100 }), Type.String({ format: 'email', maxLength: 320 }), {
           maxProperties: 5000,
           description: "A login's email, for people whose email GitHub does not show",
+        }),
+      ),
+      dryRun: Type.Optional(Type.Boolean()),
+    },
+    { additionalProperties: false },
+  ),
+  Type.Object(
+    {
+      source: Type.Literal('jira'),
+      url: Type.String({
+        minLength: 1,
+        maxLength: 2048,
+        description: 'The Jira site, e.g. https://acme.atlassian.net, or a Data Center base URL',
+      }),
+      jql: Type.String({ minLength: 1, maxLength: 10_000, description: 'Which issues, e.g. project = ABC' }),
+      email: Type.Optional(
+        Type.String({ minLength: 1, maxLength: 320, description: 'Jira Cloud: the account email' }),
+      ),
+      apiToken: Type.Optional(
+        Type.String({ minLength: 1, maxLength: 2000, description: 'Jira Cloud: an API token; not stored' }),
+      ),
+      pat: Type.Optional(
+        Type.String({
+          minLength: 1,
+          maxLength: 2000,
+          description: 'Data Center / Server: a personal access token; not stored',
+        }),
+      ),
+      team: Type.Optional(
+        Type.String({
+          pattern: '^[A-Z][A-Z0-9]{0,6}$',
+          description: 'Import every issue into this team (its key) instead of a team per Jira project',
         }),
       ),
       dryRun: Type.Optional(Type.Boolean()),

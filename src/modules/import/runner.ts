@@ -419,7 +419,7 @@ class Run {
             waitingFor: r.relatedRef,
             kind: 'relation',
             issueId: id,
-            data: { key: r.key, type: r.type, outgoing: false },
+            data: { key: r.key, type: r.type, outgoing: true },
           });
       }
 

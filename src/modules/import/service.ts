@@ -16,6 +16,7 @@ import { UnsafeDestinationError, vetDestination } from '../../platform/net/safe-
 import { assertAdmin } from '../users/policy.js';
 import { csvSource } from './csv.js';
 import { GITHUB_API_URL, githubSource } from './github.js';
+import { jiraSource } from './jira.js';
 import { linearSource } from './linear.js';
 import { ImportInputError, type ImportSource } from './model.js';
 import * as q from './queries.js';
@@ -31,6 +32,16 @@ export type StartImportInput =
       apiUrl?: string;
       team?: string;
       users?: Record<string, string>;
+      dryRun?: boolean;
+    }
+  | {
+      source: 'jira';
+      url: string;
+      jql: string;
+      email?: string;
+      apiToken?: string;
+      pat?: string;
+      team?: string;
       dryRun?: boolean;
     };
 
@@ -65,14 +76,29 @@ async function sourceOf(
         signal,
       });
     }
+    if (input.source === 'jira') {
+      const auth = jiraAuthOf(input);
+      const url = await vetted('url', input.url);
+      return jiraSource({ url, jql: input.jql, auth, team: input.team, signal });
+    }
     // Without a name the file's digest names it: the same file posted again finds its records.
     const name = input.name?.trim() || createHash('sha256').update(input.csv).digest('hex').slice(0, 16);
     return csvSource(name, input.csv, input.mapping);
   } catch (err) {
-    if (err instanceof ImportInputError)
-      throw invalidField({ csv: 'csv', linear: 'url', github: 'repo' }[input.source], err.message);
+    if (err instanceof ImportInputError) {
+      const named = input.source === 'jira' ? /^(jql|team)\b/.exec(err.message)?.[1] : undefined;
+      const field = { csv: 'csv', linear: 'url', github: 'repo', jira: named ?? 'url' }[input.source];
+      throw invalidField(field, err.message);
+    }
     throw err;
   }
+}
+
+/** Cloud's email and API token, or Data Center's personal access token: exactly one of the two. */
+function jiraAuthOf(input: { email?: string; apiToken?: string; pat?: string }) {
+  if (input.pat && !input.email && !input.apiToken) return { pat: input.pat };
+  if (input.email && input.apiToken && !input.pat) return { email: input.email, apiToken: input.apiToken };
+  throw invalidField('pat', 'give email and apiToken (Jira Cloud) or pat (Data Center), not both');
 }
 
 /** Checks the input, opens the run and starts it after the answer; returns the run as stored. */

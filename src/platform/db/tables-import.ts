@@ -7,7 +7,7 @@ type Json<T> = ColumnType<T, string | undefined, string>;
 export interface ImportRunsTable {
   id: Generated<string>;
   source: string;
-  kind: 'linear' | 'csv' | 'github';
+  kind: 'linear' | 'csv' | 'github' | 'jira';
   dry_run: Generated<boolean>;
   status: Generated<'running' | 'completed' | 'failed'>;
   counts: Json<Record<string, number>>;

@@ -41,6 +41,7 @@ import * as m0051 from './0051_git_backlinks.js';
 import * as m0052 from './0052_imports.js';
 import * as m0053 from './0053_app_actor.js';
 import * as m0055 from './0055_import_kinds.js';
+import * as m0056 from './0056_import_jira.js';
 import * as m0057 from './0057_git_branch_format.js';
 
 export interface Migration {
@@ -92,5 +93,6 @@ export const migrations: Migration[] = [
   { version: 52, ...m0052 },
   { version: 53, ...m0053 },
   { version: 55, ...m0055 },
+  { version: 56, ...m0056 },
   { version: 57, ...m0057 },
 ];
