@@ -9,87 +9,19 @@
 // original keys (searchable) and dates; a re-run creates nothing; a run that
 // fails part-way is completed by the next; POST /api/admin/imports runs it too.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
 import { jiraDate, jiraSource, sprintOf } from '../src/modules/import/jira.js';
 import { adfToMarkdown } from '../src/modules/import/jira-adf.js';
 import { runImport } from '../src/modules/import/runner.js';
 import type { Actor } from '../src/platform/context.js';
+import { type FakeJira, startFakeJira } from './support/fake-jira.js';
 import { startTestApp, type TestApp } from './support/harness.js';
-
-const fixture = (name: string) => readFileSync(new URL(`./fixtures/jira/${name}`, import.meta.url), 'utf8');
-
-const CLOUD_AUTH = `Basic ${Buffer.from('admin@acme.example:cloud-token').toString('base64')}`;
-const DC_AUTH = 'Bearer dc-pat';
 
 let t: TestApp;
 let admin: Actor;
-let server: http.Server;
+let fake: FakeJira;
 let site: string;
-/** Every request the fake Jira answered: path and query. */
-const requests: URL[] = [];
-/** Set by a test: the next DC search for this startAt answers 500 once. */
-let failDcStartAt: number | null = null;
-let rateLimitOnce = true;
-
-function answer(
-  res: http.ServerResponse,
-  status: number,
-  body: string,
-  headers: Record<string, string> = {},
-) {
-  res.writeHead(status, { 'content-type': 'application/json;charset=UTF-8', ...headers });
-  res.end(body);
-}
-
-function jira(req: http.IncomingMessage, res: http.ServerResponse) {
-  const url = new URL(req.url ?? '/', 'http://jira.local');
-  requests.push(url);
-  const q = url.searchParams;
-  if (url.pathname.startsWith('/rest/api/3/')) {
-    if (req.headers.authorization !== CLOUD_AUTH)
-      return answer(res, 401, JSON.stringify({ errorMessages: ['You are not authenticated.'], errors: {} }));
-    const path = url.pathname.slice('/rest/api/3'.length);
-    if (path === '/field') return answer(res, 200, fixture('cloud/field.json'));
-    if (path === '/search/jql') {
-      if (rateLimitOnce) {
-        rateLimitOnce = false;
-        return answer(res, 429, JSON.stringify({ errorMessages: ['Rate limit exceeded.'] }), {
-          'retry-after': '0',
-        });
-      }
-      assert.equal(q.get('jql'), 'project = WEB ORDER BY created ASC');
-      const token = q.get('nextPageToken');
-      if (token === null) return answer(res, 200, fixture('cloud/search-page-1.json'));
-      if (token === 'CAEaAggD') return answer(res, 200, fixture('cloud/search-page-2.json'));
-      return answer(res, 400, JSON.stringify({ errorMessages: ['Invalid nextPageToken.'], errors: {} }));
-    }
-    if (path === '/issue/10001/comment' && q.get('startAt') === '2')
-      return answer(res, 200, fixture('cloud/comments-10001.json'));
-  }
-  if (url.pathname.startsWith('/jira/rest/api/2/')) {
-    if (req.headers.authorization !== DC_AUTH)
-      return answer(res, 401, JSON.stringify({ errorMessages: ['You are not authenticated.'], errors: {} }));
-    const path = url.pathname.slice('/jira/rest/api/2'.length);
-    if (path === '/field') return answer(res, 200, fixture('dc/field.json'));
-    if (path === '/search') {
-      if (q.get('jql') === 'key in ("OPS-1")') return answer(res, 200, fixture('dc/search-epics.json'));
-      assert.equal(q.get('jql'), 'project = OPS ORDER BY created ASC');
-      const startAt = Number(q.get('startAt'));
-      // Only the issue pass (which asks for comments) fails: the reference pass reads the same pages.
-      if (failDcStartAt === startAt && q.get('fields')?.includes('comment')) {
-        failDcStartAt = null;
-        return answer(res, 500, '<html><body>Internal server error</body></html>');
-      }
-      if (startAt === 0) return answer(res, 200, fixture('dc/search-page-1.json'));
-      if (startAt === 2) return answer(res, 200, fixture('dc/search-page-2.json'));
-    }
-  }
-  answer(res, 404, JSON.stringify({ errorMessages: ['Not found'], errors: {} }));
-}
 
 before(async () => {
   t = await startTestApp();
@@ -101,13 +33,11 @@ before(async () => {
     email: me.body.user.email,
     via: 'session',
   };
-  server = http.createServer(jira);
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  site = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  fake = await startFakeJira();
+  site = fake.url;
 });
 after(async () => {
-  server?.closeAllConnections();
-  server?.close();
+  await fake?.close();
   await t?.close();
 });
 
@@ -157,7 +87,7 @@ describe('Jira Cloud through REST v3', () => {
     ]);
     assert.equal((await t.get('/api/teams/WEB', t.adminToken)).status, 404);
     // The first search was answered 429 with Retry-After and asked again.
-    assert.equal(rateLimitOnce, false);
+    assert.equal(fake.rateLimitOnce, false);
   });
 
   test('the import carries the issues and everything around them', async () => {
@@ -259,14 +189,14 @@ describe('Jira Cloud through REST v3', () => {
 
 describe('Jira Data Center through REST v2', () => {
   test('a run that fails part-way leaves whole issues; the next completes it with no duplicates', async () => {
-    failDcStartAt = 2;
+    fake.failDcStartAt = 2;
     await assert.rejects(runImport(t.ctx, admin, dc()), /Jira answered 500 to \/jira\/rest\/api\/2\/search/);
     assert.equal((await issuesOf('DCX')).length, 2);
     const report = await runImport(t.ctx, admin, dc());
     assert.equal(report.status, 'completed', JSON.stringify(report.errors));
     assert.equal(report.counts['issue.created'], 1);
     // Resumed from its cursor: the first page was not read again for issues.
-    const pages = requests.filter(
+    const pages = fake.requests.filter(
       (u) => u.pathname.endsWith('/api/2/search') && u.searchParams.get('fields')?.includes('comment'),
     );
     assert.deepEqual(

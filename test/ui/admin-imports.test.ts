@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { FAKE_GITHUB_TOKEN, type FakeGithub, startFakeGithub } from '../support/fake-github.js';
+import { FAKE_JIRA_PAT, type FakeJira, startFakeJira } from '../support/fake-jira.js';
 import {
   ADMIN_EMAIL,
   ADMIN_PASSWORD,
@@ -20,9 +21,11 @@ import {
 let ui: UiEnv;
 let page: Page;
 let gh: FakeGithub;
+let jira: FakeJira;
 
 before(async () => {
   gh = await startFakeGithub();
+  jira = await startFakeJira();
   // The fake GitHub listens on 127.0.0.1, which the outbound guard refuses unless told.
   ui = await startUi({ webhookAllowPrivate: true });
   ({ page } = await ui.newPage());
@@ -31,6 +34,7 @@ before(async () => {
 after(async () => {
   await ui?.close();
   await gh?.close();
+  await jira?.close();
 });
 
 const status = () => page.getByTestId('import-status');
@@ -77,6 +81,26 @@ describe('UI: imports', () => {
     await assert.doesNotReject(rows.nth(2).waitFor());
     assert.equal(await rows.count(), 3, 'the header and both runs');
     await screenshot(page, 'admin-imports');
+    assert.deepEqual(await seriousViolations(page), []);
+  });
+
+  test('a Jira Data Center import: a personal access token without an email, a query, the report', async () => {
+    await page.getByLabel('Source').selectOption('jira');
+    await page.getByLabel('Jira site').fill(`${jira.url}/jira`);
+    await page.getByLabel('JQL').fill('project = OPS');
+    await page.getByLabel('Jira token').fill('not the token');
+    await page.getByRole('button', { name: 'Dry run' }).click();
+    await status().getByText('failed').waitFor({ timeout: 30_000 });
+    assert.match((await page.getByTestId('import-run').textContent()) ?? '', /401|authenticat/i);
+
+    await page.getByLabel('Jira token').fill(FAKE_JIRA_PAT);
+    await page.getByRole('button', { name: 'Import', exact: true }).click();
+    await page.getByRole('heading', { name: /^Import of jira:/ }).waitFor();
+    await status().getByText('completed').waitFor({ timeout: 30_000 });
+    assert.match((await page.getByTestId('import-counts').textContent()) ?? '', /issue: \d+ created/);
+    const ops = await ui.t.get('/api/issues?teamId=OPS&limit=50', ui.t.adminToken);
+    assert.equal(ops.status, 200);
+    assert.ok(ops.body.issues.length > 0, 'the issues are here');
     assert.deepEqual(await seriousViolations(page), []);
   });
 });

@@ -32,6 +32,7 @@ interface Report {
 
 const SOURCES: { value: Kind; label: string }[] = [
   { value: 'github', label: 'GitHub Issues' },
+  { value: 'jira', label: 'Jira (Cloud or Data Center)' },
   { value: 'linear', label: 'Linear (or another Trackway)' },
   { value: 'csv', label: 'CSV file' },
 ];
@@ -57,6 +58,10 @@ export function AdminImports() {
   const [token, setToken] = useState('');
   const [apiUrl, setApiUrl] = useState('');
   const [url, setUrl] = useState('https://api.linear.app');
+  const [jiraUrl, setJiraUrl] = useState('');
+  const [jql, setJql] = useState('');
+  const [jiraEmail, setJiraEmail] = useState('');
+  const [jiraToken, setJiraToken] = useState('');
   const [apiKey, setApiKey] = useState('');
   const [csv, setCsv] = useState('');
   const [csvName, setCsvName] = useState('');
@@ -91,6 +96,15 @@ export function AdminImports() {
         );
       if (kind === 'linear')
         return ok(rest.POST('/api/admin/imports', { body: { source: 'linear', url, apiKey, dryRun } }));
+      if (kind === 'jira') {
+        // With an email it is Cloud's email and API token; without, a Data Center personal access token.
+        const auth = jiraEmail.trim() ? { email: jiraEmail.trim(), apiToken: jiraToken } : { pat: jiraToken };
+        return ok(
+          rest.POST('/api/admin/imports', {
+            body: { source: 'jira', url: jiraUrl.trim(), jql: jql.trim(), ...auth, dryRun },
+          }),
+        );
+      }
       let parsed: unknown;
       try {
         parsed = JSON.parse(mapping);
@@ -170,6 +184,41 @@ export function AdminImports() {
               />
             </>
           )}
+          {kind === 'jira' && (
+            <>
+              <TextField
+                label="Jira site"
+                placeholder="https://your-site.atlassian.net"
+                value={jiraUrl}
+                onChange={(e) => setJiraUrl(e.target.value)}
+                error={errors.url}
+              />
+              <TextField
+                label="JQL"
+                placeholder="project = ABC"
+                hint="Which issues to bring, as Jira's search would find them."
+                value={jql}
+                onChange={(e) => setJql(e.target.value)}
+                error={errors.jql}
+              />
+              <TextField
+                label="Email"
+                hint="Jira Cloud: the account's email. Leave empty for Data Center."
+                value={jiraEmail}
+                onChange={(e) => setJiraEmail(e.target.value)}
+                error={errors.email}
+              />
+              <TextField
+                label="Jira token"
+                type="password"
+                autoComplete="off"
+                hint="Cloud: an API token. Data Center: a personal access token. Used for this run, not stored."
+                value={jiraToken}
+                onChange={(e) => setJiraToken(e.target.value)}
+                error={errors.apiToken ?? errors.pat}
+              />
+            </>
+          )}
           {kind === 'linear' && (
             <>
               <TextField
@@ -216,7 +265,19 @@ export function AdminImports() {
         {!mappingError && (
           <FormError
             error={starting.error}
-            shownAt={['repo', 'token', 'apiUrl', 'url', 'apiKey', 'csv', 'mapping']}
+            shownAt={[
+              'repo',
+              'token',
+              'apiUrl',
+              'url',
+              'apiKey',
+              'jql',
+              'email',
+              'apiToken',
+              'pat',
+              'csv',
+              'mapping',
+            ]}
           />
         )}
       </section>
