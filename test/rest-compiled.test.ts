@@ -28,13 +28,24 @@ before(async () => {
   for (const role of ROLES) {
     tokens[role] = world.tokens[role];
   }
+  const users = await t.ctx.db.selectFrom('users').select(['id', 'name', 'status']).execute();
+  people = new Map(users.map((u) => [u.id, { name: u.name, app: u.status === 'app' }]));
 });
 after(() => t.close());
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
-/** The oracle: a record as REST has always shown it, in IssueSchema's order. */
-const present = (r: IssueRecord) => ({
+/** Every user's name and whether it is an OAuth app's own user (actor=app). */
+let people: Map<string, { name: string; app: boolean }>;
+/** The creator as the role sees them (the visibility world's oracle), else null. */
+const creatorFor = (r: IssueRecord, role: Role) => {
+  const person = people.get(r.creator_id ?? '');
+  if (!r.creator_id || !person || !(person.app || world.visible[role].has(r.creator_id))) return null;
+  return { id: r.creator_id, name: person.name, app: person.app };
+};
+
+/** The oracle: a record as REST shows it to `role`, in IssueSchema's order. */
+const present = (r: IssueRecord, role: Role) => ({
   id: r.id,
   identifier: r.identifier,
   number: r.number,
@@ -63,12 +74,13 @@ const present = (r: IssueRecord) => ({
   completedAt: iso(r.completed_at),
   canceledAt: iso(r.canceled_at),
   archivedAt: iso(r.archived_at),
+  creator: creatorFor(r, role),
 });
 
 test("the oracle names IssueSchema's keys in its order", async () => {
   const { id } = await t.ctx.db.selectFrom('issues').select('id').executeTakeFirstOrThrow();
   const r = await getIssue(t.ctx, actors.admin, id);
-  assert.deepEqual(Object.keys(present(r)), Object.keys(IssueSchema.properties));
+  assert.deepEqual(Object.keys(present(r, 'admin')), Object.keys(IssueSchema.properties));
 });
 
 test('GET /api/issues/:id answers what the record presents, for every role and issue', async () => {
@@ -85,7 +97,7 @@ test('GET /api/issues/:id answers what the record presents, for every role and i
         assert.equal(res.status, 200, `${role} ${issue.identifier}`);
         assert.equal(
           JSON.stringify(res.body),
-          JSON.stringify({ issue: present(record) }),
+          JSON.stringify({ issue: present(record, role) }),
           `${role} ${issue.identifier}`,
         );
       }
@@ -114,7 +126,7 @@ test('GET /api/issues pages answer what the records present', async () => {
       // Each entry is the issue as its GET presents it (order and paging: issues-list, issues-keyset).
       const issues = [];
       for (const issue of res.body.issues)
-        issues.push(present(await getIssue(t.ctx, actors[role], issue.id)));
+        issues.push(present(await getIssue(t.ctx, actors[role], issue.id), role));
       const expected = { issues, pageInfo: res.body.pageInfo };
       assert.equal(JSON.stringify(res.body), JSON.stringify(expected), qs);
     }),

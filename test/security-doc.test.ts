@@ -69,6 +69,18 @@ describe('docs/security.md states the limits the code enforces', () => {
         `a burst of ${L.perAccount.capacity}`,
         `one every ${seconds(L.perAccount.windowMs / L.perAccount.capacity)} s`,
       ],
+    'OAuth endpoints (`/oauth/*`: authorize, token, revoke, registration, introspection), one address': [
+      `a burst of ${L.oauthPerAddress.capacity}`,
+      `one every ${seconds(L.oauthPerAddress.windowMs / L.oauthPerAddress.capacity)} s`,
+    ],
+    'OAuth endpoints, one app (`client_id` in the query, the form or HTTP Basic) from one address': [
+      `a burst of ${L.oauthPerClient.capacity}`,
+      `one every ${seconds(L.oauthPerClient.windowMs / L.oauthPerClient.capacity)} s`,
+    ],
+    'OAuth dynamic client registration, one address': [
+      `a burst of ${L.oauthRegistrations.capacity}`,
+      `one every ${minutes(L.oauthRegistrations.windowMs / L.oauthRegistrations.capacity)} min`,
+    ],
     'Sign-in, one address on any account': [
       `a burst of ${L.perAddress.capacity}`,
       `one every ${seconds(L.perAddress.windowMs / L.perAddress.capacity)} s`,

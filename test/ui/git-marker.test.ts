@@ -46,7 +46,8 @@ describe('UI: the pull request marker on list rows and board cards', () => {
     pr.pull_request.head.sha = run.check_run.head_sha;
     await deliverAndWait(ui.t, 'github', github.secret, 'pull_request', pr);
     const marker = row.getByTestId('pr-marker');
-    await marker.waitFor({ timeout: 10_000 });
+    // Live: the delivery's work goes through the git worker and the change stream (seconds under CI's load).
+    await marker.waitFor({ timeout: 30_000 });
     assert.equal(await marker.getAttribute('aria-label'), 'Pull request open');
     assert.match((await marker.textContent()) ?? '', /open/);
 
@@ -56,7 +57,7 @@ describe('UI: the pull request marker on list rows and board cards', () => {
         document.querySelector('[data-testid="pr-marker"]')?.getAttribute('aria-label') ===
         'Pull request open, checks failed',
       undefined,
-      { timeout: 10_000 },
+      { timeout: 30_000 },
     );
     assert.deepEqual(await seriousViolations(page), []);
 
@@ -80,7 +81,12 @@ describe('UI: the branch name format on the Git admin page', () => {
     await page.getByText(/unknown placeholder \{issue\.name\}/).waitFor();
     assert.equal(await page.getByRole('button', { name: 'Save format' }).isDisabled(), true);
     await field.fill('feature/{issue.identifier}');
+    // The answer to the save, not the button: it is disabled while the request is on its way too.
+    const answered = page.waitForResponse(
+      (r) => r.request().method() === 'PUT' && r.url().endsWith('/api/admin/git/settings'),
+    );
     await page.getByRole('button', { name: 'Save format' }).click();
+    assert.equal((await answered).status(), 200);
     await page.getByRole('button', { name: 'Save format' }).and(page.locator(':disabled')).waitFor();
     const saved = await ui.t.get('/api/admin/git/settings', ui.t.adminToken);
     assert.equal(saved.body.branchFormat, 'feature/{issue.identifier}');
