@@ -141,21 +141,33 @@ async function startedState() {
 
 /**
  * Waits for X to have selected one row. Under CI's load a list refetch can replace the row that
- * holds the keyboard just as X lands, and the key meets no row; X is sent again then, once, and
- * only while the row still holds the keyboard and nothing is selected (so a late first X cannot
- * be undone by the second).
+ * holds the keyboard just as X lands, and the key meets no row; X is sent again then, up to three
+ * times, only while a row holds the keyboard and nothing is selected (so a late first X cannot be
+ * undone by a second). Two clean-clone runs of 2026-11-27 still ended with nothing selected after
+ * two X: the failure now says what held the keyboard and what was open.
  */
 async function selectedOnce(page: Page, bar: Locator) {
   const one = bar.getByText('1 selected');
-  try {
-    await one.waitFor({ timeout: 7_000 });
-    return;
-  } catch {
-    const row = await focusedIdentifier(page);
-    assert.ok(row, 'a row holds the keyboard after X');
-    if (!(await bar.isVisible())) await page.keyboard.press('x');
+  for (let attempt = 0; attempt < 3; attempt++) {
+    try {
+      await one.waitFor({ timeout: 6_000 });
+      return;
+    } catch {
+      assert.ok(await focusedIdentifier(page), 'a row holds the keyboard after X');
+      if (await bar.isVisible()) break;
+      await page.keyboard.press('x');
+    }
   }
-  await one.waitFor();
+  const state = await page.evaluate(() => ({
+    active: document.activeElement?.outerHTML.slice(0, 200),
+    open: Array.from(document.querySelectorAll('dialog[open], [data-menu-open]')).map((e) =>
+      e.outerHTML.slice(0, 120),
+    ),
+    live: document.documentElement.dataset['live'],
+  }));
+  await one.waitFor({ timeout: 6_000 }).catch((err) => {
+    throw new Error(`X selected nothing: ${JSON.stringify(state)}`, { cause: err });
+  });
 }
 
 /** Sends the keys of a quick-edit menu: opens it, types to filter, and picks. */
