@@ -239,15 +239,19 @@ export function IssueList({
     setFocus(to);
   };
   const onRow = () => (document.activeElement as HTMLElement | null)?.closest('[data-row]') !== null;
+  // The page itself holds the keyboard: nothing focused, or the skip button's fallback (main) when
+  // the rows were not drawn yet. X then acts on the row that holds the list's keyboard.
+  const onPage = () => document.activeElement === document.body || document.activeElement?.id === 'main';
   useShortcuts({
     'list.down': down,
     'list.up': up,
     'list.extendDown': extend(1),
     'list.extendUp': extend(-1),
-    // Space is a row's only on a row: on a button it still presses the button.
+    // Space is a row's only on a row or the page: on a button it still presses the button.
     'list.select': () => {
-      if (guest || roving < 0 || (document.activeElement !== document.body && !onRow())) return false;
+      if (guest || roving < 0 || !(onPage() || onRow())) return false;
       select(roving, 'toggle');
+      if (!onRow()) setFocus(roving);
     },
     'list.clear': () => (selected.size > 0 ? clearSelection() : false),
   });
