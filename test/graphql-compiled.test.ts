@@ -666,19 +666,19 @@ describe('compiled reads answer what the resolvers answer', () => {
           : kind === 'webhook'
             ? webhooks
             : world.records.filter((r) => r.kind === kind).flatMap((r) => [r.id, ...r.aliases]);
-      let compiledAnswers = 0;
-      // Webhooks are admins' only: for anyone else the resolvers refuse them, by design uncompiled.
-      let compilable = 0;
       await fc.assert(
         fc.asyncProperty(rootDocument(refs), async ({ query, list }) => {
           const compiled = await run(role, true, query);
           const resolved = await run(role, false, query);
           assert.equal(JSON.stringify(compiled.body), JSON.stringify(resolved.body), query);
-          const adminsOnly = /^\s*\{\s*webhooks?\b/.test(query);
-          if (adminsOnly && role !== 'admin') assert.equal(compiled.compiled, false, query);
-          else compilable++;
+          // Webhooks are admins' only: anyone else's document naming them goes to the resolvers,
+          // which refuse them (or answer an empty page with nothing to refuse).
+          const adminsOnly = role !== 'admin' && /\bwebhooks?\b/.test(query);
+          if (/^\s*\{\s*webhooks?\b/.test(query) && adminsOnly) assert.equal(compiled.compiled, false, query);
+          // Everything else compiles, but for rows out of sight and names of no row: the resolvers'
+          // "not found" (decided per document: a share of a random sample was a flaky bound).
+          if (!compiled.compiled && !adminsOnly) assert.ok(resolved.body.errors, `not compiled: ${query}`);
           if (!compiled.compiled) return;
-          compiledAnswers++;
           for (const word of world.secretWords[role]) assert.ok(!compiled.text.includes(word), word);
           const end = list && compiled.body.data[list].pageInfo?.endCursor;
           if (typeof end === 'string' && !/\blast:/.test(query)) {
@@ -693,8 +693,6 @@ describe('compiled reads answer what the resolvers answer', () => {
         }),
         { numRuns: 120 },
       );
-      // Rows out of sight and names of no row are the resolvers' "not found"; the rest compiles.
-      assert.ok(compiledAnswers >= compilable / 2, `${compiledAnswers} of ${compilable} compiled`);
     });
   }
 
