@@ -625,10 +625,21 @@ const rootDocument = (refs: (kind: Kind | 'notification' | 'webhook') => string[
 
 // --- the tests ------------------------------------------------------------------
 
+/**
+ * A plannable document is compiled unless the resolvers refuse it (too costly, a row out of sight,
+ * a name of no row). Decided per document: a share of a random sample compiled was a flaky bound.
+ */
+function compiledUnlessRefused(
+  compiled: { compiled: boolean },
+  resolved: { body: { errors?: unknown } },
+  what: string,
+) {
+  if (!compiled.compiled) assert.ok(resolved.body.errors, `not compiled, yet not refused: ${what}`);
+}
+
 describe('compiled reads answer what the resolvers answer', () => {
   for (const role of ROLES) {
     test(`${role}: random plannable documents, and their next page`, async () => {
-      let compiledAnswers = 0;
       await fc.assert(
         fc.asyncProperty(DOCUMENT, async ({ query, variables }) => {
           const compiled = await run(role, true, query, variables);
@@ -636,8 +647,8 @@ describe('compiled reads answer what the resolvers answer', () => {
           assert.equal(resolved.compiled, false);
           // Same values, same key order.
           assert.equal(JSON.stringify(compiled.body), JSON.stringify(resolved.body), query);
+          compiledUnlessRefused(compiled, resolved, query);
           if (!compiled.compiled) return;
-          compiledAnswers++;
           for (const word of world.secretWords[role]) assert.ok(!compiled.text.includes(word), word);
           const end = compiled.body.data?.issues?.pageInfo?.endCursor;
           if (typeof end === 'string' && !/\blast:/.test(query.split('{')[1] ?? '')) {
@@ -649,8 +660,6 @@ describe('compiled reads answer what the resolvers answer', () => {
         }),
         { numRuns: 40 },
       );
-      // Most documents of this grammar are planned (the rest are too costly and refused both ways).
-      assert.ok(compiledAnswers >= 20, `${compiledAnswers} of 40 compiled`);
     });
   }
 
@@ -675,9 +684,7 @@ describe('compiled reads answer what the resolvers answer', () => {
           // which refuse them (or answer an empty page with nothing to refuse).
           const adminsOnly = role !== 'admin' && /\bwebhooks?\b/.test(query);
           if (/^\s*\{\s*webhooks?\b/.test(query) && adminsOnly) assert.equal(compiled.compiled, false, query);
-          // Everything else compiles, but for rows out of sight and names of no row: the resolvers'
-          // "not found" (decided per document: a share of a random sample was a flaky bound).
-          if (!compiled.compiled && !adminsOnly) assert.ok(resolved.body.errors, `not compiled: ${query}`);
+          if (!adminsOnly) compiledUnlessRefused(compiled, resolved, query);
           if (!compiled.compiled) return;
           for (const word of world.secretWords[role]) assert.ok(!compiled.text.includes(word), word);
           const end = list && compiled.body.data[list].pageInfo?.endCursor;
@@ -697,7 +704,6 @@ describe('compiled reads answer what the resolvers answer', () => {
   }
 
   test('issueSearch: its query as a filter, every role, compiled as the resolvers answer it', async () => {
-    let compiledAnswers = 0;
     await fc.assert(
       fc.asyncProperty(
         fc.constantFrom(...ROLES),
@@ -713,14 +719,13 @@ describe('compiled reads answer what the resolvers answer', () => {
           const compiled = await run(role, true, query, variables);
           const resolved = await run(role, false, query, variables);
           assert.equal(JSON.stringify(compiled.body), JSON.stringify(resolved.body), `${role} ${q} ${query}`);
+          compiledUnlessRefused(compiled, resolved, query);
           if (!compiled.compiled) return;
-          compiledAnswers++;
           for (const word of world.secretWords[role]) assert.ok(!compiled.text.includes(word), word);
         },
       ),
       { numRuns: 40 },
     );
-    assert.ok(compiledAnswers >= 20, `${compiledAnswers} of 40 compiled`);
   });
 
   test('searchIssues: the search, its team, comments and total, every role, and the next page', async () => {
@@ -737,7 +742,6 @@ describe('compiled reads answer what the resolvers answer', () => {
       teams[0]!.id.toUpperCase(),
       '00000000-0000-4000-8000-000000000000',
     ];
-    let compiledAnswers = 0;
     await fc.assert(
       fc.asyncProperty(
         fc.constantFrom(...ROLES),
@@ -764,8 +768,8 @@ describe('compiled reads answer what the resolvers answer', () => {
           const resolved = await run(role, false, query, variables);
           const what = `${role} ${JSON.stringify(variables)} ${query}`;
           assert.equal(JSON.stringify(compiled.body), JSON.stringify(resolved.body), what);
+          compiledUnlessRefused(compiled, resolved, query);
           if (!compiled.compiled) return;
-          compiledAnswers++;
           for (const word of world.secretWords[role]) assert.ok(!compiled.text.includes(word), word);
           const end = compiled.body.data.searchIssues.pageInfo?.endCursor;
           if (typeof end === 'string' && !/\blast:/.test(query)) {
@@ -781,7 +785,6 @@ describe('compiled reads answer what the resolvers answer', () => {
     // The rest are refused both ways (too costly) or name a team the resolvers do not find.
     // About half compile; the floor is low enough that a random draw never misses it
     // (fewer than 20 of 80 at an even chance is about one in a million).
-    assert.ok(compiledAnswers >= 20, `${compiledAnswers} of 80 compiled`);
   });
 
   test('history: every role reads what the resolvers show of entries naming rows out of sight', async () => {
@@ -967,7 +970,6 @@ describe('compiled reads answer what the resolvers answer', () => {
       r.id,
       r.identifier.toLowerCase(),
     ]);
-    let compiledAnswers = 0;
     await fc.assert(
       fc.asyncProperty(
         fc.constantFrom(...ROLES),
@@ -982,12 +984,11 @@ describe('compiled reads answer what the resolvers answer', () => {
             JSON.stringify(resolved.body),
             `${role} ${ref} ${query}`,
           );
-          if (compiled.compiled) compiledAnswers++;
+          compiledUnlessRefused(compiled, resolved, `${role} ${ref} ${query}`);
         },
       ),
       { numRuns: 80 },
     );
-    assert.ok(compiledAnswers >= 20, `${compiledAnswers} of 80 compiled`);
   });
 
   test('the bench page is compiled, and hides what each role may not see', async () => {
