@@ -1,8 +1,10 @@
 // An issue's attachments: upload by picker, drag-and-drop or paste; images
 // preview in place, other files download with the signed-in user's token.
 // Files go up one after another; a refusal stops the rest.
+
 import { type ClipboardEvent, type DragEvent, useEffect, useRef, useState } from 'react';
 import { useAction } from '../lib/action';
+import { fullDate } from '../lib/dates';
 import { attachFile, downloadFile, imageUrl, isServerFile } from '../lib/files';
 import { safeHref } from '../lib/markdown';
 import { Button, Dialog, ErrorMessage } from './ui';
@@ -154,7 +156,7 @@ function AttachmentItem({ a }: { a: Attachment }) {
       ) : (
         <span>{a.title}</span>
       )}
-      <span className="muted small">{new Date(a.createdAt).toLocaleDateString()}</span>
+      <span className="muted small">{fullDate(a.createdAt)}</span>
       <ErrorMessage error={error} />
       {viewing && (
         <Dialog title={a.title} onClose={() => setViewing(null)} wide>

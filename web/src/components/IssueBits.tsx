@@ -1,4 +1,5 @@
 import { avatarColour, initials } from '../lib/avatar';
+import { shortDate, today } from '../lib/dates';
 import { priorityLabel } from '../lib/issues';
 import type { Label, Person, State } from '../lib/ref';
 // Small visual pieces shared by the list, the board and the issue page.
@@ -115,9 +116,6 @@ export function LabelChips({ labels }: { labels: Label[] }) {
   );
 }
 
-/** Today in the reader's own time zone, as a due date is written (YYYY-MM-DD). */
-const today = () => new Date().toLocaleDateString('en-CA');
-
 /**
  * A due date: past and the issue still open, it reads "Overdue" to screen readers and shows an
  * icon in the warning colour (never colour alone); otherwise a plain date.
@@ -139,10 +137,4 @@ export function DueDate({ date, done }: { date: string; done: boolean }) {
       {shortDate(date)}
     </span>
   );
-}
-
-export function shortDate(d: string | null) {
-  if (!d) return '';
-  const date = new Date(d.length === 10 ? `${d}T00:00:00` : d);
-  return date.toLocaleDateString(undefined, { month: 'short', day: 'numeric' });
 }

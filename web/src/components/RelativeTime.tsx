@@ -1,4 +1,6 @@
 // "3 hours ago", with the exact time on hover and for assistive technology.
+import { dateTime } from '../lib/dates';
+
 const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
   ['year', 365 * 24 * 3600],
   ['month', 30 * 24 * 3600],
@@ -18,7 +20,7 @@ export function relative(iso: string, now = Date.now()): string {
 }
 
 export function RelativeTime({ iso }: { iso: string }) {
-  const exact = new Date(iso).toLocaleString();
+  const exact = dateTime(iso);
   return (
     <time dateTime={iso} title={exact}>
       {relative(iso)}

@@ -6,9 +6,9 @@ import { BurnUp } from '../components/BurnUp';
 import { ErrorMessage, Loading, PageHeader } from '../components/ui';
 import { graphql } from '../gql';
 import { gql } from '../lib/api';
+import { shortDate } from '../lib/dates';
 import { keys } from '../lib/query-keys';
 import type { ViewProps } from '../router';
-import { day } from './Cycles';
 import { IssueList } from './Issues';
 import { Progress } from './Projects';
 
@@ -41,7 +41,7 @@ export function CyclePage({ id, ...view }: ViewProps & { id: string }) {
       </nav>
       <PageHeader title={`${c.team.key} · ${name}`} />
       <p className="muted">
-        {when} · {day(c.startsAt)} – {day(c.endsAt)} <Progress value={c.progress} />
+        {when} · {shortDate(c.startsAt)} – {shortDate(c.endsAt)} <Progress value={c.progress} />
       </p>
       <BurnUp kind="cycles" id={c.id} />
       <IssueList

@@ -7,6 +7,7 @@ import { Button, ErrorMessage, Loading, PageHeader, TextField } from '../compone
 import { graphql } from '../gql';
 import { useAction } from '../lib/action';
 import { gql } from '../lib/api';
+import { shortDate } from '../lib/dates';
 import { keys } from '../lib/query-keys';
 import { Progress } from './Projects';
 
@@ -21,9 +22,6 @@ interface Cycle {
   isFuture: boolean;
   isPast: boolean;
 }
-
-export const day = (d: string) =>
-  new Date(d).toLocaleDateString(undefined, { month: 'short', day: 'numeric' });
 
 export function CyclesPage() {
   const q = useQuery({
@@ -67,7 +65,7 @@ export function CyclesPage() {
                           <strong>{c.name || `Cycle ${c.number}`}</strong>
                         </Link>
                         <span className="muted">
-                          {day(c.startsAt)} – {day(c.endsAt)}
+                          {shortDate(c.startsAt)} – {shortDate(c.endsAt)}
                         </span>
                         <Progress value={c.progress} />
                       </li>

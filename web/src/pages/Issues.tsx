@@ -19,21 +19,14 @@ import { DisplayOptions } from '../components/DisplayOptions';
 import { FilterBar, useSettledFilters } from '../components/Filters';
 import { GettingStarted } from '../components/GettingStarted';
 import { PullRequestMarker } from '../components/GitPanel';
-import {
-  Avatar,
-  BlockedMarker,
-  DueDate,
-  LabelChips,
-  PriorityIcon,
-  StateIcon,
-  shortDate,
-} from '../components/IssueBits';
+import { Avatar, BlockedMarker, DueDate, LabelChips, PriorityIcon, StateIcon } from '../components/IssueBits';
 import { LoadMore } from '../components/LoadMore';
 import { openEdit } from '../components/QuickEdit';
 import { SaveViewButton } from '../components/SaveView';
 import { ErrorMessage, Loading, PageHeader } from '../components/ui';
 import { VirtualList } from '../components/VirtualList';
 import type { IssueFilter, PaginationOrderBy } from '../gql/graphql';
+import { shortDate } from '../lib/dates';
 import { compare, groupIssues, serverGroups } from '../lib/grouping';
 import { useBlockedIds, useIssueLists } from '../lib/issue-pages';
 import { type Issue, toIssueFilter } from '../lib/issues';

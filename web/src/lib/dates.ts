@@ -1,0 +1,28 @@
+// Dates as the reader's locale writes them. Each format is built once: a
+// `toLocale…String` call with options builds a new Intl.DateTimeFormat each
+// time, which was 55 ms of an issue list's first render.
+
+const SHORT = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric' });
+const DATE = new Intl.DateTimeFormat(undefined);
+const DATE_TIME = new Intl.DateTimeFormat(undefined, {
+  year: 'numeric',
+  month: 'numeric',
+  day: 'numeric',
+  hour: 'numeric',
+  minute: 'numeric',
+  second: 'numeric',
+});
+/** en-CA writes a day as YYYY-MM-DD, the API's form of a due date. */
+const ISO_DAY = new Intl.DateTimeFormat('en-CA');
+
+/** A day (YYYY-MM-DD, the reader's midnight) or an instant (full ISO time). */
+const parse = (d: string) => new Date(d.length === 10 ? `${d}T00:00:00` : d);
+
+/** "Nov 27". */
+export const shortDate = (d: string | null) => (d ? SHORT.format(parse(d)) : '');
+/** The locale's date, as `toLocaleDateString()` writes it. */
+export const fullDate = (d: string) => DATE.format(parse(d));
+/** The locale's date and time, as `toLocaleString()` writes it. */
+export const dateTime = (d: string) => DATE_TIME.format(parse(d));
+/** Today in the reader's own time zone, as a due date is written (YYYY-MM-DD). */
+export const today = () => ISO_DAY.format(new Date());
