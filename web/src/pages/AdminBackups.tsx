@@ -135,7 +135,7 @@ export function AdminBackups() {
       label={label}
       value={form[field] as string}
       onChange={(e) => set({ [field]: e.target.value })}
-      error={errs[`target.${field}`] ?? errs[field]}
+      error={errs[field]}
       hint={extra.hint}
       placeholder={extra.placeholder}
       type={extra.type}
@@ -178,6 +178,7 @@ export function AdminBackups() {
           <SelectField
             label="Target"
             value={form.kind}
+            error={errs['target'] && `The target ${errs['target']}: check its fields`}
             onChange={(e) => set({ kind: e.target.value as Form['kind'] })}
           >
             <option value="none">None</option>
