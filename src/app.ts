@@ -16,6 +16,8 @@ import { auditRoutes } from './modules/audit/rest.js';
 import { startAuditRetention } from './modules/audit/retention.js';
 import { authRoutes } from './modules/auth/rest.js';
 import { authenticate } from './modules/auth/service.js';
+import { backupRoutes } from './modules/backups/rest.js';
+import { type BackupWorkerOptions, startBackupWorker } from './modules/backups/worker.js';
 import { commentsRoutes } from './modules/comments/rest.js';
 import { cyclesRoutes } from './modules/cycles/rest.js';
 import { filesRoutes } from './modules/files/rest.js';
@@ -87,6 +89,8 @@ export interface BuildOptions {
   mailWorker?: MailWorkerOptions | false;
   /** Options of the git delivery worker; false: none (tests that stop before processing). */
   gitWorker?: GitWorkerOptions | false;
+  /** Options of the backup worker; false: none (tests that drive their own). */
+  backupWorker?: BackupWorkerOptions | false;
 }
 
 /**
@@ -235,6 +239,7 @@ export async function buildApp(opts: BuildOptions) {
   auditRoutes(app, ctx);
   portabilityRoutes(app, ctx);
   importRoutes(app, ctx);
+  backupRoutes(app, ctx);
   scimTokenRoutes(app, ctx);
   scimRoutes(app, ctx);
   flagRoutes(app, ctx);
@@ -259,6 +264,10 @@ export async function buildApp(opts: BuildOptions) {
   app.addHook('onClose', () => webhookWorker.stop());
   const stopAuditRetention = startAuditRetention(ctx);
   app.addHook('onClose', stopAuditRetention);
+  if (opts.backupWorker !== false) {
+    const backupWorker = startBackupWorker(ctx, opts.backupWorker);
+    app.addHook('onClose', () => backupWorker.stop());
+  }
   mailRoutes(app, ctx);
   if (config.mail && opts.mailWorker !== false) {
     const mailWorker = startMailWorker(ctx, opts.mailWorker);

@@ -53,6 +53,11 @@ describe('admin routes check the role before the body', () => {
       'POST /api/workflow-states',
       'PATCH /api/workflow-states/:id',
       'POST /api/workflow-states/:id/archive',
+      'GET /api/admin/backups/settings',
+      'PUT /api/admin/backups/settings',
+      'POST /api/admin/backups/run',
+      'GET /api/admin/backups',
+      'GET /api/admin/backups/:id',
     ]) {
       assert.ok(keys.includes(known), `${known} is not declared admin-only`);
     }

@@ -12,49 +12,18 @@ import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
-import pg from 'pg';
 import { extract as tarExtract } from 'tar-stream';
 import { buildApp } from '../src/app.js';
 import type { Config } from '../src/config.js';
 import { MANIFEST_NAME, type Manifest } from '../src/modules/portability/archive.js';
 import { exportArchive } from '../src/modules/portability/export.js';
 import { RestoreRefused, restoreArchive } from '../src/modules/portability/restore.js';
-import { type Database, openDatabase } from '../src/platform/db/database.js';
-import { migrate } from '../src/platform/db/migrate.js';
+import type { Database } from '../src/platform/db/database.js';
 import { fileStoreFor } from '../src/platform/storage/index.js';
+import { emptyDatabase } from './support/empty-database.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, testConfig } from './support/env.js';
 import { startTestApp, type TestApp } from './support/harness.js';
 import { type Receiver, signatureValid, startReceiver } from './webhooks-support.js';
-
-/** An empty, migrated database of the kind this run uses (PGlite in memory, or a new PostgreSQL database). */
-async function emptyDatabase(): Promise<Database> {
-  const url = process.env['DATABASE_URL'];
-  let database: Database;
-  if (!url) database = await openDatabase({});
-  else {
-    // Named like the harness's copies so the test runner drops it after the run.
-    const name = `trackway_t_${process.env['TEST_RUN_ID'] ?? 'x'}_${randomBytes(6).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: url });
-    await admin.connect();
-    await admin.query(`create database "${name}"`);
-    await admin.end();
-    const u = new URL(url);
-    u.pathname = `/${name}`;
-    const opened = await openDatabase({ databaseUrl: u.toString() });
-    database = {
-      ...opened,
-      async close() {
-        await opened.close();
-        const a = new pg.Client({ connectionString: url });
-        await a.connect();
-        await a.query(`drop database if exists "${name}" with (force)`);
-        await a.end();
-      },
-    };
-  }
-  await migrate(database.db);
-  return database;
-}
 
 /** Every entry of an archive: name -> bytes (the test's archives are small). */
 async function entriesOf(file: string): Promise<Map<string, Buffer>> {

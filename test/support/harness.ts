@@ -65,7 +65,7 @@ export const uniqueEmail = (prefix = 'user') =>
 
 export async function startTestApp(
   overrides: Partial<Config> = {},
-  options: Pick<BuildOptions, 'loginLimits' | 'clock' | 'mailWorker' | 'gitWorker'> = {},
+  options: Pick<BuildOptions, 'loginLimits' | 'clock' | 'mailWorker' | 'gitWorker' | 'backupWorker'> = {},
 ): Promise<TestApp> {
   const config = testConfig(overrides);
   const database = await freshDatabase({ statementTimeoutMs: config.statementTimeoutMs });
@@ -77,6 +77,7 @@ export async function startTestApp(
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.mailWorker !== undefined ? { mailWorker: options.mailWorker } : {}),
     ...(options.gitWorker !== undefined ? { gitWorker: options.gitWorker } : {}),
+    ...(options.backupWorker !== undefined ? { backupWorker: options.backupWorker } : {}),
   });
   const { app, ctx } = built;
   await app.ready();

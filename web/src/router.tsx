@@ -250,6 +250,7 @@ const AdminScim = adminPage(() => import('./pages/AdminScim'), 'AdminScim');
 const AdminOAuthApps = adminPage(() => import('./pages/AdminOAuthApps'), 'AdminOAuthApps');
 const AdminGit = adminPage(() => import('./pages/AdminGit'), 'AdminGit');
 const AdminImports = adminPage(() => import('./pages/AdminImports'), 'AdminImports');
+const AdminBackups = adminPage(() => import('./pages/AdminBackups'), 'AdminBackups');
 const AdminSso = adminPage(() => import('./pages/AdminSso'), 'AdminSso');
 const AdminTeams = adminPage(() => import('./pages/AdminTeams'), 'AdminTeams');
 const AdminLabels = adminPage(() => import('./pages/AdminTeams'), 'AdminLabels');
@@ -346,6 +347,7 @@ const routeTree = rootRoute.addChildren([
     admin('/admin/oauth-apps', AdminOAuthApps),
     admin('/admin/git', AdminGit),
     admin('/admin/imports', AdminImports),
+    admin('/admin/backups', AdminBackups),
     admin('/admin/sso', AdminSso),
     admin('/admin/teams', AdminTeams),
     admin('/admin/labels', AdminLabels),

@@ -39,6 +39,8 @@ export const AUDIT_TYPES = {
   'workspace.registrationChanged': 'Registration settings changed',
   'workspace.gitBranchFormatChanged': "The format of issues' git branch names changed",
   'workspace.exported': 'The whole workspace was exported as an archive',
+  'backup.settingsChanged': 'Scheduled backup settings changed',
+  'backup.requested': 'A backup was started by hand',
   'import.started': 'An import from another tracker was started or resumed',
   'import.completed': 'An import finished',
   'import.failed': 'An import stopped before its end (run it again to resume)',

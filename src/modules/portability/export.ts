@@ -47,6 +47,8 @@ export interface ExportOptions {
   tmpDir?: string;
   /** Told of each finished entry (the CLI's progress). */
   onEntry?: (summary: { name: string; rows?: number; bytes: number }) => void;
+  /** Told of the manifest's bytes as they go into the archive (a backup run records their checksum). */
+  onManifest?: (manifest: Buffer) => void;
 }
 
 interface Spooled {
@@ -221,7 +223,9 @@ export function exportArchive(db: Db, opts: ExportOptions): Readable {
             files,
             excluded: OPERATIONAL_TABLES,
           };
-          await addBuffer(pack, MANIFEST_NAME, Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`));
+          const manifestBytes = Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`);
+          opts.onManifest?.(manifestBytes);
+          await addBuffer(pack, MANIFEST_NAME, manifestBytes);
         });
       pack.finalize();
     } finally {

@@ -1,4 +1,4 @@
-// Row types of the importers' tables (migration 0052, modules/import).
+// Row types of the importers' tables (migration 0052, modules/import) and of backup runs (0059).
 import type { ColumnType, Generated } from 'kysely';
 import type { NullableTimestamp } from './column-types.js';
 
@@ -37,4 +37,26 @@ export interface ImportPendingTable {
   issue_id: string;
   data: Json<Record<string, unknown>>;
   created_at: Generated<Date>;
+}
+
+/** Scheduled and asked-for backups (migration 0059, modules/backups). */
+export interface BackupRunsTable {
+  id: Generated<string>;
+  trigger: 'schedule' | 'manual';
+  slot: string | null;
+  status: Generated<'pending' | 'running' | 'succeeded' | 'failed'>;
+  target: string;
+  archive: string;
+  attempts: Generated<number>;
+  lease_until: NullableTimestamp;
+  bytes: number | null;
+  sha256: string | null;
+  manifest_sha256: string | null;
+  error: string | null;
+  deleted_by_retention: Generated<number>;
+  pruned_at: NullableTimestamp;
+  requested_by: string | null;
+  created_at: Generated<Date>;
+  started_at: NullableTimestamp;
+  finished_at: NullableTimestamp;
 }

@@ -25,7 +25,12 @@ import type {
   GitDeliveriesTable,
   GitRepositoriesTable,
 } from './tables-git.js';
-import type { ImportPendingTable, ImportRecordsTable, ImportRunsTable } from './tables-import.js';
+import type {
+  BackupRunsTable,
+  ImportPendingTable,
+  ImportRecordsTable,
+  ImportRunsTable,
+} from './tables-import.js';
 import type {
   FileChunksTable,
   FilesTable,
@@ -406,6 +411,7 @@ export interface DB {
   import_runs: ImportRunsTable;
   import_records: ImportRecordsTable;
   import_pending: ImportPendingTable;
+  backup_runs: BackupRunsTable;
 }
 
 export type UserRow = Omit<Selectable<UsersTable>, 'name_slug'>;

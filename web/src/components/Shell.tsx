@@ -198,6 +198,7 @@ export function Shell({ path, children }: { path: string; children: ReactNode })
               {nav('/admin/oauth-apps', 'OAuth apps')}
               {nav('/admin/git', 'Git')}
               {nav('/admin/imports', 'Imports')}
+              {nav('/admin/backups', 'Backups')}
             </>
           )}
         </nav>

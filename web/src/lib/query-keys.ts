@@ -99,6 +99,8 @@ export const keys = {
     git: ['admin', 'git'] as const,
     imports: ['admin', 'imports'] as const,
     importRun: (id: string) => ['admin', 'imports', id] as const,
+    backupSettings: ['admin', 'backups', 'settings'] as const,
+    backupRuns: ['admin', 'backups', 'runs'] as const,
     gitDeliveries: ['admin', 'git', 'deliveries'] as const,
     gitSettings: ['admin', 'git', 'settings'] as const,
     gitAutomation: (teamId: string) => ['admin', 'git', 'automation', teamId] as const,
