@@ -4,6 +4,7 @@
 // (4xx) must leave every table as it was. A route added later is covered
 // without touching this file. FUZZ_RUNS scales the runs per route.
 import assert from 'node:assert/strict';
+import { access } from 'node:fs/promises';
 import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
 import { stopImports } from '../src/modules/import/service.js';
@@ -16,6 +17,20 @@ import { type FuzzWorkspace, fuzzWorkspace } from './support/fuzz/workspace.js';
 import { startTestApp, type TestApp } from './support/harness.js';
 
 const RUNS = Number(process.env['FUZZ_RUNS'] ?? 12);
+
+/** Routes the OpenAPI document leaves out (its paths are what is walked here), and where each is fuzzed. */
+const OUTSIDE_OPENAPI: [RegExp, string][] = [
+  [/^\/api\/docs(\/|$)/, 'no input: the Swagger UI pages'],
+  [/^\/api\/openapi\.json$/, 'no input: the API description'],
+  [/^\/(healthz|readyz)$/, 'no input: health checks'],
+  [/^\/\*$/, 'no input: the web UI shell'],
+  [/^\/scim\/v2(\/|$)/, 'SCIM bodies and filters: test/scim.test.ts'],
+  [/^\/api\/stream$/, 'the change stream and its Last-Event-ID: test/stream-catchup.test.ts'],
+  [/^\/graphql$/, 'GraphQL documents and variables: test/fuzz-graphql.test.ts'],
+  [/^\/oauth\//, 'the OAuth server: test/oauth-fuzz.test.ts'],
+  [/^\/\.well-known\/oauth-/, 'OAuth metadata with any query: test/oauth-fuzz.test.ts'],
+  [/^\/mcp$/, 'MCP bodies (test/oauth-fuzz.test.ts) and tool arguments (test/mcp.test.ts)'],
+];
 /** Only the routes matching this pattern, e.g. FUZZ_ROUTES='GET /api/issues$'. */
 const ONLY = new RegExp(process.env['FUZZ_ROUTES'] ?? '');
 
@@ -152,6 +167,33 @@ describe('fuzz: every REST route', () => {
 
   test('the OpenAPI document lists the routes to fuzz', () => {
     assert.ok(routes.length >= 60, `only ${routes.length} routes`);
+  });
+
+  test('a route the OpenAPI document leaves out is fuzzed elsewhere, by name, or takes no input', async () => {
+    const listed = new Set(routes.map((r) => `${r.method} ${r.path}`));
+    const outside = t.app.routeAuth
+      .filter((r) => r.method !== 'HEAD')
+      .map((r) => ({ method: r.method, url: r.url, open: r.url.replace(/:(\w+)/g, '{$1}') }))
+      .filter((r) => !listed.has(`${r.method} ${r.open}`))
+      // The web build's hashed files, served only once web/dist is built: no input.
+      .filter((r) => !/^\/assets\//.test(r.url));
+    const unaccounted = outside.filter((r) => !OUTSIDE_OPENAPI.some(([re]) => re.test(r.url)));
+    assert.deepEqual(
+      unaccounted.map((r) => `${r.method} ${r.url}`),
+      [],
+      'routes fuzzed nowhere: describe them in OpenAPI or name their fuzz test in OUTSIDE_OPENAPI',
+    );
+    const stale = OUTSIDE_OPENAPI.filter(([re]) => !outside.some((r) => re.test(r.url)));
+    assert.deepEqual(
+      stale.map(([re]) => String(re)),
+      [],
+      'OUTSIDE_OPENAPI names routes that are not there',
+    );
+    for (const [re, where] of OUTSIDE_OPENAPI) {
+      const file = /test\/[\w-]+\.test\.ts/.exec(where)?.[0];
+      if (file) await access(new URL(`../${file}`, import.meta.url));
+      else assert.match(where, /^no input/, `${re}: name the test file, or say it takes no input`);
+    }
   });
 
   test('no 5xx, and a refused request changes nothing', async (ctx) => {

@@ -328,6 +328,138 @@ describe('tools with an API key', () => {
   });
 });
 
+describe('update_issue is all or nothing; cycles are named alike everywhere', () => {
+  let admin: Client;
+  before(async () => {
+    admin = await connect(await keyOf(t.adminToken));
+  });
+
+  test('a refused relation leaves the fields, the labels and the other relations as they were', async () => {
+    const make = async (title: string) =>
+      (await ok(admin, 'create_issue', { team: 'ENG', title })).identifier as string;
+    const [a, b, c] = [await make('Tx A'), await make('Tx B'), await make('Tx C')];
+    await ok(admin, 'update_issue', { issue: a, addRelations: [{ type: 'related', issue: b }] });
+    const tables = (await tablesToWatch(t.ctx.db)).filter(unwatched);
+    const refusedCalls: Record<string, unknown>[] = [
+      // The field update comes first, then a relation that cannot exist: all undone.
+      {
+        issue: a,
+        title: 'Tx A, renamed',
+        priority: 1,
+        addRelations: [{ type: 'blocks', issue: 'ENG-99999' }],
+      },
+      // A valid relation, then one to itself.
+      {
+        issue: a,
+        title: 'Tx A, renamed',
+        addRelations: [
+          { type: 'blocks', issue: c },
+          { type: 'related', issue: a },
+        ],
+      },
+      // A removal that works, then one of a relation that is not there.
+      {
+        issue: a,
+        labels: ['Bug'],
+        removeRelations: [
+          { type: 'related', issue: b },
+          { type: 'duplicate', issue: c },
+        ],
+      },
+      // The same pair twice: the second is a conflict, the first is undone with it.
+      {
+        issue: a,
+        state: 'In Progress',
+        addRelations: [
+          { type: 'duplicate', issue: c },
+          { type: 'duplicate', issue: c },
+        ],
+      },
+    ];
+    for (const args of refusedCalls) {
+      const before = await digest(t.ctx.db, tables);
+      await refused(admin, 'update_issue', args);
+      assert.deepEqual(
+        changedTables(before, await digest(t.ctx.db, tables)),
+        [],
+        `${JSON.stringify(args)} was refused but changed`,
+      );
+    }
+    const now = await ok(admin, 'get_issue', { issue: a });
+    assert.equal(now.title, 'Tx A');
+    assert.deepEqual(
+      now.relations.map((r: any) => `${r.kind} ${r.issue}`),
+      [`related ${b}`],
+    );
+    // The same edits, each possible: one call does them all.
+    await ok(admin, 'update_issue', {
+      issue: a,
+      title: 'Tx A, renamed',
+      removeRelations: [{ type: 'related', issue: b }],
+      addRelations: [{ type: 'blocks', issue: c }],
+    });
+    const done = await ok(admin, 'get_issue', { issue: a });
+    assert.equal(done.title, 'Tx A, renamed');
+    assert.deepEqual(
+      done.relations.map((r: any) => `${r.kind} ${r.issue}`),
+      [`blocks ${c}`],
+    );
+  });
+
+  test('search_issues takes a cycle as update_issue does: current, next, previous, number, name or id', async () => {
+    const team = await t.post('/api/teams', { name: 'MCP Search Cycles', key: 'MSC' }, t.adminToken);
+    assert.equal(team.status, 201, JSON.stringify(team.body));
+    const DAY = 86_400_000;
+    const at = (days: number) => new Date(Date.now() + days * DAY).toISOString();
+    const cycle = async (from: number, to: number, name?: string) => {
+      const res = await t.post(
+        '/api/cycles',
+        { teamId: 'MSC', startsAt: at(from), endsAt: at(to), ...(name ? { name } : {}) },
+        t.adminToken,
+      );
+      assert.equal(res.status, 201, JSON.stringify(res.body));
+      return res.body.cycle as { id: string; number: number };
+    };
+    // Out of order, with an older past cycle: "previous" is the one that ended last.
+    const current = await cycle(-2, 5, 'Harbour');
+    const previous = await cycle(-12, -3);
+    const older = await cycle(-30, -20);
+    const next = await cycle(6, 13);
+    const issueIn: Record<string, string> = {};
+    for (const [name, c] of Object.entries({ current, previous, older, next })) {
+      const made = await ok(admin, 'create_issue', { team: 'MSC', title: `In ${name}`, cycle: c.number });
+      issueIn[c.id] = made.identifier;
+    }
+    const found = async (ref: string | number, withTeam = true) =>
+      (await ok(admin, 'search_issues', { ...(withTeam ? { team: 'MSC' } : {}), cycle: ref })).issues.map(
+        (i: any) => i.identifier,
+      );
+    for (const [ref, c] of [
+      ['current', current],
+      ['NEXT', next],
+      ['previous', previous],
+      [older.number, older],
+      [String(next.number), next],
+      ['harbour', current],
+      [previous.id, previous],
+    ] as const) {
+      assert.deepEqual(await found(ref), [issueIn[c.id]], `cycle ${ref}`);
+    }
+    // An id needs no team; the relative names and numbers do, and say so.
+    assert.deepEqual(await found(older.id, false), [issueIn[older.id]]);
+    assert.match(await refused(admin, 'search_issues', { cycle: 'current' }), /give team too/);
+    assert.match(await refused(admin, 'search_issues', { cycle: 3 }), /give team too/);
+    assert.match(
+      await refused(admin, 'search_issues', { team: 'MSC', cycle: 'constructor' }),
+      /No cycle 'constructor' in MSC; cycles are:/,
+    );
+    // update_issue reads the same names through the same parser.
+    const issue = issueIn[current.id]!;
+    await ok(admin, 'update_issue', { issue, cycle: 'previous' });
+    assert.deepEqual((await found('previous')).sort(), [issueIn[previous.id], issue].sort());
+  });
+});
+
 describe('who sees and changes what (the visibility world)', () => {
   const clientOf: Partial<Record<(typeof ROLES)[number], Client>> = {};
   const issueRecords = () => world.records.filter((r) => r.kind === 'issue');
@@ -474,6 +606,84 @@ describe('any arguments', () => {
         }
       }),
       { numRuns: RUNS * TOOLS.length },
+    );
+  });
+
+  test('update_issue with random relations and cycles: a result or a tool error, and a refusal changes nothing', async () => {
+    const admin = await connect(await keyOf(t.adminToken));
+    const outsider = await connect(await keyOf(world.tokens.outsider));
+    const guest = await connect(await keyOf(world.tokens.guest));
+    const callers = [admin, outsider, guest];
+    const tables = (await tablesToWatch(t.ctx.db)).filter(unwatched);
+    const issues = ['ENG-1', 'ENG-2', 'PRV-1', 'PUB-1', 'PUB-2', 'VLT-1', 'ENG-99999', world.ids['pub1']!];
+    const ref = fc.oneof(
+      { weight: 4, arbitrary: fc.constantFrom(...issues) },
+      { weight: 1, arbitrary: hostileJson },
+      { weight: 1, arbitrary: fc.string({ maxLength: 12 }) },
+    );
+    const kind = fc.oneof(
+      {
+        weight: 4,
+        arbitrary: fc.constantFrom(
+          'blocks',
+          'blocked_by',
+          'related',
+          'duplicate',
+          'duplicated_by',
+          'similar',
+        ),
+      },
+      { weight: 1, arbitrary: fc.oneof(fc.string({ maxLength: 10 }), fc.integer(), fc.constant(null)) },
+    );
+    const relation = fc.oneof(
+      { weight: 6, arbitrary: fc.record({ type: kind, issue: ref }) },
+      { weight: 1, arbitrary: fc.record({ type: kind, issue: ref, extra: hostileJson }) },
+      { weight: 1, arbitrary: hostileJson },
+    );
+    const relations = fc.oneof(
+      { weight: 5, arbitrary: fc.array(relation, { maxLength: 4 }) },
+      { weight: 1, arbitrary: hostileJson },
+    );
+    const cycle = fc.oneof(
+      fc.constantFrom('current', 'next', 'previous', 'none', 'Current', 'constructor', '__proto__', null),
+      fc.integer({ min: -2, max: 30 }),
+      fc.constantFrom(world.ids['ENGcycle']!, world.ids['PRVcycle']!, world.ids['PUBcycle']!, 'nebula cycle'),
+      fc.string({ maxLength: 12 }),
+      hostileJson,
+    );
+    const args = fc.record(
+      {
+        issue: fc.constantFrom('ENG-1', 'PUB-1', 'PRV-1', 'VLT-1', 'PUB-2'),
+        title: fc.string({ minLength: 1, maxLength: 20 }),
+        addRelations: relations,
+        removeRelations: relations,
+        cycle,
+      },
+      { requiredKeys: ['issue'] },
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 0, max: 2 }), args, async (who, a) => {
+        const before = await digest(t.ctx.db, tables);
+        const what = `update_issue ${JSON.stringify(a)} as ${['admin', 'outsider', 'guest'][who]}`;
+        let res: Answer;
+        try {
+          res = await call(callers[who]!, 'update_issue', a);
+        } catch (err) {
+          // The app's JSON parser refuses a body with __proto__ keys on every route (400), by design.
+          assert.ok(JSON.stringify(a).includes('__proto__'), `${what}: a protocol error ${err}`);
+          assert.equal((err as { code?: number }).code, 400, what);
+          return;
+        }
+        assert.doesNotMatch(res.text, /on our side/, `${what}: ${res.text}`);
+        if (res.isError)
+          assert.deepEqual(
+            changedTables(before, await digest(t.ctx.db, tables)),
+            [],
+            `${what}: refused but changed`,
+          );
+        else assert.equal(who === 2, false, `${what}: a guest edited an issue`);
+      }),
+      { numRuns: RUNS * 10 },
     );
   });
 });

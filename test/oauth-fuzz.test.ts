@@ -1,19 +1,42 @@
-// Properties over the OAuth server's input surfaces (modules/oauth): random
-// forms at /oauth/token, /oauth/revoke and /oauth/introspect, random
-// authorization requests, random registrations, and random uids and bodies at
-// the consent endpoints. Whatever arrives, the answer is never a 5xx.
+// Properties over the OAuth server's and MCP's input surfaces (modules/oauth,
+// modules/mcp): random forms at /oauth/token, /oauth/revoke and
+// /oauth/introspect, random authorization requests (GET and POST) and resumes,
+// random registrations, random queries at the metadata documents and the keys,
+// random uids and bodies at the consent endpoints from every role, and random
+// bodies and headers at /mcp. Whatever arrives, the answer is never a 5xx, and
+// a refused request (4xx) changes no table. test/fuzz-rest.test.ts names this
+// file for these routes, which the OpenAPI document leaves out.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
-import { startTestApp, type TestApp } from './support/harness.js';
+import { changedTables, digest, tablesToWatch } from './support/fuzz/digest.js';
+import { hostileJson, hostileString } from './support/fuzz/values.js';
+import { type Res, startTestApp, type TestApp } from './support/harness.js';
 
 const RUNS = Number(process.env['FUZZ_RUNS'] ?? 40);
 
 let t: TestApp;
+let tables: string[];
+/** Who sends: nobody, the admin, a member and a guest (login tokens). */
+const callers: (string | undefined)[] = [undefined];
 
 before(async () => {
   t = await startTestApp();
+  tables = await tablesToWatch(t.ctx.db);
+  callers.push(t.adminToken, (await t.userWithRole('member')).token, (await t.userWithRole('guest')).token);
 });
+
+/** Sends a request; a 5xx fails, and so does a refusal that changed a table. */
+async function refusedChangesNothing(what: string, send: () => Promise<Res>): Promise<Res> {
+  const before = await digest(t.ctx.db, tables);
+  const res = await send();
+  assert.ok(res.status < 500, `${what} answered ${res.status}`);
+  if (res.status >= 400) {
+    const changed = changedTables(before, await digest(t.ctx.db, tables));
+    assert.deepEqual(changed, [], `${what}: refused ${res.status} but changed ${changed}`);
+  }
+  return res;
+}
 
 after(async () => {
   await t?.close();
@@ -59,9 +82,10 @@ const form = fc.dictionary(fc.oneof(fc.constantFrom(...PARAMS), fc.string({ maxL
   maxKeys: 8,
 });
 
-const below500 = (status: number, what: string) => assert.ok(status < 500, `${what} answered ${status}`);
+const caller = fc.integer({ min: 0, max: 3 });
+const who = (n: number) => ['nobody', 'admin', 'member', 'guest'][n];
 
-describe('OAuth inputs never answer 5xx', () => {
+describe('OAuth and MCP inputs: never a 5xx, and a refusal changes nothing', () => {
   test('/oauth/token, /oauth/revoke and /oauth/introspect take any form', async () => {
     await fc.assert(
       fc.asyncProperty(
@@ -75,20 +99,61 @@ describe('OAuth inputs never answer 5xx', () => {
           const headers: Record<string, string> = { 'content-type': type };
           if (basic !== undefined)
             headers['authorization'] = `Basic ${Buffer.from(basic).toString('base64')}`;
-          const res = await t.request('POST', url, { payload, headers });
-          below500(res.status, `${url} ${payload}`);
+          await refusedChangesNothing(`${url} ${payload}`, () =>
+            t.request('POST', url, { payload, headers }),
+          );
         },
       ),
       { numRuns: RUNS },
     );
   });
 
-  test('/oauth/authorize takes any query', async () => {
+  test('/oauth/authorize takes any query or form, and its resume any uid, from anyone', async () => {
     await fc.assert(
-      fc.asyncProperty(form, async (fields) => {
-        const res = await t.request('GET', `/oauth/authorize?${new URLSearchParams(fields)}`);
-        below500(res.status, `authorize ${JSON.stringify(fields)}`);
-      }),
+      fc.asyncProperty(
+        form,
+        fc.constantFrom('GET', 'POST', 'resume'),
+        fc.oneof(fc.string({ maxLength: 40 }), fc.stringMatching(/^[A-Za-z0-9_-]{21}$/)),
+        caller,
+        async (fields, how, uid, n) => {
+          const token = callers[n];
+          const query = new URLSearchParams(fields).toString();
+          const what = `${how} authorize ${query} as ${who(n)}`;
+          await refusedChangesNothing(what, () =>
+            how === 'GET'
+              ? t.request('GET', `/oauth/authorize?${query}`, { token })
+              : how === 'POST'
+                ? t.request('POST', '/oauth/authorize', {
+                    token,
+                    payload: query,
+                    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+                  })
+                : t.request('GET', `/oauth/authorize/${encodeURIComponent(uid)}?${query}`, { token }),
+          );
+        },
+      ),
+      { numRuns: RUNS * 2 },
+    );
+  });
+
+  test('the metadata documents and the keys take any query and any credential', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(
+          '/.well-known/oauth-authorization-server',
+          '/.well-known/oauth-protected-resource',
+          '/.well-known/oauth-protected-resource/mcp',
+          '/oauth/jwks',
+        ),
+        form,
+        caller,
+        async (url, fields, n) => {
+          const res = await refusedChangesNothing(`${url} as ${who(n)}`, () =>
+            t.request('GET', `${url}?${new URLSearchParams(fields)}`, { token: callers[n] }),
+          );
+          assert.equal(res.status, 200, `${url}: ${res.status}`);
+        },
+      ),
       { numRuns: RUNS },
     );
   });
@@ -96,11 +161,12 @@ describe('OAuth inputs never answer 5xx', () => {
   test('/oauth/register takes any JSON', async () => {
     await fc.assert(
       fc.asyncProperty(fc.jsonValue({ maxDepth: 3 }), async (body) => {
-        const res = await t.request('POST', '/oauth/register', {
-          payload: JSON.stringify(body),
-          headers: { 'content-type': 'application/json' },
-        });
-        below500(res.status, `register ${JSON.stringify(body)}`);
+        await refusedChangesNothing(`register ${JSON.stringify(body)}`, () =>
+          t.request('POST', '/oauth/register', {
+            payload: JSON.stringify(body),
+            headers: { 'content-type': 'application/json' },
+          }),
+        );
       }),
       { numRuns: RUNS },
     );
@@ -140,40 +206,106 @@ describe('OAuth inputs never answer 5xx', () => {
           { requiredKeys: [] },
         ),
         fc.boolean(),
-        async (body, edit) => {
-          const res = edit
-            ? await t.patch(
-                `/api/admin/oauth/apps/${made.body.clientId}`,
-                { ...body, kind: undefined },
-                t.adminToken,
-              )
-            : await t.post('/api/admin/oauth/apps', body, t.adminToken);
-          below500(res.status, `${edit ? 'edit' : 'register'} ${JSON.stringify(body)}`);
+        caller,
+        async (body, edit, n) => {
+          const token = callers[n];
+          const res = await refusedChangesNothing(
+            `${edit ? 'edit' : 'register'} ${JSON.stringify(body)} as ${who(n)}`,
+            () =>
+              edit
+                ? t.patch(`/api/admin/oauth/apps/${made.body.clientId}`, { ...body, kind: undefined }, token)
+                : t.post('/api/admin/oauth/apps', body, token),
+          );
+          if (n !== 1) assert.equal(res.status, n === 0 ? 401 : 403, `as ${who(n)}`);
+        },
+      ),
+      { numRuns: RUNS * 2 },
+    );
+  });
+
+  test('the consent endpoints take any uid and body, from anyone', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(fc.string({ maxLength: 80 }), fc.stringMatching(/^[A-Za-z0-9_-]{21}$/)),
+        fc.constantFrom('', '/consent', '/deny'),
+        fc.option(fc.jsonValue({ maxDepth: 2 }), { nil: undefined }),
+        caller,
+        async (uid, action, body, n) => {
+          await refusedChangesNothing(`${action} ${uid} as ${who(n)}`, () =>
+            t.request(
+              action ? 'POST' : 'GET',
+              `/api/oauth/interactions/${encodeURIComponent(uid)}${action}`,
+              {
+                token: callers[n],
+                ...(body !== undefined && action ? { body } : {}),
+              },
+            ),
+          );
         },
       ),
       { numRuns: RUNS },
     );
   });
 
-  test('the consent endpoints take any uid and body', async () => {
+  test('/mcp takes any body, method and headers', async () => {
+    const message = fc.record(
+      {
+        jsonrpc: fc.oneof(fc.constant('2.0'), hostileJson),
+        id: fc.oneof(fc.integer(), fc.string({ maxLength: 8 }), fc.constant(null), hostileJson),
+        method: fc.oneof(
+          fc.constantFrom(
+            'initialize',
+            'tools/list',
+            'tools/call',
+            'resources/list',
+            'resources/read',
+            'resources/templates/list',
+            'prompts/list',
+            'ping',
+            'notifications/initialized',
+          ),
+          hostileString,
+        ),
+        params: fc.oneof(
+          fc.record(
+            {
+              name: fc.constantFrom('search_issues', 'create_issue', 'update_issue', 'nope'),
+              arguments: fc.oneof(hostileJson, fc.dictionary(fc.string({ maxLength: 8 }), hostileJson)),
+              uri: fc.constantFrom('trackway://issue/ENG-1', 'trackway://project/x', 'file:///etc/passwd'),
+              protocolVersion: fc.constantFrom('2025-03-26', '2025-06-18', 'x'),
+            },
+            { requiredKeys: [] },
+          ),
+          hostileJson,
+        ),
+      },
+      { requiredKeys: [] },
+    );
+    const body = fc.oneof(
+      { weight: 4, arbitrary: message.map((m) => JSON.stringify(m)) },
+      { weight: 1, arbitrary: fc.array(message, { maxLength: 3 }).map((m) => JSON.stringify(m)) },
+      { weight: 1, arbitrary: hostileString },
+    );
     await fc.assert(
       fc.asyncProperty(
-        fc.oneof(fc.string({ maxLength: 80 }), fc.stringMatching(/^[A-Za-z0-9_-]{21}$/)),
-        fc.constantFrom('', '/consent', '/deny'),
-        fc.option(fc.jsonValue({ maxDepth: 2 }), { nil: undefined }),
-        async (uid, action, body) => {
-          const res = await t.request(
-            action ? 'POST' : 'GET',
-            `/api/oauth/interactions/${encodeURIComponent(uid)}${action}`,
-            {
-              token: t.adminToken,
-              ...(body !== undefined && action ? { body } : {}),
-            },
+        fc.constantFrom('POST', 'GET', 'DELETE'),
+        body,
+        fc.constantFrom('application/json, text/event-stream', 'application/json', 'text/html', '*/*'),
+        fc.constantFrom('application/json', 'text/plain', 'application/x-www-form-urlencoded'),
+        caller,
+        async (method, payload, accept, type, n) => {
+          const what = `${method} /mcp ${payload.slice(0, 200)} (${accept}; ${type}) as ${who(n)}`;
+          const res = await refusedChangesNothing(what, () =>
+            t.request(method, '/mcp', {
+              token: callers[n],
+              ...(method === 'POST' ? { payload } : {}),
+              headers: { accept, ...(method === 'POST' ? { 'content-type': type } : {}) },
+            }),
           );
-          below500(res.status, `${action} ${uid}`);
+          if (n === 0) assert.equal(res.status, 401, what);
         },
       ),
-      { numRuns: RUNS },
+      { numRuns: RUNS * 3 },
     );
   });
 });

@@ -316,6 +316,55 @@ describe('a pending authorization belongs to the browser that started it', () =>
     // Finished: gone for her too, and never Mallory's.
     assert.equal((await t.request('GET', path, browser)).status, 404);
   });
+
+  test('in that browser it belongs to the account that opened it: another account signed in there is refused', async () => {
+    const config = await register('Bound to its account');
+    const alice = await t.userWithRole('member');
+    const bob = await t.userWithRole('member');
+    const verifier = oidc.randomPKCECodeVerifier();
+    const url = oidc.buildAuthorizationUrl(config, {
+      redirect_uri: REDIRECT,
+      scope: 'read write',
+      state: oidc.randomState(),
+      code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: 'S256',
+    });
+    const jar = new Map<string, string>();
+    const res = await fetch(url, { redirect: 'manual', headers: { cookie: cookieHeader(jar) } });
+    for (const [k, v] of cookiesOf(res.headers.getSetCookie())) jar.set(k, v);
+    await res.text();
+    const uid = /^\/oauth\/consent\/([\w-]+)$/.exec(new URL(res.headers.get('location')!, url).pathname)?.[1];
+    assert.ok(uid);
+    const path = `/api/oauth/interactions/${uid}`;
+    const cookie = { cookie: cookieHeader(jar) };
+    // Alice, signed in, opens the consent page: it is hers from now on.
+    const seen = await t.request('GET', path, { token: alice.token, headers: cookie });
+    assert.equal(seen.status, 200, JSON.stringify(seen.body));
+    // She signs out; Bob signs in in the same browser (its cookies) and answers: refused, nothing granted.
+    const out = await t.post('/api/auth/logout', {}, alice.token);
+    assert.ok(out.status < 300, JSON.stringify(out.body));
+    for (const action of ['', '/consent', '/deny']) {
+      const as = await t.request(action ? 'POST' : 'GET', `${path}${action}`, {
+        token: bob.token,
+        headers: cookie,
+      });
+      assert.equal(as.status, 403, `${action || 'GET'} as Bob: ${JSON.stringify(as.body)}`);
+      assert.equal(as.body.error.code, 'FORBIDDEN');
+      assert.match(as.body.error.message, /another account/);
+    }
+    const apps = await t.get('/api/oauth/apps', bob.token);
+    assert.equal(apps.status, 200, JSON.stringify(apps.body));
+    assert.equal(
+      apps.body.apps.some((a: any) => a.name === 'Bound to its account'),
+      false,
+      'Bob authorized nothing',
+    );
+    // Alice signs in again: the authorization is still hers to answer, for her own account.
+    const again = await t.post('/api/auth/login', { email: alice.email, password: 'password-123' });
+    assert.equal(again.status, 200, JSON.stringify(again.body));
+    const done = await t.request('POST', `${path}/consent`, { token: again.body.token, headers: cookie });
+    assert.equal(done.status, 200, JSON.stringify(done.body));
+  });
 });
 
 describe('scopes', () => {

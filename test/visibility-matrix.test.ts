@@ -37,15 +37,15 @@ const SKIP_ROUTES: [RegExp, string][] = [
   [/^\/api\/stream$/, 'the change stream never ends; who gets which event: test/stream.test.ts'],
   [
     /^\/oauth\/authorize(\/:uid)?$/,
-    "OAuth authorization (oidc-provider): a redirect to the consent page or an error page about the app's request, no records: test/oauth.test.ts, test/oauth-fuzz.test.ts",
+    "OAuth authorization (oidc-provider): a redirect to the consent page or an error page about the app's request, no records: every role's answer in test/visibility-apps.test.ts",
   ],
   [
     /^\/api\/oauth\/interactions\/:uid$/,
-    'one pending consent named by its unguessable uid: the app and the scopes asked, no records: test/oauth.test.ts',
+    'one pending consent named by its unguessable uid, bound to its browser and account: the app and the scopes asked, no records: test/visibility-apps.test.ts, test/oauth.test.ts',
   ],
   [
     /^\/mcp$/,
-    'MCP: GET is 405 (stateless); its reads go through POST, walked against this world in test/mcp.test.ts',
+    'MCP: GET is 405 (stateless); its reads go through POST, walked against this world with API keys in test/mcp.test.ts and with OAuth tokens in test/visibility-apps.test.ts',
   ],
   [/^\/api\/notifications\/:id$/, "one person's own rows, not a team's: test/notifications.test.ts"],
   [

@@ -1,7 +1,9 @@
-// OAuth apps in a real browser: an app (openid-client) sends a person to
-// Trackway's authorization endpoint; they sign in, read the app's name and
-// what it asks for in words on the consent page, and allow it; the app
-// exchanges the code with PKCE and refreshes; the person revokes the app in
+// OAuth apps in a real browser: an app (openid-client) discovers the server
+// as an MCP client does (the /mcp challenge, both metadata documents),
+// registers itself and sends a person to Trackway's authorization endpoint;
+// they sign in, read the app's name and what it asks for in words on the
+// consent page, and allow it; the app exchanges the code with PKCE, refreshes
+// and revokes a token (refused at once); the person revokes the app in
 // Settings → Authorized apps and its token is refused on REST, GraphQL and
 // MCP. A refusal on the consent page sends the app access_denied. An admin
 // registers an app (its secret shown once), turns dynamic registration off
@@ -65,7 +67,25 @@ const doors = async (token: string) => [
 ];
 
 describe('UI: OAuth apps', () => {
-  test('authorize in the browser, exchange with PKCE, refresh, revoke in Settings: the token is refused', async () => {
+  test('discover, register, authorize in the browser, exchange with PKCE, refresh, revoke: the tokens are refused', async () => {
+    // As an MCP client starts: /mcp's challenge names the protected-resource metadata, which names
+    // the authorization server, whose metadata names the registration endpoint.
+    const challenge = await fetch(`${ui.base}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    await challenge.text();
+    assert.equal(challenge.status, 401);
+    const resourceUrl = /resource_metadata="([^"]+)"/.exec(
+      challenge.headers.get('www-authenticate') ?? '',
+    )?.[1];
+    assert.ok(resourceUrl, 'the challenge names the resource metadata');
+    const resource = await (await fetch(resourceUrl)).json();
+    const server = await (
+      await fetch(`${resource.authorization_servers[0]}/.well-known/oauth-authorization-server`)
+    ).json();
+    assert.equal(server.registration_endpoint, `${ui.base}/oauth/register`);
     const config = await registerDynamic(ui.base, 'Pair Programmer', REDIRECT);
     const { page } = await ui.newPage();
     const flow = await startAuthorization(config, 'read issues:create', REDIRECT);
@@ -95,6 +115,9 @@ describe('UI: OAuth apps', () => {
     assert.equal(me.body.user.email, person.email);
     const refreshed = await oidc.refreshTokenGrant(config, tokens.refresh_token!);
     assert.deepEqual(await doors(refreshed.access_token), [200, 200, 200]);
+    // The app revokes its first access token (RFC 7009): refused at once, on every door.
+    await oidc.tokenRevocation(config, tokens.access_token);
+    assert.deepEqual(await doors(tokens.access_token), [401, 401, 401]);
 
     await page.goto('/');
     await page.locator('main#main').waitFor();

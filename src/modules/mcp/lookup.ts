@@ -148,25 +148,36 @@ export class Lookup {
     return found;
   }
 
-  /** A cycle of the team by number, name, id, "current" or "next" (the upcoming one that starts first). */
+  /**
+   * A cycle of the team as both tools take it (cycleRef): its id, number or
+   * name, or "current", "next" (the upcoming one that starts first) or
+   * "previous" (the past one that ended last).
+   */
   async cycle(teamId: string, teamKey: string, ref: string | number): Promise<string> {
     const cycles = await this.cycles(teamId);
     const r = norm(String(ref));
-    const next =
-      r === 'next'
-        ? cycles
-            .filter((c) => c['status'] === 'upcoming')
-            .sort((a, b) => String(a['startsAt']).localeCompare(String(b['startsAt'])))[0]
-        : undefined;
-    const found =
-      next ??
-      cycles.find((c) => {
-        if (c['id'] === ref || String(c['number']) === r) return true;
-        if (c['name'] !== null && norm(String(c['name'])) === r) return true;
-        if (r === 'current') return c['status'] === 'current';
-        return false;
-      });
-    const hit = found;
+    const byStart = (a: Rec, b: Rec) => String(a['startsAt']).localeCompare(String(b['startsAt']));
+    const relative = new Map<string, () => Rec | undefined>([
+      ['current', () => cycles.find((c) => c['status'] === 'current')],
+      ['next', () => cycles.filter((c) => c['status'] === 'upcoming').sort(byStart)[0]],
+      [
+        'previous',
+        () =>
+          cycles
+            .filter((c) => c['status'] === 'past')
+            .sort(byStart)
+            .at(-1),
+      ],
+    ]);
+    const pick = relative.get(r);
+    const hit = pick
+      ? pick()
+      : cycles.find(
+          (c) =>
+            c['id'] === ref ||
+            String(c['number']) === r ||
+            (c['name'] !== null && norm(String(c['name'])) === r),
+        );
     if (!hit) {
       throw new ToolError(
         `No cycle '${ref}' in ${teamKey}; cycles are: ${

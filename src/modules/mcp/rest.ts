@@ -32,12 +32,12 @@ const noSessions = () =>
   new AppError(405, 'BAD_REQUEST', 'This MCP endpoint is stateless: send JSON-RPC messages with POST');
 
 export function mcpRoutes(app: Http, ctx: AppContext, budgetOf: (actor: Actor) => RequestBudget): void {
-  const challenge = challengeOf(ctx.config.publicUrl);
   const common = {
     schema: { hide: true },
     config: { scopes: 'per-operation' },
     onSend: async (_req: unknown, reply: FastifyReply) => {
-      if (reply.statusCode === 401) reply.header('www-authenticate', challenge);
+      // Read when answering, as the metadata documents read it: the same URL in both.
+      if (reply.statusCode === 401) reply.header('www-authenticate', challengeOf(ctx.config.publicUrl));
     },
   } as const;
 

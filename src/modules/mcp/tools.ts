@@ -70,6 +70,11 @@ const Clearable = (description: string) =>
   Type.Union([Ref(description), Type.Null()], { description: `${description}; null clears it` });
 
 const IssueRef = Ref('Issue identifier or id, e.g. "ENG-123"');
+/** A cycle as every tool takes it, resolved by Lookup.cycle within a team. */
+const CycleRef = (description: string) =>
+  Type.Union([Type.Integer({ minimum: 0 }), Ref('Cycle name or id, or "current", "next" or "previous"')], {
+    description,
+  });
 const Limit = (dflt: number, max = 50) =>
   Type.Integer({ minimum: 1, maximum: max, default: dflt, description: `How many to return (1-${max})` });
 const Cursor = Type.String({
@@ -106,7 +111,11 @@ const SearchInput = Type.Object(
     assignee: opt(Ref('"me", "none", an email or a name, e.g. "ana@example.com"')),
     label: opt(Ref('Label name or id, e.g. "Bug"')),
     project: opt(Ref('Project name or id, or "none", e.g. "Mobile launch"')),
-    cycle: opt(Ref('Cycle number, name or id, or "current" (needs team), e.g. "12"')),
+    cycle: opt(
+      CycleRef(
+        'Cycle number, name or id, or "current", "next" or "previous" (with team, except an id); "none" for issues in no cycle; e.g. "current"',
+      ),
+    ),
     priority: opt(Priority),
     text: opt(
       Type.String({
@@ -159,11 +168,16 @@ async function issueQuery(call: ToolCall, a: Rec) {
         ? null
         : String((await call.lookup.project(a['project']))['id']);
   }
-  if (typeof a['cycle'] === 'string') {
-    if (a['cycle'].trim().toLowerCase() === 'none') filters.cycleId = null;
-    else if (!team)
-      throw new ToolError('A cycle is numbered within its team: give team too, e.g. team "ENG", cycle "12".');
-    else filters.cycleId = await call.lookup.cycle(String(team['id']), String(team['key']), a['cycle']);
+  const cycle = a['cycle'];
+  if (typeof cycle === 'string' || typeof cycle === 'number') {
+    if (typeof cycle === 'string' && cycle.trim().toLowerCase() === 'none') filters.cycleId = null;
+    else if (team) filters.cycleId = await call.lookup.cycle(String(team['id']), String(team['key']), cycle);
+    // An id names one cycle in any team (one the caller cannot see matches no issue they see).
+    else if (typeof cycle === 'string' && isUuid(cycle)) filters.cycleId = cycle;
+    else
+      throw new ToolError(
+        'A cycle is numbered within its team: give team too, e.g. team "ENG", cycle "current".',
+      );
   }
   if (typeof a['priority'] === 'number') filters.priority = a['priority'];
   const filter = tree.length === 0 ? undefined : tree.length === 1 ? tree[0]! : { and: tree };
@@ -210,10 +224,13 @@ const IssueFields = {
   ),
   project: opt(Clearable('Project name or id, e.g. "Mobile launch"')),
   cycle: opt(
-    Type.Union([Type.Integer({ minimum: 0 }), Ref('Cycle name or id'), Type.Null()], {
-      description:
-        'Cycle number, name or id in the team, or "current" or "next", e.g. 12 or "next"; null clears it',
-    }),
+    Type.Union(
+      [CycleRef('Cycle number, name or id in the team, or "current", "next" or "previous"'), Type.Null()],
+      {
+        description:
+          'Cycle number, name or id in the team, or "current", "next" or "previous", e.g. 12 or "next"; null clears it',
+      },
+    ),
   ),
   milestone: opt(Clearable('Milestone name or id in the issue\'s project, e.g. "Beta"')),
   parent: opt(Clearable('Parent issue identifier or id, e.g. "ENG-100"')),
@@ -465,11 +482,15 @@ export const TOOLS: readonly Tool[] = [
           'Nothing to change: give at least one of title, description, state, assignee, priority, labels, addLabels, removeLabels, project, cycle, milestone, parent, dueDate, estimate, addRelations, removeRelations.',
         );
       }
-      if (Object.keys(input).length > 0) await updateIssue(call.ctx, call.actor, current.id, input);
-      // Through the relations service, one at a time, as REST's POST and DELETE.
-      for (const item of removing)
-        await deleteRelationBetween(call.ctx, call.actor, relationInput(current.id, item));
-      for (const item of adding) await createRelation(call.ctx, call.actor, relationInput(current.id, item));
+      // One transaction: a refused relation leaves the fields as they were, and the other way round.
+      await call.ctx.db.transaction().execute(async (trx) => {
+        if (Object.keys(input).length > 0) await updateIssue(call.ctx, call.actor, current.id, input, trx);
+        // Through the relations service, one at a time, as REST's POST and DELETE.
+        for (const item of removing)
+          await deleteRelationBetween(call.ctx, call.actor, relationInput(current.id, item), trx);
+        for (const item of adding)
+          await createRelation(call.ctx, call.actor, relationInput(current.id, item), trx);
+      });
       return issueAnswer(call, current.id);
     },
   },

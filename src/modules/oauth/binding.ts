@@ -5,7 +5,9 @@
 // the browser that started it (perhaps someone else's) collects the code. So
 // the starting browser also gets a cookie of ours, scoped to those routes,
 // holding a MAC of the uid under a key derived from the workspace secret; a
-// request without it is answered as if the interaction did not exist.
+// request without it is answered as if the interaction did not exist. In
+// that browser, the interaction is also one account's: the first signed-in
+// person to use it claims it (service.ts, `pending`).
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { fastifyCookie } from '@fastify/cookie';
 import type { AppContext } from '../../platform/context.js';

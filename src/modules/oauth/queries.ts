@@ -105,6 +105,38 @@ export async function destroyModel(db: Db, model: string, id: string): Promise<v
   await db.deleteFrom('oauth_store').where('model', '=', model).where('id', '=', id).execute();
 }
 
+/** The store's name for which account a pending authorization belongs to (binding.ts). */
+const CLAIM_MODEL = 'InteractionClaim';
+
+/**
+ * Claims interaction `uid` for `accountId` unless someone already has, and
+ * answers the claimant: the first signed-in person to use it, whoever comes later.
+ */
+export async function claimInteraction(
+  db: Db,
+  uid: string,
+  accountId: string,
+  expiresInSeconds: number,
+): Promise<string | undefined> {
+  await db
+    .insertInto('oauth_store')
+    .values({
+      model: CLAIM_MODEL,
+      id: uid,
+      payload: sql`${JSON.stringify({ accountId })}::jsonb`,
+      grant_id: null,
+      uid: null,
+      user_code: null,
+      expires_at: sql<Date>`now() + make_interval(secs => ${expiresInSeconds})`,
+      consumed_at: null,
+    })
+    .onConflict((oc) => oc.columns(['model', 'id']).doNothing())
+    .execute();
+  const claim = await findModel(db, CLAIM_MODEL, uid);
+  const owner = claim?.payload['accountId'];
+  return typeof owner === 'string' ? owner : undefined;
+}
+
 /** Everything issued under a grant (its codes and tokens): revoking the grant ends them all. */
 export async function destroyByGrant(db: Db, grantId: string): Promise<void> {
   await db.deleteFrom('oauth_store').where('grant_id', '=', grantId).execute();

@@ -222,7 +222,7 @@ export async function oauthRoutes(app: Http, ctx: AppContext): Promise<void> {
         response: { 200: InteractionView, ...errors(401, 403, 404) },
       },
     },
-    async (req) => describeInteraction(ctx, provider(), req.params.uid, req.headers.cookie),
+    async (req) => describeInteraction(ctx, provider(), actorOf(req), req.params.uid, req.headers.cookie),
   );
   app.post(
     '/api/oauth/interactions/:uid/consent',
@@ -248,7 +248,7 @@ export async function oauthRoutes(app: Http, ctx: AppContext): Promise<void> {
         response: { 200: Next, ...errors(401, 403, 404) },
       },
     },
-    async (req) => deny(ctx, provider(), req.params.uid, req.headers.cookie),
+    async (req) => deny(ctx, provider(), actorOf(req), req.params.uid, req.headers.cookie),
   );
 
   app.get(

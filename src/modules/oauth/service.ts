@@ -10,7 +10,7 @@ import { auditActorOf, changes, recordAudit } from '../audit/record.js';
 import { assertAdmin } from '../users/policy.js';
 import { startedHere } from './binding.js';
 import { actsAsApp } from './provider.js';
-import { ensureAppUser, markAppActorGrant } from './queries.js';
+import { claimInteraction, ensureAppUser, markAppActorGrant } from './queries.js';
 import { SCOPE_WORDS, SCOPES, type Scope } from './scopes.js';
 import { type OAuthSettings, oauthSettings, saveOAuthSettings } from './settings.js';
 
@@ -24,12 +24,28 @@ const expired = () =>
 /**
  * The pending interaction `uid`, asked for from the browser that started it
  * (`cookies`: the request's Cookie header, binding.ts); from anywhere else it
- * does not exist, whoever is signed in.
+ * does not exist, whoever is signed in. In that browser it belongs to the
+ * first account that reads or answers it: after a change of account, the
+ * next one is refused and must start again from the app.
  */
-async function pending(ctx: AppContext, provider: Provider, uid: string, cookies: string | undefined) {
+async function pending(
+  ctx: AppContext,
+  provider: Provider,
+  actor: Actor,
+  uid: string,
+  cookies: string | undefined,
+) {
   if (!startedHere(ctx, cookies, uid)) throw expired();
   const interaction: Interaction | undefined = await provider.Interaction.find(uid);
   if (!interaction || interaction.result) throw expired();
+  const ttl = Math.max(1, interaction.exp - Math.floor(Date.now() / 1000));
+  if ((await claimInteraction(ctx.db, uid, actor.id, ttl)) !== actor.id) {
+    throw new AppError(
+      403,
+      'FORBIDDEN',
+      'This authorization was started under another account; sign in as that account, or start again from the app',
+    );
+  }
   return interaction;
 }
 
@@ -42,10 +58,11 @@ function requestedScopes(interaction: Interaction): Scope[] {
 export async function describeInteraction(
   ctx: AppContext,
   provider: Provider,
+  actor: Actor,
   uid: string,
   cookies: string | undefined,
 ) {
-  const interaction = await pending(ctx, provider, uid, cookies);
+  const interaction = await pending(ctx, provider, actor, uid, cookies);
   const clientId = String(interaction.params['client_id'] ?? '');
   const client = await provider.Client.find(clientId);
   if (!client) throw notFound('App');
@@ -71,7 +88,7 @@ export async function consent(
   uid: string,
   cookies: string | undefined,
 ) {
-  const interaction = await pending(ctx, provider, uid, cookies);
+  const interaction = await pending(ctx, provider, actor, uid, cookies);
   const clientId = String(interaction.params['client_id'] ?? '');
   const scopes = requestedScopes(interaction);
   const asApp = actsAsApp(interaction.params['actor']);
@@ -101,8 +118,14 @@ export async function consent(
 }
 
 /** Finishes an authorization with the person's refusal: the app gets access_denied. */
-export async function deny(ctx: AppContext, provider: Provider, uid: string, cookies: string | undefined) {
-  const interaction = await pending(ctx, provider, uid, cookies);
+export async function deny(
+  ctx: AppContext,
+  provider: Provider,
+  actor: Actor,
+  uid: string,
+  cookies: string | undefined,
+) {
+  const interaction = await pending(ctx, provider, actor, uid, cookies);
   interaction.result = {
     error: 'access_denied',
     error_description: 'The person declined to authorize the app',

@@ -210,17 +210,24 @@ export async function updateRelation(
   );
 }
 
-export async function deleteRelation(ctx: AppContext, actor: Actor, id: string): Promise<IssueRelationRow> {
+export async function deleteRelation(
+  ctx: AppContext,
+  actor: Actor,
+  id: string,
+  /** The caller's transaction (MCP's update_issue: its field changes and relation edits as one). */
+  within?: Db,
+): Promise<IssueRelationRow> {
   assertCanEditIssues(actor);
-  const access = await teamAccess(ctx.db, actor);
-  return ctx.db.transaction().execute(async (trx) => {
+  const access = await teamAccess(within ?? ctx.db, actor);
+  const work = async (trx: Db) => {
     const current = isUuid(id) ? await q.findRelation(trx, id, access, true) : undefined;
     if (!current) throw notFound('Issue relation');
     const ev = await event(ctx, trx, actor, current);
     await q.deleteRelationRow(trx, id);
     await recordEvent(ctx, trx, { ...ev, action: 'remove' });
     return current;
-  });
+  };
+  return within ? work(within) : ctx.db.transaction().execute(work);
 }
 
 /**
@@ -228,16 +235,23 @@ export async function deleteRelation(ctx: AppContext, actor: Actor, id: string):
  * identifiers), as an assistant names it (MCP update_issue): 404 when there is
  * none, or when a `blocks` relation runs the other way.
  */
-export async function deleteRelationBetween(ctx: AppContext, actor: Actor, input: RelationInput) {
+export async function deleteRelationBetween(
+  ctx: AppContext,
+  actor: Actor,
+  input: RelationInput,
+  /** The caller's transaction, as deleteRelation takes it. */
+  within?: Db,
+) {
   assertCanEditIssues(actor);
   const type = checkType(input.type);
-  const access = await teamAccess(ctx.db, actor);
-  const issueId = await visibleIssue(ctx.db, input.issueId, access, 'issueId');
-  const relatedIssueId = await visibleIssue(ctx.db, input.relatedIssueId, access, 'relatedIssueId');
-  const found = await q.findPair(ctx.db, issueId, relatedIssueId, type);
+  const db = within ?? ctx.db;
+  const access = await teamAccess(db, actor);
+  const issueId = await visibleIssue(db, input.issueId, access, 'issueId');
+  const relatedIssueId = await visibleIssue(db, input.relatedIssueId, access, 'relatedIssueId');
+  const found = await q.findPair(db, issueId, relatedIssueId, type);
   // Only blocks has a direction (a pair is linked once per type, whichever end is the source).
   if (!found || (type === 'blocks' && found.issue_id !== issueId)) throw notFound('Issue relation');
-  return deleteRelation(ctx, actor, found.id);
+  return deleteRelation(ctx, actor, found.id, within);
 }
 
 /** One relation as REST answers it, `{"relation":...}` (its GET, and a write's answer read back as the GET would). */

@@ -7,7 +7,7 @@ import fc from 'fast-check';
 /** Real record ids of the running app, so generated requests reach real rows. */
 export interface IdPool {
   uuids: string[];
-  /** Issue identifiers such as ENG-1, team keys such as ENG. */
+  /** Issue identifiers such as ENG-1, team keys such as ENG, an OAuth app's client id. */
   keys: string[];
 }
 

@@ -56,6 +56,15 @@ export async function fuzzWorkspace(t: TestApp): Promise<FuzzWorkspace> {
     await t.post('/api/admin/webhooks', { url: 'http://127.0.0.1:9/hook', label: 'fuzz' }, admin),
     'webhook',
   );
+  // An OAuth app, so that the routes naming a client id reach a real one.
+  const oauthApp = must(
+    await t.post(
+      '/api/admin/oauth/apps',
+      { name: 'Fuzz app', redirectUris: ['http://127.0.0.1:9/cb'] },
+      admin,
+    ),
+    'clientId',
+  );
   const labels = must(await t.get('/api/labels', admin), 'labels');
   const states = must(await t.get(`/api/workflow-states?teamId=${teamId}`, admin), 'workflowStates');
 
@@ -74,7 +83,7 @@ export async function fuzzWorkspace(t: TestApp): Promise<FuzzWorkspace> {
   ].filter((x): x is string => typeof x === 'string');
 
   return {
-    pool: { uuids: ids, keys: [issue.identifier, child.identifier, 'ENG'].filter(Boolean) },
+    pool: { uuids: ids, keys: [issue.identifier, child.identifier, 'ENG', oauthApp].filter(Boolean) },
     callers: [
       { role: 'admin', token: admin },
       { role: 'member', token: member.token },
