@@ -191,6 +191,7 @@ export async function postBacklink(ctx: AppContext, job: q.ClaimedBacklink): Pro
   const res = await postJson(req.url, JSON.stringify({ body: text }), req.headers, {
     timeoutMs: TIMEOUT_MS,
     allowPrivate: ctx.config.webhookAllowPrivate,
+    resendOnStaleSocket: false,
   });
   if (res.ok) {
     const id = /"id"\s*:\s*(\d{1,20})/.exec(res.responseBody ?? '')?.[1] ?? null;

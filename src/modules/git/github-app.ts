@@ -88,7 +88,7 @@ export async function installationToken(
     userAgent: 'Trackway',
     request: { fetch: guardedFetch({ timeoutMs: TIMEOUT_MS, allowPrivate: ctx.config.webhookAllowPrivate }) },
   });
-  const auth = createAppAuth({ appId: connection.app_id, privateKey, request: octokit.request });
+  const auth = createAppAuth({ appId: Number(connection.app_id), privateKey, request: octokit.request });
   try {
     let installationId = connection.app_installation_id ?? entry.installations.get(repo.toLowerCase());
     if (!installationId) {

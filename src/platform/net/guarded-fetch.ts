@@ -9,7 +9,10 @@ const NO_BODY = new Set([101, 204, 205, 304]);
 
 function headersOf(h: HeadersInit | undefined): Record<string, string> {
   const out: Record<string, string> = {};
-  if (h) new Headers(h).forEach((v, k) => (out[k] = v));
+  if (!h) return out;
+  new Headers(h).forEach((v, k) => {
+    out[k] = v;
+  });
   return out;
 }
 

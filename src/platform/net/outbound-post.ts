@@ -28,6 +28,12 @@ export interface PostOptions {
   agents?: { http: http.Agent; https: https.Agent };
   /** How much of the response body to keep (default RESPONSE_EXCERPT_BYTES; at most 256 KB are read). */
   keepBytes?: number;
+  /**
+   * Resend at once when a reused keep-alive socket turns out closed (default
+   * true). Off for a POST that must not be made twice: the peer may have
+   * taken it before the socket broke (back-link comments look first, on retry).
+   */
+  resendOnStaleSocket?: boolean;
 }
 
 export function keepAliveAgents() {
@@ -73,7 +79,7 @@ export function send(
   headers: Record<string, string>,
   opts: PostOptions,
   /** Resend once on a fresh connection when a reused keep-alive socket turns out closed. */
-  retryStaleSocket = true,
+  retryStaleSocket = opts.resendOnStaleSocket ?? true,
 ): Promise<PostOutcome> {
   const keepBytes = Math.min(opts.keepBytes ?? RESPONSE_EXCERPT_BYTES, MAX_RESPONSE_BYTES);
   const started = performance.now();
