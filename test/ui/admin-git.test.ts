@@ -76,10 +76,10 @@ describe('UI: git hosts', () => {
     await page.getByLabel('App ID').fill('12345');
     await page.getByLabel('App private key (PEM)').fill('not a key');
     await page.getByLabel('Installation ID (empty: found per repository)').fill('777');
-    await page.getByRole('button', { name: 'Connect' }).click();
+    await page.getByRole('button', { name: 'Connect', exact: true }).click();
     await page.getByText('must be a PEM private key').waitFor();
     await page.getByLabel('App private key (PEM)').fill(privateKey);
-    await page.getByRole('button', { name: 'Connect' }).click();
+    await page.getByRole('button', { name: 'Connect', exact: true }).click();
     await page.getByRole('region', { name: 'New webhook secret' }).waitFor();
     await page.getByRole('button', { name: 'Done' }).click();
     await page.getByText('GitHub App 12345, installation 777').waitFor();
