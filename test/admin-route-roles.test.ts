@@ -24,7 +24,14 @@ const filled = (url: string) => fill(url, (_, name) => PARAMS[name] ?? 'x');
 const adminRoutes = () => t.app.routeAuth.filter((r) => r.auth === 'admin' && r.method !== 'HEAD');
 
 async function snapshot() {
-  const reads = ['/api/admin/users', '/api/admin/flags', '/api/admin/webhooks', '/api/config', '/api/teams'];
+  const reads = [
+    '/api/admin/users',
+    '/api/admin/flags',
+    '/api/admin/webhooks',
+    '/api/admin/git/connections',
+    '/api/config',
+    '/api/teams',
+  ];
   const bodies = await Promise.all(reads.map((url) => t.get(url, t.adminToken)));
   return bodies.map((r) => JSON.stringify(r.body));
 }

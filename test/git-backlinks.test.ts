@@ -4,8 +4,12 @@
 // are sent (path, method, auth header, content type, JSON body), that each
 // pull request gets one comment per issue across replays, later deliveries
 // and a retry after a host error, and that a private team's issue title
-// never leaves on a public repository.
+// never leaves on a public repository. The stand-in keeps the comments it
+// took, so a retry after a lost answer finds its own and posts nothing new;
+// and it answers GitHub App token requests, whose JWT the tests verify with
+// the App's public key.
 import assert from 'node:assert/strict';
+import { generateKeyPairSync, verify } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, beforeEach, describe, test } from 'node:test';
@@ -31,12 +35,22 @@ let t: TestApp;
 let api: http.Server;
 let apiBase: string;
 let recorded: Recorded[] = [];
-/** Statuses the next requests get, in order; then 201. */
+/** Statuses the next comment POSTs get, in order; then 201. 0: the host takes the comment and the answer is lost. */
 let answers: number[] = [];
+/** The comments the stand-in host holds, by the comments path. */
+let held = new Map<string, { id: number; body: string }[]>();
+/** How long the installation tokens the stand-in hands out live. */
+let tokenLifeMs = 60 * 60_000;
+let tokensIssued = 0;
 let engId: string;
 let secretTeamId: string;
 let prNumber = 500;
 const conns: Record<'github' | 'gitlab' | 'gitea', { id: string; secret: string }> = {} as never;
+const APP_KEY = generateKeyPairSync('rsa', {
+  modulusLength: 2048,
+  publicKeyEncoding: { type: 'spki', format: 'pem' },
+  privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+});
 const TOKENS = { github: 'ghp_testtoken', gitlab: 'glpat-testtoken', gitea: 'gitea-testtoken' };
 
 before(async () => {
@@ -44,15 +58,25 @@ before(async () => {
     const chunks: Buffer[] = [];
     req.on('data', (c) => chunks.push(c));
     req.on('end', () => {
-      recorded.push({
-        method: req.method ?? '',
-        path: req.url ?? '',
-        headers: req.headers,
-        body: Buffer.concat(chunks).toString('utf8'),
-      });
+      const body = Buffer.concat(chunks).toString('utf8');
+      recorded.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, body });
+      const path = (req.url ?? '').split('?')[0]!;
+      const json = (status: number, value: unknown) => {
+        res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
+        res.end(JSON.stringify(value));
+      };
+      if (path.endsWith('/access_tokens')) {
+        const expires = new Date(Date.now() + tokenLifeMs).toISOString().replace(/\.\d+Z$/, 'Z');
+        return json(201, { token: `ghs_installation${++tokensIssued}`, expires_at: expires });
+      }
+      if (path.endsWith('/installation')) return json(200, { id: 777, app_id: 12345 });
+      if (req.method === 'GET') return json(200, held.get(path) ?? []);
       const status = answers.shift() ?? 201;
-      res.writeHead(status, { 'content-type': 'application/json' });
-      res.end(status === 201 ? JSON.stringify({ id: 4242, body: 'ok' }) : '{"message":"boom"}');
+      if (status === 201 || status === 0) {
+        held.set(path, [...(held.get(path) ?? []), { id: 4242, body: JSON.parse(body).body }]);
+      }
+      if (status === 0) return void req.socket.destroy();
+      json(status, status === 201 ? { id: 4242, body: 'ok' } : { message: 'boom' });
     });
   });
   await new Promise<void>((r) => api.listen(0, '127.0.0.1', r));
@@ -93,7 +117,17 @@ after(async () => {
 beforeEach(() => {
   recorded = [];
   answers = [];
+  held = new Map();
 });
+
+/** The comment's visible text; the hidden marker after it names its back-link row. */
+function visible(req: Recorded, rowId?: string): string {
+  const [text, marker, ...rest] = (JSON.parse(req.body).body as string).split('\n\n');
+  assert.equal(rest.length, 0);
+  assert.match(marker ?? '', /^<!-- trackway-backlink:[0-9a-f-]{36} -->$/);
+  if (rowId) assert.equal(marker, `<!-- trackway-backlink:${rowId} -->`);
+  return text!;
+}
 
 async function issue(title: string, teamId = 'ENG') {
   const res = await t.post('/api/issues', { title, teamId }, t.adminToken);
@@ -145,9 +179,11 @@ describe('GitHub', () => {
     assert.equal(req!.headers['x-github-api-version'], '2022-11-28');
     assert.equal(req!.headers['content-type'], 'application/json');
     assert.ok(req!.headers['user-agent'], 'GitHub refuses requests without a User-Agent');
-    assert.deepEqual(JSON.parse(req!.body), {
-      body: `Linked to [${i.identifier} Fix the login page](${publicUrl()}/issue/${i.identifier}/fix-the-login-page) in Trackway.`,
-    });
+    assert.deepEqual(Object.keys(JSON.parse(req!.body)), ['body']);
+    assert.equal(
+      visible(req!, row!.id),
+      `Linked to [${i.identifier} Fix the login page](${publicUrl()}/issue/${i.identifier}/fix-the-login-page) in Trackway.`,
+    );
     assert.equal(JSON.parse(req!.body).body.includes(i.url), true, 'the issue URL is the one the API gives');
   });
 
@@ -177,9 +213,33 @@ describe('GitHub', () => {
     const [row] = (await settled()).filter((r) => r.issue_id === i.id);
     assert.equal(row?.status, 'posted');
     assert.equal(row?.attempts, 2);
-    assert.equal(recorded.length, 2);
-    assert.equal(recorded[0]!.body, recorded[1]!.body);
-    assert.equal(recorded[0]!.path, recorded[1]!.path);
+    // The retry first reads the comments (none of ours: the 500 took nothing), then posts.
+    assert.deepEqual(
+      recorded.map((r) => r.method),
+      ['POST', 'GET', 'POST'],
+    );
+    const [first, list, second] = recorded;
+    assert.equal(first!.body, second!.body);
+    assert.equal(first!.path, second!.path);
+    assert.equal(list!.path.split('?')[0], first!.path);
+    assert.match(list!.path, /[?&]since=\d{4}-/);
+    assert.equal(list!.headers['authorization'], `Bearer ${TOKENS.github}`);
+  });
+
+  test('an answer lost after GitHub took the comment: the retry finds it and posts nothing new', async () => {
+    const i = await issue('Lost answer');
+    answers = [0];
+    await deliverAndWait(t, 'github', conns.github.secret, 'pull_request', githubPr({ title: i.identifier }));
+    const [row] = (await settled()).filter((r) => r.issue_id === i.id);
+    assert.equal(row?.status, 'posted');
+    assert.equal(row?.attempts, 2);
+    assert.equal(row?.comment_id, '4242', "the comment found is recorded as the row's");
+    assert.deepEqual(
+      recorded.map((r) => r.method),
+      ['POST', 'GET'],
+    );
+    assert.equal([...held.values()].flat().length, 1, 'one comment on the pull request');
+    visible(recorded[0]!, row!.id);
   });
 
   test('a refusal (404) is not retried and is recorded', async () => {
@@ -201,7 +261,7 @@ describe('GitHub', () => {
     assert.equal(recorded.length, 2);
     const everything = JSON.stringify(recorded).toLowerCase();
     assert.equal(everything.includes('initech'), false, 'the private title leaked');
-    const bodies = recorded.map((r) => JSON.parse(r.body).body as string).sort();
+    const bodies = recorded.map((r) => visible(r)).sort();
     assert.ok(
       bodies.includes(
         `Linked to [${secret.identifier}](${publicUrl()}/issue/${secret.identifier}) in Trackway.`,
@@ -217,7 +277,7 @@ describe('GitHub', () => {
     await deliverAndWait(t, 'github', conns.github.secret, 'pull_request', p);
     await settled();
     assert.equal(recorded.length, 1);
-    assert.match(JSON.parse(recorded[0]!.body).body, /Quarterly numbers/);
+    assert.match(visible(recorded[0]!), /Quarterly numbers/);
     assert.ok(secretTeamId);
   });
 
@@ -279,9 +339,10 @@ describe('GitLab and Gitea', () => {
     assert.equal(req!.headers['private-token'], TOKENS.gitlab);
     assert.equal(req!.headers['authorization'], undefined);
     assert.equal(req!.headers['content-type'], 'application/json');
-    assert.deepEqual(JSON.parse(req!.body), {
-      body: `Linked to [${i.identifier} Merge request note](${publicUrl()}/issue/${i.identifier}/merge-request-note) in Trackway.`,
-    });
+    assert.equal(
+      visible(req!),
+      `Linked to [${i.identifier} Merge request note](${publicUrl()}/issue/${i.identifier}/merge-request-note) in Trackway.`,
+    );
   });
 
   test('Gitea: an issue comment on the pull request with "Authorization: token"', async () => {
@@ -300,9 +361,53 @@ describe('GitLab and Gitea', () => {
     assert.equal(req!.path, `/gt/api/v1/repos/gitea/webhooks/issues/${prNumber}/comments`);
     assert.equal(req!.headers['authorization'], `token ${TOKENS.gitea}`);
     assert.equal(req!.headers['content-type'], 'application/json');
-    assert.deepEqual(JSON.parse(req!.body), {
-      body: `Linked to [${i.identifier} Gitea comment](${publicUrl()}/issue/${i.identifier}/gitea-comment) in Trackway.`,
-    });
+    assert.equal(
+      visible(req!),
+      `Linked to [${i.identifier} Gitea comment](${publicUrl()}/issue/${i.identifier}/gitea-comment) in Trackway.`,
+    );
+  });
+});
+
+describe('a lost answer on GitLab and Gitea', () => {
+  test('the retry reads the notes / comments, finds its own and posts nothing new', async () => {
+    const i = await issue('Lost on GitLab');
+    const gl = gitlabExample();
+    gl.object_attributes.iid = ++prNumber;
+    gl.object_attributes.url = `https://gitlab.example.com/gitlabhq/gitlab-test/-/merge_requests/${prNumber}`;
+    gl.object_attributes.title = i.identifier;
+    gl.object_attributes.action = 'open';
+    answers = [0];
+    await deliverAndWait(t, 'gitlab', conns.gitlab.secret, 'Merge Request Hook', gl);
+    const j = await issue('Lost on Gitea');
+    const gt = giteaExample();
+    gt.action = 'opened';
+    gt.number = ++prNumber;
+    gt.pull_request.number = prNumber;
+    gt.pull_request.html_url = `https://gitea.example.com/gitea/webhooks/pulls/${prNumber}`;
+    gt.pull_request.title = j.identifier;
+    await settled();
+    answers = [0];
+    await deliverAndWait(t, 'gitea', conns.gitea.secret, 'pull_request', gt);
+    const rows = (await settled()).filter((r) => r.issue_id === i.id || r.issue_id === j.id);
+    assert.deepEqual(
+      rows.map((r) => [r.status, r.attempts, r.comment_id]),
+      [
+        ['posted', 2, '4242'],
+        ['posted', 2, '4242'],
+      ],
+    );
+    assert.deepEqual(
+      recorded.map((r) => `${r.method} ${r.path.split('?')[0]}`),
+      [
+        `POST /gl/api/v4/projects/${gl.project.id}/merge_requests/${prNumber - 1}/notes`,
+        `GET /gl/api/v4/projects/${gl.project.id}/merge_requests/${prNumber - 1}/notes`,
+        `POST /gt/api/v1/repos/gitea/webhooks/issues/${prNumber}/comments`,
+        `GET /gt/api/v1/repos/gitea/webhooks/issues/${prNumber}/comments`,
+      ],
+    );
+    assert.equal(recorded[1]!.headers['private-token'], TOKENS.gitlab);
+    assert.equal(recorded[3]!.headers['authorization'], `token ${TOKENS.gitea}`);
+    assert.equal([...held.values()].flat().length, 2, 'one comment on each');
   });
 });
 
@@ -340,6 +445,18 @@ describe('connection settings', () => {
           fc.constantFrom('http://[::1]/x', 'http://169.254.169.254/', 'javascript:alert(1)'),
         ),
         backlinks: fc.oneof(fc.boolean(), fc.string()),
+        githubApp: fc.oneof(
+          fc.constant(null),
+          fc.record(
+            {
+              appId: fc.oneof(fc.integer(), fc.string({ maxLength: 20 })),
+              privateKey: fc.oneof(fc.string(), fc.constant(APP_KEY.privateKey)),
+              installationId: fc.oneof(fc.constant(null), fc.integer(), fc.string({ maxLength: 20 })),
+            },
+            { requiredKeys: [] },
+          ),
+          fc.anything(),
+        ),
         extra: fc.anything(),
       },
       { requiredKeys: [] },
@@ -368,5 +485,183 @@ describe('refused destinations', () => {
     } finally {
       await strict.close();
     }
+  });
+});
+
+describe('GitHub App', () => {
+  /** The App's JWT: signed with its private key (RS256), issued by the App id, valid now. */
+  function assertAppJwt(req: Recorded) {
+    const [scheme, jwt] = (req.headers['authorization'] ?? '').split(' ');
+    assert.match(scheme ?? '', /^bearer$/i);
+    const [head, payload, signature] = jwt!.split('.');
+    assert.deepEqual(JSON.parse(Buffer.from(head!, 'base64url').toString()), { alg: 'RS256', typ: 'JWT' });
+    assert.ok(
+      verify(
+        'RSA-SHA256',
+        Buffer.from(`${head}.${payload}`),
+        APP_KEY.publicKey,
+        Buffer.from(signature!, 'base64url'),
+      ),
+      "the JWT's signature verifies with the App's public key",
+    );
+    const claims = JSON.parse(Buffer.from(payload!, 'base64url').toString());
+    assert.equal(String(claims.iss), '12345');
+    const now = Date.now() / 1000;
+    assert.ok(
+      claims.iat <= now && claims.exp > now && claims.exp - claims.iat <= 11 * 60,
+      JSON.stringify(claims),
+    );
+  }
+
+  test('connecting the App: the key is checked, sealed and never shown back', async () => {
+    const refused = [
+      { githubApp: { appId: 12345, privateKey: 'not a key', installationId: 777 }, apiToken: null },
+      { githubApp: { appId: 'twelve', privateKey: APP_KEY.privateKey }, apiToken: null },
+      { githubApp: { appId: 12345, privateKey: APP_KEY.privateKey, installationId: '7x' }, apiToken: null },
+      { githubApp: { appId: 12345, installationId: 777 }, apiToken: null },
+      { githubApp: { appId: 12345, privateKey: APP_KEY.privateKey, installationId: 777 } },
+      { githubApp: { appId: 12345, privateKey: APP_KEY.privateKey, extra: 1 }, apiToken: null },
+    ];
+    for (const body of refused) {
+      const res = await t.patch(`/api/admin/git/connections/${conns.github.id}`, body, t.adminToken);
+      assert.equal(res.status, 400, `${JSON.stringify(body).slice(0, 80)}: ${JSON.stringify(res.body)}`);
+      assert.match(JSON.stringify(res.body), /githubApp|apiToken/);
+    }
+    const gitlab = await t.patch(
+      `/api/admin/git/connections/${conns.gitlab.id}`,
+      { githubApp: { appId: 12345, privateKey: APP_KEY.privateKey } },
+      t.adminToken,
+    );
+    assert.equal(gitlab.status, 400);
+    assert.match(JSON.stringify(gitlab.body), /githubApp/);
+    const member = await t.userWithRole('member');
+    const denied = await t.patch(
+      `/api/admin/git/connections/${conns.github.id}`,
+      { apiToken: null, githubApp: { appId: 12345, privateKey: APP_KEY.privateKey } },
+      member.token,
+    );
+    assert.equal(denied.status, 403);
+    let list = await t.get('/api/admin/git/connections', t.adminToken);
+    let gh = list.body.connections.find((c: { id: string }) => c.id === conns.github.id);
+    assert.equal(gh.githubApp, null, 'nothing changed');
+    assert.equal(gh.hasApiToken, true);
+
+    const res = await t.patch(
+      `/api/admin/git/connections/${conns.github.id}`,
+      { apiToken: null, githubApp: { appId: 12345, privateKey: APP_KEY.privateKey, installationId: 777 } },
+      t.adminToken,
+    );
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.deepEqual(res.body.connection.githubApp, { appId: '12345', installationId: '777' });
+    assert.equal(res.body.connection.hasApiToken, false);
+    list = await t.get('/api/admin/git/connections', t.adminToken);
+    gh = list.body.connections.find((c: { id: string }) => c.id === conns.github.id);
+    assert.deepEqual(gh.githubApp, { appId: '12345', installationId: '777' });
+    const keyBody = APP_KEY.privateKey.split('\n')[1]!;
+    assert.equal(JSON.stringify(res.body).includes(keyBody), false, 'the key is never shown');
+    assert.equal(JSON.stringify(list.body).includes(keyBody), false, 'the key is never shown');
+    const stored = await t.ctx.db
+      .selectFrom('git_connections')
+      .select('app_private_key')
+      .where('id', '=', conns.github.id)
+      .executeTakeFirstOrThrow();
+    assert.equal(stored.app_private_key?.includes(keyBody), false, 'the key is stored sealed');
+  });
+
+  test('a back-link asks for an installation token with the App JWT, then comments with it; the token is reused', async () => {
+    const i = await issue('App comment');
+    await deliverAndWait(t, 'github', conns.github.secret, 'pull_request', githubPr({ title: i.identifier }));
+    await settled();
+    assert.equal(recorded.length, 2, JSON.stringify(recorded.map((r) => r.path)));
+    const [tokenReq, comment] = recorded;
+    assert.equal(tokenReq!.method, 'POST');
+    assert.equal(tokenReq!.path, '/gh/app/installations/777/access_tokens');
+    assert.equal(tokenReq!.headers['accept'], 'application/vnd.github.v3+json');
+    assert.ok(tokenReq!.headers['user-agent']);
+    assertAppJwt(tokenReq!);
+    assert.equal(comment!.method, 'POST');
+    assert.equal(comment!.path, `/gh/repos/Codertocat/Hello-World/issues/${prNumber}/comments`);
+    assert.equal(comment!.headers['authorization'], `token ghs_installation${tokensIssued}`);
+    assert.equal(comment!.headers['x-github-api-version'], '2022-11-28');
+    assert.match(visible(comment!), /App comment/);
+
+    recorded = [];
+    const j = await issue('App comment again');
+    await deliverAndWait(t, 'github', conns.github.secret, 'pull_request', githubPr({ title: j.identifier }));
+    await settled();
+    assert.deepEqual(
+      recorded.map((r) => r.path),
+      [`/gh/repos/Codertocat/Hello-World/issues/${prNumber}/comments`],
+      'the token still has time: no new one',
+    );
+    assert.equal(recorded[0]!.headers['authorization'], `token ghs_installation${tokensIssued}`);
+  });
+
+  test('a token close to its expiry is not used: a new one is asked for', async () => {
+    tokenLifeMs = 2 * 60_000;
+    try {
+      const i = await issue('Short-lived token');
+      // The token cached by the last test still has an hour: it is used once more.
+      await deliverAndWait(
+        t,
+        'github',
+        conns.github.secret,
+        'pull_request',
+        githubPr({ title: i.identifier }),
+      );
+      await settled();
+      assert.equal(recorded.length, 1);
+      // Drop it: the App's credentials change (the same key, sent again), so the cache starts over.
+      const again = await t.patch(
+        `/api/admin/git/connections/${conns.github.id}`,
+        { githubApp: { appId: 12345, installationId: 777 } },
+        t.adminToken,
+      );
+      assert.equal(again.status, 200, JSON.stringify(again.body));
+      for (const title of ['Expiring one', 'Expiring two']) {
+        recorded = [];
+        const j = await issue(title);
+        await deliverAndWait(
+          t,
+          'github',
+          conns.github.secret,
+          'pull_request',
+          githubPr({ title: j.identifier }),
+        );
+        await settled();
+        assert.deepEqual(
+          recorded.map((r) => r.path.replace(/\d+\/comments$/, 'N/comments')),
+          ['/gh/app/installations/777/access_tokens', '/gh/repos/Codertocat/Hello-World/issues/N/comments'],
+          `${title}: a token with 2 minutes left is fetched again`,
+        );
+        assert.equal(recorded[1]!.headers['authorization'], `token ghs_installation${tokensIssued}`);
+      }
+    } finally {
+      tokenLifeMs = 60 * 60_000;
+    }
+  });
+
+  test("without an installation id, the repository's installation is looked up with the JWT", async () => {
+    const res = await t.patch(
+      `/api/admin/git/connections/${conns.github.id}`,
+      { githubApp: { appId: '12345', installationId: null } },
+      t.adminToken,
+    );
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.deepEqual(res.body.connection.githubApp, { appId: '12345', installationId: null });
+    const i = await issue('Found installation');
+    await deliverAndWait(t, 'github', conns.github.secret, 'pull_request', githubPr({ title: i.identifier }));
+    await settled();
+    assert.deepEqual(
+      recorded.map((r) => `${r.method} ${r.path}`),
+      [
+        'GET /gh/repos/Codertocat/Hello-World/installation',
+        'POST /gh/app/installations/777/access_tokens',
+        `POST /gh/repos/Codertocat/Hello-World/issues/${prNumber}/comments`,
+      ],
+    );
+    assertAppJwt(recorded[0]!);
+    assertAppJwt(recorded[1]!);
+    assert.equal(recorded[2]!.headers['authorization'], `token ghs_installation${tokensIssued}`);
   });
 });

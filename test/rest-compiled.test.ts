@@ -3,11 +3,14 @@
 // exactly what the service's records give when presented by hand (the oracle
 // below, which was REST's presenter before the read model), key order
 // included, for every role of the visibility world and every issue (a list's
-// entries each as its GET answers); and REST's branchName and labelIds must
-// be GraphQL's.
+// entries each as its GET answers); and REST's branchName, labelIds and
+// pullRequestMarker must be GraphQL's. Some issues get pull requests linked
+// (several, a commit, an archived one), whose marker the oracle works out
+// from the attachments by docs/git.md's rule.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import fc from 'fast-check';
+import { sql } from 'kysely';
 import { DEFAULT_BRANCH_FORMAT } from '../src/modules/issues/branch-format.js';
 import { branchName, issueUrl, priorityLabel } from '../src/modules/issues/fields.js';
 import { IssueSchema } from '../src/modules/issues/present.js';
@@ -30,7 +33,89 @@ before(async () => {
   }
   const users = await t.ctx.db.selectFrom('users').select(['id', 'name', 'status']).execute();
   people = new Map(users.map((u) => [u.id, { name: u.name, app: u.status === 'app' }]));
+  await linkPullRequests();
 });
+
+/** Links pull requests to three issues of different teams, in states the marker orders. */
+async function linkPullRequests() {
+  const issues = await t.ctx.db
+    .selectFrom('issues')
+    .select(['id', 'team_id'])
+    .where('archived_at', 'is', null)
+    .orderBy('identifier')
+    .execute();
+  const picked = issues.filter((i, n) => issues.findIndex((j) => j.team_id === i.team_id) === n).slice(0, 3);
+  assert.equal(picked.length, 3);
+  const link = async (issueId: string, number: number) => {
+    const res = await t.post(
+      '/graphql',
+      {
+        query: `mutation($i: String!, $u: String!) { attachmentLinkGitHubPR(issueId: $i, url: $u, title: "PR") { success attachment { id } } }`,
+        variables: { i: issueId, u: `https://github.com/acme/api/pull/${number}` },
+      },
+      tokens.admin,
+    );
+    assert.equal(res.body.data?.attachmentLinkGitHubPR?.success, true, JSON.stringify(res.body));
+    return res.body.data.attachmentLinkGitHubPR.attachment.id as string;
+  };
+  const set = (id: string, metadata: object, minutesAgo: number, archived = false) =>
+    t.ctx.db
+      .updateTable('attachments')
+      .set({
+        metadata: sql`metadata || ${JSON.stringify(metadata)}::jsonb`,
+        updated_at: sql`now() - make_interval(mins => ${minutesAgo})`,
+        ...(archived ? { archived_at: sql`now()` } : {}),
+      } as never)
+      .where('id', '=', id)
+      .execute();
+  const [a, b, c] = [picked[0]!, picked[1]!, picked[2]!];
+  await set(await link(a.id, 1), { status: 'merged', checks: { sha: 'x', state: 'failure', each: {} } }, 1);
+  await set(await link(a.id, 2), { status: 'open', checks: { sha: 'y', state: 'pending', each: {} } }, 5);
+  await set(await link(a.id, 3), { status: 'closed' }, 0);
+  await set(await link(b.id, 4), { kind: 'commit', status: 'open' }, 0);
+  await set(await link(b.id, 5), { status: 'draft' }, 3);
+  await set(await link(c.id, 6), { status: 'open' }, 0, true);
+  const rows = await t.ctx.db
+    .selectFrom('attachments')
+    .select(['id', 'issue_id', 'source_type', 'metadata', 'updated_at'])
+    .where('archived_at', 'is', null)
+    .execute();
+  markers = new Map();
+  const rank = ['approved', 'inReview', 'open', 'draft', 'merged'];
+  const order = (s: string) => (rank.includes(s) ? rank.indexOf(s) : 5);
+  const pulls = rows.filter(
+    (r) =>
+      ['github', 'gitlab', 'gitea'].includes(r.source_type ?? '') && (r.metadata as any)?.kind !== 'commit',
+  );
+  for (const issueId of new Set(pulls.map((p) => p.issue_id))) {
+    const mine = pulls
+      .filter((p) => p.issue_id === issueId)
+      .sort(
+        (x, y) =>
+          order((x.metadata as any).status) - order((y.metadata as any).status) ||
+          y.updated_at.getTime() - x.updated_at.getTime(),
+      );
+    const lead = mine[0]!;
+    const m = lead.metadata as any;
+    markers.set(issueId, {
+      count: mine.length,
+      status: m.status,
+      checks: m.checks?.state ?? null,
+      host: lead.source_type,
+    });
+  }
+  assert.deepEqual(
+    picked.map((p) => markers.get(p.id) ?? null),
+    [
+      { count: 3, status: 'open', checks: 'pending', host: 'github' },
+      { count: 1, status: 'draft', checks: null, host: 'github' },
+      null,
+    ],
+  );
+}
+
+/** Each issue's pull request marker, worked out from its attachments (docs/git.md). */
+let markers: Map<string, unknown>;
 after(() => t.close());
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
@@ -68,6 +153,7 @@ const present = (r: IssueRecord, role: Role) => ({
   sortOrder: r.sort_order,
   url: issueUrl(t.ctx.config.publicUrl, r.identifier, r.title),
   branchName: branchName(DEFAULT_BRANCH_FORMAT, r.branchUser, r),
+  pullRequestMarker: markers.get(r.id) ?? null,
   createdAt: r.created_at.toISOString(),
   updatedAt: r.updated_at.toISOString(),
   startedAt: iso(r.started_at),
@@ -134,15 +220,18 @@ test('GET /api/issues pages answer what the records present', async () => {
   );
 });
 
-test("REST's branchName and labelIds are GraphQL's, for every role", async () => {
+test("REST's branchName, labelIds and pullRequestMarker are GraphQL's, for every role", async () => {
   for (const role of ROLES) {
     const rest = await t.get('/api/issues?limit=100&includeArchived=true', tokens[role]);
     const gql = await t.post(
       '/graphql',
-      { query: '{ issues(first: 100, includeArchived: true) { nodes { id branchName labelIds } } }' },
+      {
+        query:
+          '{ issues(first: 100, includeArchived: true) { nodes { id branchName labelIds pullRequestMarker } } }',
+      },
       tokens[role],
     );
-    const byId = new Map<string, { branchName: string; labelIds: string[] }>(
+    const byId = new Map<string, { branchName: string; labelIds: string[]; pullRequestMarker: unknown }>(
       gql.body.data.issues.nodes.map((n: { id: string }) => [n.id, n]),
     );
     assert.ok(rest.body.issues.length > 0);
@@ -151,6 +240,7 @@ test("REST's branchName and labelIds are GraphQL's, for every role", async () =>
       assert.ok(node, `${role} ${issue.identifier}`);
       assert.equal(issue.branchName, node.branchName, `${role} ${issue.identifier}`);
       assert.deepEqual(issue.labelIds, node.labelIds, `${role} ${issue.identifier}`);
+      assert.deepEqual(issue.pullRequestMarker, node.pullRequestMarker, `${role} ${issue.identifier}`);
     }
   }
 });

@@ -2,8 +2,10 @@
 // webhook secret shown once, with the URL to paste), and the secret it showed
 // is the one the receiver accepts; the delivery it signed appears in the log
 // with what it did; the team's automation table shows the defaults; the
-// back-link switch turns off.
+// back-link switch turns off; a GitHub App is connected with its id, key and
+// installation id, and the key is never shown back.
 import assert from 'node:assert/strict';
+import { generateKeyPairSync } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { deliver, githubExample, processed } from '../git-support.js';
@@ -60,5 +62,33 @@ describe('UI: git hosts', () => {
     await page.getByRole('button', { name: 'Back-links for Our GitHub: off' }).waitFor();
     const after = await ui.t.get('/api/admin/git/connections', ui.t.adminToken);
     assert.equal(after.body.connections[0].backlinks, false);
+  });
+
+  test('an admin connects a GitHub App: a bad key is refused at its field, and the key is never shown back', async () => {
+    const { privateKey } = generateKeyPairSync('rsa', {
+      modulusLength: 2048,
+      privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+      publicKeyEncoding: { type: 'spki', format: 'pem' },
+    });
+    await page.getByLabel('Host', { exact: true }).selectOption('github');
+    await page.getByLabel('Connection name').fill('Our GitHub App');
+    await page.getByLabel('Repository', { exact: true }).fill('acme/app-repo');
+    await page.getByLabel('App ID').fill('12345');
+    await page.getByLabel('App private key (PEM)').fill('not a key');
+    await page.getByLabel('Installation ID (empty: found per repository)').fill('777');
+    await page.getByRole('button', { name: 'Connect', exact: true }).click();
+    await page.getByText('must be a PEM private key').waitFor();
+    await page.getByLabel('App private key (PEM)').fill(privateKey);
+    await page.getByRole('button', { name: 'Connect', exact: true }).click();
+    await page.getByRole('region', { name: 'New webhook secret' }).waitFor();
+    await page.getByRole('button', { name: 'Done' }).click();
+    await page.getByText('GitHub App 12345, installation 777').waitFor();
+    const keyLine = privateKey.split('\n')[1]!;
+    assert.equal((await page.content()).includes(keyLine), false, 'the page never shows the key');
+    assert.equal(await page.getByLabel('App private key (PEM)').inputValue(), '');
+    const list = await ui.t.get('/api/admin/git/connections', ui.t.adminToken);
+    const app = list.body.connections.find((c: { name: string }) => c.name === 'Our GitHub App');
+    assert.deepEqual(app.githubApp, { appId: '12345', installationId: '777' });
+    assert.equal(JSON.stringify(list.body).includes(keyLine), false);
   });
 });

@@ -22,6 +22,9 @@ export function insertConnection(
     api_token: string | null;
     api_base_url: string | null;
     backlinks: boolean;
+    app_id: string | null;
+    app_private_key: string | null;
+    app_installation_id: string | null;
     created_by: string;
   },
 ): Promise<GitConnectionRow> {
@@ -399,6 +402,8 @@ export interface ClaimedBacklink {
   number: number;
   repo_private: boolean;
   issue_id: string;
+  /** When it was queued: a retry reads the pull request's comments since then. */
+  created_at: Date;
 }
 
 export async function claimBacklinks(db: Db, limit: number, leaseMs: number): Promise<ClaimedBacklink[]> {
@@ -417,7 +422,7 @@ export async function claimBacklinks(db: Db, limit: number, leaseMs: number): Pr
         attempts = b.attempts + 1
     from claimable c
     where b.id = c.id
-    returning b.id, b.attempts, b.connection_id, b.api_repo, b.number, b.repo_private, b.issue_id
+    returning b.id, b.attempts, b.connection_id, b.api_repo, b.number, b.repo_private, b.issue_id, b.created_at
   `.execute(db);
   return r.rows;
 }
@@ -461,7 +466,15 @@ export async function settleBacklink(
 export function updateConnection(
   db: Db,
   id: string,
-  patch: { name?: string; api_token?: string | null; api_base_url?: string | null; backlinks?: boolean },
+  patch: {
+    name?: string;
+    api_token?: string | null;
+    api_base_url?: string | null;
+    backlinks?: boolean;
+    app_id?: string | null;
+    app_private_key?: string | null;
+    app_installation_id?: string | null;
+  },
 ): Promise<GitConnectionRow | undefined> {
   return db
     .updateTable('git_connections')

@@ -43,6 +43,26 @@ const ApiBaseUrl = Type.String({
     'The API root, e.g. https://github.example.com/api/v3, https://gitlab.example.com/api/v4, https://gitea.example.com/api/v1',
 });
 const Repositories = Type.Array(Repository, { maxItems: MAX_REPOSITORIES });
+const NumericId = (description: string) =>
+  Type.Union([Type.Integer({ minimum: 1 }), Type.String({ minLength: 1, maxLength: 20 })], { description });
+const AppId = NumericId("The App's id (its settings page: App ID)");
+const PrivateKey = Type.String({
+  minLength: 1,
+  maxLength: 16_384,
+  description: "The App's private key, PEM; kept sealed, never shown again",
+});
+const InstallationId = Type.Optional(
+  Nullable(NumericId('The installation of the App on the account; null: looked up per repository')),
+);
+const GitHubAppNew = Type.Object(
+  { appId: AppId, privateKey: PrivateKey, installationId: InstallationId },
+  { additionalProperties: false },
+);
+/** On a change the key may be omitted: the one stored is kept. */
+const GitHubAppChange = Type.Object(
+  { appId: AppId, privateKey: Type.Optional(PrivateKey), installationId: InstallationId },
+  { additionalProperties: false },
+);
 const ConnectionSchema = Type.Object({
   id: Type.String(),
   host: Host,
@@ -50,7 +70,15 @@ const ConnectionSchema = Type.Object({
   webhookUrl: Type.String({ description: 'Paste this into the host as the webhook URL' }),
   hasApiToken: Type.Boolean(),
   apiBaseUrl: Nullable(Type.String({ description: "The host's API root; null: the public default" })),
-  backlinks: Type.Boolean({ description: 'Back-link comments are on (they also need a token)' }),
+  backlinks: Type.Boolean({
+    description: 'Back-link comments are on (they also need a token or a GitHub App)',
+  }),
+  githubApp: Nullable(
+    Type.Object(
+      { appId: Type.String(), installationId: Nullable(Type.String()) },
+      { description: 'The GitHub App back-links authenticate as (its private key is never shown)' },
+    ),
+  ),
   repositories: Type.Array(Type.Object({ fullName: Type.String(), teamId: Type.String() })),
   createdAt: Timestamp,
 });
@@ -147,6 +175,7 @@ export function gitRoutes(app: Http, ctx: AppContext, worker: { kick(): void }):
             apiToken: Type.Optional(Nullable(ApiToken)),
             apiBaseUrl: Type.Optional(Nullable(ApiBaseUrl)),
             backlinks: Type.Optional(Type.Boolean()),
+            githubApp: Type.Optional(Nullable(GitHubAppNew)),
             repositories: Type.Optional(Repositories),
           },
           { additionalProperties: false },
@@ -185,7 +214,8 @@ export function gitRoutes(app: Http, ctx: AppContext, worker: { kick(): void }):
     {
       schema: {
         tags: ['git'],
-        summary: "Change a connection's name, API token (null removes it), API base URL or back-link switch",
+        summary:
+          "Change a connection's name, API token or GitHub App (null removes either), API base URL or back-link switch",
         params: Type.Object({ id: Uuid }),
         body: Type.Object(
           {
@@ -193,6 +223,7 @@ export function gitRoutes(app: Http, ctx: AppContext, worker: { kick(): void }):
             apiToken: Type.Optional(Nullable(ApiToken)),
             apiBaseUrl: Type.Optional(Nullable(ApiBaseUrl)),
             backlinks: Type.Optional(Type.Boolean()),
+            githubApp: Type.Optional(Nullable(GitHubAppChange)),
           },
           { additionalProperties: false },
         ),

@@ -1,5 +1,5 @@
 // Admin rules for git hosts: connections (a host, its webhook secret and
-// optional API token, both sealed), the repositories each connects to a team,
+// optional API token or GitHub App private key, all sealed), the repositories each connects to a team,
 // each team's automation rules, and the delivery log. Defaults of the
 // automation live here too (docs/git.md "Automation").
 import { randomBytes } from 'node:crypto';
@@ -16,6 +16,7 @@ import { isUuid } from '../../platform/ids.js';
 import { UnsafeDestinationError, vetDestination } from '../../platform/net/safe-destination.js';
 import { seal } from '../../platform/sealed.js';
 import { assertAdmin } from '../users/policy.js';
+import { privateKeyProblem } from './github-app.js';
 import * as q from './queries.js';
 
 /** The sealing key's purpose (platform/sealed.ts). */
@@ -42,9 +43,19 @@ export interface ConnectionInput {
   apiToken?: string | null | undefined;
   /** The host's API root (GitHub Enterprise, self-hosted GitLab, Gitea); null: the public default. */
   apiBaseUrl?: string | null | undefined;
-  /** Post back-link comments (default on; they need a token). */
+  /** Post back-link comments (default on; they need a token or a GitHub App). */
   backlinks?: boolean | undefined;
+  /** GitHub only: back-links authenticate as this App's installation instead of with a token. */
+  githubApp?: GitHubAppInput | null | undefined;
   repositories?: RepositoryInput[] | undefined;
+}
+
+export interface GitHubAppInput {
+  appId: string | number;
+  /** The App's private key (PEM); on a change, omitted keeps the one stored. */
+  privateKey?: string | undefined;
+  /** null or omitted: looked up per repository through the API. */
+  installationId?: string | number | null | undefined;
 }
 
 export interface ConnectionPatch {
@@ -52,6 +63,8 @@ export interface ConnectionPatch {
   apiToken?: string | null | undefined;
   apiBaseUrl?: string | null | undefined;
   backlinks?: boolean | undefined;
+  /** null removes the App. */
+  githubApp?: GitHubAppInput | null | undefined;
 }
 
 export interface ConnectionView {
@@ -62,6 +75,8 @@ export interface ConnectionView {
   hasApiToken: boolean;
   apiBaseUrl: string | null;
   backlinks: boolean;
+  /** The App's id and installation id; its private key is never shown. */
+  githubApp: { appId: string; installationId: string | null } | null;
   repositories: { fullName: string; teamId: string }[];
   createdAt: string;
 }
@@ -78,6 +93,7 @@ function present(ctx: AppContext, c: GitConnectionRow, repos: GitRepositoryRow[]
     hasApiToken: c.api_token !== null,
     apiBaseUrl: c.api_base_url,
     backlinks: c.backlinks,
+    githubApp: c.app_id === null ? null : { appId: c.app_id, installationId: c.app_installation_id },
     repositories: repos
       .filter((r) => r.connection_id === c.id)
       .map((r) => ({ fullName: r.full_name, teamId: r.team_id })),
@@ -100,6 +116,43 @@ async function checkApiBase(
     if (err instanceof UnsafeDestinationError) throw invalidField('apiBaseUrl', err.message);
     throw err;
   }
+}
+
+type AppColumns = Pick<GitConnectionRow, 'app_id' | 'app_private_key' | 'app_installation_id'>;
+
+/**
+ * The App columns an input sets (sealed key), or undefined when it says
+ * nothing. A GitHub connection only; a key must be a PEM RSA private key; a
+ * connection uses a token or an App, not both.
+ */
+function checkGitHubApp(
+  key: Buffer,
+  host: GitHost,
+  input: GitHubAppInput | null | undefined,
+  current: AppColumns | null,
+): AppColumns | undefined {
+  if (input === undefined) return undefined;
+  if (input === null) return { app_id: null, app_private_key: null, app_installation_id: null };
+  if (host !== 'github')
+    throw invalidField('githubApp', 'only a GitHub connection authenticates as a GitHub App');
+  const appId = String(input.appId);
+  if (!/^[1-9][0-9]{0,15}$/.test(appId))
+    throw invalidField('githubApp/appId', "must be the App's numeric id");
+  const installationId = input.installationId == null ? null : String(input.installationId);
+  if (installationId !== null && !/^[1-9][0-9]{0,15}$/.test(installationId)) {
+    throw invalidField(
+      'githubApp/installationId',
+      'must be a numeric installation id, or null to look it up',
+    );
+  }
+  let sealedKey = current?.app_private_key ?? null;
+  if (input.privateKey !== undefined) {
+    const problem = privateKeyProblem(input.privateKey);
+    if (problem) throw invalidField('githubApp/privateKey', problem);
+    sealedKey = seal(key, input.privateKey);
+  }
+  if (sealedKey === null) throw invalidField('githubApp/privateKey', 'is required');
+  return { app_id: appId, app_private_key: sealedKey, app_installation_id: installationId };
 }
 
 const REPO_NAME = /^[A-Za-z0-9_.-]+(\/[A-Za-z0-9_.-]+)+$/;
@@ -145,6 +198,9 @@ export async function createConnection(
   const repos = await checkRepositories(ctx, input.host, input.repositories ?? [], null);
   const apiBase = await checkApiBase(ctx, input.apiBaseUrl);
   const key = ctx.deriveKey(SEALING_PURPOSE);
+  const app = checkGitHubApp(key, input.host, input.githubApp, null);
+  if (app?.app_id && input.apiToken)
+    throw invalidField('githubApp', 'give either apiToken or githubApp, not both');
   const row = await ctx.db.transaction().execute(async (trx) => {
     const c = await q.insertConnection(trx, {
       host: input.host,
@@ -153,6 +209,9 @@ export async function createConnection(
       api_token: input.apiToken ? seal(key, input.apiToken) : null,
       api_base_url: apiBase ?? null,
       backlinks: input.backlinks ?? true,
+      app_id: app?.app_id ?? null,
+      app_private_key: app?.app_private_key ?? null,
+      app_installation_id: app?.app_installation_id ?? null,
       created_by: actor.id,
     });
     await q.setRepositories(trx, c, repos);
@@ -208,6 +267,15 @@ export async function updateConnection(
   if (name === '') throw invalidField('name', 'must not be blank');
   const apiBase = await checkApiBase(ctx, patch.apiBaseUrl);
   const key = ctx.deriveKey(SEALING_PURPOSE);
+  const app = checkGitHubApp(key, current.host, patch.githubApp, current);
+  const hasToken = patch.apiToken === undefined ? current.api_token !== null : Boolean(patch.apiToken);
+  const hasApp = app === undefined ? current.app_id !== null : app.app_id !== null;
+  if (hasToken && hasApp) {
+    throw invalidField(
+      patch.githubApp ? 'githubApp' : 'apiToken',
+      'a connection uses either an API token or a GitHub App: remove the other (null) in the same change',
+    );
+  }
   const row =
     (await q.updateConnection(ctx.db, current.id, {
       ...(name !== undefined ? { name } : {}),
@@ -216,6 +284,7 @@ export async function updateConnection(
         : {}),
       ...(apiBase !== undefined ? { api_base_url: apiBase } : {}),
       ...(patch.backlinks !== undefined ? { backlinks: patch.backlinks } : {}),
+      ...(app ?? {}),
     })) ?? current;
   return present(ctx, row, await q.repositoriesOf(ctx.db, [row.id]));
 }

@@ -1,7 +1,7 @@
 // The public shape of an issue over REST and in webhook payloads: its
 // TypeBox schema (the OpenAPI contract) and the view over the read model's
 // declaration that every REST answer and event reads (platform/read/rest.ts).
-// Its computed fields (url, branchName, labelIds, childProgress) are declared
+// Its computed fields (url, branchName, pullRequestMarker, labelIds, childProgress) are declared
 // once in platform/read/entities.ts over issues/fields.ts, which GraphQL reads too.
 import { type Static, Type } from 'typebox';
 import type { IssueRow } from '../../platform/db/tables.js';
@@ -75,6 +75,30 @@ export const IssueSchema = Type.Object({
   sortOrder: Type.Number(),
   url: Type.String(),
   branchName: Type.String(),
+  pullRequestMarker: Type.Union(
+    [
+      Type.Object({
+        count: Type.Integer({
+          description: 'Live pull/merge requests linked to the issue (commits not counted)',
+        }),
+        status: Type.String({
+          description: "The leading one's status: draft, open, inReview, approved, merged or closed",
+        }),
+        checks: Type.Union(
+          [Type.Literal('pending'), Type.Literal('success'), Type.Literal('failure'), Type.Null()],
+          {
+            description: "The leading one's checks on its head commit; null when none reported",
+          },
+        ),
+        host: Type.String({ description: 'github, gitlab or gitea' }),
+      }),
+      Type.Null(),
+    ],
+    {
+      description:
+        "The list's compact pull request marker (GraphQL's Issue.pullRequestMarker): the leading linked pull request, one still in play before a finished one, then the latest changed; null without one",
+    },
+  ),
   createdAt: Type.String({ format: 'date-time' }),
   updatedAt: Type.String({ format: 'date-time' }),
   startedAt: NullableTime,

@@ -16,6 +16,11 @@ export interface GitConnectionsTable {
   /** The host's API root (migration 0051); null: the host's public default. */
   api_base_url: string | null;
   backlinks: Generated<boolean>;
+  /** A GitHub App's id, sealed private key (PEM) and installation id (migration 0058); null without an App. */
+  app_id: Generated<string | null>;
+  app_private_key: Generated<string | null>;
+  /** null: looked up per repository (GET /repos/{owner}/{repo}/installation). */
+  app_installation_id: Generated<string | null>;
   created_by: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;

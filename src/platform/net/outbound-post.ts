@@ -1,6 +1,7 @@
 // One outgoing JSON POST with the safety rules webhooks need: destination
 // vetted on connect (see safe-destination.ts), a hard overall timeout, no
-// redirects followed, and only the first KB of the response kept.
+// redirects followed, and only the first KB of the response kept (a GET may
+// keep more: a host API's list).
 import http from 'node:http';
 import https from 'node:https';
 import { performance } from 'node:perf_hooks';
@@ -15,14 +16,24 @@ export interface PostOutcome {
   statusCode: number | null;
   durationMs: number;
   error: string | null;
-  /** The first KB of the response body, as text. */
+  /** The response body's first KB (or opts.keepBytes), as text. */
   responseBody: string | null;
+  /** The response's headers (none when there was no answer). */
+  responseHeaders?: Record<string, string>;
 }
 
 export interface PostOptions {
   timeoutMs: number;
   allowPrivate: boolean;
   agents?: { http: http.Agent; https: https.Agent };
+  /** How much of the response body to keep (default RESPONSE_EXCERPT_BYTES; at most 256 KB are read). */
+  keepBytes?: number;
+  /**
+   * Resend at once when a reused keep-alive socket turns out closed (default
+   * true). Off for a POST that must not be made twice: the peer may have
+   * taken it before the socket broke (back-link comments look first, on retry).
+   */
+  resendOnStaleSocket?: boolean;
 }
 
 export function keepAliveAgents() {
@@ -48,9 +59,29 @@ export function postJson(
   body: string,
   headers: Record<string, string>,
   opts: PostOptions,
-  /** Resend once on a fresh connection when a reused keep-alive socket turns out closed. */
-  retryStaleSocket = true,
 ): Promise<PostOutcome> {
+  return send('POST', rawUrl, body, headers, opts);
+}
+
+/** One outgoing GET under the same rules (a host API's list, read up to opts.keepBytes). */
+export function getJson(
+  rawUrl: string,
+  headers: Record<string, string>,
+  opts: PostOptions,
+): Promise<PostOutcome> {
+  return send('GET', rawUrl, null, headers, opts);
+}
+
+export function send(
+  method: 'GET' | 'POST',
+  rawUrl: string,
+  body: string | null,
+  headers: Record<string, string>,
+  opts: PostOptions,
+  /** Resend once on a fresh connection when a reused keep-alive socket turns out closed. */
+  retryStaleSocket = opts.resendOnStaleSocket ?? true,
+): Promise<PostOutcome> {
+  const keepBytes = Math.min(opts.keepBytes ?? RESPONSE_EXCERPT_BYTES, MAX_RESPONSE_BYTES);
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   let url: URL;
@@ -76,8 +107,8 @@ export function postJson(
     const req = (secure ? https : http).request(
       url,
       {
-        method: 'POST',
-        headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+        method,
+        headers: body === null ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) },
         lookup: guardedLookup(opts.allowPrivate),
         signal: AbortSignal.timeout(opts.timeoutMs),
         ...(opts.agents ? { agent: secure ? opts.agents.https : opts.agents.http } : {}),
@@ -88,8 +119,8 @@ export function postJson(
         let keptBytes = 0;
         let total = 0;
         res.on('data', (chunk: Buffer) => {
-          if (keptBytes < RESPONSE_EXCERPT_BYTES) {
-            const part = chunk.subarray(0, RESPONSE_EXCERPT_BYTES - keptBytes);
+          if (keptBytes < keepBytes) {
+            const part = chunk.subarray(0, keepBytes - keptBytes);
             kept.push(part);
             keptBytes += part.length;
           }
@@ -104,7 +135,17 @@ export function postJson(
           } else if (status < 200 || status >= 300) {
             error = `HTTP ${status}`;
           }
-          settle({ ok: status >= 200 && status < 300, statusCode: status, error, responseBody: excerpt });
+          const responseHeaders: Record<string, string> = {};
+          for (const [k, v] of Object.entries(res.headers)) {
+            if (v !== undefined) responseHeaders[k] = Array.isArray(v) ? v.join(', ') : v;
+          }
+          settle({
+            ok: status >= 200 && status < 300,
+            statusCode: status,
+            error,
+            responseBody: excerpt,
+            responseHeaders,
+          });
         };
         res.on('end', () => done());
         res.on('close', () => done());
@@ -122,11 +163,11 @@ export function postJson(
         (err.code === 'ECONNRESET' || err.code === 'EPIPE')
       ) {
         settled = true;
-        resolve(postJson(rawUrl, body, headers, opts, false));
+        resolve(send(method, rawUrl, body, headers, opts, false));
         return;
       }
       settle({ ok: false, statusCode: null, error: describe(err, opts.timeoutMs), responseBody: null });
     });
-    req.end(body);
+    req.end(body ?? undefined);
   });
 }

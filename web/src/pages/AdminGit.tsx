@@ -15,6 +15,7 @@ import {
   Loading,
   PageHeader,
   SelectField,
+  TextArea,
   TextField,
 } from '../components/ui';
 import { rowError, useAction } from '../lib/action';
@@ -51,6 +52,10 @@ export function AdminGit() {
   const [name, setName] = useState('');
   const [apiToken, setApiToken] = useState('');
   const [apiBaseUrl, setApiBaseUrl] = useState('');
+  // A GitHub App instead of a token (GitHub only); the key is sent once and never shown back.
+  const [appId, setAppId] = useState('');
+  const [appKey, setAppKey] = useState('');
+  const [installationId, setInstallationId] = useState('');
   const [repo, setRepo] = useState('');
   const [teamId, setTeamId] = useState('');
   const [created, setCreated] = useState<{ secret: string; url: string; name: string } | null>(null);
@@ -64,6 +69,9 @@ export function AdminGit() {
             name,
             ...(apiToken ? { apiToken } : {}),
             ...(apiBaseUrl ? { apiBaseUrl } : {}),
+            ...(host === 'github' && (appId || appKey)
+              ? { githubApp: { appId, privateKey: appKey, installationId: installationId || null } }
+              : {}),
             repositories: repo ? [{ fullName: repo, teamId: team }] : [],
           },
         }),
@@ -75,6 +83,9 @@ export function AdminGit() {
         setName('');
         setApiToken('');
         setApiBaseUrl('');
+        setAppId('');
+        setAppKey('');
+        setInstallationId('');
         setRepo('');
       },
     },
@@ -143,6 +154,35 @@ export function AdminGit() {
             onChange={(e) => setApiToken(e.target.value)}
             error={errors.apiToken}
           />
+          {host === 'github' && (
+            <fieldset>
+              <legend>Or a GitHub App (instead of a token)</legend>
+              <TextField
+                label="App ID"
+                inputMode="numeric"
+                value={appId}
+                onChange={(e) => setAppId(e.target.value)}
+                error={errors['githubApp/appId'] ?? errors.githubApp}
+              />
+              <TextArea
+                label="App private key (PEM)"
+                autoComplete="off"
+                spellCheck={false}
+                rows={4}
+                placeholder="-----BEGIN RSA PRIVATE KEY-----"
+                value={appKey}
+                onChange={(e) => setAppKey(e.target.value)}
+                error={errors['githubApp/privateKey']}
+              />
+              <TextField
+                label="Installation ID (empty: found per repository)"
+                inputMode="numeric"
+                value={installationId}
+                onChange={(e) => setInstallationId(e.target.value)}
+                error={errors['githubApp/installationId']}
+              />
+            </fieldset>
+          )}
           <TextField
             label="API base URL"
             placeholder={host === 'gitea' ? 'https://gitea.example.com/api/v1' : 'the public host by default'}
@@ -154,7 +194,19 @@ export function AdminGit() {
             Connect
           </Button>
         </form>
-        <FormError error={creating.error} shownAt={['name', 'apiToken', 'apiBaseUrl', 'repositories']} />
+        <FormError
+          error={creating.error}
+          shownAt={[
+            'name',
+            'apiToken',
+            'apiBaseUrl',
+            'repositories',
+            'githubApp',
+            'githubApp/appId',
+            'githubApp/privateKey',
+            'githubApp/installationId',
+          ]}
+        />
         {created && (
           <SecretOnce
             key={created.secret}
@@ -212,7 +264,14 @@ export function AdminGit() {
                     >
                       {c.backlinks ? 'On' : 'Off'}
                     </Button>
-                    {!c.hasApiToken && <div className="muted">No token</div>}
+                    {c.githubApp ? (
+                      <div className="muted">
+                        GitHub App {c.githubApp.appId}
+                        {c.githubApp.installationId ? `, installation ${c.githubApp.installationId}` : ''}
+                      </div>
+                    ) : (
+                      !c.hasApiToken && <div className="muted">No token</div>
+                    )}
                     <ErrorMessage error={rowError(toggling, c.id)} />
                   </td>
                   <td className="actions">
