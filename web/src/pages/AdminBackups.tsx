@@ -17,6 +17,7 @@ import {
 } from '../components/ui';
 import { useAction } from '../lib/action';
 import { ok, type RestData, rest } from '../lib/api';
+import { dateTime } from '../lib/dates';
 import { keys } from '../lib/query-keys';
 
 type View = RestData<'get', '/api/admin/backups/settings'>;
@@ -220,9 +221,7 @@ export function AdminBackups() {
           </Button>
         </form>
         {saved.enabled && view.data.nextSlotAt && (
-          <p className="muted">
-            Next scheduled backup from {new Date(view.data.nextSlotAt).toLocaleString()}.
-          </p>
+          <p className="muted">Next scheduled backup from {dateTime(view.data.nextSlotAt)}.</p>
         )}
       </section>
       <section className="card" aria-labelledby="backup-runs-h">
@@ -254,7 +253,7 @@ export function AdminBackups() {
             <tbody>
               {runs.data.backupRuns.map((r) => (
                 <tr key={r.id} data-testid="backup-run">
-                  <td>{new Date(r.startedAt ?? r.createdAt).toLocaleString()}</td>
+                  <td>{dateTime(r.startedAt ?? r.createdAt)}</td>
                   <td>{r.trigger === 'manual' ? 'By hand' : 'Scheduled'}</td>
                   <td data-testid="backup-state">
                     {r.status}

@@ -20,6 +20,7 @@ import {
 } from '../components/ui';
 import { rowError, useAction } from '../lib/action';
 import { ok, type RestData, rest } from '../lib/api';
+import { dateTime } from '../lib/dates';
 import { keys } from '../lib/query-keys';
 import { useRefData } from '../lib/ref';
 
@@ -314,7 +315,7 @@ export function AdminGit() {
             <tbody>
               {deliveries.data.deliveries.map((d) => (
                 <tr key={d.id}>
-                  <td>{new Date(d.receivedAt).toLocaleString()}</td>
+                  <td>{dateTime(d.receivedAt)}</td>
                   <td>
                     {d.host} {d.event}
                   </td>

@@ -19,6 +19,7 @@ import {
 } from '../components/ui';
 import { rowError, useAction } from '../lib/action';
 import { ok, type RestData, rest } from '../lib/api';
+import { fullDate } from '../lib/dates';
 import { keys } from '../lib/query-keys';
 import { AppIcon } from './AuthorizedApps';
 
@@ -211,7 +212,7 @@ export function AdminOAuthApps() {
                   </td>
                   <td>
                     {app.registration === 'admin' ? 'By an admin' : 'By itself'}
-                    {app.registeredAt ? `, ${new Date(app.registeredAt).toLocaleDateString()}` : ''}
+                    {app.registeredAt ? `, ${fullDate(app.registeredAt)}` : ''}
                   </td>
                   <td>{app.kind}</td>
                   <td>{app.users}</td>

@@ -16,6 +16,7 @@ import {
 } from '../components/ui';
 import { rowError, useAction } from '../lib/action';
 import { ok, type RestData, rest } from '../lib/api';
+import { dateTime, fullDate } from '../lib/dates';
 import { keys } from '../lib/query-keys';
 
 type ScimToken = RestData<'get', '/api/admin/scim-tokens'>['scimTokens'][number];
@@ -106,11 +107,11 @@ export function AdminScim() {
                   <td>
                     <code>{t.hint}</code>
                   </td>
-                  <td>{new Date(t.createdAt).toLocaleDateString()}</td>
-                  <td>{t.lastUsedAt ? new Date(t.lastUsedAt).toLocaleString() : 'Never'}</td>
+                  <td>{fullDate(t.createdAt)}</td>
+                  <td>{t.lastUsedAt ? dateTime(t.lastUsedAt) : 'Never'}</td>
                   <td className="actions">
                     {t.revokedAt ? (
-                      <span className="muted">Revoked {new Date(t.revokedAt).toLocaleDateString()}</span>
+                      <span className="muted">Revoked {fullDate(t.revokedAt)}</span>
                     ) : (
                       <Button variant="danger" aria-label={`Revoke ${t.label}`} onClick={() => revoke(t)}>
                         Revoke

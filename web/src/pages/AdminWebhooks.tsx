@@ -14,6 +14,7 @@ import {
 } from '../components/ui';
 import { rowError, useAction } from '../lib/action';
 import { ok, rest } from '../lib/api';
+import { dateTime } from '../lib/dates';
 import { keys } from '../lib/query-keys';
 
 export function AdminWebhooks() {
@@ -197,7 +198,7 @@ function Deliveries({ hookId }: { hookId: string }) {
               <td>
                 {last ? (last.statusCode ? `HTTP ${last.statusCode}` : last.error) : (d.lastError ?? '—')}
               </td>
-              <td>{new Date(d.createdAt).toLocaleString()}</td>
+              <td>{dateTime(d.createdAt)}</td>
               <td className="actions">
                 <Button onClick={() => void redeliver.run(d.id)}>Redeliver</Button>
                 <ErrorMessage error={rowError(redeliver, d.id)} />

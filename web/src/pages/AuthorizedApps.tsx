@@ -5,6 +5,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Button, ErrorMessage, Loading, PageHeader } from '../components/ui';
 import { rowError, useAction } from '../lib/action';
 import { ok, type RestData, rest } from '../lib/api';
+import { dateTime, fullDate } from '../lib/dates';
 import { keys } from '../lib/query-keys';
 
 type AuthorizedApp = RestData<'get', '/api/oauth/apps'>['apps'][number];
@@ -72,8 +73,8 @@ export function AuthorizedApps() {
                     <AppIcon url={app.iconUrl} /> {app.name}
                   </td>
                   <td>{app.scopes.map((s) => SCOPE_NAMES[s] ?? s).join(', ')}</td>
-                  <td>{app.authorizedAt ? new Date(app.authorizedAt).toLocaleDateString() : ''}</td>
-                  <td>{app.lastUsedAt ? new Date(app.lastUsedAt).toLocaleString() : 'Never'}</td>
+                  <td>{app.authorizedAt ? fullDate(app.authorizedAt) : ''}</td>
+                  <td>{app.lastUsedAt ? dateTime(app.lastUsedAt) : 'Never'}</td>
                   <td className="actions">
                     <Button variant="danger" aria-label={`Revoke ${app.name}`} onClick={() => revoke(app)}>
                       Revoke

@@ -16,6 +16,7 @@ import {
 } from '../components/ui';
 import { rowError, useAction } from '../lib/action';
 import { ok, type RestData, rest, tokenStore } from '../lib/api';
+import { dateTime, fullDate } from '../lib/dates';
 import { keys } from '../lib/query-keys';
 import { useSession } from '../lib/session';
 
@@ -183,8 +184,8 @@ export function ApiKeys() {
                   <td>
                     <code>{k.hint}</code>
                   </td>
-                  <td>{new Date(k.createdAt).toLocaleDateString()}</td>
-                  <td>{k.lastUsedAt ? new Date(k.lastUsedAt).toLocaleString() : 'Never'}</td>
+                  <td>{fullDate(k.createdAt)}</td>
+                  <td>{k.lastUsedAt ? dateTime(k.lastUsedAt) : 'Never'}</td>
                   <td className="actions">
                     <Button variant="danger" aria-label={`Revoke ${k.label}`} onClick={() => revoke(k)}>
                       Revoke
