@@ -43,6 +43,7 @@ import * as m0053 from './0053_app_actor.js';
 import * as m0055 from './0055_import_kinds.js';
 import * as m0056 from './0056_import_jira.js';
 import * as m0057 from './0057_git_branch_format.js';
+import * as m0060 from './0060_import_jira_xml.js';
 
 export interface Migration {
   version: number;
@@ -95,4 +96,5 @@ export const migrations: Migration[] = [
   { version: 55, ...m0055 },
   { version: 56, ...m0056 },
   { version: 57, ...m0057 },
+  { version: 60, ...m0060 },
 ];
