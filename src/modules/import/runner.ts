@@ -36,7 +36,7 @@ import { createRelation } from '../relations/service.js';
 import { createState } from '../states/service.js';
 import { createTeam } from '../teams/service.js';
 import { insertAccount } from '../users/service.js';
-import { copyFiles, type FileOptions, rewriteLinks } from './files.js';
+import { copyFiles, type FileOptions, rewriteLinks, wantedFiles } from './files.js';
 import type { ImportIssue, ImportReference, ImportSource, ImportState } from './model.js';
 import * as q from './queries.js';
 
@@ -331,7 +331,7 @@ class Run {
   async issue(read: ImportIssue): Promise<boolean> {
     const src = this.source.name;
     if (await q.findRecord(this.ctx.db, src, 'issue', read.key)) {
-      this.count('read.existing');
+      this.count('issue.existing');
       return false;
     }
     const teamId = this.teams.get(read.teamRef);
@@ -344,8 +344,10 @@ class Run {
       if (c.authorEmail) authors.set(c.key, await this.actorFor(c.authorEmail, c.authorName));
     }
     if (this.dryRun) {
-      this.count('read.created');
+      this.count('issue.created');
       this.count('comment.created', read.comments?.length ?? 0);
+      // Files that would be copied (whether each can be fetched shows only when it is).
+      this.count('file.created', wantedFiles(this.source, read).size);
       return true;
     }
     // Files are fetched before the issue's transaction (which a download must not hold open); each
