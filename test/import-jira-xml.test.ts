@@ -142,7 +142,8 @@ describe('Jira XML export', () => {
       run = (await t.get(`/api/admin/imports/${run.id}`, t.adminToken)).body.importRun;
     }
     assert.equal(run.status, 'completed', JSON.stringify(run));
-    assert.equal(run.counts['issue.created'], 4);
+    // The same site's export: what the import above wrote is found, not planned again.
+    assert.equal(run.counts['issue.existing'], 4, JSON.stringify(run.counts));
   });
 
   test('property: any text as HTML gives a string, never a throw', () => {
