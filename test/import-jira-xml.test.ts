@@ -12,6 +12,7 @@ import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
 import { htmlToMarkdown } from '../src/modules/import/jira-html.js';
 import { jiraXmlSource } from '../src/modules/import/jira-xml.js';
+import { ImportInputError } from '../src/modules/import/model.js';
 import { runImport } from '../src/modules/import/runner.js';
 import type { Actor } from '../src/platform/context.js';
 import { startTestApp, type TestApp } from './support/harness.js';
@@ -144,6 +145,43 @@ describe('Jira XML export', () => {
     assert.equal(run.status, 'completed', JSON.stringify(run));
     // The same site's export: what the import above wrote is found, not planned again.
     assert.equal(run.counts['issue.existing'], 4, JSON.stringify(run.counts));
+  });
+
+  test('property: any text as an export is a source or an input error, never a crash', async () => {
+    const tags = fc.constantFrom(
+      '<rss>',
+      '</rss>',
+      '<channel>',
+      '</channel>',
+      '<item>',
+      '</item>',
+      '<key id="1">',
+      '</key>',
+      'A-1',
+      '<status>',
+      '</status>',
+      '&amp;',
+      '<',
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(
+          fc.string(),
+          fc.array(tags).map((p) => p.join('')),
+        ),
+        async (text) => {
+          let src: ReturnType<typeof jiraXmlSource>;
+          try {
+            src = jiraXmlSource({ xml: text });
+          } catch (err) {
+            assert.ok(err instanceof ImportInputError, String(err));
+            return;
+          }
+          await src.reference();
+          for await (const page of src.issues(null)) assert.ok(Array.isArray(page.issues));
+        },
+      ),
+    );
   });
 
   test('property: any text as HTML gives a string, never a throw', () => {
