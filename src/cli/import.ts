@@ -5,6 +5,8 @@
 //     (GITHUB_TOKEN holds the token; GITHUB_API_URL a GitHub Enterprise Server's API)
 //   npm run import -- jira <site-url> --jql '<query>' [--team KEY] [--dry-run]
 //     (JIRA_EMAIL + JIRA_API_TOKEN for Cloud, or JIRA_PAT for Data Center)
+//   npm run import -- jira-xml <export.xml> [--team KEY] [--users people.json] [--dry-run]
+//     (the same Jira credentials, when set, let attachments be copied)
 // Runs as the first active admin (or IMPORT_AS=<admin email>); prints a progress
 // line per page and the report as JSON. Run it again to resume or re-check:
 // what was imported is not created twice.
@@ -16,6 +18,7 @@ import { loadConfig } from '../config.js';
 import { csvSource } from '../modules/import/csv.js';
 import { githubSource } from '../modules/import/github.js';
 import { type JiraAuth, jiraSource } from '../modules/import/jira.js';
+import { jiraXmlSource, MAX_XML_BYTES } from '../modules/import/jira-xml.js';
 import { linearSource } from '../modules/import/linear.js';
 import { ImportInputError, type ImportSource } from '../modules/import/model.js';
 import { firstActiveAdmin, liveUserByEmail } from '../modules/import/queries.js';
@@ -29,7 +32,9 @@ const usage = (): never => {
       '       npm run import -- github <owner/repo> [--team KEY] [--users logins.json] [--dry-run]' +
       '   (GITHUB_TOKEN, GITHUB_API_URL)\n' +
       "       npm run import -- jira <site-url> --jql '<query>' [--team KEY] [--dry-run]\n" +
-      '         (JIRA_EMAIL and JIRA_API_TOKEN for Jira Cloud, or JIRA_PAT for Data Center)',
+      '         (JIRA_EMAIL and JIRA_API_TOKEN for Jira Cloud, or JIRA_PAT for Data Center)\n' +
+      '       npm run import -- jira-xml <export.xml> [--team KEY] [--users people.json] [--dry-run]\n' +
+      '         (with Jira credentials set as above, attachments are copied too)',
   );
   process.exit(2);
 };
@@ -84,6 +89,25 @@ async function sourceOf(): Promise<ImportSource> {
     if (!auth)
       throw new ImportInputError('set JIRA_EMAIL and JIRA_API_TOKEN (Cloud) or JIRA_PAT (Data Center)');
     return jiraSource({ url: a, jql: flags.jql, auth, team: flags.team });
+  }
+  if (kind === 'jira-xml' && a) {
+    const users = flags.users ? await readJson(flags.users) : undefined;
+    if (users !== undefined && (typeof users !== 'object' || users === null || Array.isArray(users)))
+      throw new ImportInputError('--users must name a JSON object of username or account id → email');
+    const { size } = await fs.stat(a);
+    if (size > MAX_XML_BYTES) throw new ImportInputError(`${a} is larger than ${MAX_XML_BYTES} bytes`);
+    const { JIRA_EMAIL: email, JIRA_API_TOKEN: apiToken, JIRA_PAT: pat } = process.env;
+    const authorization = pat
+      ? `Bearer ${pat}`
+      : email && apiToken
+        ? `Basic ${Buffer.from(`${email}:${apiToken}`).toString('base64')}`
+        : undefined;
+    return jiraXmlSource({
+      xml: await fs.readFile(a, 'utf8'),
+      team: flags.team,
+      users: users as Record<string, string> | undefined,
+      authorization,
+    });
   }
   if (kind === 'csv' && a && b) {
     return csvSource(path.basename(a), await fs.readFile(a, 'utf8'), await readJson(b));

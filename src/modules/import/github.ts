@@ -147,6 +147,13 @@ export function rateLimitWait(status: number, headers: Record<string, unknown>, 
   return status === 429 ? 1000 : null;
 }
 
+/** Where files dropped into an issue or comment live: an image host, or a path of the site itself. */
+const UPLOAD_HOSTS = new Set([
+  'user-images.githubusercontent.com',
+  'private-user-images.githubusercontent.com',
+]);
+const UPLOAD_PATH = /^\/(user-attachments\/(assets|files)|storage\/user)\//;
+
 /** The `page` of the `rel="next"` link, or null on the last page. */
 export function nextPage(link: string | undefined): string | null {
   const next = link?.split(',').find((part) => /rel="next"/.test(part));
@@ -260,10 +267,19 @@ export function githubSource(opts: GithubSourceOptions): ImportSource {
   }
 
   const base = apiUrl === GITHUB_API_URL ? '' : `${apiUrl}:`;
+  // GitHub Enterprise Server keeps uploads on its own host, which is also where the token is good.
+  const server = apiUrl === GITHUB_API_URL ? null : new URL(apiUrl).origin;
   return {
     kind: 'github',
     name: `github:${base}${full}`,
     label: 'GitHub',
+    files: {
+      isFile: (url) =>
+        UPLOAD_HOSTS.has(url.hostname) ||
+        ((url.hostname === 'github.com' || url.origin === server) && UPLOAD_PATH.test(url.pathname)),
+      headers: (url): Record<string, string> =>
+        opts.token && url.origin === server ? { authorization: `Bearer ${opts.token}` } : {},
+    },
     async reference(): Promise<ImportReference> {
       const labels = (await octokit.paginate('GET /repos/{owner}/{repo}/labels', {
         owner,

@@ -438,14 +438,22 @@ export function jiraSource(opts: JiraSourceOptions): ImportSource {
         title: a.filename,
         subtitle: 'Jira attachment',
         url: a.content,
+        file: true,
       })),
     };
   }
 
+  const site = new URL(base).origin;
   return {
     kind: 'jira',
     name: `jira:${base}`,
     label: 'Jira',
+    // Attachments' content is read with the site's credentials; a redirect elsewhere (Cloud's media
+    // service) carries its own token and gets none of ours.
+    files: {
+      isFile: () => false,
+      headers: (url): Record<string, string> => (url.origin === site ? { authorization } : {}),
+    },
     async reference(): Promise<ImportReference> {
       const f = await customFields();
       const fields = [

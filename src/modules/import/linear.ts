@@ -113,6 +113,8 @@ function withoutCredentials(base: string): string {
   }
 }
 
+const LINEAR_UPLOADS = 'uploads.linear.app';
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export function linearSource(opts: LinearSourceOptions): ImportSource {
@@ -217,10 +219,23 @@ export function linearSource(opts: LinearSourceOptions): ImportSource {
     };
   }
 
+  // Linear keeps uploads on uploads.linear.app, read with the API key as it is; another
+  // Trackway serves them as /api/files/<id> of its own origin, read with the key as a bearer.
+  const origin = new URL(base).origin;
   return {
     kind: 'linear',
     name: `linear:${withoutCredentials(base)}`,
     label: 'Linear',
+    files: {
+      isFile: (url) =>
+        url.hostname === LINEAR_UPLOADS || (url.origin === origin && url.pathname.startsWith('/api/files/')),
+      headers: (url): Record<string, string> =>
+        url.hostname === LINEAR_UPLOADS && url.protocol === 'https:'
+          ? { authorization: opts.apiKey }
+          : url.origin === origin
+            ? { authorization: `Bearer ${opts.apiKey}` }
+            : {},
+    },
     async reference(): Promise<ImportReference> {
       const users = await all<{ email: string; name: string }>('users', 'email name');
       const teams = await all<{ id: string; key: string; name: string }>('teams', 'id key name');

@@ -92,6 +92,8 @@ export interface ImportAttachment {
   title: string;
   subtitle?: string | null | undefined;
   url: string;
+  /** The url is the file itself (a Jira attachment's content): its bytes are copied here. */
+  file?: boolean | undefined;
 }
 
 export interface ImportIssue {
@@ -132,9 +134,24 @@ export interface IssuePage {
   refused?: string[] | undefined;
 }
 
+/** How a source's files are recognised and fetched, for the runner to copy them. */
+export interface SourceFiles {
+  /** Whether a link in a description or comment is a file the source holds (copied, the link rewritten). */
+  isFile(url: URL): boolean;
+  /** Request headers for a file's URL: the source's credentials, only for its own hosts. */
+  headers(url: URL): Record<string, string>;
+}
+
+/** The http(s) links in Markdown or HTML text, as written (no trailing punctuation). */
+export function linksIn(text: string | null | undefined): string[] {
+  if (!text) return [];
+  const found = text.match(/https?:\/\/[^\s<>"'()[\]`]+/g) ?? [];
+  return found.map((u) => u.replace(/[.,;:!?*_]+$/, ''));
+}
+
 /** One source: an adapter. */
 export interface ImportSource {
-  kind: 'linear' | 'csv' | 'github' | 'jira';
+  kind: 'linear' | 'csv' | 'github' | 'jira' | 'jira-xml';
   /** Names the source in import_records: a re-run of the same source finds its records. */
   name: string;
   /** What the source is called in the link an imported issue keeps ("Linear", "CSV"). */
@@ -142,6 +159,8 @@ export interface ImportSource {
   reference(): Promise<ImportReference>;
   /** The issues a page at a time, starting after `cursor` (null: from the start). */
   issues(cursor: string | null): AsyncIterable<IssuePage>;
+  /** Files the source holds (attachments, uploads linked from text): copied into the file store. */
+  files?: SourceFiles | undefined;
 }
 
 /** A problem with the input itself (a bad mapping, an unreadable file): reported as a 400, never a crash. */

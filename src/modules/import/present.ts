@@ -18,6 +18,7 @@ export const ImportRunSchema = Type.Object({
     Type.Literal('csv'),
     Type.Literal('github'),
     Type.Literal('jira'),
+    Type.Literal('jira-xml'),
   ]),
   dryRun: Type.Boolean(),
   status: Type.Union([Type.Literal('running'), Type.Literal('completed'), Type.Literal('failed')]),

@@ -148,6 +148,30 @@ const StartBody = Type.Union([
     },
     { additionalProperties: false },
   ),
+  Type.Object(
+    {
+      source: Type.Literal('jira-xml'),
+      xml: Type.String({
+        minLength: 1,
+        description: "Jira's XML export (Export, XML): the file's text; attachments stay links to Jira",
+      }),
+      name: Type.Optional(OneLineText(200)),
+      team: Type.Optional(
+        Type.String({
+          pattern: '^[A-Z][A-Z0-9]{0,6}$',
+          description: 'Import every issue into this team (its key) instead of a team per Jira project',
+        }),
+      ),
+      users: Type.Optional(
+        Type.Record(Type.String({ maxLength: 200 }), Type.String({ format: 'email', maxLength: 320 }), {
+          maxProperties: 5000,
+          description: 'A username or account id → email, for people the export names only by id',
+        }),
+      ),
+      dryRun: Type.Optional(Type.Boolean()),
+    },
+    { additionalProperties: false },
+  ),
 ]);
 
 const RunEnvelope = Type.Object({ importRun: ImportRunSchema });

@@ -36,6 +36,7 @@ import { createRelation } from '../relations/service.js';
 import { createState } from '../states/service.js';
 import { createTeam } from '../teams/service.js';
 import { insertAccount } from '../users/service.js';
+import { copyFiles, type FileOptions, rewriteLinks, wantedFiles } from './files.js';
 import type { ImportIssue, ImportReference, ImportSource, ImportState } from './model.js';
 import * as q from './queries.js';
 
@@ -63,6 +64,8 @@ export interface RunOptions {
   /** An existing run to continue (else the source's unfinished run, else a new one). */
   runId?: string;
   onProgress?: (p: ImportProgress) => void;
+  /** How files are fetched (tests inject a resolver); private addresses follow WEBHOOK_ALLOW_PRIVATE. */
+  files?: Pick<FileOptions, 'resolver'>;
 }
 
 /** Errors kept on a run: enough to act on, bounded whatever the source holds. */
@@ -97,6 +100,7 @@ class Run {
     private readonly source: ImportSource,
     readonly runId: string,
     readonly dryRun: boolean,
+    private readonly fileOptions: FileOptions,
   ) {
     this.quiet = { ...ctx, eventHandlers: ctx.eventHandlers.filter((h) => h === issueHistoryHandler) };
   }
@@ -324,26 +328,36 @@ class Run {
   // ---- issues
 
   /** One issue with everything hanging off it, in one transaction; false when it was imported before. */
-  async issue(issue: ImportIssue): Promise<boolean> {
+  async issue(read: ImportIssue): Promise<boolean> {
     const src = this.source.name;
-    if (await q.findRecord(this.ctx.db, src, 'issue', issue.key)) {
+    if (await q.findRecord(this.ctx.db, src, 'issue', read.key)) {
       this.count('issue.existing');
       return false;
     }
-    const teamId = this.teams.get(issue.teamRef);
-    if (teamId === undefined) throw new AppError(400, 'VALIDATION_FAILED', `unknown team ${issue.teamRef}`);
+    const teamId = this.teams.get(read.teamRef);
+    if (teamId === undefined) throw new AppError(400, 'VALIDATION_FAILED', `unknown team ${read.teamRef}`);
     // Who it names must exist first (placeholders are their own transactions).
-    const creator = await this.actorFor(issue.creatorEmail);
-    const assignee = issue.assigneeEmail ? await this.user(issue.assigneeEmail) : null;
+    const creator = await this.actorFor(read.creatorEmail);
+    const assignee = read.assigneeEmail ? await this.user(read.assigneeEmail) : null;
     const authors = new Map<string, Actor>();
-    for (const c of issue.comments ?? []) {
+    for (const c of read.comments ?? []) {
       if (c.authorEmail) authors.set(c.key, await this.actorFor(c.authorEmail, c.authorName));
     }
     if (this.dryRun) {
       this.count('issue.created');
-      this.count('comment.created', issue.comments?.length ?? 0);
+      this.count('comment.created', read.comments?.length ?? 0);
+      // Files that would be copied (whether each can be fetched shows only when it is).
+      this.count('file.created', wantedFiles(this.source, read).size);
       return true;
     }
+    // Files are fetched before the issue's transaction (which a download must not hold open); each
+    // one is recorded as it is stored, so a re-run after a failure reuses what was copied.
+    const files = await copyFiles(this.ctx, this.source, read, creator, this.fileOptions, {
+      runId: this.runId,
+      count: (key) => this.count(key),
+      error: (message) => this.error(message),
+    });
+    const issue = rewriteLinks(read, files);
     const state = issue.stateRef ? this.states.get(issue.stateRef) : undefined;
     const labelIds = (issue.labelRefs ?? [])
       .map((r) => this.labels.get(r))
@@ -424,6 +438,7 @@ class Run {
       }
 
       for (const a of issue.attachments ?? []) {
+        // A copied file's attachment is written by its uploader, the one who may make it carry the file.
         const row = await createAttachment(
           this.quiet,
           creator,
@@ -432,6 +447,16 @@ class Run {
         );
         await this.record(trx, 'attachment', a.key, row.id);
         this.count('attachment.created');
+      }
+      // Files linked from the text are the issue's too: an attachment carries each.
+      for (const f of files.values()) {
+        if (f.attached) continue;
+        await createAttachment(
+          this.quiet,
+          creator,
+          { issueId: id, title: f.filename, subtitle: 'Imported file', url: f.ourUrl },
+          trx,
+        );
       }
       if (issue.url) {
         await createAttachment(
@@ -571,7 +596,11 @@ export async function continueRun(
 ): Promise<ImportReport> {
   const dryRun = opts.dryRun ?? false;
   const runId = opened.id;
-  const run = new Run(ctx, admin, source, runId, dryRun);
+  const run = new Run(ctx, admin, source, runId, dryRun, {
+    allowPrivate: ctx.config.webhookAllowPrivate,
+    resolver: opts.files?.resolver,
+    signal: opts.signal,
+  });
   const report = (status: ImportReport['status']): ImportReport => ({
     runId,
     source: source.name,

@@ -17,6 +17,7 @@ import { assertAdmin } from '../users/policy.js';
 import { csvSource } from './csv.js';
 import { GITHUB_API_URL, githubSource } from './github.js';
 import { jiraSource } from './jira.js';
+import { jiraXmlSource } from './jira-xml.js';
 import { linearSource } from './linear.js';
 import { ImportInputError, type ImportSource } from './model.js';
 import * as q from './queries.js';
@@ -42,6 +43,14 @@ export type StartImportInput =
       apiToken?: string;
       pat?: string;
       team?: string;
+      dryRun?: boolean;
+    }
+  | {
+      source: 'jira-xml';
+      xml: string;
+      name?: string;
+      team?: string;
+      users?: Record<string, string>;
       dryRun?: boolean;
     };
 
@@ -81,13 +90,23 @@ async function sourceOf(
       const url = await vetted('url', input.url);
       return jiraSource({ url, jql: input.jql, auth, team: input.team, signal });
     }
+    if (input.source === 'jira-xml') {
+      // The export names its site; without credentials its attachments stay links (docs/migrate.md).
+      return jiraXmlSource({ xml: input.xml, name: input.name, team: input.team, users: input.users });
+    }
     // Without a name the file's digest names it: the same file posted again finds its records.
     const name = input.name?.trim() || createHash('sha256').update(input.csv).digest('hex').slice(0, 16);
     return csvSource(name, input.csv, input.mapping);
   } catch (err) {
     if (err instanceof ImportInputError) {
-      const named = input.source === 'jira' ? /^(jql|team)\b/.exec(err.message)?.[1] : undefined;
-      const field = { csv: 'csv', linear: 'url', github: 'repo', jira: named ?? 'url' }[input.source];
+      const named = input.source.startsWith('jira') ? /^(jql|team)\b/.exec(err.message)?.[1] : undefined;
+      const field = {
+        csv: 'csv',
+        linear: 'url',
+        github: 'repo',
+        jira: named ?? 'url',
+        'jira-xml': named ?? 'xml',
+      }[input.source];
       throw invalidField(field, err.message);
     }
     throw err;

@@ -7,7 +7,7 @@ type Json<T> = ColumnType<T, string | undefined, string>;
 export interface ImportRunsTable {
   id: Generated<string>;
   source: string;
-  kind: 'linear' | 'csv' | 'github' | 'jira';
+  kind: 'linear' | 'csv' | 'github' | 'jira' | 'jira-xml';
   dry_run: Generated<boolean>;
   status: Generated<'running' | 'completed' | 'failed'>;
   counts: Json<Record<string, number>>;

@@ -45,6 +45,7 @@ import * as m0056 from './0056_import_jira.js';
 import * as m0057 from './0057_git_branch_format.js';
 import * as m0058 from './0058_git_github_app.js';
 import * as m0059 from './0059_backups.js';
+import * as m0060 from './0060_import_jira_xml.js';
 
 export interface Migration {
   version: number;
@@ -99,4 +100,5 @@ export const migrations: Migration[] = [
   { version: 57, ...m0057 },
   { version: 58, ...m0058 },
   { version: 59, ...m0059 },
+  { version: 60, ...m0060 },
 ];
