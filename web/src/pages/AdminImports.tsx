@@ -19,6 +19,7 @@ import {
 } from '../components/ui';
 import { useAction } from '../lib/action';
 import { ok, type RestData, rest } from '../lib/api';
+import { dateTime } from '../lib/dates';
 import { keys } from '../lib/query-keys';
 
 type Run = RestData<'get', '/api/admin/imports/{id}'>['importRun'];
@@ -313,7 +314,7 @@ export function AdminImports() {
             <tbody>
               {runs.data.importRuns.map((r) => (
                 <tr key={r.id}>
-                  <td>{new Date(r.createdAt).toLocaleString()}</td>
+                  <td>{dateTime(r.createdAt)}</td>
                   <td>{r.source}</td>
                   <td>{r.dryRun ? 'Dry run' : 'Import'}</td>
                   <td>{r.status}</td>
