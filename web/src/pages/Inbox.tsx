@@ -102,21 +102,30 @@ export function InboxPage({
   const [selected, setSelected] = useState<string | null>(null);
   const [snoozing, setSnoozing] = useState<string | null>(null);
   const dwell = useRef<ReturnType<typeof setTimeout>>(undefined);
+  // The selected group once acted on (Mark unread clicked on it, say): its dwell reads nothing.
+  const actedOn = useRef<string | null>(null);
+  const selectedNow = useRef<string | null>(null);
+  const select = (id: string | null) => {
+    if (id !== selectedNow.current) actedOn.current = null;
+    selectedNow.current = id;
+    setSelected(id);
+  };
   const change = (g: InboxGroup, c: NotificationChange) => {
     clearTimeout(dwell.current);
+    actedOn.current = g.issue.id;
     update.mutate({ group: g, change: c });
   };
 
   const focusRow = (i: number) => {
     focus.current = i;
-    setSelected(latest.current[i]?.issue.id ?? null);
+    select(latest.current[i]?.issue.id ?? null);
     document.querySelector<HTMLElement>(`[data-inbox-row="${i}"]`)?.focus();
   };
   const move = (by: number) => focusRow(Math.max(0, Math.min(groups.length - 1, focus.current + by)));
   // biome-ignore lint/correctness/useExhaustiveDependencies: resetting on a new filter is the point
   useEffect(() => {
     focus.current = -1;
-    setSelected(null);
+    select(null);
   }, [filter]);
   // A row that went away (archived, snoozed) while it had focus leaves it on its neighbour.
   // biome-ignore lint/correctness/useExhaustiveDependencies: only a change in the rows' number moves focus
@@ -130,7 +139,8 @@ export function InboxPage({
     if (!wide || !selected) return;
     dwell.current = setTimeout(() => {
       const g = latest.current.find((x) => x.issue.id === selected);
-      if (g && g.unread > 0) update.mutate({ group: g, change: { read: true } });
+      if (g && g.unread > 0 && actedOn.current !== g.issue.id)
+        update.mutate({ group: g, change: { read: true } });
     }, PREVIEW_DWELL_MS);
     return () => clearTimeout(dwell.current);
   }, [selected, wide]);
@@ -211,7 +221,7 @@ export function InboxPage({
                   onOpen={() => (wide ? focusRow(i) : open(g))}
                   onFocus={() => {
                     focus.current = i;
-                    setSelected(g.issue.id);
+                    select(g.issue.id);
                   }}
                   onChange={(c) => change(g, c)}
                   snoozeOpen={snoozing === g.issue.id}
