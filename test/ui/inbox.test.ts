@@ -110,10 +110,13 @@ describe('UI: the inbox', () => {
 
     // On a wide screen a click previews the issue; Enter opens it, and it is read.
     // (At its left: a pointer on the row shows its actions over the right-hand side.)
-    await rows(page).first().getByRole('link').click({ position: { x: 24, y: 12 } });
+    await rows(page)
+      .first()
+      .getByRole('link')
+      .click({ position: { x: 24, y: 12 } });
     await page
       .getByRole('region', { name: `Preview: ${issues[3]}` })
-      .getByText('can you look at this?')
+      .getByRole('heading', { name: 'Sweep the yard' })
       .waitFor();
     await page.keyboard.press('Enter');
     await page.waitForURL(new RegExp(`/issue/${issues[3]}$`));
