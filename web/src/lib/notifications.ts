@@ -12,11 +12,15 @@ import {
 } from '@tanstack/react-query';
 import { graphql } from '../gql';
 import { gql, ok, type RestBody, type RestData, rest } from './api';
+import type { IssueGroup } from './inbox-groups';
 import { invalidate, queryClient } from './query';
 import { keys } from './query-keys';
 
 type InboxPage = RestData<'get', '/api/notifications'>;
 export type Notification = InboxPage['notifications'][number];
+export { groupByIssue } from './inbox-groups';
+/** One row of the inbox: every loaded notification about one issue. */
+export type InboxGroup = IssueGroup<Notification>;
 export type InboxFilter = 'unread' | 'all' | 'archived';
 type Pages = InfiniteData<InboxPage, number>;
 
@@ -94,32 +98,6 @@ function patchLists(fn: (n: Notification, filter: InboxFilter) => Notification |
       })),
     });
   }
-}
-
-/** One row of the inbox: every loaded notification about one issue, newest first. */
-export interface InboxGroup {
-  issue: Notification['issue'];
-  events: Notification[];
-  /** Its unread events (of those loaded). */
-  unread: number;
-}
-
-/**
- * The loaded notifications as one group per issue, in the order of each
- * issue's newest event (the list is newest first, so first seen is newest).
- */
-export function groupByIssue(items: readonly Notification[]): InboxGroup[] {
-  const groups = new Map<string, InboxGroup>();
-  for (const n of items) {
-    let g = groups.get(n.issue.id);
-    if (!g) {
-      g = { issue: n.issue, events: [], unread: 0 };
-      groups.set(n.issue.id, g);
-    }
-    g.events.push(n);
-    if (!n.readAt) g.unread++;
-  }
-  return [...groups.values()];
 }
 
 // The batch mutations act on an inbox entry: every one of the caller's
