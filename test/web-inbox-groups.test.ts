@@ -59,13 +59,12 @@ test('loading more keeps the rows shown, in their order, and only adds events an
         after.slice(0, before.length).map((g) => g.issue.id),
         before.map((g) => g.issue.id),
       );
-      before.forEach((g, i) =>
+      for (const [i, g] of before.entries())
         assert.deepEqual(
           after[i]!.events.slice(0, g.events.length),
           g.events,
-          'the first page’s events first',
-        ),
-      );
+          "the first page's events first",
+        );
     }),
     { numRuns: RUNS },
   );
