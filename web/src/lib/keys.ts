@@ -116,12 +116,22 @@ export const SHORTCUTS = [
   { id: 'issue.next', where: 'Issue', keys: ['j'], does: 'Next issue of the list you came from' },
   { id: 'issue.previous', where: 'Issue', keys: ['k'], does: 'Previous issue of that list' },
   { id: 'issue.back', where: 'Issue', keys: ['Escape'], does: 'Back to the list' },
-  { id: 'inbox.down', where: 'Inbox', keys: ['j', 'ArrowDown'], does: 'Next notification' },
-  { id: 'inbox.up', where: 'Inbox', keys: ['k', 'ArrowUp'], does: 'Previous notification' },
-  { id: 'inbox.open', where: 'Inbox', keys: ['Enter'], does: 'Open its issue (and mark it read)' },
-  { id: 'inbox.archive', where: 'Inbox', keys: ['e', 'Backspace'], does: 'Archive (or unarchive)' },
-  { id: 'inbox.read', where: 'Inbox', keys: ['u'], does: 'Mark read / unread' },
-  { id: 'inbox.snooze', where: 'Inbox', keys: ['h'], does: 'Snooze' },
+  { id: 'inbox.down', where: 'Inbox', keys: ['j', 'ArrowDown'], does: 'Next issue (the preview follows)' },
+  { id: 'inbox.up', where: 'Inbox', keys: ['k', 'ArrowUp'], does: 'Previous issue' },
+  {
+    id: 'inbox.open',
+    where: 'Inbox',
+    keys: ['Enter'],
+    does: 'Open the issue (and mark its notifications read)',
+  },
+  {
+    id: 'inbox.archive',
+    where: 'Inbox',
+    keys: ['e', 'Backspace'],
+    does: "Archive (or unarchive) the issue's notifications",
+  },
+  { id: 'inbox.read', where: 'Inbox', keys: ['u'], does: "Mark the issue's notifications read / unread" },
+  { id: 'inbox.snooze', where: 'Inbox', keys: ['h'], does: "Snooze the issue's notifications" },
 ] as const satisfies readonly Shortcut[];
 
 export type ShortcutId = (typeof SHORTCUTS)[number]['id'];

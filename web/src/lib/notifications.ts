@@ -1,7 +1,8 @@
 // The inbox (REST /api/notifications, docs/notifications.md) in the query
-// cache: the unread count the sidebar shows, the pages of one filter, and the
-// changes to one notification, applied to every cached page first and put back
-// if the server refuses.
+// cache: the unread count the sidebar shows, the pages of one filter, the
+// notifications grouped by issue as the page shows them, and the changes to
+// one notification or one issue's group, applied to every cached page first
+// and put back if the server refuses.
 import {
   type InfiniteData,
   useInfiniteQuery,
@@ -9,12 +10,17 @@ import {
   useQuery,
   useQueryClient,
 } from '@tanstack/react-query';
-import { ok, type RestBody, type RestData, rest } from './api';
+import { graphql } from '../gql';
+import { gql, ok, type RestBody, type RestData, rest } from './api';
+import type { IssueGroup } from './inbox-groups';
 import { invalidate, queryClient } from './query';
 import { keys } from './query-keys';
 
 type InboxPage = RestData<'get', '/api/notifications'>;
 export type Notification = InboxPage['notifications'][number];
+export { groupByIssue } from './inbox-groups';
+/** One row of the inbox: every loaded notification about one issue. */
+export type InboxGroup = IssueGroup<Notification>;
 export type InboxFilter = 'unread' | 'all' | 'archived';
 type Pages = InfiniteData<InboxPage, number>;
 
@@ -94,34 +100,71 @@ function patchLists(fn: (n: Notification, filter: InboxFilter) => Notification |
   }
 }
 
+// The batch mutations act on an inbox entry: every one of the caller's
+// notifications about the issue, loaded or not (docs/graphql.md, "The inbox").
+const MarkGroupRead = graphql(`
+  mutation InboxGroupRead($issueId: String!, $readAt: DateTime!) {
+    notificationMarkReadAll(input: { issueId: $issueId }, readAt: $readAt) { success }
+  }
+`);
+const MarkGroupUnread = graphql(`
+  mutation InboxGroupUnread($issueId: String!) {
+    notificationMarkUnreadAll(input: { issueId: $issueId }) { success }
+  }
+`);
+const ArchiveGroup = graphql(`
+  mutation InboxGroupArchive($issueId: String!) {
+    notificationArchiveAll(input: { issueId: $issueId }) { success }
+  }
+`);
+const SnoozeGroup = graphql(`
+  mutation InboxGroupSnooze($issueId: String!, $until: DateTime!) {
+    notificationSnoozeAll(input: { issueId: $issueId }, snoozedUntilAt: $until) { success }
+  }
+`);
+const Unarchive = graphql(`
+  mutation InboxUnarchive($id: String!) {
+    notificationUnarchive(id: $id) { success }
+  }
+`);
+
+/** Sends one group change: unarchiving has no batch form, so it unarchives the group's loaded (archived) rows one by one. */
+async function sendGroupChange(group: InboxGroup, change: NotificationChange) {
+  const issueId = group.issue.id;
+  if (change.archived === false) await Promise.all(group.events.map((n) => gql(Unarchive, { id: n.id })));
+  else if (change.archived) await gql(ArchiveGroup, { issueId });
+  else if (change.snoozedUntilAt) await gql(SnoozeGroup, { issueId, until: change.snoozedUntilAt });
+  else if (change.read) await gql(MarkGroupRead, { issueId, readAt: new Date().toISOString() });
+  else if (change.read === false) await gql(MarkGroupUnread, { issueId });
+}
+
 /**
- * Read, unread, archive, unarchive or snooze one notification: every list and
- * the count change at once, and go back (with the reason) if the server refuses.
- * Marking read in the Unread filter leaves the row in place until the next load,
- * so it does not move under the reader's keyboard.
+ * Read, unread, archive, unarchive or snooze every notification about one
+ * issue: every cached list and the count change at once, all put back (with
+ * the reason) if the server refuses. As for one row, reading in the Unread
+ * filter leaves the group in place until the next load.
  */
-export function useUpdateNotification() {
+export function useUpdateGroup() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, change }: { id: string; change: NotificationChange }) =>
-      ok(rest.PATCH('/api/notifications/{id}', { params: { path: { id } }, body: change })),
-    onMutate: async ({ id, change }) => {
+    mutationFn: ({ group, change }: { group: InboxGroup; change: NotificationChange }) =>
+      sendGroupChange(group, change),
+    onMutate: async ({ group, change }) => {
       await client.cancelQueries({ queryKey: keys.notifications.all });
       const saved = client.getQueriesData({ queryKey: keys.notifications.all });
-      let before: Notification | undefined;
+      // The same notification may sit in several filters' lists: count each once.
+      const before = new Map<string, Notification>();
+      const onlyReadChanged = change.read !== undefined && Object.keys(change).length === 1;
       patchLists((n, filter) => {
-        if (n.id !== id) return n;
-        before ??= n;
+        if (n.issue.id !== group.issue.id) return n;
+        if (!before.has(n.id)) before.set(n.id, n);
         const next = applied(n, change);
-        const onlyReadChanged = change.read !== undefined && Object.keys(change).length === 1;
         return belongs(next, filter) || (onlyReadChanged && filter !== 'archived') ? next : null;
       });
-      if (before) {
-        const wasUnread = belongs(before, 'unread');
-        const isUnread = belongs(applied(before, change), 'unread');
-        if (wasUnread !== isUnread)
-          client.setQueryData<number>(COUNT_KEY, (c) => Math.max(0, (c ?? 0) + (isUnread ? 1 : -1)));
-      }
+      let delta = 0;
+      for (const n of before.values())
+        delta += Number(belongs(applied(n, change), 'unread')) - Number(belongs(n, 'unread'));
+      if (delta !== 0) client.setQueryData<number>(COUNT_KEY, (c) => Math.max(0, (c ?? 0) + delta));
       return { saved };
     },
     onError: (_e, _v, context) => {
@@ -129,7 +172,6 @@ export function useUpdateNotification() {
     },
     onSettled: () => {
       void client.invalidateQueries({ queryKey: COUNT_KEY });
-      // Other filters' lists gain the row (archived, unread again) at their next read.
       void client.invalidateQueries({ queryKey: LIST_KEY, refetchType: 'none' });
     },
   });

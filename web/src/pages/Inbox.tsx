@@ -1,22 +1,30 @@
-// The inbox: the caller's notifications newest first. Opening one goes to its
-// issue and marks it read; each can be marked read or unread, archived or
-// snoozed, and the keyboard does all of it (lib/keys.ts lists the keys).
+// The inbox: the caller's notifications, one row per issue, ordered by each
+// issue's newest event. Every action (open, read/unread, archive, snooze)
+// acts on the whole group. On a wide screen a preview pane shows the selected
+// group's issue; dwelling on it marks the group read. The keyboard does all
+// of it (lib/keys.ts lists the keys).
 // Loaded when first opened (router.tsx): the first screen stays small.
 import { Link, useNavigate } from '@tanstack/react-router';
-import { useEffect, useRef, useState } from 'react';
-import { Initials } from '../components/IssueBits';
+import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import { Initials, PriorityIcon, StateIcon } from '../components/IssueBits';
 import { RelativeTime } from '../components/RelativeTime';
 import { Button, ErrorMessage, Loading, PageHeader } from '../components/ui';
+import { useIssueDetail } from '../lib/issue-detail';
+import { priorityLabel } from '../lib/issues';
 import { useShortcuts } from '../lib/keys';
+import { Markdown } from '../lib/markdown';
 import {
+  groupByIssue,
   type InboxFilter,
+  type InboxGroup,
   type Notification,
   type NotificationChange,
   snoozeChoices,
   useInbox,
   useMarkAllRead,
-  useUpdateNotification,
+  useUpdateGroup,
 } from '../lib/notifications';
+import { useRefData } from '../lib/ref';
 
 const FILTERS: { value: InboxFilter; label: string }[] = [
   { value: 'unread', label: 'Unread' },
@@ -55,6 +63,23 @@ export function whatHappened(n: Notification): string {
   }
 }
 
+/** From this width the inbox has its preview pane (the sidebar included). */
+const WIDE = '(min-width: 1000px)';
+/** How long a group stays selected in the preview before it counts as read: J/K skimming past reads nothing. */
+export const PREVIEW_DWELL_MS = 1000;
+
+const wideQuery = () => window.matchMedia(WIDE);
+function useWide() {
+  return useSyncExternalStore(
+    (changed) => {
+      const media = wideQuery();
+      media.addEventListener('change', changed);
+      return () => media.removeEventListener('change', changed);
+    },
+    () => wideQuery().matches,
+  );
+}
+
 export function InboxPage({
   filter,
   setFilter,
@@ -63,59 +88,94 @@ export function InboxPage({
   setFilter: (f: InboxFilter) => void;
 }) {
   const inbox = useInbox(filter);
-  const update = useUpdateNotification();
+  const update = useUpdateGroup();
   const readAll = useMarkAllRead();
   const navigate = useNavigate();
+  const wide = useWide();
   const items = inbox.data?.pages.flatMap((p) => p.notifications) ?? [];
+  const groups = groupByIssue(items);
+  const latest = useRef(groups);
+  latest.current = groups;
   // The row the keys act on: a ref, not state, so keys pressed faster than React renders
-  // each start from the one before (and nothing on screen depends on it but DOM focus).
+  // each start from the one before. The selected issue (the preview's) follows it.
   const focus = useRef(-1);
+  const [selected, setSelected] = useState<string | null>(null);
   const [snoozing, setSnoozing] = useState<string | null>(null);
-  const change = (n: Notification, c: NotificationChange) => update.mutate({ id: n.id, change: c });
+  const dwell = useRef<ReturnType<typeof setTimeout>>(undefined);
+  // The selected group once acted on (Mark unread clicked on it, say): its dwell reads nothing.
+  const actedOn = useRef<string | null>(null);
+  const selectedNow = useRef<string | null>(null);
+  const select = (id: string | null) => {
+    if (id !== selectedNow.current) actedOn.current = null;
+    selectedNow.current = id;
+    setSelected(id);
+  };
+  const change = (g: InboxGroup, c: NotificationChange) => {
+    clearTimeout(dwell.current);
+    actedOn.current = g.issue.id;
+    update.mutate({ group: g, change: c });
+  };
 
   const focusRow = (i: number) => {
     focus.current = i;
+    select(latest.current[i]?.issue.id ?? null);
     document.querySelector<HTMLElement>(`[data-inbox-row="${i}"]`)?.focus();
   };
-  const move = (by: number) => focusRow(Math.max(0, Math.min(items.length - 1, focus.current + by)));
+  const move = (by: number) => focusRow(Math.max(0, Math.min(groups.length - 1, focus.current + by)));
   // biome-ignore lint/correctness/useExhaustiveDependencies: resetting on a new filter is the point
   useEffect(() => {
     focus.current = -1;
+    select(null);
   }, [filter]);
   // A row that went away (archived, snoozed) while it had focus leaves it on its neighbour.
   // biome-ignore lint/correctness/useExhaustiveDependencies: only a change in the rows' number moves focus
   useEffect(() => {
     if (focus.current >= 0 && document.activeElement === document.body)
-      focusRow(Math.min(focus.current, items.length - 1));
-  }, [items.length]);
+      focusRow(Math.min(focus.current, groups.length - 1));
+  }, [groups.length]);
+  // Previewed for a moment, a group counts as read: once per selection, and not if acted on first.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new selection (or width) starts the wait, nothing else
+  useEffect(() => {
+    if (!wide || !selected) return;
+    dwell.current = setTimeout(() => {
+      const g = latest.current.find((x) => x.issue.id === selected);
+      if (g && g.unread > 0 && actedOn.current !== g.issue.id)
+        update.mutate({ group: g, change: { read: true } });
+    }, PREVIEW_DWELL_MS);
+    return () => clearTimeout(dwell.current);
+  }, [selected, wide]);
 
-  const open = (n: Notification) => {
-    if (!n.readAt) change(n, { read: true });
-    void navigate({ to: '/issue/$id', params: { id: n.issue.identifier } });
+  const open = (g: InboxGroup) => {
+    if (g.unread > 0) change(g, { read: true });
+    void navigate({ to: '/issue/$id', params: { id: g.issue.identifier } });
   };
-  const archive = (n: Notification) => change(n, { archived: !n.archivedAt });
-  const focused = () => items[focus.current];
-  const next = () => move(1);
-  const previous = () => move(-1);
-  const archiveFocused = () => {
-    const n = focused();
-    if (n) archive(n);
-  };
+  const focused = () => groups[focus.current];
   useShortcuts({
-    'inbox.down': next,
-    'inbox.up': previous,
-    'inbox.archive': archiveFocused,
+    'inbox.down': () => move(1),
+    'inbox.up': () => move(-1),
+    // Enter on a row opens its issue; on a button or in a menu it stays that control's.
+    'inbox.open': () => {
+      const row = (document.activeElement as HTMLElement | null)?.dataset['inboxRow'];
+      const g = row === undefined ? undefined : groups[Number(row)];
+      if (!g) return false;
+      open(g);
+    },
+    'inbox.archive': () => {
+      const g = focused();
+      if (g) change(g, { archived: filter !== 'archived' });
+    },
     'inbox.read': () => {
-      const n = focused();
-      if (n) change(n, { read: !n.readAt });
+      const g = focused();
+      if (g) change(g, { read: g.unread > 0 });
     },
     'inbox.snooze': () => {
-      const n = focused();
-      if (n && !n.archivedAt) setSnoozing(n.id);
+      const g = focused();
+      if (g && filter !== 'archived') setSnoozing(g.issue.id);
     },
   });
 
   const unread = items.filter((n) => !n.readAt).length;
+  const preview = wide ? groups.find((g) => g.issue.id === selected) : undefined;
   return (
     <div className="page inbox-page">
       <PageHeader title="Inbox">
@@ -143,63 +203,80 @@ export function InboxPage({
         ))}
       </fieldset>
       <ErrorMessage error={update.error ?? readAll.error ?? inbox.error} />
-      {inbox.isLoading ? (
-        <Loading label="Loading notifications" />
-      ) : items.length === 0 ? (
-        <p className="empty-state">{EMPTY[filter]}</p>
-      ) : (
-        <ul className="inbox-list" aria-label="Notifications">
-          {items.map((n, i) => (
-            <InboxRow
-              key={n.id}
-              n={n}
-              index={i}
-              onOpen={() => open(n)}
-              onFocus={() => {
-                focus.current = i;
-              }}
-              onChange={(c) => change(n, c)}
-              snoozeOpen={snoozing === n.id}
-              setSnoozeOpen={(o) => setSnoozing(o ? n.id : null)}
-            />
-          ))}
-        </ul>
-      )}
-      {inbox.hasNextPage && (
-        <Button onClick={() => void inbox.fetchNextPage()} busy={inbox.isFetchingNextPage}>
-          Load more
-        </Button>
-      )}
+      <div className={`inbox-split${wide ? ' wide' : ''}`}>
+        <div className="inbox-main">
+          {inbox.isLoading ? (
+            <Loading label="Loading notifications" />
+          ) : groups.length === 0 ? (
+            <p className="empty-state">{EMPTY[filter]}</p>
+          ) : (
+            <ul className="inbox-list" aria-label="Notifications">
+              {groups.map((g, i) => (
+                <InboxRow
+                  key={g.issue.id}
+                  group={g}
+                  index={i}
+                  archived={filter === 'archived'}
+                  selected={wide && selected === g.issue.id}
+                  onOpen={() => (wide ? focusRow(i) : open(g))}
+                  onFocus={() => {
+                    focus.current = i;
+                    select(g.issue.id);
+                  }}
+                  onChange={(c) => change(g, c)}
+                  snoozeOpen={snoozing === g.issue.id}
+                  setSnoozeOpen={(o) => setSnoozing(o ? g.issue.id : null)}
+                />
+              ))}
+            </ul>
+          )}
+          {inbox.hasNextPage && (
+            <Button onClick={() => void inbox.fetchNextPage()} busy={inbox.isFetchingNextPage}>
+              Load more
+            </Button>
+          )}
+        </div>
+        {wide && groups.length > 0 && <Preview group={preview} />}
+      </div>
     </div>
   );
 }
 
 function InboxRow({
-  n,
+  group,
   index,
+  archived,
+  selected,
   onOpen,
   onFocus,
   onChange,
   snoozeOpen,
   setSnoozeOpen,
 }: {
-  n: Notification;
+  group: InboxGroup;
   index: number;
+  /** Shown in the Archived filter: its actions unarchive. */
+  archived: boolean;
+  selected: boolean;
   onOpen: () => void;
   onFocus: () => void;
   onChange: (c: NotificationChange) => void;
   snoozeOpen: boolean;
   setSnoozeOpen: (open: boolean) => void;
 }) {
-  const who = n.actor?.name ?? 'Someone';
-  const snoozed = n.snoozedUntilAt && n.snoozedUntilAt > new Date().toISOString();
+  const { issue, unread } = group;
+  const newest = group.events[0]!;
+  const who = newest.actor?.name ?? 'Someone';
+  const now = new Date().toISOString();
+  const snoozed = group.events.some((n) => n.snoozedUntilAt && n.snoozedUntilAt > now);
   return (
-    <li className={`inbox-row${n.readAt ? '' : ' unread'}`} onFocus={onFocus}>
+    <li className={`inbox-row${unread > 0 ? ' unread' : ''}${selected ? ' selected' : ''}`} onFocus={onFocus}>
       <Link
         to="/issue/$id"
-        params={{ id: n.issue.identifier }}
+        params={{ id: issue.identifier }}
         className="inbox-open"
         data-inbox-row={index}
+        aria-current={selected ? 'true' : undefined}
         onClick={(e) => {
           if (e.metaKey || e.ctrlKey || e.shiftKey) return;
           e.preventDefault();
@@ -207,33 +284,33 @@ function InboxRow({
         }}
       >
         <span className="inbox-dot" aria-hidden="true" />
-        {!n.readAt && <span className="sr-only">Unread: </span>}
-        <Initials person={n.actor} />
+        <Initials person={newest.actor} />
         <span className="inbox-text">
-          <span className="inbox-what">
-            <strong>{who}</strong> {whatHappened(n)}
-          </span>
           <span className="inbox-issue">
-            <span className="ident">{n.issue.identifier}</span> {n.issue.title}
+            <span className="ident">{issue.identifier}</span> {issue.title}
+          </span>
+          <span className="inbox-what">
+            <strong>{who}</strong> {whatHappened(newest)}
           </span>
         </span>
+        {unread > 0 && <span className="inbox-new">{unread} new</span>}
         <span className="inbox-time muted small">
           {snoozed ? 'Snoozed · ' : ''}
-          <RelativeTime iso={n.createdAt} />
+          <RelativeTime iso={newest.createdAt} />
         </span>
       </Link>
       <div className="inbox-actions">
         <button
           type="button"
           className="btn btn-ghost"
-          onClick={() => onChange({ read: !n.readAt })}
-          aria-label={`${n.readAt ? 'Mark unread' : 'Mark read'}: ${n.issue.identifier}`}
+          onClick={() => onChange({ read: unread > 0 })}
+          aria-label={`${unread > 0 ? 'Mark read' : 'Mark unread'}: ${issue.identifier}`}
         >
-          {n.readAt ? 'Mark unread' : 'Mark read'}
+          {unread > 0 ? 'Mark read' : 'Mark unread'}
         </button>
-        {!n.archivedAt && (
+        {!archived && (
           <SnoozeMenu
-            label={n.issue.identifier}
+            label={issue.identifier}
             open={snoozeOpen}
             setOpen={setSnoozeOpen}
             onPick={(until) => onChange({ snoozedUntilAt: until.toISOString() })}
@@ -242,13 +319,82 @@ function InboxRow({
         <button
           type="button"
           className="btn btn-ghost"
-          onClick={() => onChange({ archived: !n.archivedAt })}
-          aria-label={`${n.archivedAt ? 'Unarchive' : 'Archive'}: ${n.issue.identifier}`}
+          onClick={() => onChange({ archived: !archived })}
+          aria-label={`${archived ? 'Unarchive' : 'Archive'}: ${issue.identifier}`}
         >
-          {n.archivedAt ? 'Unarchive' : 'Archive'}
+          {archived ? 'Unarchive' : 'Archive'}
         </button>
       </div>
     </li>
+  );
+}
+
+/** The selected group's issue beside the list: its properties, description and the group's events. */
+function Preview({ group }: { group: InboxGroup | undefined }) {
+  const detail = useIssueDetail(group?.issue.identifier ?? '', Boolean(group));
+  const ref = useRefData().data;
+  if (!group)
+    return (
+      <section className="inbox-preview empty" aria-label="Preview">
+        <p className="muted">Select a notification (J/K or click) to see its issue here.</p>
+      </section>
+    );
+  const issue = detail.data;
+  const state = issue ? ref?.stateById.get(issue.state.id) : undefined;
+  const assignee = issue?.assignee ? ref?.personById.get(issue.assignee.id) : undefined;
+  return (
+    <section className="inbox-preview" aria-label={`Preview: ${group.issue.identifier}`}>
+      <div className="inbox-preview-head">
+        <span className="ident muted">{group.issue.identifier}</span>
+        <Link to="/issue/$id" params={{ id: group.issue.identifier }} className="btn btn-ghost">
+          Open issue
+        </Link>
+      </div>
+      <h2 className="inbox-preview-title">{issue?.title ?? group.issue.title}</h2>
+      {detail.isLoading ? (
+        <Loading label="Loading issue" />
+      ) : !issue ? (
+        <ErrorMessage error={detail.error ?? 'Issue not found'} />
+      ) : (
+        <>
+          <dl className="inbox-preview-props">
+            <div>
+              <dt>State</dt>
+              <dd>
+                <StateIcon state={state} /> {state?.name ?? 'Unknown'}
+              </dd>
+            </div>
+            <div>
+              <dt>Assignee</dt>
+              <dd>{assignee?.name ?? 'No assignee'}</dd>
+            </div>
+            <div>
+              <dt>Priority</dt>
+              <dd>
+                <PriorityIcon priority={issue.priority} /> {priorityLabel(issue.priority)}
+              </dd>
+            </div>
+          </dl>
+          {issue.description ? (
+            <Markdown source={issue.description} />
+          ) : (
+            <p className="muted">No description.</p>
+          )}
+        </>
+      )}
+      <h3 className="inbox-preview-events-title">In your inbox</h3>
+      <ul className="inbox-preview-events">
+        {group.events.map((n) => (
+          <li key={n.id} className={n.readAt ? 'read' : undefined}>
+            {!n.readAt && <span className="sr-only">Unread: </span>}
+            <strong className="who">{n.actor?.name ?? 'Someone'}</strong> {whatHappened(n)}{' '}
+            <span className="muted small">
+              <RelativeTime iso={n.createdAt} />
+            </span>
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }
 

@@ -1,7 +1,6 @@
 // One issue: title and description edited in place, properties, relations,
 // sub-issues, attachments, comments and the history of every change. Opens at
 // `/issue/ENG-4` and at the API's `url`, `/issue/ENG-4/<slug>`.
-import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
 import { GitPanel, isGitLink } from '../components/GitPanel';
@@ -16,9 +15,8 @@ import { Relations } from '../components/Relations';
 import { SubIssues } from '../components/SubIssues';
 import { SubscribeButton } from '../components/SubscribeButton';
 import { Button, ErrorMessage, Loading, usePageTitle } from '../components/ui';
-import { graphql } from '../gql';
 import { useAction } from '../lib/action';
-import { gql } from '../lib/api';
+import { useIssueDetail } from '../lib/issue-detail';
 import { rowOfDetail } from '../lib/issue-edits';
 import { deleteIssue } from '../lib/issues';
 import { useShortcuts } from '../lib/keys';
@@ -28,23 +26,9 @@ import { useRefData } from '../lib/ref';
 import { useSession } from '../lib/session';
 import { holdIssues, neighbour, rememberedList } from '../lib/targets';
 
-const IssueQuery = graphql(`
-  query Issue($id: String!) {
-    issue(id: $id) {
-      id identifier title description priority estimate dueDate createdAt url
-      state { id } team { id key } assignee { id } creator { name app } project { id } cycle { id }
-      projectMilestone { id } parent { id identifier title }
-      labelIds
-      reactions { id emoji user { id name } }
-      comments(first: 100) { nodes { id body createdAt editedAt archivedAt user { id name app } parent { id } reactions { id emoji user { id name } } } }
-      attachments(first: 50) { nodes { id title url createdAt metadata sourceType } }
-    }
-  }
-`);
-
 export function IssuePage({ id }: { id: string }) {
   const key = keys.issues.detail(id);
-  const q = useQuery({ queryKey: key, queryFn: async () => (await gql(IssueQuery, { id })).issue });
+  const q = useIssueDetail(id);
   usePageTitle(q.data ? `${q.data.identifier} ${q.data.title}` : id);
   if (q.isLoading) return <Loading label="Loading issue" />;
   if (q.error || !q.data)
