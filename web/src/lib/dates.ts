@@ -12,6 +12,11 @@ const DATE_TIME = new Intl.DateTimeFormat(undefined, {
   minute: 'numeric',
   second: 'numeric',
 });
+const WEEKDAY_TIME = new Intl.DateTimeFormat(undefined, {
+  weekday: 'short',
+  hour: 'numeric',
+  minute: '2-digit',
+});
 /** en-CA writes a day as YYYY-MM-DD, the API's form of a due date. */
 const ISO_DAY = new Intl.DateTimeFormat('en-CA');
 
@@ -26,3 +31,5 @@ export const fullDate = (d: string) => DATE.format(parse(d));
 export const dateTime = (d: string) => DATE_TIME.format(parse(d));
 /** Today in the reader's own time zone, as a due date is written (YYYY-MM-DD). */
 export const today = () => ISO_DAY.format(new Date());
+/** "Mon 9:00 AM": when a snooze ends. */
+export const weekdayTime = (d: Date) => WEEKDAY_TIME.format(d);

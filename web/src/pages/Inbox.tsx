@@ -4,11 +4,13 @@
 // group's issue; dwelling on it marks the group read. The keyboard does all
 // of it (lib/keys.ts lists the keys).
 // Loaded when first opened (router.tsx): the first screen stays small.
+
 import { Link, useNavigate } from '@tanstack/react-router';
 import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { Initials, PriorityIcon, StateIcon } from '../components/IssueBits';
 import { RelativeTime } from '../components/RelativeTime';
 import { Button, ErrorMessage, Loading, PageHeader } from '../components/ui';
+import { weekdayTime } from '../lib/dates';
 import { useIssueDetail } from '../lib/issue-detail';
 import { priorityLabel } from '../lib/issues';
 import { useShortcuts } from '../lib/keys';
@@ -468,9 +470,7 @@ function SnoozeMenu({
               }}
             >
               {c.label}
-              <span className="muted small">
-                {c.until.toLocaleString(undefined, { weekday: 'short', hour: 'numeric', minute: '2-digit' })}
-              </span>
+              <span className="muted small">{weekdayTime(c.until)}</span>
             </button>
           ))}
         </div>
