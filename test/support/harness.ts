@@ -98,7 +98,9 @@ export async function startTestApp(
       ...(opts.remoteAddress ? { remoteAddress: opts.remoteAddress } : {}),
     });
     let body: unknown = res.body;
-    if ((res.headers['content-type'] ?? '').toString().includes('json') && res.body) body = res.json();
+    // JSON and its +json kinds, not NDJSON (the audit export): that is lines of JSON, kept as text.
+    if (/^application\/([\w.-]+\+)?json\b/.test(String(res.headers['content-type'] ?? '')) && res.body)
+      body = res.json();
     return { status: res.statusCode, body, headers: res.headers };
   };
 
