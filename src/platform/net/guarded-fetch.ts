@@ -7,7 +7,7 @@ import { send } from './outbound-post.js';
 const MAX_BYTES = 256 * 1024;
 const NO_BODY = new Set([101, 204, 205, 304]);
 
-function headersOf(h: HeadersInit | undefined): Record<string, string> {
+function headersOf(h: RequestInit['headers']): Record<string, string> {
   const out: Record<string, string> = {};
   if (!h) return out;
   new Headers(h).forEach((v, k) => {
