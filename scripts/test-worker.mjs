@@ -62,6 +62,7 @@ for await (const line of readline.createInterface({ input: process.stdin })) {
   const c0 = cpuMs();
   const ended = fileEnded(name);
   const firstAsyncId = newestAsyncId();
+  process.env.TEST_FILE = name; // for test/support/database.ts's check of `test-runner: any database`
   // The whole file within the per-test limit's time: the runner kills a worker stuck past it.
   await describe(name, { timeout: timeoutMs }, async () => {
     await import(pathToFileURL(file).href);

@@ -34,15 +34,22 @@ function findTests(dir) {
   });
 }
 
-const files = [...findTests('src'), ...findTests('test')]
+const env = { ...process.env };
+const matched = [...findTests('src'), ...findTests('test')]
   .filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)))
   .sort();
+// A file whose result cannot depend on the database says so in a line of its own,
+// `// test-runner: any database` (it opens none, or always the embedded one it is
+// about): TEST_SKIP_ANY_DATABASE=1 leaves it to another pass (CI runs it once).
+// test/support/database.ts refuses to give such a file a database.
+const skipAnyDatabase = env.TEST_SKIP_ANY_DATABASE === '1';
+const files = skipAnyDatabase ? matched.filter((f) => !anyDatabase(f)) : matched;
 if (files.length === 0) {
   console.error('no test files matched');
   process.exit(1);
 }
-
-const env = { ...process.env };
+if (matched.length > files.length)
+  console.log(`# ${matched.length - files.length} files that use no test database are left to the other pass`);
 const concurrency = Math.max(1, Number(env.TEST_CONCURRENCY ?? 2));
 const timeoutMs = Number(env.TEST_TIMEOUT_MS ?? 300_000);
 /** A worker whose resident memory passed this after a file is replaced by a fresh one. */
@@ -146,6 +153,10 @@ async function slot() {
 /** A file that cannot share a process with others says so in a line of its own: `// test-runner: own process`. */
 function wantsOwnProcess(file) {
   return useTsx || /^\/\/ test-runner: own process\b/m.test(fs.readFileSync(file, 'utf8'));
+}
+
+function anyDatabase(file) {
+  return /^\/\/ test-runner: any database\b/m.test(fs.readFileSync(file, 'utf8'));
 }
 
 /**
@@ -260,7 +271,7 @@ function runFile(file) {
     // goes with it: a server orphaned by a timed-out file keeps the output pipe
     // open, and `node --test` would wait for it forever.
     const child = spawn('sh', ['-c', '"$@"; s=$?; times >&3; exit $s', 'sh', process.execPath, ...nodeArgs], {
-      env: { ...env, FORCE_COLOR: env.FORCE_COLOR ?? '0' },
+      env: { ...env, FORCE_COLOR: env.FORCE_COLOR ?? '0', TEST_FILE: file },
       stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
       detached: true,
     });

@@ -1,3 +1,4 @@
+// test-runner: any database
 // Configuration parsing: every variable, its default, and that bad values stop
 // start-up with a ConfigError naming the variable.
 import assert from 'node:assert/strict';

@@ -1,3 +1,4 @@
+// test-runner: any database
 // Every kind of entry the catalogue lists is written somewhere: a kind that
 // nothing records would promise admins an event the log never holds. The test
 // parses every source file under src/ with the TypeScript compiler and collects

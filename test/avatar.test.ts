@@ -1,3 +1,4 @@
+// test-runner: any database
 // The avatar rule of the web UI (web/src/lib/avatar.ts, issue 26): initials
 // and a colour that depend on the person alone.
 import assert from 'node:assert/strict';

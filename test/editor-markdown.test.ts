@@ -1,3 +1,4 @@
+// test-runner: any database
 // The editor keeps descriptions and comments as Markdown: what the API stores
 // goes into the editor (Tiptap's document) and comes back out the same. Here
 // without a browser: Tiptap's Markdown bridge and the editor's own schema

@@ -1,3 +1,4 @@
+// test-runner: any database (its server always runs on the embedded database in its own DATA_DIR)
 // The real server as a child process (node --import tsx src/server.ts) on a new
 // DATA_DIR with ADMIN_EMAIL/ADMIN_PASSWORD unset: the generated admin password
 // is printed once and signs in; SIGTERM shuts down cleanly; JSON logs carry

@@ -1,3 +1,4 @@
+// test-runner: any database
 // The magic words (modules/git/words.ts): every closing word closes, every
 // reference word only links, in any case and with or without a colon, over
 // lists of identifiers; identifiers in branch names are found; random text

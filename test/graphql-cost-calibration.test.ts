@@ -1,3 +1,4 @@
+// test-runner: any database
 // Cost calibration: the documents real clients send must be within our
 // limits. Every operation the installed @linear/sdk can send (with its
 // defaults, as a caller who passes no page size sends it) and every document

@@ -1,3 +1,4 @@
+// test-runner: any database
 // docs/identity.md's table of audit entry types is the catalogue, both ways:
 // a type added to modules/audit/catalog.ts without its line (or a line left
 // for a type that is gone, or a meaning that changed) fails here.

@@ -1,3 +1,4 @@
+// test-runner: any database
 // Issue 24, finding 7: the issue page froze on a crafted description (the
 // Markdown table rule and the inline link rule backtracked: quadratic time).
 // The parser of web/src/lib/markdown.tsx now counts its work; these tests

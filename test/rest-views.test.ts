@@ -1,3 +1,4 @@
+// test-runner: any database
 // Each REST shape is a view over the read model's declaration
 // (platform/read/rest.ts): its keys must be its TypeBox schema's, in the
 // schema's order (the OpenAPI document and the JSON text agree), and each key

@@ -1,3 +1,4 @@
+// test-runner: any database
 // docs/security.md states every limit with its number. The numbers are facts
 // about the code, so this test reads the page's Limits table and checks each
 // row against the constant that enforces it: change one without the other and

@@ -1,3 +1,4 @@
+// test-runner: any database
 // SQL lives in a domain's queries.ts and in the platform's own database
 // plumbing, nowhere else (docs/ARCHITECTURE.md, "Roles inside a domain
 // module"). This test parses every source file under src/ with the TypeScript

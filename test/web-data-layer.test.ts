@@ -1,3 +1,4 @@
+// test-runner: any database
 // The web UI's data layer has one place per rule (docs/ui.md, "Data layer"):
 // cache keys are built only by web/src/lib/query-keys.ts, which live.ts and the
 // pages share, and REST is called only through the client typed from the

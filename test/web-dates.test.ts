@@ -1,3 +1,4 @@
+// test-runner: any database
 // The UI's dates (web/src/lib/dates.ts) read as the locale's own calls write them, and a day
 // (YYYY-MM-DD) is the reader's day, not the day before west of Greenwich.
 import assert from 'node:assert/strict';

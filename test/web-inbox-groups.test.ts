@@ -1,3 +1,4 @@
+// test-runner: any database
 // The inbox's rows (web/src/lib/inbox-groups.ts, issue 26): one per issue, in
 // the order of each issue's newest event, with its unread count; and loading
 // a further page (docs/ui.md, "Grouping and paging") never splits a row nor

@@ -1,3 +1,4 @@
+// test-runner: any database
 // The outgoing POST itself: pooled connections and what a receiver can do to us.
 import assert from 'node:assert/strict';
 import http from 'node:http';

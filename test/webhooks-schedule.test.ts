@@ -1,3 +1,4 @@
+// test-runner: any database
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { retryDelayMs, scheduleSpanMs } from '../src/modules/webhooks/schedule.js';

@@ -1,3 +1,4 @@
+// test-runner: any database
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { appendEvent } from '../src/platform/outbox.js';

@@ -1,3 +1,4 @@
+// test-runner: any database
 // Query cost: fragments priced once, equal to the document written out,
 // introspection priced, width and depth limits.
 import assert from 'node:assert/strict';

@@ -1,3 +1,4 @@
+// test-runner: any database
 // Bounds on the document's shape (before validation) and on the answer's size.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';

@@ -1,3 +1,4 @@
+// test-runner: any database
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { test } from 'node:test';

@@ -1,6 +1,7 @@
 // A copy of the template database for one test file: a new one, or one a
 // file before closed and reuse.ts put back as the template was.
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import type { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
@@ -21,6 +22,7 @@ const resets = new Map<PGlite | string, number>();
 
 /** `statementTimeoutMs`: PostgreSQL's statement_timeout, as the server sets it (STATEMENT_TIMEOUT_MS). */
 export async function freshDatabase(opts: { statementTimeoutMs?: number } = {}): Promise<TestDatabase> {
+  refuseAnyDatabaseFile();
   const src = templateSource();
   if (src.postgresUrl) {
     if (!src.postgresTemplate) throw new Error('run the tests with `npm test` (it prepares the template)');
@@ -134,4 +136,14 @@ async function putBack(s: Session, copy: PGlite | string): Promise<void> {
   const n = resets.get(copy) ?? 0;
   await restore(s, await template!, n);
   resets.set(copy, n + 1);
+}
+
+/**
+ * A file marked `// test-runner: any database` runs in one pass only (scripts/test.mjs,
+ * TEST_SKIP_ANY_DATABASE): the mark would be false of a file that takes a test database.
+ */
+function refuseAnyDatabaseFile(): void {
+  const file = process.env['TEST_FILE'];
+  if (file && /^\/\/ test-runner: any database\b/m.test(readFileSync(file, 'utf8')))
+    throw new Error(`${file} is marked "test-runner: any database" but opens a test database`);
 }

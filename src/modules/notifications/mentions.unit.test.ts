@@ -1,3 +1,4 @@
+// test-runner: any database
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { mentionedNames, newMentions } from './mentions.js';

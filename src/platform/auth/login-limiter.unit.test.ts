@@ -1,3 +1,4 @@
+// test-runner: any database
 // The limit arithmetic with an injected clock (no database): the back-off per
 // (account, address), the buckets, expiry, and how addresses are keyed.
 import assert from 'node:assert/strict';

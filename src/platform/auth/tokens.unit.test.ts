@@ -1,3 +1,4 @@
+// test-runner: any database
 // Login tokens: signature, expiry and the cache of verified tokens.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';

@@ -1,3 +1,4 @@
+// test-runner: any database
 // The fast timestamptz reader agrees with the general one on every shape.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';

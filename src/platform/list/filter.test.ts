@@ -1,3 +1,4 @@
+// test-runner: any database
 // The filter grammar compiled to SQL, comparator by comparator (no database:
 // the SQL text and parameters are checked; test/graphql*.test.ts runs filters
 // against both real databases).

@@ -1,3 +1,4 @@
+// test-runner: any database
 // The one pricing of filters and searches (price.ts), as both doors use it:
 // the price follows the work a filter causes, grows with the filter, and
 // never throws on anything a client can send.
