@@ -49,7 +49,9 @@ if (files.length === 0) {
   process.exit(1);
 }
 if (matched.length > files.length)
-  console.log(`# ${matched.length - files.length} files that use no test database are left to the other pass`);
+  console.log(
+    `# ${matched.length - files.length} files that use no test database are left to the other pass`,
+  );
 const concurrency = Math.max(1, Number(env.TEST_CONCURRENCY ?? 2));
 const timeoutMs = Number(env.TEST_TIMEOUT_MS ?? 300_000);
 /** A worker whose resident memory passed this after a file is replaced by a fresh one. */
