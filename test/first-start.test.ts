@@ -2,12 +2,11 @@
 // changes nothing and keeps tokens valid, and the generated admin password
 // printed once by the real server.
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import pg from 'pg';
 import { buildApp } from '../src/app.js';
 import { DEFAULT_STATES } from '../src/first-start.js';
-import { type Database, openDatabase } from '../src/platform/db/database.js';
+import type { Database } from '../src/platform/db/database.js';
+import { emptyDatabase } from './support/empty-database.js';
 import { testConfig } from './support/env.js';
 import { startTestApp, type TestApp } from './support/harness.js';
 
@@ -31,36 +30,11 @@ async function counts(db: Database['db']) {
   };
 }
 
-/** An empty database of the kind this run uses (PGlite in memory, or a new PostgreSQL database). */
-async function emptyDatabase(): Promise<Database> {
-  const url = process.env['DATABASE_URL'];
-  if (!url) return openDatabase({});
-  // Named like the harness's copies so the test runner drops it after the run.
-  const name = `trackway_t_${process.env['TEST_RUN_ID'] ?? 'x'}_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`create database "${name}"`);
-  await admin.end();
-  const u = new URL(url);
-  u.pathname = `/${name}`;
-  const database = await openDatabase({ databaseUrl: u.toString() });
-  return {
-    ...database,
-    async close() {
-      await database.close();
-      const a = new pg.Client({ connectionString: url });
-      await a.connect();
-      await a.query(`drop database if exists "${name}" with (force)`);
-      await a.end();
-    },
-  };
-}
-
 describe('first start on an empty database', () => {
   let database: Database;
   let built: Awaited<ReturnType<typeof buildApp>>;
   before(async () => {
-    database = await emptyDatabase();
+    database = await emptyDatabase({ migrated: false });
     const config = testConfig({ adminEmail: undefined, adminPassword: undefined });
     built = await buildApp({ config, database, logger: false });
     await built.app.ready();

@@ -1,12 +1,15 @@
-// An empty, migrated database outside the harness's template: the target of a
-// restore (portability and backup tests).
+// An empty database outside the harness's template: the target of a restore
+// (portability and backup tests), or a first start (first-start.test.ts).
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { type Database, openDatabase } from '../../src/platform/db/database.js';
 import { migrate } from '../../src/platform/db/migrate.js';
 
-/** An empty, migrated database of the kind this run uses (PGlite in memory, or a new PostgreSQL database). */
-export async function emptyDatabase(): Promise<Database> {
+/**
+ * An empty database of the kind this run uses (PGlite in memory, or a new PostgreSQL database),
+ * migrated unless `migrated: false` (the app's start then migrates it).
+ */
+export async function emptyDatabase({ migrated = true } = {}): Promise<Database> {
   const url = process.env['DATABASE_URL'];
   let database: Database;
   if (!url) database = await openDatabase({});
@@ -31,6 +34,6 @@ export async function emptyDatabase(): Promise<Database> {
       },
     };
   }
-  await migrate(database.db);
+  if (migrated) await migrate(database.db);
   return database;
 }

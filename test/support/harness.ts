@@ -33,8 +33,8 @@ export interface TestApp {
    */
   userWithRole(
     role: 'admin' | 'member' | 'guest',
-    opts?: { teams?: string[] },
-  ): Promise<{ token: string; user: any; email: string }>;
+    opts?: { teams?: string[]; name?: string; email?: string },
+  ): Promise<{ token: string; user: any; email: string; password: string }>;
   /** Listens on a loopback port; returns the base URL. */
   listen(): Promise<string>;
   close(): Promise<void>;
@@ -131,11 +131,11 @@ export async function startTestApp(
       return { ...res.body, email, password };
     },
     async userWithRole(role, opts = {}) {
-      const email = uniqueEmail(role);
+      const email = opts.email ?? uniqueEmail(role);
       const password = 'password-123';
       const res = await request('POST', '/api/admin/users', {
         token: admin.token,
-        body: { name: `A ${role}`, email, password, role },
+        body: { name: opts.name ?? `A ${role}`, email, password, role },
       });
       if (res.status !== 201)
         throw new Error(`create ${role} failed: ${res.status} ${JSON.stringify(res.body)}`);
@@ -148,7 +148,7 @@ export async function startTestApp(
           throw new Error(`joining ${team} failed: ${added.status} ${JSON.stringify(added.body)}`);
       }
       const session = await login(email, password);
-      return { ...session, email };
+      return { ...session, email, password };
     },
     async listen() {
       const address = await app.listen({ port: 0, host: '127.0.0.1' });

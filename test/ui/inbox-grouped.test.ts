@@ -15,15 +15,8 @@ let fence: string; // one event: assigned
 
 before(async () => {
   ui = await startUi();
-  const email = 'bob@grouped.test';
-  const made = await ui.t.post(
-    '/api/admin/users',
-    { name: 'Bob Builder', email, password: 'password-123', role: 'member' },
-    ui.t.adminToken,
-  );
-  assert.equal(made.status, 201, JSON.stringify(made.body));
-  const login = await ui.t.post('/api/auth/login', { email, password: 'password-123' });
-  bob = { id: made.body.user.id, token: login.body.token, email };
+  const made = await ui.t.userWithRole('member', { name: 'Bob Builder', email: 'bob@grouped.test' });
+  bob = { id: made.user.id, token: made.token, email: made.email };
   const issue = async (title: string, description: string) => {
     const r = await ui.t.post(
       '/api/issues',

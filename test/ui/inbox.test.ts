@@ -26,14 +26,8 @@ let carol: { id: string; token: string };
 const issues: string[] = []; // identifiers, oldest first
 
 async function person(name: string, email: string) {
-  const made = await ui.t.post(
-    '/api/admin/users',
-    { name, email, password: 'password-123', role: 'member' },
-    ui.t.adminToken,
-  );
-  assert.equal(made.status, 201, JSON.stringify(made.body));
-  const login = await ui.t.post('/api/auth/login', { email, password: 'password-123' });
-  return { id: made.body.user.id as string, token: login.body.token as string, email };
+  const made = await ui.t.userWithRole('member', { name, email });
+  return { id: made.user.id as string, token: made.token, email };
 }
 
 before(async () => {

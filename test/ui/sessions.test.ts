@@ -85,15 +85,7 @@ describe('UI: sessions', () => {
 
   test('an admin signs a user out everywhere from the Users page', async () => {
     const email = `leaver-${Date.now()}@example.com`;
-    const created = await ui.t.post(
-      '/api/admin/users',
-      { name: 'Lena Leaver', email, password: 'password-123', role: 'member' },
-      ui.t.adminToken,
-    );
-    assert.equal(created.status, 201, JSON.stringify(created.body));
-    const member = {
-      token: (await ui.t.post('/api/auth/login', { email, password: 'password-123' })).body.token,
-    };
+    const member = await ui.t.userWithRole('member', { name: 'Lena Leaver', email });
     const admin = await ui.newPage();
     await signIn(admin.page, ADMIN_EMAIL, ADMIN_PASSWORD);
     await visit(admin.page, '/admin/users');
