@@ -36,8 +36,8 @@ export const xOf = (s: Scale, day: number): number => (day - s.origin) * s.pxPer
 /** The day whose column holds x. */
 export const dayAt = (s: Scale, x: number): number => s.origin + Math.floor(x / s.pxPerDay);
 
-/** A drag of dx pixels as whole days (the nearest). */
-export const daysIn = (s: Scale, dx: number): number => Math.round(dx / s.pxPerDay);
+/** A drag of dx pixels as whole days (the nearest; never -0, which would read as a move). */
+export const daysIn = (s: Scale, dx: number): number => Math.round(dx / s.pxPerDay) || 0;
 
 export const widthOf = (s: Scale): number => (s.end - s.origin) * s.pxPerDay;
 
