@@ -250,4 +250,24 @@ describe('UI: the projects timeline', () => {
     const width = await phone.evaluate(() => document.documentElement.scrollWidth);
     assert.ok(width <= PHONE.width, `the page does not scroll sideways (${width}px)`);
   });
+  test('200 projects: only the rows in view are drawn, and scrolling reaches the last', async () => {
+    for (let i = 0; i < 200; i += 20)
+      await Promise.all(
+        Array.from({ length: 20 }, (_, k) =>
+          newProject(`Bulk ${String(i + k).padStart(3, '0')}`, {
+            startDate: day(40 + i + k),
+            targetDate: day(60 + i + k),
+          }),
+        ),
+      );
+    await openTimeline(page);
+    await page.getByRole('button', { name: /^Bulk 000: / }).waitFor();
+    const drawn = await page.locator('.rm-row').count();
+    assert.ok(drawn < 60, `${drawn} rows drawn of more than 200`);
+    await page.locator('.roadmap-scroll').evaluate((el) => {
+      el.scrollTop = el.scrollHeight;
+    });
+    await page.getByRole('button', { name: /^Bulk 199: / }).waitFor();
+    assert.equal(await page.getByRole('button', { name: /^Bulk 000: / }).count(), 0, 'the first rows left');
+  });
 });
