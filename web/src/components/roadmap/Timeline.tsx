@@ -8,6 +8,7 @@
 import { Link } from '@tanstack/react-router';
 import { type PointerEvent, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { fullDate, monthLabel, quarterLabel, shortDate, today } from '../../lib/dates';
+import { pressed, type ShortcutId } from '../../lib/keys';
 import { type DateMove, type RoadmapProject, useDateMove, useRoadmap } from '../../lib/roadmap';
 import {
   dayOf,
@@ -34,6 +35,15 @@ const ZOOM_NAME: Record<Zoom, string> = { week: 'Weeks', month: 'Months', quarte
 const GROUP_NAME: Record<Grouping, string> = { none: 'No grouping', team: 'Team', status: 'Status' };
 
 type Edge = 'move' | 'start' | 'end';
+/** A focused bar's keys (lib/keys.ts): which edge they move, and which way. */
+const PROJECT_KEYS: readonly [ShortcutId, Edge, 1 | -1][] = [
+  ['timeline.later', 'move', 1],
+  ['timeline.earlier', 'move', -1],
+  ['timeline.targetLater', 'end', 1],
+  ['timeline.targetEarlier', 'end', -1],
+  ['timeline.startLater', 'start', 1],
+  ['timeline.startEarlier', 'start', -1],
+];
 
 export function Timeline({
   zoom,
@@ -334,10 +344,10 @@ function RowView({ row, top, scale, width, canEdit, drag, nudge, flush }: RowPro
             }}
             onBlur={flush}
             onKeyDown={(e) => {
-              if (e.key !== 'ArrowLeft' && e.key !== 'ArrowRight') return;
+              const key = PROJECT_KEYS.find(([id]) => pressed(e, id));
+              if (!key) return;
               e.preventDefault();
-              const d = e.key === 'ArrowLeft' ? -1 : 1;
-              nudge(byEdge[e.shiftKey ? 'end' : e.altKey ? 'start' : 'move'](d));
+              nudge(byEdge[key[1]](key[2]));
             }}
           >
             <span className="rm-handle" data-edge="start" />
@@ -379,9 +389,10 @@ function RowView({ row, top, scale, width, canEdit, drag, nudge, flush }: RowPro
               onPointerDown={(e) => drag(e, at)}
               onBlur={flush}
               onKeyDown={(e) => {
-                if (e.key !== 'ArrowLeft' && e.key !== 'ArrowRight') return;
+                const d = pressed(e, 'timeline.later') ? 1 : pressed(e, 'timeline.earlier') ? -1 : 0;
+                if (!d) return;
                 e.preventDefault();
-                nudge(at(e.key === 'ArrowLeft' ? -1 : 1));
+                nudge(at(d));
               }}
             />
           ) : (
