@@ -163,7 +163,7 @@ describe('UI: the projects timeline', () => {
     assert.deepEqual(await saved(p.id), { ...(await saved(p.id)), startDate: day(1), targetDate: day(30) });
   });
 
-  test('by keyboard: arrows move a focused bar a day, Shift+arrows its target; each announced', async () => {
+  test('by keyboard: arrows move a focused bar a day, Shift+arrows its target, Alt+arrows its start; announced', async () => {
     const p = await newProject('Delta', { startDate: day(4), targetDate: day(9) });
     await openTimeline(page);
     const delta = bar(page, 'Delta');
@@ -190,6 +190,14 @@ describe('UI: the projects timeline', () => {
       .filter({ hasText: /^Saved: Delta/ })
       .waitFor();
     assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('data-target')), day(10));
+    // Alt+arrows change the start alone; leaving the bar saves without waiting.
+    await page.keyboard.press('Alt+ArrowLeft');
+    await page.keyboard.press('Tab');
+    await eventually(
+      () => saved(p.id),
+      (s) => s.startDate === day(6) && s.targetDate === day(10),
+      'start a day earlier',
+    );
   });
 
   test('a refused write puts the bar back (a member made a guest meanwhile)', async () => {
