@@ -203,7 +203,7 @@ describe('UI: the projects timeline', () => {
   test('a refused write puts the bar back (a member made a guest meanwhile)', async () => {
     const p = await newProject('Echo', { startDate: day(2), targetDate: day(6) });
     const member = await ui.t.userWithRole('member', { teams: ['ENG'] });
-    const { page: theirs } = await ui.newPage();
+    const { context, page: theirs } = await ui.newPage();
     await signIn(theirs, member.email, 'password-123');
     await openTimeline(theirs);
     const echo = bar(theirs, 'Echo');
@@ -225,6 +225,7 @@ describe('UI: the projects timeline', () => {
     assert.equal(await echo.getAttribute('data-start'), day(2));
     assert.equal(await echo.getAttribute('data-target'), day(6));
     assert.deepEqual([(await saved(p.id)).startDate, (await saved(p.id)).targetDate], [day(2), day(6)]);
+    await context.close();
   });
 
   test('projects without dates are listed apart and scheduled in one click', async () => {
@@ -243,13 +244,14 @@ describe('UI: the projects timeline', () => {
 
   test('guests read it only; axe finds nothing in light and dark and at phone width', async () => {
     for (const colorScheme of ['light', 'dark'] as const) {
-      const { page: p } = await ui.newPage({ colorScheme });
+      const { context, page: p } = await ui.newPage({ colorScheme });
       await signIn(p, ADMIN_EMAIL, ADMIN_PASSWORD);
       await openTimeline(p, '&group=status');
       assert.deepEqual(await seriousViolations(p), [], `axe, ${colorScheme}`);
+      await context.close();
     }
     const guest = await ui.t.userWithRole('guest', { teams: ['ENG'] });
-    const { page: phone } = await ui.newPage({ viewport: PHONE });
+    const { context: phoneContext, page: phone } = await ui.newPage({ viewport: PHONE });
     await signIn(phone, guest.email, 'password-123');
     await openTimeline(phone);
     await phone.getByRole('img', { name: /^Alpha: / }).waitFor();
@@ -257,6 +259,8 @@ describe('UI: the projects timeline', () => {
     assert.deepEqual(await seriousViolations(phone), [], 'axe, phone');
     const width = await phone.evaluate(() => document.documentElement.scrollWidth);
     assert.ok(width <= PHONE.width, `the page does not scroll sideways (${width}px)`);
+    // Open timelines would each read every project again on each of the next test's 200 creations.
+    await phoneContext.close();
   });
   test('200 projects: only the rows in view are drawn, and scrolling reaches the last', async () => {
     // No open timeline meanwhile: each creation would make it read the projects again.
