@@ -28,7 +28,7 @@ import { IssuesPage } from './pages/Issues';
 import { OAuthConsent } from './pages/OAuthConsent';
 import { ForgotPasswordPage, ResetPasswordPage } from './pages/PasswordReset';
 import { ProjectPage } from './pages/Project';
-import { ProjectsPage } from './pages/Projects';
+import { ProjectsPage, type ProjectsSearch, parseProjectsSearch } from './pages/Projects';
 import { SavedViewPage } from './pages/SavedView';
 import { Sessions } from './pages/Sessions';
 import { AccountSettings, ApiKeys } from './pages/Settings';
@@ -191,11 +191,19 @@ function Flagged({ flag, children }: { flag: string; children: ReactNode }) {
 const projectsRoute = createRoute({
   getParentRoute: () => appRoute,
   path: '/projects',
-  component: () => (
-    <Flagged flag="projects">
-      <ProjectsPage />
-    </Flagged>
-  ),
+  validateSearch: parseProjectsSearch,
+  component: function Projects() {
+    const search = projectsRoute.useSearch() as ProjectsSearch;
+    const navigate = useNavigate();
+    return (
+      <Flagged flag="projects">
+        <ProjectsPage
+          search={search}
+          setSearch={(next) => void navigate({ to: '/projects', search: next, replace: true })}
+        />
+      </Flagged>
+    );
+  },
 });
 /** A project's or cycle's page: its issue list keeps its view in the query string too. */
 function ownerRoute(

@@ -33,3 +33,10 @@ export const dateTime = (d: string) => DATE_TIME.format(parse(d));
 export const today = () => ISO_DAY.format(new Date());
 /** "Mon 9:00 AM": when a snooze ends. */
 export const weekdayTime = (d: Date) => WEEKDAY_TIME.format(d);
+
+const MONTH = new Intl.DateTimeFormat(undefined, { month: 'short' });
+const MONTH_YEAR = new Intl.DateTimeFormat(undefined, { month: 'short', year: 'numeric' });
+/** A timeline's month tick: "Nov", or "Jan 2027" where the year changes or the axis starts. */
+export const monthLabel = (d: string, withYear: boolean) => (withYear ? MONTH_YEAR : MONTH).format(parse(d));
+/** A timeline's quarter tick: "Q4 2026" (quarters of the calendar year). */
+export const quarterLabel = (d: string) => `Q${Math.floor((+d.slice(5, 7) - 1) / 3) + 1} ${d.slice(0, 4)}`;

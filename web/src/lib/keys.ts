@@ -113,6 +113,37 @@ export const SHORTCUTS = [
     keys: ['Shift+ArrowRight'],
     does: 'Move the focused card to the next column',
   },
+  {
+    id: 'timeline.later',
+    where: 'Timeline',
+    keys: ['ArrowRight'],
+    does: 'Move the focused project or milestone a day later',
+  },
+  { id: 'timeline.earlier', where: 'Timeline', keys: ['ArrowLeft'], does: 'Move it a day earlier' },
+  {
+    id: 'timeline.targetLater',
+    where: 'Timeline',
+    keys: ['Shift+ArrowRight'],
+    does: "The focused project's target a day later",
+  },
+  {
+    id: 'timeline.targetEarlier',
+    where: 'Timeline',
+    keys: ['Shift+ArrowLeft'],
+    does: 'Its target a day earlier',
+  },
+  {
+    id: 'timeline.startLater',
+    where: 'Timeline',
+    keys: ['Alt+ArrowRight'],
+    does: "The focused project's start a day later",
+  },
+  {
+    id: 'timeline.startEarlier',
+    where: 'Timeline',
+    keys: ['Alt+ArrowLeft'],
+    does: 'Its start a day earlier',
+  },
   { id: 'issue.next', where: 'Issue', keys: ['j'], does: 'Next issue of the list you came from' },
   { id: 'issue.previous', where: 'Issue', keys: ['k'], does: 'Previous issue of that list' },
   { id: 'issue.back', where: 'Issue', keys: ['Escape'], does: 'Back to the list' },
@@ -146,6 +177,7 @@ const NAMES: Record<string, string> = {
   ArrowLeft: '←',
   ArrowRight: '→',
   Mod: 'Ctrl/⌘',
+  Alt: 'Alt/⌥',
   ContextMenu: 'Menu',
 };
 
@@ -161,21 +193,22 @@ export const keyLabel = (key: string) =>
     )
     .join(' then ');
 
-/** The key a press stands for in the table's notation (without the G prefix). */
+/** The key a press stands for in the table's notation (without the G prefix); Alt counts on arrows only (the timeline's). */
 export function keyOf(
-  e: KeyboardEvent | { key: string; shiftKey: boolean; ctrlKey: boolean; metaKey: boolean },
+  e: KeyboardEvent | { key: string; shiftKey: boolean; ctrlKey: boolean; metaKey: boolean; altKey?: boolean },
 ) {
   const single = e.key.length === 1;
   const base = single ? e.key.toLowerCase() : e.key;
   // Shift matters for letters and arrows; `?` is already the shifted key.
   const shifted =
     e.shiftKey && ((single && /[a-z]/i.test(e.key)) || e.key.startsWith('Arrow') || e.key === 'F10');
-  return `${e.ctrlKey || e.metaKey ? 'Mod+' : ''}${shifted ? 'Shift+' : ''}${base}`;
+  const alt = e.altKey && e.key.startsWith('Arrow');
+  return `${e.ctrlKey || e.metaKey ? 'Mod+' : ''}${alt ? 'Alt+' : ''}${shifted ? 'Shift+' : ''}${base}`;
 }
 
 /** Whether a key press (in a component's own onKeyDown) is this shortcut. */
 export const pressed = (
-  e: { key: string; shiftKey: boolean; ctrlKey: boolean; metaKey: boolean },
+  e: { key: string; shiftKey: boolean; ctrlKey: boolean; metaKey: boolean; altKey?: boolean },
   id: ShortcutId,
 ) => (BY_ID.get(id)?.keys ?? []).includes(keyOf(e));
 

@@ -39,6 +39,8 @@ export const keys = {
   projects: {
     all: ['projects'] as const,
     list: ['projects', 'list'] as const,
+    /** The timeline: every project with its dates, teams, latest health and milestones (lib/roadmap.ts). */
+    roadmap: ['projects', 'roadmap'] as const,
     detail: (id: string) => ['projects', 'detail', id] as const,
     /** Under `all`, so every project change refreshes the burn-up too. */
     progress: (id: string) => ['projects', 'progress', id] as const,

@@ -1,10 +1,14 @@
 // Projects with status, health, lead, target date and progress; each opens
-// to show its milestones (components/Milestones.tsx).
+// to show its milestones (components/Milestones.tsx). The Timeline tab shows
+// them on a time axis instead (components/roadmap/Timeline.tsx); which tab,
+// zoom and grouping live in the address.
 
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { Fragment, useState } from 'react';
 import { ProjectMilestones } from '../components/Milestones';
+import { GROUPINGS, type Grouping } from '../components/roadmap/rows';
+import { Timeline } from '../components/roadmap/Timeline';
 import { Button, ErrorMessage, fieldErrors, Loading, PageHeader, TextField } from '../components/ui';
 import { graphql } from '../gql';
 import { useAction } from '../lib/action';
@@ -12,6 +16,8 @@ import { gql, ok, type RestBody, rest } from '../lib/api';
 import { defaultTeam } from '../lib/default-team';
 import { keys } from '../lib/query-keys';
 import { type Person, useRefData } from '../lib/ref';
+import { useSession } from '../lib/session';
+import { ZOOMS, type Zoom } from '../lib/timeline-scale';
 
 interface Project {
   id: string;
@@ -29,8 +35,35 @@ export const HEALTH: Record<string, string> = {
   offTrack: 'Off track',
 };
 
-export function ProjectsPage() {
+/** The Projects page's address: `?view=timeline&zoom=quarter&group=team`; anything else is dropped. */
+export interface ProjectsSearch {
+  view?: 'timeline';
+  zoom?: Zoom;
+  group?: Grouping;
+}
+export function parseProjectsSearch(s: Record<string, unknown>): ProjectsSearch {
+  const pick = <T extends string>(v: unknown, of: readonly T[]) =>
+    of.includes(v as T) ? (v as T) : undefined;
+  const out: ProjectsSearch = {};
+  if (s['view'] === 'timeline') out.view = 'timeline';
+  const zoom = pick(s['zoom'], ZOOMS);
+  if (zoom && zoom !== 'month') out.zoom = zoom;
+  const group = pick(s['group'], GROUPINGS);
+  if (group && group !== 'none') out.group = group;
+  return out;
+}
+
+export function ProjectsPage({
+  search,
+  setSearch,
+}: {
+  search: ProjectsSearch;
+  setSearch: (next: ProjectsSearch) => void;
+}) {
+  const { user } = useSession();
+  const timeline = search.view === 'timeline';
   const q = useQuery({
+    enabled: !timeline,
     queryKey: keys.projects.list,
     queryFn: () =>
       gql(
@@ -68,6 +101,24 @@ export function ProjectsPage() {
   return (
     <div className="page">
       <PageHeader title="Projects" />
+      <nav className="tabs" aria-label="Projects view">
+        <Link
+          to="/projects"
+          search={{}}
+          className={`tab${timeline ? '' : ' active'}`}
+          aria-current={timeline ? undefined : 'page'}
+        >
+          List
+        </Link>
+        <Link
+          to="/projects"
+          search={{ ...search, view: 'timeline' }}
+          className={`tab${timeline ? ' active' : ''}`}
+          aria-current={timeline ? 'page' : undefined}
+        >
+          Timeline
+        </Link>
+      </nav>
       <form onSubmit={create} className="inline-form card">
         <TextField
           label="New project name"
@@ -102,10 +153,20 @@ export function ProjectsPage() {
         </Button>
       </form>
       <ErrorMessage error={state.error} />
-      {q.isLoading && <Loading label="Loading projects" />}
+      {timeline && (
+        <Timeline
+          zoom={search.zoom ?? 'month'}
+          grouping={search.group ?? 'none'}
+          canEdit={user?.role !== 'guest'}
+          onChange={(next) =>
+            setSearch(parseProjectsSearch({ view: 'timeline', zoom: next.zoom, group: next.grouping }))
+          }
+        />
+      )}
+      {!timeline && q.isLoading && <Loading label="Loading projects" />}
       <ErrorMessage error={q.error} />
-      {q.data?.length === 0 && <p className="muted">No projects yet.</p>}
-      {q.data && q.data.length > 0 && (
+      {!timeline && q.data?.length === 0 && <p className="muted">No projects yet.</p>}
+      {!timeline && q.data && q.data.length > 0 && (
         <table className="table">
           <thead>
             <tr>
