@@ -49,6 +49,21 @@ function lostConnection(e: unknown) {
   if (!(e instanceof DOMException && e.name === 'AbortError')) markUnreachable();
 }
 
+/** Sends a GraphQL document as it was kept (lib/write-queue.ts replays writes made offline); throws if not sent. */
+export const postGraphql = (query: string, variables: unknown): Promise<Response> =>
+  fetch('/graphql', {
+    method: 'POST',
+    headers: { ...authHeaders(), 'content-type': 'application/json' },
+    body: JSON.stringify({ query, variables }),
+  });
+
+/** Whether the server answers at all (lib/connection.ts, while it is away): no token, no session effects. */
+export const serverAnswers = (): Promise<boolean> =>
+  fetch('/healthz', { cache: 'no-store' }).then(
+    (res) => res.ok,
+    () => false,
+  );
+
 const fieldName = (pointer: string) => pointer.replace(/^\//, '').split('/')[0] ?? '';
 const UNREACHABLE = 'Cannot reach the server. Check your connection and try again.';
 

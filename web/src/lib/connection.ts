@@ -8,6 +8,7 @@
 // back what a waiting edit changed.
 import { onlineManager } from '@tanstack/react-query';
 import { useSyncExternalStore } from 'react';
+import { serverAnswers } from './api';
 
 const PROBE_MS = 3000;
 
@@ -77,13 +78,7 @@ function scheduleProbe(delay: number) {
 async function probe() {
   probeTimer = null;
   if (reachable) return;
-  try {
-    // Not through lib/api.ts: no token, and no answer must be taken for a refusal of the user.
-    const res = await fetch('/healthz', { cache: 'no-store' });
-    if (res.ok) return markReachable();
-  } catch {
-    // still away
-  }
+  if (await serverAnswers()) return markReachable();
   scheduleProbe(PROBE_MS);
 }
 

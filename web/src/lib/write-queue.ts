@@ -7,7 +7,7 @@
 // shows is what the server has. A refused session (401) stops the sending and
 // keeps the rest for after signing in again.
 import { useSyncExternalStore } from 'react';
-import { ApiError, setWriteQueue, tokenStore } from './api';
+import { ApiError, postGraphql, setWriteQueue } from './api';
 import { holdQueriesOffline, isReachable, markReachable, markUnreachable, onReachable } from './connection';
 import { queryClient } from './query';
 
@@ -111,22 +111,22 @@ export function dismissRefused() {
   set({ refused: [] });
 }
 
-type Outcome = 'sent' | 'refused' | 'unreachable' | 'signed-out';
+type Outcome = 'sent' | 'refused' | 'unreachable' | 'signed-out' | 'later';
+
+/** How long to wait when the server asks to slow down (429) before sending again. */
+const SLOW_DOWN_MS = 5000;
 
 async function send(w: WaitingWrite): Promise<{ outcome: Outcome; message?: string }> {
-  const token = tokenStore.get();
   let res: Response;
   try {
-    res = await fetch('/graphql', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-      body: JSON.stringify({ query: w.query, variables: w.variables }),
-    });
+    res = await postGraphql(w.query, w.variables);
   } catch {
     return { outcome: 'unreachable' };
   }
   // A proxy in front says the server is away: not the server refusing this write.
   if (res.status === 502 || res.status === 503 || res.status === 504) return { outcome: 'unreachable' };
+  // Too many at once: the write is fine, it goes a little later.
+  if (res.status === 429) return { outcome: 'later' };
   const data = res.headers.get('content-type')?.includes('json') ? await res.json().catch(() => null) : null;
   const first = data?.errors?.[0] as
     | { message?: string; extensions?: { type?: string; userPresentableMessage?: string } }
@@ -160,7 +160,7 @@ export async function replay() {
     while (state.waiting.length > 0 && owner) {
       const next = state.waiting[0]!;
       const { outcome, message } = await send(next);
-      if (outcome === 'unreachable' || outcome === 'signed-out') {
+      if (outcome === 'unreachable' || outcome === 'signed-out' || outcome === 'later') {
         stop = outcome;
         break;
       }
@@ -176,6 +176,7 @@ export async function replay() {
     holdQueriesOffline(false);
   }
   if (stop === 'unreachable') markUnreachable();
+  if (stop === 'later') setTimeout(() => void replay(), SLOW_DOWN_MS);
   if (stop === 'signed-out') {
     set({ needsSignIn: true });
     onSignedOut();
