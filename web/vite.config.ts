@@ -4,13 +4,14 @@ import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { precompress } from './precompress.js';
+import { shellCache } from './shell-cache.js';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 const api = process.env.TRACKWAY_API ?? 'http://localhost:3000';
 
 export default defineConfig({
   root,
-  plugins: [react(), precompress()],
+  plugins: [react(), shellCache(), precompress()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

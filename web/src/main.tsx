@@ -20,6 +20,14 @@ import './styles/roadmap.css';
 // Before the first paint, so a dark-mode user never sees a light flash.
 applyTheme();
 
+// The built app keeps its shell for reloads without the server (web/sw/service-worker.js);
+// the dev server has no /sw.js. The worker file itself is never taken from the HTTP cache.
+if (import.meta.env.PROD && 'serviceWorker' in navigator) {
+  void navigator.serviceWorker
+    .register('/sw.js', { scope: '/', updateViaCache: 'none' })
+    .catch(() => undefined);
+}
+
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <QueryClientProvider client={queryClient}>

@@ -13,6 +13,7 @@ import {
   useRouterState,
 } from '@tanstack/react-router';
 import { type ComponentType, lazy, type ReactNode, Suspense, useEffect, useState } from 'react';
+import { ConnectionStatus } from './components/ConnectionStatus';
 import { Shell } from './components/Shell';
 import { Loading, PageHeader } from './components/ui';
 import { SessionProvider, useSession } from './lib/session';
@@ -35,9 +36,12 @@ import { AccountSettings, ApiKeys } from './pages/Settings';
 
 const rootRoute = createRootRoute({
   component: () => (
-    <SessionProvider>
-      <Outlet />
-    </SessionProvider>
+    <>
+      <SessionProvider>
+        <Outlet />
+      </SessionProvider>
+      <ConnectionStatus />
+    </>
   ),
   notFoundComponent: NotFound,
 });

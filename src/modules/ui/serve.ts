@@ -1,7 +1,8 @@
 // Serves the built web UI (web/dist) from the API's own server. Hashed files
 // under /assets/ are looked up on each request (so a rebuild while the server
 // runs is picked up); any other GET that is not an API path gets index.html so
-// the client-side router can take it. /api/* and /graphql keep their JSON 404.
+// the client-side router can take it, but /sw.js, the app shell's service worker.
+// /api/* and /graphql keep their JSON 404.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,6 +19,7 @@ const isApiPath = (url: string) => /^\/(api|graphql)(\/|\?|$)/.test(url);
 export async function serveWebUi(app: Http, ctx: AppContext, root = WEB_DIST): Promise<void> {
   const indexFile = path.join(root, 'index.html');
   const assets = path.join(root, 'assets');
+  const workerFile = path.join(root, 'sw.js');
   if (!fs.existsSync(indexFile)) {
     ctx.log.warn({ root }, 'web UI is not built (run `npm run build`); serving the API only');
   }
@@ -46,6 +48,14 @@ export async function serveWebUi(app: Http, ctx: AppContext, root = WEB_DIST): P
       if (isApiPath(url)) {
         const err = new AppError(404, 'NOT_FOUND', `No route for ${req.method} ${url.split('?')[0]}`);
         return reply.status(404).send(err.toJSON());
+      }
+      // The app shell's service worker (web/sw/service-worker.js): at the root, so its scope is
+      // the whole app; never cached by HTTP, so a new build's worker is found on the next visit.
+      if (url.split('?')[0] === '/sw.js' && fs.existsSync(workerFile)) {
+        return reply
+          .header('cache-control', 'no-cache')
+          .type('text/javascript; charset=utf-8')
+          .send(await fs.promises.readFile(workerFile));
       }
       if (url.startsWith('/assets/') || !fs.existsSync(indexFile)) {
         if (url.startsWith('/assets/')) return reply.status(404).type('text/plain').send('Not found');

@@ -6,6 +6,7 @@ import { type FormEvent, Fragment, type ReactNode, useState } from 'react';
 import { graphql } from '../gql';
 import { useAction } from '../lib/action';
 import { gql } from '../lib/api';
+import { identifierOf } from '../lib/issues';
 import { type Comment, PENDING, pendingComment, type WithComments, withNodes } from './IssueComments';
 import { MarkdownField } from './MarkdownField';
 import { Button, ErrorMessage } from './ui';
@@ -37,7 +38,12 @@ export function CommentThread({
   const [replying, setReplying] = useState(false);
   const [body, setBody] = useState('');
   const reply = useAction(
-    (text: string) => gql(AddReply, { input: { issueId, body: text, parentId: root.id } }),
+    (text: string) =>
+      gql(
+        AddReply,
+        { input: { issueId, body: text, parentId: root.id } },
+        { offline: `Reply on ${identifierOf(issueId) ?? 'an issue'}` },
+      ),
     {
       optimistic: {
         key: issueKey,

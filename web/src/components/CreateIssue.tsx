@@ -54,6 +54,11 @@ export function CreateIssueDialog({ onClose, teamId }: { onClose: () => void; te
         sessionStorage.setItem('toast', `Created ${issue.identifier}`);
         void navigate({ to: `/issue/${issue.identifier}` });
       },
+      // The server is away: the draft stays in the lists, marked as sending, until it is created.
+      onQueued: (teamId) => {
+        rememberTeam(teamId);
+        onClose();
+      },
     },
   );
   const state = { busy: creating.busy, error: creating.error, titleError };

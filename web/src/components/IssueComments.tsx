@@ -5,6 +5,7 @@ import { type FormEvent, useState } from 'react';
 import { graphql } from '../gql';
 import { useAction } from '../lib/action';
 import { gql } from '../lib/api';
+import { identifierOf } from '../lib/issues';
 import { Markdown } from '../lib/markdown';
 import { AppMarker } from './AppMarker';
 import { CommentThread } from './CommentThread';
@@ -79,6 +80,7 @@ export function Comments({
           `mutation AddComment($input: CommentCreateInput!) { commentCreate(input: $input) { success comment { id } } }`,
         ),
         { input: { issueId, body: text } },
+        { offline: `Comment on ${identifierOf(issueId) ?? 'an issue'}` },
       ),
     {
       optimistic: {

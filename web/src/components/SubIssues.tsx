@@ -45,6 +45,8 @@ export function SubIssues({
   const state = useAction(() => createIssue({ title: title.trim(), teamId, parentId: issueId }), {
     refreshes: [key],
     onSuccess: () => setTitle(''),
+    // Waiting for the server (lib/write-queue.ts): it will be created then, so the box is free again.
+    onQueued: () => setTitle(''),
   });
   const add = state.submit;
 

@@ -8,6 +8,10 @@
 import { type QueryKey, useMutation } from '@tanstack/react-query';
 import type { FormEvent } from 'react';
 import { invalidate, queryClient } from './query';
+import { isQueued } from './write-queue';
+
+/** What a write kept to send later (lib/write-queue.ts) resolves to instead of the server's answer. */
+const QUEUED = Symbol('queued');
 
 interface ActionOptions<V, R, D> {
   /** Keys (lib/query-keys.ts) read again once the write is over, saved or refused: what shows is what the server has. */
@@ -20,6 +24,11 @@ interface ActionOptions<V, R, D> {
   optimistic?: { key: QueryKey; apply: (data: D, input: V) => D };
   onSuccess?: (result: R, input: V) => void;
   onError?: (error: unknown, input: V) => void;
+  /**
+   * The server could not be reached and the write waits to be sent (lib/write-queue.ts): the
+   * optimistic change stays. Without it, such a write is treated as done with no answer.
+   */
+  onQueued?: (input: V) => void;
 }
 
 export function useAction<V = void, R = unknown, D = unknown>(
@@ -27,8 +36,14 @@ export function useAction<V = void, R = unknown, D = unknown>(
   opts: ActionOptions<V, R, D> = {},
 ) {
   const optimistic = opts.optimistic;
-  const m = useMutation<R, unknown, V, { before: D | undefined }>({
-    mutationFn: write,
+  const m = useMutation<R | typeof QUEUED, unknown, V, { before: D | undefined }>({
+    // Sent at once even while offline: a write that cannot go waits in lib/write-queue.ts, not here.
+    networkMode: 'always',
+    mutationFn: (input) =>
+      write(input).catch((e: unknown) => {
+        if (isQueued(e)) return QUEUED;
+        throw e;
+      }),
     onMutate: async (input) => {
       if (!optimistic) return { before: undefined };
       // A read in flight would land after the patch and undo it.
@@ -37,7 +52,8 @@ export function useAction<V = void, R = unknown, D = unknown>(
       if (before !== undefined) queryClient.setQueryData<D>(optimistic.key, optimistic.apply(before, input));
       return { before };
     },
-    onSuccess: (result, input) => opts.onSuccess?.(result, input),
+    onSuccess: (result, input) =>
+      result === QUEUED ? opts.onQueued?.(input) : opts.onSuccess?.(result as R, input),
     onError: (error, input, context) => {
       if (optimistic && context?.before !== undefined)
         queryClient.setQueryData(optimistic.key, context.before);

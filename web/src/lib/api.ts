@@ -3,6 +3,7 @@
 import createClient, { type ClientPathsWithMethod, type MethodResponse } from 'openapi-fetch';
 import type { TypedDocumentString } from '../gql/graphql';
 import type { paths } from '../rest/openapi';
+import { markReachable, markUnreachable } from './connection';
 
 const TOKEN_KEY = 'trackway.token';
 
@@ -31,6 +32,37 @@ function authHeaders(): Record<string, string> {
   const token = tokenStore.get();
   return token ? { authorization: `Bearer ${token}` } : {};
 }
+
+/** How writes that may wait for the server are kept (lib/write-queue.ts registers itself here). */
+interface WriteQueue {
+  mustWait(): boolean;
+  add(label: string, query: string, variables: unknown): void;
+  makeError(label: string): Error;
+}
+let writeQueue: WriteQueue | null = null;
+export const setWriteQueue = (q: WriteQueue) => {
+  writeQueue = q;
+};
+
+/** A fetch that threw: the server is unreachable, unless the page itself cancelled it. */
+function lostConnection(e: unknown) {
+  if (!(e instanceof DOMException && e.name === 'AbortError')) markUnreachable();
+}
+
+/** Sends a GraphQL document as it was kept (lib/write-queue.ts replays writes made offline); throws if not sent. */
+export const postGraphql = (query: string, variables: unknown): Promise<Response> =>
+  fetch('/graphql', {
+    method: 'POST',
+    headers: { ...authHeaders(), 'content-type': 'application/json' },
+    body: JSON.stringify({ query, variables }),
+  });
+
+/** Whether the server answers at all (lib/connection.ts, while it is away): no token, no session effects. */
+export const serverAnswers = (): Promise<boolean> =>
+  fetch('/healthz', { cache: 'no-store' }).then(
+    (res) => res.ok,
+    () => false,
+  );
 
 const fieldName = (pointer: string) => pointer.replace(/^\//, '').split('/')[0] ?? '';
 const UNREACHABLE = 'Cannot reach the server. Check your connection and try again.';
@@ -74,10 +106,12 @@ export async function ok<R extends { data?: unknown; error?: unknown; response: 
   let result: R;
   try {
     result = await call;
-  } catch {
+  } catch (e) {
+    lostConnection(e);
     throw new ApiError(UNREACHABLE, 0, 'NETWORK');
   }
   const { response } = result;
+  markReachable();
   if (response.ok) return result.data as NonNullable<R['data']>;
   const e = (result.error as RestError | undefined)?.error ?? {};
   const fields: Record<string, string> = {};
@@ -98,9 +132,23 @@ interface GqlError {
   extensions?: { type?: string; userPresentableMessage?: string; code?: string };
 }
 
-/** Sends a document written with `graphql(...)`; its result and variables are typed by code generation. */
-export async function gql<T, V>(document: TypedDocumentString<T, V>, variables?: V): Promise<T> {
+/**
+ * Sends a document written with `graphql(...)`; its result and variables are typed by code generation.
+ * A write given an `offline` label (what it does, in words) waits in lib/write-queue.ts while the
+ * server cannot be reached, and throws QueuedWrite: its caller keeps showing it as made.
+ */
+export async function gql<T, V>(
+  document: TypedDocumentString<T, V>,
+  variables?: V,
+  opts: { offline?: string } = {},
+): Promise<T> {
   const query = document.toString();
+  const label = opts.offline;
+  const queue = label ? writeQueue : null;
+  if (label && queue?.mustWait()) {
+    queue.add(label, query, variables ?? {});
+    throw queue.makeError(label);
+  }
   let res: Response;
   try {
     res = await fetch('/graphql', {
@@ -108,9 +156,16 @@ export async function gql<T, V>(document: TypedDocumentString<T, V>, variables?:
       headers: { ...authHeaders(), 'content-type': 'application/json' },
       body: JSON.stringify({ query, variables: variables ?? {} }),
     });
-  } catch {
+  } catch (e) {
+    lostConnection(e);
+    // Never sent (no connection, the server down): kept to send when it is back.
+    if (label && queue) {
+      queue.add(label, query, variables ?? {});
+      throw queue.makeError(label);
+    }
     throw new ApiError(UNREACHABLE, 0, 'NETWORK');
   }
+  markReachable();
   const data = res.headers.get('content-type')?.includes('json') ? await res.json() : null;
   const first: GqlError | undefined = data?.errors?.[0];
   if (first || !res.ok) {

@@ -20,6 +20,7 @@ import {
 import { invalidate, queryClient } from './query';
 import { keys } from './query-keys';
 import type { View } from './view';
+import { isQueued } from './write-queue';
 
 export type { PullRequestMarker };
 
@@ -157,6 +158,43 @@ export type { IssueCreateInput, IssueUpdateInput };
 
 let sendingCount = 0;
 
+/** How the fields of an edit are named to a person (the offline status lists waiting edits by them). */
+const FIELD_WORDS: Record<string, string> = {
+  stateId: 'status',
+  assigneeId: 'assignee',
+  priority: 'priority',
+  labelIds: 'labels',
+  addedLabelIds: 'labels',
+  removedLabelIds: 'labels',
+  projectId: 'project',
+  projectMilestoneId: 'milestone',
+  cycleId: 'cycle',
+  dueDate: 'due date',
+  estimate: 'estimate',
+  title: 'title',
+  description: 'description',
+  parentId: 'parent',
+};
+
+/** The identifier (ENG-3) of an issue the page has cached, in a list or on its page. */
+export function identifierOf(id: string): string | undefined {
+  const row = cachedIssue(id);
+  if (row) return row.identifier;
+  for (const [, d] of queryClient.getQueriesData<{ id?: string; identifier?: string } | null>({
+    queryKey: keys.issues.details,
+  }))
+    if (d?.id === id && d.identifier) return d.identifier;
+  return undefined;
+}
+
+/** "ENG-3: status, priority": an edit as the offline status lists it. */
+export function editLabel(ids: readonly string[], input: IssueUpdateInput): string {
+  const fields = [...new Set(Object.keys(input).map((k) => FIELD_WORDS[k] ?? k))].join(', ');
+  const first = ids[0] ? (identifierOf(ids[0]) ?? 'an issue') : 'an issue';
+  const who = ids.length > 1 ? `${ids.length} issues` : first;
+  return `${who}: ${fields}`;
+}
+
 /**
  * Creates an issue. `draft` is how it looks in a list until the server
  * answers: it shows at once, marked as sending, wherever it belongs, and goes
@@ -168,9 +206,10 @@ export async function createIssue(input: IssueCreateInput, draft?: Omit<Issue, '
   const gone = () => placeholder && placeIssues([{ id: placeholder.id, now: null, was: placeholder }]);
   let issue: { id: string; identifier: string };
   try {
-    issue = (await gql(CreateIssue, { input })).issueCreate.issue!;
+    issue = (await gql(CreateIssue, { input }, { offline: `New issue: ${input.title}` })).issueCreate.issue!;
   } catch (e) {
-    gone();
+    // Kept to send later: the draft stays in the lists, marked as sending, until then.
+    if (!isQueued(e)) gone();
     throw e;
   }
   // Shown in this person's lists at once (the change stream would bring it a moment later);
@@ -213,8 +252,10 @@ export async function updateIssue(id: string, input: IssueUpdateInput, local?: L
   await queryClient.cancelQueries({ queryKey: keys.issues.lists });
   const before = local ? patchLists([id], local) : [];
   try {
-    await gql(UpdateIssue, { id, input });
+    await gql(UpdateIssue, { id, input }, { offline: editLabel([id], input) });
   } catch (e) {
+    // A write kept to send later is shown as made until the server answers it.
+    if (isQueued(e)) return;
     restoreLists(before);
     throw e;
   }
@@ -237,10 +278,19 @@ export async function updateIssues(ids: string[], input: IssueUpdateInput, local
   await queryClient.cancelQueries({ queryKey: keys.issues.lists });
   const before = local ? patchLists(ids, local) : [];
   let saved = 0;
+  const offline = editLabel(ids, input);
   try {
     for (; saved < ids.length; saved += BATCH)
-      await gql(UpdateIssues, { ids: ids.slice(saved, saved + BATCH), input });
+      await gql(UpdateIssues, { ids: ids.slice(saved, saved + BATCH), input }, { offline });
   } catch (e) {
+    // Kept to send later (this batch and, in order behind it, the rest): shown as made meanwhile.
+    if (isQueued(e)) {
+      for (saved += BATCH; saved < ids.length; saved += BATCH)
+        await gql(UpdateIssues, { ids: ids.slice(saved, saved + BATCH), input }, { offline }).catch(
+          () => undefined,
+        );
+      return;
+    }
     restoreLists(before);
     if (saved > 0) void placeChanged(ids.slice(0, saved)).catch(() => undefined);
     throw e;

@@ -5,6 +5,7 @@
 // the lists read again), so the server's visibility rules apply as for any read.
 import { useEffect } from 'react';
 import { ok, rest } from './api';
+import { markReachable, markUnreachable, onReachable } from './connection';
 import { cachedIssue, placeIssues } from './issue-pages';
 import { placeChanged, refreshIssuePages } from './issues';
 import { refreshInbox } from './notifications';
@@ -35,6 +36,8 @@ const TYPES = [
 const ACTIONS = ['create', 'update', 'remove'];
 /** Changes that arrive together (a bulk edit, an import) are applied together. */
 const BATCH_MS = 100;
+/** A stream down longer than this means the server is away (lib/connection.ts), not a blip. */
+const DOWN_MS = 4000;
 
 /** Keeps one stream open while `enabled` (signed in); reconnects with a fresh ticket from the last id seen. */
 export function useLiveUpdates(enabled: boolean) {
@@ -53,6 +56,12 @@ class LiveStream {
   #retry = 1000;
   #timer: ReturnType<typeof setTimeout> | null = null;
   #pending: Change[] = [];
+  #down: ReturnType<typeof setTimeout> | null = null;
+  #reopening: ReturnType<typeof setTimeout> | null = null;
+  #stopWatching = onReachable(() => {
+    // The server is back: open the stream now rather than at the end of a long back-off.
+    if (this.#reopening) this.#reopen(0);
+  });
 
   async open() {
     if (this.#closed) return;
@@ -72,9 +81,12 @@ class LiveStream {
       source.addEventListener('unauthorized', () => this.close());
       source.onopen = () => {
         this.#retry = 1000;
+        this.#clearDown();
+        markReachable();
       };
       // The browser retries a dropped connection by itself; a refused one (an old ticket) ends it.
       source.onerror = () => {
+        this.#down ??= setTimeout(markUnreachable, DOWN_MS);
         if (source.readyState === EventSource.CLOSED) this.#reopen(this.#retry);
       };
     } catch {
@@ -86,13 +98,26 @@ class LiveStream {
     this.#closed = true;
     this.#source?.close();
     if (this.#timer) clearTimeout(this.#timer);
+    if (this.#reopening) clearTimeout(this.#reopening);
+    this.#clearDown();
+    this.#stopWatching();
+  }
+
+  #clearDown() {
+    if (this.#down) clearTimeout(this.#down);
+    this.#down = null;
   }
 
   #reopen(delay: number) {
     this.#source?.close();
     this.#source = null;
     this.#retry = Math.min(this.#retry * 2, 30_000);
-    setTimeout(() => void this.open(), delay);
+    // One reopening at a time: the server coming back may cut a back-off short.
+    if (this.#reopening) clearTimeout(this.#reopening);
+    this.#reopening = setTimeout(() => {
+      this.#reopening = null;
+      void this.open();
+    }, delay);
   }
 
   #ready(e: MessageEvent) {

@@ -11,7 +11,9 @@ export const queryClient = new QueryClient({
       // A refusal will be refused again; only a lost connection is worth retrying.
       retry: (count, error) => error instanceof ApiError && error.code === 'NETWORK' && count < 3,
     },
-    mutations: { retry: false },
+    // A write runs even while the server is away: one that may wait is kept by lib/write-queue.ts,
+    // any other fails at once and says so, rather than hanging paused.
+    mutations: { retry: false, networkMode: 'always' },
   },
 });
 

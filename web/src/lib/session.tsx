@@ -4,8 +4,10 @@ import { useQuery } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useState } from 'react';
 import { ApiError, ok, type RestData, rest, setUnauthenticatedHandler, tokenStore } from './api';
+import { onReachable } from './connection';
 import { queryClient } from './query';
 import { keys } from './query-keys';
+import { discardWaiting, setQueueOwner, setQueueSignedOutHandler } from './write-queue';
 
 export type User = RestData<'get', '/api/auth/me'>['user'];
 export type Config = RestData<'get', '/api/config'>;
@@ -55,20 +57,28 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   useEffect(() => applyAccent(config.data?.workspace.accentColor), [config.data]);
 
-  const signOut = useCallback(() => {
-    const token = tokenStore.get();
-    // The server ends the session too, so a copy of the token stops working.
-    // Not through `ok`: a 401 here (the session already ended) must not sign out again.
-    if (token) {
-      const headers = { authorization: `Bearer ${token}` };
-      void rest.POST('/api/auth/logout', { body: {}, headers }).catch(() => undefined);
-    }
-    tokenStore.set(null);
-    setUser(null);
-    // Another user may see other issues: nothing cached survives a change of user.
-    queryClient.clear();
-    void navigate({ to: '/login' });
-  }, [navigate]);
+  /** `expired`: the server refused the session; edits waiting to be sent are kept for the next sign-in. */
+  const endSession = useCallback(
+    (expired: boolean) => {
+      const token = tokenStore.get();
+      // The server ends the session too, so a copy of the token stops working.
+      // Not through `ok`: a 401 here (the session already ended) must not sign out again.
+      if (token) {
+        const headers = { authorization: `Bearer ${token}` };
+        void rest.POST('/api/auth/logout', { body: {}, headers }).catch(() => undefined);
+      }
+      tokenStore.set(null);
+      setUser(null);
+      if (!expired) discardWaiting();
+      // Another user may see other issues: nothing cached survives a change of user.
+      queryClient.clear();
+      void navigate({ to: '/login' });
+    },
+    [navigate],
+  );
+  const signOut = useCallback(() => endSession(false), [endSession]);
+  const expire = useCallback(() => endSession(true), [endSession]);
+  useEffect(() => setQueueOwner(user?.id ?? null), [user]);
 
   const check = useCallback(() => {
     if (!tokenStore.get()) return;
@@ -83,9 +93,10 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   }, []);
 
   useEffect(() => {
-    setUnauthenticatedHandler(signOut);
+    setUnauthenticatedHandler(expire);
+    setQueueSignedOutHandler(expire);
     check();
-  }, [signOut, check]);
+  }, [expire, check]);
 
   const value: Session = {
     user,
@@ -105,11 +116,8 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 }
 
 function Unreachable({ onRetry }: { onRetry: () => void }) {
-  useEffect(() => {
-    // Comes back by itself once the connection does.
-    window.addEventListener('online', onRetry);
-    return () => window.removeEventListener('online', onRetry);
-  }, [onRetry]);
+  // Comes back by itself once the server answers again (lib/connection.ts probes it).
+  useEffect(() => onReachable(onRetry), [onRetry]);
   return (
     <main className="auth">
       <div className="auth-card" role="alert">
