@@ -31,6 +31,12 @@ export interface UiEnv {
 export interface PageOptions {
   viewport?: { width: number; height: number };
   colorScheme?: 'light' | 'dark';
+  /**
+   * The app's service worker (web/sw) is blocked unless asked for: registered, it
+   * fetches and stores the whole app shell in every new context, CPU that only the
+   * offline tests need.
+   */
+  serviceWorker?: boolean;
 }
 /** A phone held upright (the width of most current phones). */
 export const PHONE = { width: 390, height: 844 };
@@ -62,6 +68,7 @@ export async function startUi(
         baseURL: base,
         viewport: opts.viewport ?? { width: 1280, height: 800 },
         colorScheme: opts.colorScheme ?? 'light',
+        serviceWorkers: opts.serviceWorker ? 'allow' : 'block',
         ...(opts.viewport && opts.viewport.width < 800 ? { isMobile: true, hasTouch: true } : {}),
       });
       context.setDefaultTimeout(15_000);
