@@ -22,6 +22,7 @@ import {
   gitlabExample,
   processed,
 } from './git-support.js';
+import { apiKeyFor, gql } from './graphql-helpers.js';
 import { startTestApp, type TestApp } from './support/harness.js';
 
 interface Recorded {
@@ -119,6 +120,16 @@ beforeEach(() => {
   answers = [];
   held = new Map();
 });
+
+async function gitAttachmentCount(issueId: string): Promise<number> {
+  const rows = await t.ctx.db
+    .selectFrom('attachments')
+    .select('id')
+    .where('issue_id', '=', issueId)
+    .where('source_type', '=', 'github')
+    .execute();
+  return rows.length;
+}
 
 /** The comment's visible text; the hidden marker after it names its back-link row. */
 function visible(req: Recorded, rowId?: string): string {
@@ -322,6 +333,141 @@ describe('GitHub', () => {
   });
 });
 
+describe('pull requests linked by hand through GraphQL', () => {
+  let base: string;
+  let key: string;
+  before(async () => {
+    base = await t.listen();
+    key = await apiKeyFor(t, t.adminToken);
+  });
+  /** The stand-in host's own address: the connections' API roots are on it, so their pull requests are too. */
+  const hostUrl = (path: string) => `${apiBase}${path}`;
+  const linkGitHub = async (issueId: string, url: string) => {
+    const res = await gql(
+      base,
+      key,
+      'mutation($i: String!, $u: String!) { attachmentLinkGitHubPR(issueId: $i, url: $u, title: "By hand") { success attachment { id } } }',
+      { i: issueId, u: url },
+    );
+    assert.equal(res.body.data?.attachmentLinkGitHubPR?.success, true, JSON.stringify(res.body));
+  };
+  const rowsOf = async (issueId: string) => (await settled()).filter((r) => r.issue_id === issueId);
+
+  test('GitHub: the comment a webhook would post, once, and a later delivery of the same pull request adds none', async () => {
+    const i = await issue('Linked from the API');
+    const number = ++prNumber;
+    const url = hostUrl(`/Codertocat/Hello-World/pull/${number}`);
+    await linkGitHub(i.identifier, url);
+    const [row] = await rowsOf(i.id);
+    assert.equal(row?.status, 'posted');
+    assert.equal(row?.repo_private, false);
+    const seen = () => JSON.stringify(recorded.map((r) => `${r.method} ${r.path}`));
+    // A retry under load first lists the comments (GET) and finds its own: still one comment.
+    const posts = () => recorded.filter((r) => r.method === 'POST');
+    assert.equal(posts().length, 1, seen());
+    const [req] = posts();
+    assert.equal(req!.method, 'POST');
+    assert.equal(req!.path, `/gh/repos/Codertocat/Hello-World/issues/${number}/comments`);
+    assert.equal(req!.headers['authorization'], `Bearer ${TOKENS.github}`);
+    assert.equal(req!.headers['accept'], 'application/vnd.github+json');
+    assert.equal(req!.headers['x-github-api-version'], '2022-11-28');
+    assert.equal(req!.headers['content-type'], 'application/json');
+    assert.deepEqual(Object.keys(JSON.parse(req!.body)), ['body']);
+    assert.equal(
+      visible(req!, row!.id),
+      `Linked to [${i.identifier} Linked from the API](${publicUrl()}/issue/${i.identifier}/linked-from-the-api) in Trackway.`,
+    );
+
+    await linkGitHub(i.id, url);
+    const p = githubPr({ title: `Fixes ${i.identifier}`, number });
+    p.pull_request.html_url = url;
+    await deliverAndWait(t, 'github', conns.github.secret, 'pull_request', p);
+    assert.equal((await rowsOf(i.id)).length, 1);
+    assert.equal(posts().length, 1, `linking again and the delivery post nothing more: ${seen()}`);
+  });
+
+  test("a private team's issue: identifier and URL only (the repository's privacy is not known), never the title", async () => {
+    const secret = await issue('Merger with Initrode', 'SEC');
+    await linkGitHub(secret.identifier, hostUrl(`/Codertocat/Hello-World/pull/${++prNumber}`));
+    await rowsOf(secret.id);
+    assert.equal(recorded.length, 1);
+    assert.equal(
+      JSON.stringify(recorded).toLowerCase().includes('initrode'),
+      false,
+      'the private title leaked',
+    );
+    assert.equal(
+      visible(recorded[0]!),
+      `Linked to [${secret.identifier}](${publicUrl()}/issue/${secret.identifier}) in Trackway.`,
+    );
+  });
+
+  test('GitLab: a note on the merge request, by its path, with PRIVATE-TOKEN', async () => {
+    const i = await issue('GitLab by hand');
+    const number = ++prNumber;
+    const res = await gql(
+      base,
+      key,
+      `mutation($i: String!, $u: String!, $n: Float!) {
+        attachmentLinkGitLabMR(issueId: $i, url: $u, projectPathWithNamespace: "gitlabhq/gitlab-test", number: $n) { success }
+      }`,
+      { i: i.identifier, u: hostUrl(`/gitlabhq/gitlab-test/-/merge_requests/${number}`), n: number },
+    );
+    assert.equal(res.body.data?.attachmentLinkGitLabMR?.success, true, JSON.stringify(res.body));
+    const [row] = await rowsOf(i.id);
+    assert.equal(row?.status, 'posted');
+    assert.equal(recorded.length, 1);
+    const [req] = recorded;
+    assert.equal(req!.method, 'POST');
+    assert.equal(req!.path, `/gl/api/v4/projects/gitlabhq%2Fgitlab-test/merge_requests/${number}/notes`);
+    assert.equal(req!.headers['private-token'], TOKENS.gitlab);
+    assert.equal(req!.headers['authorization'], undefined);
+    assert.match(visible(req!, row!.id), /GitLab by hand/);
+  });
+
+  test('nothing is posted for a repository no connection lists, a URL on another host, or back-links off', async () => {
+    const i = await issue('No comment by hand');
+    await linkGitHub(i.id, hostUrl(`/someone/elsewhere/pull/${++prNumber}`));
+    // The connected repository's name, on a host that is not the connection's.
+    await linkGitHub(i.id, `https://github.example.org/Codertocat/Hello-World/pull/${++prNumber}`);
+    const off = await t.patch(
+      `/api/admin/git/connections/${conns.github.id}`,
+      { backlinks: false },
+      t.adminToken,
+    );
+    assert.equal(off.status, 200);
+    try {
+      await linkGitHub(i.id, hostUrl(`/Codertocat/Hello-World/pull/${++prNumber}`));
+    } finally {
+      await t.patch(`/api/admin/git/connections/${conns.github.id}`, { backlinks: true }, t.adminToken);
+    }
+    assert.equal(await gitAttachmentCount(i.id), 3, 'each link is made');
+    assert.deepEqual(await rowsOf(i.id), []);
+    assert.equal(recorded.length, 0);
+  });
+
+  test('a refused link queues nothing: a guest, or a member outside the private team of the issue', async () => {
+    const open = await issue('Guarded by hand');
+    const hidden = await issue('Hidden by hand', 'SEC');
+    const guest = await t.userWithRole('guest', { teams: ['ENG'] });
+    const member = await t.userWithRole('member');
+    for (const [who, target] of [
+      [guest, open],
+      [member, hidden],
+    ] as const) {
+      const res = await gql(
+        base,
+        await apiKeyFor(t, who.token),
+        'mutation($i: String!, $u: String!) { attachmentLinkGitHubPR(issueId: $i, url: $u) { success } }',
+        { i: target.id, u: hostUrl(`/Codertocat/Hello-World/pull/${++prNumber}`) },
+      );
+      assert.ok(res.body.errors?.length, JSON.stringify(res.body));
+      assert.deepEqual(await rowsOf(target.id), []);
+    }
+    assert.equal(recorded.length, 0);
+  });
+});
+
 describe('GitLab and Gitea', () => {
   test('GitLab: a note on the merge request, by project id, with PRIVATE-TOKEN', async () => {
     const i = await issue('Merge request note');
@@ -423,6 +569,38 @@ describe('connection settings', () => {
     assert.equal(gitea.apiBaseUrl, `${apiBase}/gt/api/v1`);
   });
 
+  test('replacing the webhook secret: the old one is refused from then on, the new one accepted; a short one is a 400', async () => {
+    const short = await t.patch(
+      `/api/admin/git/connections/${conns.gitea.id}`,
+      { webhookSecret: 'too-short' },
+      t.adminToken,
+    );
+    assert.equal(short.status, 400);
+    assert.match(JSON.stringify(short.body), /webhookSecret/);
+    const fresh = 'a-new-secret-for-gitea-0123456789';
+    const res = await t.patch(
+      `/api/admin/git/connections/${conns.gitea.id}`,
+      { webhookSecret: fresh },
+      t.adminToken,
+    );
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.equal(JSON.stringify(res.body).includes(fresh), false, 'the answer never carries the secret');
+    const i = await issue('After a new secret');
+    const p = giteaExample();
+    p.action = 'opened';
+    p.number = ++prNumber;
+    p.pull_request.number = prNumber;
+    p.pull_request.html_url = `https://gitea.example.com/gitea/webhooks/pulls/${prNumber}`;
+    p.pull_request.title = i.identifier;
+    const old = await deliver(t, 'gitea', conns.gitea.secret, 'pull_request', p);
+    assert.equal(old.status, 401);
+    const now = await deliver(t, 'gitea', fresh, 'pull_request', p);
+    assert.equal(now.status, 202, JSON.stringify(now.body));
+    assert.match((await processed(t, now.body.id)).outcome ?? '', new RegExp(`linked ${i.identifier}`));
+    await settled();
+    conns.gitea.secret = fresh;
+  });
+
   test('only admins change a connection', async () => {
     const member = await t.userWithRole('member');
     const res = await t.patch(
@@ -437,6 +615,7 @@ describe('connection settings', () => {
     const body = fc.record(
       {
         name: fc.oneof(fc.string(), fc.constant(' ')),
+        webhookSecret: fc.oneof(fc.string({ maxLength: 300 }), fc.anything()),
         apiToken: fc.oneof(fc.constant(null), fc.string({ maxLength: 40 })),
         apiBaseUrl: fc.oneof(
           fc.constant(null),
@@ -468,6 +647,12 @@ describe('connection settings', () => {
       }),
       { numRuns: 60 },
     );
+    const back = await t.patch(
+      `/api/admin/git/connections/${conns.gitlab.id}`,
+      { webhookSecret: conns.gitlab.secret },
+      t.adminToken,
+    );
+    assert.equal(back.status, 200, JSON.stringify(back.body));
   });
 });
 

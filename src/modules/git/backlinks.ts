@@ -9,7 +9,10 @@
 // (a crash, a lost answer) is found rather than posted twice. Privacy: an
 // issue of a private team is named by identifier and URL only (the URL
 // without its title slug) unless the payload said the repository is private.
+// A pull request linked by hand (GraphQL, links.ts) queues its row through
+// queueHandBacklink, in the transaction that writes the attachment.
 import type { AppContext } from '../../platform/context.js';
+import type { Db } from '../../platform/db/database.js';
 import type { GitConnectionRow, GitHost } from '../../platform/db/tables.js';
 import { getJson, postJson } from '../../platform/net/outbound-post.js';
 import { unseal } from '../../platform/sealed.js';
@@ -35,6 +38,45 @@ export function apiBaseOf(c: Pick<GitConnectionRow, 'host' | 'api_base_url'>): s
 /** Whether a connection posts back-links: its switch is on, it has a token or a GitHub App, and an API root. */
 export function postsBacklinks(c: GitConnectionRow): boolean {
   return c.backlinks && (c.api_token !== null || usesGitHubApp(c)) && apiBaseOf(c) !== null;
+}
+
+/**
+ * The host a connection's pull requests are on, as their web URLs name it: its
+ * API root's host without a leading "api." (api.github.com -> github.com;
+ * GitHub Enterprise, GitLab and Gitea serve the API on the web host).
+ */
+export function webHostOf(c: Pick<GitConnectionRow, 'host' | 'api_base_url'>): string | null {
+  const base = apiBaseOf(c);
+  return base === null ? null : new URL(base).host.toLowerCase().replace(/^api\./, '');
+}
+
+/**
+ * Queues the back-link of a pull request linked by hand, inside the caller's
+ * transaction (the attachment and its comment commit together), when a
+ * connection that posts back-links lists its repository and the URL is on that
+ * connection's host (a URL elsewhere would get the comment on a namesake).
+ * Nothing says whether the repository is private, so it counts as public: a
+ * private team's issue is named by identifier and URL only. The unique row per
+ * pull request and issue keeps it to one comment, whichever way it was linked.
+ */
+export async function queueHandBacklink(
+  db: Db,
+  link: { host: GitHost; repo: string; apiRepo: string; number: number; url: string; issueId: string },
+): Promise<boolean> {
+  const connection = await q.connectionOfRepository(db, link.host, link.repo);
+  if (!connection || !postsBacklinks(connection)) return false;
+  if (new URL(link.url).host.toLowerCase() !== webHostOf(connection)) return false;
+  const queued = await q.queueBacklinks(db, [
+    {
+      connectionId: connection.id,
+      pullUrl: link.url,
+      issueId: link.issueId,
+      apiRepo: link.apiRepo,
+      number: link.number,
+      repoPrivate: false,
+    },
+  ]);
+  return queued > 0;
 }
 
 /** The hidden line that names a comment's back-link row (rendered by none of the hosts). */

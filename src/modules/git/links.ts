@@ -1,11 +1,13 @@
 // A pull/merge request as an issue's attachment: the one shape (source type =
 // the host, metadata as docs/git.md lists) that both the webhook path
 // (process.ts) and GraphQL's attachmentLinkGitHubPR / attachmentLinkGitLabMR
-// write, and the parsing of what those mutations are given.
+// write, and the parsing of what those mutations are given. A pull request
+// linked by hand queues its back-link comment as a webhook's does.
 import type { Actor, AppContext } from '../../platform/context.js';
 import type { AttachmentRow, GitHost } from '../../platform/db/tables.js';
 import { invalidField } from '../../platform/errors.js';
 import { type AttachmentInput, createAttachment } from '../attachments/service.js';
+import { queueHandBacklink } from './backlinks.js';
 import type { PullChecks } from './checks.js';
 import type { PullStatus } from './events.js';
 import type { LinkKind } from './words.js';
@@ -75,7 +77,13 @@ const linkOf = (kind: string | null | undefined): LinkKind => (kind === 'closes'
  * A GitHub pull request's URL (github.com or an Enterprise host):
  * https://host/owner/repo/pull/123, nothing after the number but a tab of it.
  */
-export function parseGitHubPullUrl(raw: string): { repo: string; number: number; url: string } {
+export function parseGitHubPullUrl(raw: string): {
+  repo: string;
+  /** owner/name as the URL spells it, for the host's API. */
+  apiRepo: string;
+  number: number;
+  url: string;
+} {
   const url = httpUrl(raw);
   const m = /^\/([A-Za-z0-9_.-]+)\/([A-Za-z0-9_.-]+)\/pull\/(\d{1,10})(?:\/[a-z-]*)?\/?$/.exec(url.pathname);
   const number = m ? Number(m[3]) : 0;
@@ -84,9 +92,32 @@ export function parseGitHubPullUrl(raw: string): { repo: string; number: number;
   }
   return {
     repo: `${m[1]}/${m[2]}`.toLowerCase(),
+    apiRepo: `${m[1]}/${m[2]}`,
     number,
     url: `${url.origin}/${m[1]}/${m[2]}/pull/${number}`,
   };
+}
+
+/** Writes a hand-made link and queues its back-link in one transaction. */
+function linkByHand(
+  ctx: AppContext,
+  actor: Actor,
+  pr: PullRequestLink,
+  issueId: string,
+  apiRepo: string,
+): Promise<AttachmentRow> {
+  return ctx.db.transaction().execute(async (trx) => {
+    const row = await createAttachment(ctx, actor, pullRequestAttachment(issueId, pr), trx);
+    await queueHandBacklink(trx, {
+      host: pr.host,
+      repo: pr.repo,
+      apiRepo,
+      number: pr.number,
+      url: pr.url,
+      issueId: row.issue_id,
+    });
+    return row;
+  });
 }
 
 export interface LinkGitHubInput {
@@ -107,6 +138,7 @@ export interface LinkGitLabInput {
 /**
  * Links a pull request by hand (GraphQL attachmentLinkGitHubPR). Its status
  * reads "open" until the host's next delivery about it brings the real one.
+ * A connected repository with back-links on gets the back-link comment.
  */
 export function linkGitHubPullRequest(
   ctx: AppContext,
@@ -114,10 +146,10 @@ export function linkGitHubPullRequest(
   input: LinkGitHubInput,
 ): Promise<AttachmentRow> {
   const pr = parseGitHubPullUrl(input.url);
-  return createAttachment(
+  return linkByHand(
     ctx,
     actor,
-    pullRequestAttachment(input.issueId, {
+    {
       host: 'github',
       repo: pr.repo,
       number: pr.number,
@@ -128,7 +160,9 @@ export function linkGitHubPullRequest(
       branch: '',
       targetBranch: '',
       link: linkOf(input.linkKind),
-    }),
+    },
+    input.issueId,
+    pr.apiRepo,
   );
 }
 
@@ -146,10 +180,10 @@ export function linkGitLabMergeRequest(
   if (!Number.isSafeInteger(input.number) || input.number < 1 || input.number > MAX_NUMBER) {
     throw invalidField('number', 'must be a positive whole number');
   }
-  return createAttachment(
+  return linkByHand(
     ctx,
     actor,
-    pullRequestAttachment(input.issueId, {
+    {
       host: 'gitlab',
       repo: path.toLowerCase(),
       number: input.number,
@@ -160,7 +194,9 @@ export function linkGitLabMergeRequest(
       branch: '',
       targetBranch: '',
       link: 'closes',
-    }),
+    },
+    input.issueId,
+    path,
   );
 }
 

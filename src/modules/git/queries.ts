@@ -133,6 +133,21 @@ export function findRepository(
     .executeTakeFirst();
 }
 
+/** The connection that lists a repository of a host (unique per host), if any. */
+export function connectionOfRepository(
+  db: Db,
+  host: GitHost,
+  fullName: string,
+): Promise<GitConnectionRow | undefined> {
+  return db
+    .selectFrom('git_repositories as r')
+    .innerJoin('git_connections as c', 'c.id', 'r.connection_id')
+    .selectAll('c')
+    .where('r.host', '=', host)
+    .where('r.full_name', '=', fullName)
+    .executeTakeFirst();
+}
+
 export async function liveTeamIds(db: Db, ids: readonly string[]): Promise<Set<string>> {
   if (ids.length === 0) return new Set();
   const rows = await db
@@ -468,6 +483,7 @@ export function updateConnection(
   id: string,
   patch: {
     name?: string;
+    webhook_secret?: string;
     api_token?: string | null;
     api_base_url?: string | null;
     backlinks?: boolean;

@@ -35,6 +35,11 @@ const Repository = Type.Object(
   { fullName: Type.String({ minLength: 3, maxLength: 300 }), teamId: Uuid },
   { additionalProperties: false },
 );
+const WebhookSecret = Type.String({
+  minLength: MIN_SECRET_LENGTH,
+  maxLength: 256,
+  description: 'The secret the host signs deliveries with; kept sealed, never shown again',
+});
 const ApiToken = Type.String({ minLength: 1, maxLength: 4096 });
 const ApiBaseUrl = Type.String({
   minLength: 1,
@@ -171,7 +176,7 @@ export function gitRoutes(app: Http, ctx: AppContext, worker: { kick(): void }):
           {
             host: Host,
             name: OneLineText(200),
-            webhookSecret: Type.Optional(Type.String({ minLength: MIN_SECRET_LENGTH, maxLength: 256 })),
+            webhookSecret: Type.Optional(WebhookSecret),
             apiToken: Type.Optional(Nullable(ApiToken)),
             apiBaseUrl: Type.Optional(Nullable(ApiBaseUrl)),
             backlinks: Type.Optional(Type.Boolean()),
@@ -215,11 +220,12 @@ export function gitRoutes(app: Http, ctx: AppContext, worker: { kick(): void }):
       schema: {
         tags: ['git'],
         summary:
-          "Change a connection's name, API token or GitHub App (null removes either), API base URL or back-link switch",
+          "Change a connection's name, webhook secret, API token or GitHub App (null removes either), API base URL or back-link switch",
         params: Type.Object({ id: Uuid }),
         body: Type.Object(
           {
             name: Type.Optional(OneLineText(200)),
+            webhookSecret: Type.Optional(WebhookSecret),
             apiToken: Type.Optional(Nullable(ApiToken)),
             apiBaseUrl: Type.Optional(Nullable(ApiBaseUrl)),
             backlinks: Type.Optional(Type.Boolean()),

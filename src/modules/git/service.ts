@@ -60,6 +60,8 @@ export interface GitHubAppInput {
 
 export interface ConnectionPatch {
   name?: string | undefined;
+  /** Replaces the secret the host signs with; deliveries signed with the old one are refused from then on. */
+  webhookSecret?: string | undefined;
   apiToken?: string | null | undefined;
   apiBaseUrl?: string | null | undefined;
   backlinks?: boolean | undefined;
@@ -254,7 +256,7 @@ export async function setConnectionRepositories(
   return present(ctx, row, await q.repositoriesOf(ctx.db, [row.id]));
 }
 
-/** Changes a connection's name, API token (null removes it), API root or back-link switch. */
+/** Changes a connection's name, webhook secret, API token (null removes it), API root or back-link switch. */
 export async function updateConnection(
   ctx: AppContext,
   actor: Actor,
@@ -265,6 +267,9 @@ export async function updateConnection(
   const current = await connectionOrNotFound(ctx, id);
   const name = patch.name?.trim();
   if (name === '') throw invalidField('name', 'must not be blank');
+  if (patch.webhookSecret !== undefined && patch.webhookSecret.length < MIN_SECRET_LENGTH) {
+    throw invalidField('webhookSecret', `must be at least ${MIN_SECRET_LENGTH} characters`);
+  }
   const apiBase = await checkApiBase(ctx, patch.apiBaseUrl);
   const key = ctx.deriveKey(SEALING_PURPOSE);
   const app = checkGitHubApp(key, current.host, patch.githubApp, current);
@@ -279,6 +284,7 @@ export async function updateConnection(
   const row =
     (await q.updateConnection(ctx.db, current.id, {
       ...(name !== undefined ? { name } : {}),
+      ...(patch.webhookSecret !== undefined ? { webhook_secret: seal(key, patch.webhookSecret) } : {}),
       ...(patch.apiToken !== undefined
         ? { api_token: patch.apiToken ? seal(key, patch.apiToken) : null }
         : {}),

@@ -1,11 +1,14 @@
 // Git hosts (docs/git.md): connect GitHub, GitLab or Gitea/Forgejo (the
-// webhook secret is shown once, with the URL to paste into the host), the
-// repositories each serves, back-link settings, each team's automation and
-// the delivery log.
+// webhook secret is shown once, with the URL to paste into the host); edit
+// each connection (components/GitConnection.tsx: repositories and their
+// teams, back-links, credentials) and each team's automation
+// (components/GitAutomation.tsx); the delivery log.
 
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { branchFormatProblem } from '../../../src/modules/issues/branch-format';
+import { GitAutomation } from '../components/GitAutomation';
+import { type Connection, GitConnection, HOST_LABELS } from '../components/GitConnection';
 import { SecretOnce } from '../components/SecretOnce';
 import {
   Button,
@@ -18,26 +21,14 @@ import {
   TextArea,
   TextField,
 } from '../components/ui';
-import { rowError, useAction } from '../lib/action';
-import { ok, type RestData, rest } from '../lib/api';
+import { useAction } from '../lib/action';
+import { ok, rest } from '../lib/api';
 import { dateTime } from '../lib/dates';
 import { keys } from '../lib/query-keys';
 import { useRefData } from '../lib/ref';
 
-type Connection = RestData<'get', '/api/admin/git/connections'>['connections'][number];
 type Host = Connection['host'];
-const HOSTS: { value: Host; label: string }[] = [
-  { value: 'github', label: 'GitHub' },
-  { value: 'gitlab', label: 'GitLab' },
-  { value: 'gitea', label: 'Gitea / Forgejo' },
-];
-const STEPS: Record<string, string> = {
-  draft: 'Draft opened',
-  start: 'Opened',
-  review: 'Review requested',
-  mergeable: 'Approved',
-  merge: 'Merged',
-};
+const HOSTS = (Object.keys(HOST_LABELS) as Host[]).map((value) => ({ value, label: HOST_LABELS[value] }));
 
 export function AdminGit() {
   const ref = useRefData();
@@ -91,21 +82,6 @@ export function AdminGit() {
       },
     },
   );
-  const toggling = useAction(
-    (c: Connection) =>
-      ok(
-        rest.PATCH('/api/admin/git/connections/{id}', {
-          params: { path: { id: c.id } },
-          body: { backlinks: !c.backlinks },
-        }),
-      ),
-    { refreshes: [keys.admin.git] },
-  );
-  const removing = useAction(
-    (id: string) => ok(rest.DELETE('/api/admin/git/connections/{id}', { params: { path: { id } } })),
-    { refreshes: [keys.admin.git] },
-  );
-  const teamName = (id: string) => ref.data?.teamById.get(id)?.name ?? id;
   const errors = fieldErrors(creating.error);
 
   return (
@@ -223,82 +199,25 @@ export function AdminGit() {
           </SecretOnce>
         )}
       </section>
-      <section className="card" aria-labelledby="gitconns-h">
+      <section aria-labelledby="gitconns-h">
         <h2 id="gitconns-h">Connections</h2>
         {list.isLoading && <Loading label="Loading connections" />}
         <ErrorMessage error={list.error} />
         {list.data && list.data.connections.length === 0 && <p className="muted">No host connected.</p>}
-        {list.data && list.data.connections.length > 0 && (
-          <table className="table">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Webhook URL</th>
-                <th scope="col">Repositories</th>
-                <th scope="col">Back-links</th>
-                <th scope="col">
-                  <span className="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.data.connections.map((c) => (
-                <tr key={c.id}>
-                  <td>
-                    {c.name} <span className="muted">({HOSTS.find((h) => h.value === c.host)?.label})</span>
-                  </td>
-                  <td>
-                    <code>{c.webhookUrl}</code>
-                  </td>
-                  <td>
-                    {c.repositories.map((r) => (
-                      <div key={r.fullName}>
-                        {r.fullName} → {teamName(r.teamId)}
-                      </div>
-                    ))}
-                  </td>
-                  <td>
-                    <Button
-                      aria-label={`Back-links for ${c.name}: ${c.backlinks ? 'on' : 'off'}`}
-                      aria-pressed={c.backlinks}
-                      onClick={() => void toggling.run(c)}
-                    >
-                      {c.backlinks ? 'On' : 'Off'}
-                    </Button>
-                    {c.githubApp ? (
-                      <div className="muted">
-                        GitHub App {c.githubApp.appId}
-                        {c.githubApp.installationId ? `, installation ${c.githubApp.installationId}` : ''}
-                      </div>
-                    ) : (
-                      !c.hasApiToken && <div className="muted">No token</div>
-                    )}
-                    <ErrorMessage error={rowError(toggling, c.id)} />
-                  </td>
-                  <td className="actions">
-                    <Button
-                      variant="danger"
-                      aria-label={`Disconnect ${c.name}`}
-                      onClick={() => {
-                        if (confirm(`Disconnect "${c.name}"? Its queued deliveries go too.`))
-                          void removing.run(c.id);
-                      }}
-                    >
-                      Disconnect
-                    </Button>
-                    <ErrorMessage error={rowError(removing, c.id)} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
+        {list.data?.connections.map((c) => (
+          <GitConnection key={c.id} connection={c} />
+        ))}
       </section>
       {ref.data?.teams.map((t) => (
-        <Automation key={t.id} teamId={t.id} teamName={t.name} />
+        <GitAutomation key={t.id} teamId={t.id} teamName={t.name} states={t.states} />
       ))}
       <section className="card" aria-labelledby="gitdeliveries-h">
-        <h2 id="gitdeliveries-h">Deliveries</h2>
+        <div className="row">
+          <h2 id="gitdeliveries-h">Deliveries</h2>
+          <Button busy={deliveries.isFetching} onClick={() => void deliveries.refetch()}>
+            Refresh deliveries
+          </Button>
+        </div>
         {deliveries.isLoading && <Loading label="Loading deliveries" />}
         <ErrorMessage error={deliveries.error} />
         {deliveries.data && deliveries.data.deliveries.length === 0 && <p className="muted">None yet.</p>}
@@ -319,7 +238,10 @@ export function AdminGit() {
                   <td>
                     {d.host} {d.event}
                   </td>
-                  <td>{d.status}</td>
+                  <td>
+                    {d.status}
+                    {d.attempts > 1 ? ` (${d.attempts} attempts)` : ''}
+                  </td>
                   <td>{d.outcome ?? d.error ?? ''}</td>
                 </tr>
               ))}
@@ -331,7 +253,6 @@ export function AdminGit() {
   );
 }
 
-/** A team's automation: the state each step moves an issue to (its rules, else the defaults). */
 /** The workspace's branch name format (docs/git.md "Branch names"), checked here as the server checks it. */
 function BranchFormat() {
   const settings = useQuery({
@@ -371,50 +292,6 @@ function BranchFormat() {
           Save format
         </Button>
       </form>
-    </section>
-  );
-}
-
-function Automation({ teamId, teamName }: { teamId: string; teamName: string }) {
-  const ref = useRefData();
-  const q = useQuery({
-    queryKey: keys.admin.gitAutomation(teamId),
-    queryFn: () => ok(rest.GET('/api/admin/git/teams/{teamId}/automation', { params: { path: { teamId } } })),
-  });
-  const stateName = (id: string | null) => (id ? (ref.data?.stateById.get(id)?.name ?? id) : "Don't move");
-  return (
-    <section className="card" aria-label={`Automation of ${teamName}`}>
-      <h2>Automation: {teamName}</h2>
-      <ErrorMessage error={q.error} />
-      {q.data && (
-        <table className="table">
-          <thead>
-            <tr>
-              <th scope="col">When a pull request is</th>
-              <th scope="col">Target branch</th>
-              <th scope="col">The issue moves to</th>
-            </tr>
-          </thead>
-          <tbody>
-            {q.data.defaults
-              .filter((d) => !q.data.rules.some((r) => r.event === d.event && r.targetBranch === null))
-              .map((d) => (
-                <tr key={`default-${d.event}`}>
-                  <td>{STEPS[d.event]}</td>
-                  <td className="muted">any (default)</td>
-                  <td>{stateName(d.stateId)}</td>
-                </tr>
-              ))}
-            {q.data.rules.map((r) => (
-              <tr key={`${r.event}-${r.targetBranch ?? ''}`}>
-                <td>{STEPS[r.event]}</td>
-                <td>{r.targetBranch ?? 'any'}</td>
-                <td>{stateName(r.stateId)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
     </section>
   );
 }
