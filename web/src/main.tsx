@@ -15,6 +15,7 @@ import './styles/charts.css';
 import './styles/responsive.css';
 import './styles/inbox.css';
 import './styles/quick-edit.css';
+import './styles/filters.css';
 
 // Before the first paint, so a dark-mode user never sees a light flash.
 applyTheme();
