@@ -148,6 +148,17 @@ export function decodeFilters(text: unknown): Filter[] {
   return out;
 }
 
+/** The filters of several sources, each once (an old address's key and its `f` twin say one thing). */
+export function uniqueFilters(filters: readonly Filter[]): Filter[] {
+  const seen = new Set<string>();
+  return filters.filter((f) => {
+    const key = encodeFilters([f]);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
 const isOneOf = <T extends string>(list: readonly T[], v: unknown): v is T =>
   typeof v === 'string' && (list as readonly string[]).includes(v);
 

@@ -7,7 +7,7 @@ import type { PullRequestMarker } from '../../../src/modules/git/fields';
 import { graphql } from '../gql';
 import type { IssueCreateInput, IssueFilter, IssueUpdateInput } from '../gql/graphql';
 import { gql } from './api';
-import { decodeFilters, type Filter, filtersToIssueFilter, fromSingleValues } from './filters';
+import { decodeFilters, type Filter, filtersToIssueFilter, fromSingleValues, uniqueFilters } from './filters';
 import {
   cachedIssue,
   fromNode,
@@ -54,11 +54,11 @@ export { PRIORITIES, priorityLabel } from '../../../src/modules/issues/prioritie
  * filters are one list of filters (lib/filters.ts).
  */
 export function toIssueFilter(v: View, viewerId: string | undefined): IssueFilter {
-  const filters: Filter[] = [
+  const filters: Filter[] = uniqueFilters([
     ...(v.team ? [{ field: 'team' as const, op: 'is' as const, values: [v.team] }] : []),
     ...fromSingleValues(v),
     ...decodeFilters(v.f),
-  ];
+  ]);
   const f = filtersToIssueFilter(filters, viewerId) as IssueFilter;
   const q = v.q?.trim();
   if (!q) return f;

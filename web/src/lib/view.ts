@@ -4,7 +4,7 @@
 // Groupings are a saved view's own words (shared with the server); orders and
 // properties keep their short address words, mapped to the saved ones in views.ts.
 import { GROUPS, type Group } from '../../../src/modules/views/vocabulary.js';
-import { decodeFilters, encodeFilters, type Field, fromSingleValues } from './filters.js';
+import { decodeFilters, encodeFilters, type Field, fromSingleValues, uniqueFilters } from './filters.js';
 
 export const GROUPINGS = GROUPS;
 export type Grouping = Group;
@@ -54,7 +54,7 @@ export function parseView(search: Record<string, unknown>): View {
   const view: View = {};
   const team = text(search['team'], 64);
   if (team) view.team = team;
-  const filters = [...fromSingleValues(search), ...decodeFilters(search['f'])];
+  const filters = uniqueFilters([...fromSingleValues(search), ...decodeFilters(search['f'])]);
   if (filters.length > 0) view.f = encodeFilters(filters);
   const q = text(search['q']);
   if (q) view.q = q;
