@@ -108,6 +108,7 @@ describe('UI: the defects of issue 14', () => {
     await page.getByRole('link', { name: /Defects checked again/ }).waitFor();
     const url = new URL(page.url());
     assert.equal(url.searchParams.get('group'), 'assignee');
-    assert.equal(url.searchParams.get('priority'), '1');
+    // The old single-value address became the filter builder's own words.
+    assert.equal(url.searchParams.get('f'), 'priority.is.1');
   });
 });

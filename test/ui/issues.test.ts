@@ -91,7 +91,13 @@ describe('UI: issues', () => {
     await page.getByLabel('Search', { exact: true }).fill('no-such-words-anywhere');
     await page.getByText('No issues match.').waitFor();
     await page.getByLabel('Search', { exact: true }).fill('');
-    await page.getByRole('combobox', { name: 'Priority' }).selectOption({ label: 'Low' });
+    // The filter builder: a field, then a value, each menu typed to.
+    await page.getByRole('button', { name: '+ Add filter' }).click();
+    await page.keyboard.type('prio');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('low');
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Escape');
     await page.getByText('No issues match.').waitFor();
     await page.getByRole('button', { name: 'Clear filters' }).click();
     await page.getByRole('link', { name: new RegExp(title) }).waitFor();

@@ -16,6 +16,7 @@ import './styles/responsive.css';
 import './styles/inbox.css';
 import './styles/quick-edit.css';
 import './styles/roadmap.css';
+import './styles/filters.css';
 
 // Before the first paint, so a dark-mode user never sees a light flash.
 applyTheme();

@@ -12,7 +12,7 @@ import {
   useNavigate,
   useRouterState,
 } from '@tanstack/react-router';
-import { type ComponentType, lazy, type ReactNode, Suspense, useEffect, useState } from 'react';
+import { type ComponentType, lazy, type ReactNode, Suspense, useEffect, useMemo, useState } from 'react';
 import { ConnectionStatus } from './components/ConnectionStatus';
 import { Shell } from './components/Shell';
 import { Loading, PageHeader } from './components/ui';
@@ -148,6 +148,17 @@ const indexRoute = createRoute({
   },
 });
 
+/**
+ * The view of the address. The router hands a page the raw query keys beside
+ * what validateSearch made of them, so an old `?priority=1` would stay beside
+ * its `f` twin: parsed again here, a page sees only the view's own keys.
+ */
+function useView(search: unknown): View {
+  const key = JSON.stringify(search);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the key stands for the search
+  return useMemo(() => parseView(search as Record<string, unknown>), [key]);
+}
+
 /** A page whose view lives in the query string: reads it, and writes changes back (replacing history). */
 function viewRoute(
   path: '/issues' | '/my-issues' | '/my-issues/created' | '/my-issues/subscribed' | '/board',
@@ -158,7 +169,7 @@ function viewRoute(
     path,
     validateSearch: parseView,
     component: function ViewPage() {
-      const view = route.useSearch() as View;
+      const view = useView(route.useSearch());
       const navigate = useNavigate();
       const setView = (next: View) => void navigate({ to: path, search: parseView(next), replace: true });
       return render({ view, setView });
@@ -221,7 +232,7 @@ function ownerRoute(
     validateSearch: parseView,
     component: function OwnerPage() {
       const { id } = route.useParams() as { id: string };
-      const view = route.useSearch() as View;
+      const view = useView(route.useSearch());
       const navigate = useNavigate();
       const setView = (next: View) =>
         void navigate({ to: path, params: { id }, search: parseView(next), replace: true });

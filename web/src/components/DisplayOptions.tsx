@@ -1,5 +1,8 @@
 // "Display": how a list shows its issues (grouping, order, which properties),
-// written into the address like the filters.
+// written into the address like the filters. A popover over the page (it does
+// not push the list down): Escape or a click elsewhere closes it, and the
+// keyboard goes back to its button.
+import { useEffect, useId, useRef, useState } from 'react';
 import {
   GROUPINGS,
   type Grouping,
@@ -58,10 +61,43 @@ export function DisplayOptions({
     const list = PROPERTIES.filter((x) => next.has(x));
     onChange({ ...view, show: list.length === PROPERTIES.length ? undefined : list.join(',') });
   };
+  const [open, setOpen] = useState(false);
+  const id = useId();
+  const box = useRef<HTMLDivElement>(null);
+  const button = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (!open) return;
+    const onDown = (e: MouseEvent) => {
+      if (box.current && !box.current.contains(e.target as Node)) setOpen(false);
+    };
+    document.addEventListener('mousedown', onDown);
+    return () => document.removeEventListener('mousedown', onDown);
+  }, [open]);
   return (
-    <details className="display-options">
-      <summary className="btn">Display</summary>
-      <div className="display-panel">
+    // biome-ignore lint/a11y/noStaticElementInteractions: Escape anywhere in the popover (its button included) closes it
+    <div
+      ref={box}
+      className="display-options"
+      onKeyDown={(e) => {
+        if (e.key !== 'Escape' || !open) return;
+        // The list's own Escape (clear the selection) waits for the next press.
+        e.preventDefault();
+        e.stopPropagation();
+        setOpen(false);
+        button.current?.focus();
+      }}
+    >
+      <button
+        ref={button}
+        type="button"
+        className="btn"
+        aria-expanded={open}
+        aria-controls={id}
+        onClick={() => setOpen(!open)}
+      >
+        Display
+      </button>
+      <div id={id} className="display-panel" role="dialog" aria-label="Display options" hidden={!open}>
         {grouping && (
           <label className="filter">
             <span className="filter-label">Grouping</span>
@@ -100,6 +136,6 @@ export function DisplayOptions({
           ))}
         </fieldset>
       </div>
-    </details>
+    </div>
   );
 }

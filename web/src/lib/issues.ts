@@ -4,10 +4,10 @@
 // the server refuses.
 
 import type { PullRequestMarker } from '../../../src/modules/git/fields';
-import { isPriority } from '../../../src/modules/issues/priorities';
 import { graphql } from '../gql';
 import type { IssueCreateInput, IssueFilter, IssueUpdateInput } from '../gql/graphql';
 import { gql } from './api';
+import { decodeFilters, type Filter, filtersToIssueFilter, fromSingleValues, uniqueFilters } from './filters';
 import {
   cachedIssue,
   fromNode,
@@ -49,22 +49,21 @@ export interface Issue {
 
 export { PRIORITIES, priorityLabel } from '../../../src/modules/issues/priorities';
 
-/** A view's filters as a GraphQL IssueFilter; `me` stands for the viewer. */
+/**
+ * A view's filters as a GraphQL IssueFilter; `me` stands for the viewer. The
+ * single-value keys (a page's fixed filters, the team) and the builder's
+ * filters are one list of filters (lib/filters.ts).
+ */
 export function toIssueFilter(v: View, viewerId: string | undefined): IssueFilter {
-  const f: IssueFilter = {};
-  if (v.team) f.team = { id: { eq: v.team } };
-  if (v.state) f.state = { id: { eq: v.state } };
-  if (v.assignee === 'none') f.assignee = { null: true };
-  else if (v.assignee) f.assignee = { id: { eq: v.assignee === 'me' ? (viewerId ?? '') : v.assignee } };
-  if (v.label) f.labels = { some: { id: { eq: v.label } } };
-  if (v.priority && isPriority(Number(v.priority))) f.priority = { eq: Number(v.priority) };
-  if (v.project === 'none') f.project = { null: true };
-  else if (v.project) f.project = { id: { eq: v.project } };
-  if (v.cycle === 'none') f.cycle = { null: true };
-  else if (v.cycle) f.cycle = { id: { eq: v.cycle } };
+  const filters: Filter[] = uniqueFilters([
+    ...(v.team ? [{ field: 'team' as const, op: 'is' as const, values: [v.team] }] : []),
+    ...fromSingleValues(v),
+    ...decodeFilters(v.f),
+  ]);
+  const f = filtersToIssueFilter(filters, viewerId) as IssueFilter;
   const q = v.q?.trim();
-  if (q) f.or = searchFilters(q);
-  return f;
+  if (!q) return f;
+  return f.or ? { and: [f, { or: searchFilters(q) }] } : { ...f, or: searchFilters(q) };
 }
 
 /**

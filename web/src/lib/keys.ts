@@ -67,6 +67,7 @@ export const SHORTCUTS = [
   { id: 'list.select', where: 'Issue list', keys: ['x', ' '], does: 'Select or unselect the focused row' },
   { id: 'list.open', where: 'Issue list', keys: ['Enter'], does: 'Open the issue' },
   { id: 'list.clear', where: 'Issue list', keys: ['Escape'], does: 'Clear the selection' },
+  { id: 'list.filter', where: 'Issue list', keys: ['f'], does: 'Add a filter (type to find the field)' },
   {
     id: 'edit.status',
     where: 'Editing (focused row, selection or open issue)',

@@ -3,7 +3,8 @@
 // string is dropped, so a shared or old link always opens something sensible.
 // Groupings are a saved view's own words (shared with the server); orders and
 // properties keep their short address words, mapped to the saved ones in views.ts.
-import { GROUPS, type Group } from '../../../src/modules/views/vocabulary';
+import { GROUPS, type Group } from '../../../src/modules/views/vocabulary.js';
+import { decodeFilters, encodeFilters, type Field, fromSingleValues, uniqueFilters } from './filters.js';
 
 export const GROUPINGS = GROUPS;
 export type Grouping = Group;
@@ -24,7 +25,11 @@ export const PROPERTIES = [
 export type Property = (typeof PROPERTIES)[number];
 export const DEFAULT_PROPERTIES: readonly Property[] = PROPERTIES;
 
-/** Filter keys, each holding one id (or `me`/`none` for the assignee, a number for the priority). */
+/**
+ * Filter keys, each holding one id (or `me`/`none` for the assignee, a number
+ * for the priority): what a page fixes (`fixed`), the team, and old addresses,
+ * whose keys other than the team become builder filters (`f`, lib/filters.ts).
+ */
 export const FILTER_KEYS = ['team', 'state', 'assignee', 'label', 'priority', 'project', 'cycle'] as const;
 export type FilterKey = (typeof FILTER_KEYS)[number];
 
@@ -36,6 +41,8 @@ export type View = {
   show?: string;
   /** The saved view this one started from. */
   view?: string;
+  /** The filter builder's filters (lib/filters.ts encodeFilters). */
+  f?: string;
 } & { [K in FilterKey]?: string };
 
 const oneOf = <T extends string>(list: readonly T[], v: unknown): T | undefined =>
@@ -45,20 +52,24 @@ const text = (v: unknown, max = 200): string | undefined =>
 
 export function parseView(search: Record<string, unknown>): View {
   const view: View = {};
-  for (const k of FILTER_KEYS) {
-    const v = text(search[k], 64);
-    if (v) view[k] = v;
-  }
+  const team = text(search['team'], 64);
+  if (team) view.team = team;
+  const filters = uniqueFilters([...fromSingleValues(search), ...decodeFilters(search['f'])]);
+  if (filters.length > 0) view.f = encodeFilters(filters);
   const q = text(search['q']);
   if (q) view.q = q;
   const group = oneOf(GROUPINGS, search['group']);
   if (group) view.group = group;
   const order = oneOf(ORDERS, search['order']);
   if (order) view.order = order;
-  const show = text(search['show'])
-    ?.split(',')
-    .filter((p) => oneOf(PROPERTIES, p));
-  if (show) view.show = show.join(',');
+  // `show=` (every property turned off) is a choice of its own, kept as such.
+  const show = search['show'];
+  if (typeof show === 'string')
+    view.show = show
+      .slice(0, 200)
+      .split(',')
+      .filter((p) => oneOf(PROPERTIES, p))
+      .join(',');
   const saved = text(search['view'], 64);
   if (saved) view.view = saved;
   return view;
@@ -68,4 +79,10 @@ export const shownProperties = (v: View): Set<Property> =>
   new Set(v.show === undefined ? DEFAULT_PROPERTIES : (v.show.split(',') as Property[]));
 
 /** True when the view narrows the issues (search text aside). */
-export const isFiltered = (v: View) => FILTER_KEYS.some((k) => v[k]);
+export const isFiltered = (v: View) => Boolean(v.f) || FILTER_KEYS.some((k) => v[k]);
+
+/** The view's builder filters without those on `fields` (the board's own team and columns). */
+export function withoutFields(v: View, fields: Field[]): View {
+  const kept = decodeFilters(v.f).filter((f) => !fields.includes(f.field));
+  return { ...v, f: kept.length > 0 ? encodeFilters(kept) : undefined };
+}

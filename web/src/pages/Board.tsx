@@ -21,6 +21,7 @@ import { pressed } from '../lib/keys';
 import { type Ref, type State, useRefData } from '../lib/ref';
 import { useSession } from '../lib/session';
 import { holdIssues } from '../lib/targets';
+import { withoutFields } from '../lib/view';
 import type { ViewProps } from '../router';
 
 export function BoardPage({ view, setView }: ViewProps) {
@@ -35,7 +36,11 @@ export function BoardPage({ view, setView }: ViewProps) {
   const settled = useSettledFilters(view);
   // One team's columns: its issues, whatever their state.
   const filter = useMemo(
-    () => toIssueFilter({ ...settled, state: undefined, team: team?.id }, ref.data?.viewerId),
+    () =>
+      toIssueFilter(
+        { ...withoutFields(settled, ['state', 'team']), state: undefined, team: team?.id },
+        ref.data?.viewerId,
+      ),
     [settled, team?.id, ref.data?.viewerId],
   );
   const order = view.order ?? 'priority';
