@@ -53,7 +53,7 @@ export async function syncTeamCycles(ctx: AppContext, teamId: string, now: Date)
   return ctx.db.transaction().execute(async (trx) => {
     const done: CycleSync = { created: 0, completed: 0, moved: 0 };
     const team = await lockTeam(trx, teamId);
-    if (!team || !team.cycles_automatic || !team.cycles_enabled || team.archived_at) return done;
+    if (!team?.cycles_automatic || !team.cycles_enabled || team.archived_at) return done;
     done.created = await planCycles(ctx, trx, team, now);
     for (const ended of await q.endedOpenCycles(trx, team.id, now)) {
       if (team.cycle_rollover) {

@@ -229,6 +229,12 @@ export async function completeEndedCycle(ctx: AppContext, trx: Db, id: string, e
   const before = await eventData(ctx, trx, CYCLE_VIEW, id, null);
   await q.updateCycleRow(trx, id, { completed_at: endsAt });
   const ev = await eventOf(ctx, trx, null, id);
-  const updatedFrom = changedFrom(before, ev.data, ['completedAt', 'status', 'isActive', 'isPast', 'isFuture']);
+  const updatedFrom = changedFrom(before, ev.data, [
+    'completedAt',
+    'status',
+    'isActive',
+    'isPast',
+    'isFuture',
+  ]);
   if (updatedFrom) await recordEvent(ctx, trx, { ...ev, action: 'update', updatedFrom });
 }

@@ -12,8 +12,8 @@ import { assertRole } from '../../platform/roles.js';
 import { auditActorOf, changes, recordAudit } from '../audit/record.js';
 import { checkInput } from '../issues/inputs.js';
 import { findVisibleTeam, teamAccess } from '../teams/access.js';
-import { kickCycleWorker } from './automation.js';
 import * as teams from '../teams/queries.js';
+import { kickCycleWorker } from './automation.js';
 
 export const CycleSettingsBody = Type.Object(
   {

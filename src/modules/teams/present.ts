@@ -27,7 +27,9 @@ export const TeamSchema = Type.Object({
   cycleCooldownTime: Type.Integer({ description: 'Weeks between automatic cycles' }),
   cycleStartDay: Type.Integer({ description: 'Day automatic cycles start: 0 Sunday .. 6 Saturday' }),
   upcomingCycleCount: Type.Integer({ description: 'Automatic cycles planned ahead of the current one' }),
-  cycleRollover: Type.Boolean({ description: "An ended automatic cycle's unfinished issues move to the next" }),
+  cycleRollover: Type.Boolean({
+    description: "An ended automatic cycle's unfinished issues move to the next",
+  }),
   createdAt: Type.String({ format: 'date-time' }),
   updatedAt: Type.String({ format: 'date-time' }),
   archivedAt: Nullable(Type.String({ format: 'date-time' })),
