@@ -19,6 +19,7 @@ import { authenticate } from './modules/auth/service.js';
 import { backupRoutes } from './modules/backups/rest.js';
 import { type BackupWorkerOptions, startBackupWorker } from './modules/backups/worker.js';
 import { commentsRoutes } from './modules/comments/rest.js';
+import { type CycleWorkerOptions, startCycleWorker } from './modules/cycles/automation.js';
 import { cyclesRoutes } from './modules/cycles/rest.js';
 import { filesRoutes } from './modules/files/rest.js';
 import { flagRoutes } from './modules/flags/rest.js';
@@ -91,6 +92,8 @@ export interface BuildOptions {
   gitWorker?: GitWorkerOptions | false;
   /** Options of the backup worker; false: none (tests that drive their own). */
   backupWorker?: BackupWorkerOptions | false;
+  /** Options of the cycle worker (automatic cycles); false: none (tests that drive their own). */
+  cycleWorker?: CycleWorkerOptions | false;
 }
 
 /**
@@ -267,6 +270,10 @@ export async function buildApp(opts: BuildOptions) {
   if (opts.backupWorker !== false) {
     const backupWorker = startBackupWorker(ctx, opts.backupWorker);
     app.addHook('onClose', () => backupWorker.stop());
+  }
+  if (opts.cycleWorker !== false) {
+    const cycleWorker = startCycleWorker(ctx, opts.cycleWorker);
+    app.addHook('onClose', () => cycleWorker.stop());
   }
   mailRoutes(app, ctx);
   if (config.mail && opts.mailWorker !== false) {

@@ -90,6 +90,8 @@ const REST_ONLY: Record<string, Record<string, string>> = {
   team: {
     lastIssueNumber:
       'the third-party Team has no issue counter (its issueCount counts the issues, as ours does)',
+    cyclesAutomatic: 'the third-party Team has no such switch (its cycles are always automatic)',
+    cycleRollover: 'the third-party Team always rolls unfinished issues over',
   },
 };
 

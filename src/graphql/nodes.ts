@@ -179,6 +179,10 @@ readsColumns(TeamNode, {
   archivedAt: 'archived_at',
   cyclesEnabled: 'cycles_enabled',
   timezone: 'timezone',
+  cycleDuration: 'cycle_duration',
+  cycleCooldownTime: 'cycle_cooldown',
+  cycleStartDay: 'cycle_start_day',
+  upcomingCycleCount: 'upcoming_cycle_count',
 });
 // Settings every team has here; fixed values rather than stored ones.
 Object.defineProperties(TeamNode.prototype, {

@@ -65,7 +65,10 @@ export const uniqueEmail = (prefix = 'user') =>
 
 export async function startTestApp(
   overrides: Partial<Config> = {},
-  options: Pick<BuildOptions, 'loginLimits' | 'clock' | 'mailWorker' | 'gitWorker' | 'backupWorker'> = {},
+  options: Pick<
+    BuildOptions,
+    'loginLimits' | 'clock' | 'mailWorker' | 'gitWorker' | 'backupWorker' | 'cycleWorker'
+  > = {},
 ): Promise<TestApp> {
   const config = testConfig(overrides);
   const database = await freshDatabase({ statementTimeoutMs: config.statementTimeoutMs });
@@ -78,6 +81,7 @@ export async function startTestApp(
     ...(options.mailWorker !== undefined ? { mailWorker: options.mailWorker } : {}),
     ...(options.gitWorker !== undefined ? { gitWorker: options.gitWorker } : {}),
     ...(options.backupWorker !== undefined ? { backupWorker: options.backupWorker } : {}),
+    ...(options.cycleWorker !== undefined ? { cycleWorker: options.cycleWorker } : {}),
   });
   const { app, ctx } = built;
   await app.ready();

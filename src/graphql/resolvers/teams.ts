@@ -3,6 +3,7 @@
 // are those of REST.
 // Input fields for settings we do not hold are dropped here (docs/graphql.md).
 
+import { CYCLE_SETTING_FIELDS, updateCycleSettings } from '../../modules/cycles/settings.js';
 import * as states from '../../modules/states/service.js';
 import { findMembershipById } from '../../modules/teams/queries.js';
 import * as teams from '../../modules/teams/service.js';
@@ -45,9 +46,17 @@ export const teamResolvers: ResolverMap = {
       const team = await teams.createTeam(g.app, g.actor, pick(a.input, TEAM_FIELDS) as never);
       return payload(g, { team: teamNode(team) });
     },
+    // Cycle settings go to their own service, which team owners may use too; the rest is admins'.
     teamUpdate: async (_s, a: { id: string; input: Input }, g) => {
-      const team = await teams.updateTeam(g.app, g.actor, a.id, pick(a.input, TEAM_FIELDS) as never);
-      return payload(g, { team: teamNode(team) });
+      const settings = pick(a.input, CYCLE_SETTING_FIELDS);
+      const rest = pick(a.input, TEAM_FIELDS);
+      let team =
+        Object.keys(rest).length > 0 || Object.keys(settings).length === 0
+          ? await teams.updateTeam(g.app, g.actor, a.id, rest as never)
+          : undefined;
+      if (Object.keys(settings).length > 0)
+        team = await updateCycleSettings(g.app, g.actor, team?.id ?? a.id, settings as never);
+      return payload(g, { team: teamNode(team!) });
     },
     // The schema's deletion of a team; here it archives (issues stay, unarchive brings it back).
     teamDelete: async (_s, a: { id: string }, g) => {

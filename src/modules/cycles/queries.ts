@@ -96,3 +96,106 @@ export function liveCyclesOfTeams(db: Db, teamIds: readonly string[]) {
     .where('archived_at', 'is', null)
     .execute();
 }
+
+/**
+ * Teams whose automatic cycles need work at `now`: fewer upcoming cycles than
+ * planned, or a cycle that has ended and is not completed yet. At most `limit`.
+ */
+export async function teamsDueForCycles(db: Db, now: Date, limit: number): Promise<string[]> {
+  if (limit <= 0) return [];
+  const rows = await db
+    .selectFrom('teams as t')
+    .select('t.id')
+    .where('t.cycles_automatic', '=', true)
+    .where('t.cycles_enabled', '=', true)
+    .where('t.archived_at', 'is', null)
+    .where((eb) =>
+      eb.or([
+        eb(
+          eb
+            .selectFrom('cycles as c')
+            .select(sql<number>`count(*)::int`.as('n'))
+            .whereRef('c.team_id', '=', 't.id')
+            .where('c.archived_at', 'is', null)
+            .where('c.completed_at', 'is', null)
+            .where('c.starts_at', '>', now),
+          '<',
+          eb.ref('t.upcoming_cycle_count'),
+        ),
+        eb.exists(
+          eb
+            .selectFrom('cycles as c')
+            .select('c.id')
+            .whereRef('c.team_id', '=', 't.id')
+            .where('c.archived_at', 'is', null)
+            .where('c.completed_at', 'is', null)
+            .where('c.ends_at', '<=', now),
+        ),
+      ]),
+    )
+    .orderBy('t.id')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+/** The end of the team's last live cycle, and how many live ones have not started at `now`. */
+export async function cycleHorizon(
+  db: Db,
+  teamId: string,
+  now: Date,
+): Promise<{ lastEnd: Date | null; upcoming: number }> {
+  const row = await db
+    .selectFrom('cycles')
+    .select([
+      sql<Date | null>`max(ends_at)`.as('last_end'),
+      sql<number>`(count(*) filter (where starts_at > ${now} and completed_at is null))::int`.as('upcoming'),
+    ])
+    .where('team_id', '=', teamId)
+    .where('archived_at', 'is', null)
+    .executeTakeFirstOrThrow();
+  return { lastEnd: row.last_end === null ? null : new Date(row.last_end), upcoming: row.upcoming };
+}
+
+/** The team's live cycles that have ended at `now` but are not completed, oldest first. */
+export function endedOpenCycles(db: Db, teamId: string, now: Date) {
+  return db
+    .selectFrom('cycles')
+    .select(['id', 'ends_at'])
+    .where('team_id', '=', teamId)
+    .where('archived_at', 'is', null)
+    .where('completed_at', 'is', null)
+    .where('ends_at', '<=', now)
+    .orderBy('ends_at')
+    .execute();
+}
+
+/** Where an ended cycle's issues go: the team's first open cycle starting at or after `from` and not over at `now`. */
+export function nextOpenCycle(db: Db, teamId: string, from: Date, now: Date) {
+  return db
+    .selectFrom('cycles')
+    .select('id')
+    .where('team_id', '=', teamId)
+    .where('archived_at', 'is', null)
+    .where('completed_at', 'is', null)
+    .where('starts_at', '>=', from)
+    .where('ends_at', '>', now)
+    .orderBy('starts_at')
+    .orderBy('id')
+    .limit(1)
+    .executeTakeFirst();
+}
+
+/** A cycle's live issues whose state is neither completed nor canceled. */
+export async function unfinishedIssueIds(db: Db, cycleId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('issues as i')
+    .innerJoin('workflow_states as s', 's.id', 'i.state_id')
+    .select('i.id')
+    .where('i.cycle_id', '=', cycleId)
+    .where('i.archived_at', 'is', null)
+    .where('s.type', 'not in', ['completed', 'canceled'])
+    .orderBy('i.id')
+    .execute();
+  return rows.map((r) => r.id);
+}

@@ -6,9 +6,12 @@ import { sendJsonText } from '../../platform/http/json-text.js';
 import { PageInfo, pageOf, pageQuery } from '../../platform/http/pagination.js';
 import { errors, IdParams, OneLineText } from '../../platform/http/schemas.js';
 import type { Http } from '../../platform/http/types.js';
+import { TeamSchema } from '../teams/present.js';
+import { teamJson } from '../teams/service.js';
 import { WRITE_CYCLES } from './policy.js';
 import { CycleSchema } from './present.js';
 import { createCycle, cycleJson, deleteCycle, listCyclesJson, updateCycle } from './service.js';
+import { CycleSettingsBody, updateCycleSettings } from './settings.js';
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
 const Instant = Type.String({ format: 'date-time', description: 'ISO 8601 timestamp' });
@@ -45,6 +48,7 @@ const ListQuery = Type.Object(
 );
 const CycleList = Type.Object({ cycles: Type.Array(CycleSchema), pageInfo: PageInfo });
 const CycleEnvelope = Type.Object({ cycle: CycleSchema });
+const TeamEnvelope = Type.Object({ team: TeamSchema });
 
 export function cyclesRoutes(app: Http, ctx: AppContext): void {
   app.get(
@@ -130,6 +134,26 @@ export function cyclesRoutes(app: Http, ctx: AppContext): void {
     async (req) => {
       const removed = await deleteCycle(ctx, actorOf(req), req.params.id);
       return { ok: true as const, id: removed.id };
+    },
+  );
+
+  app.patch(
+    '/api/teams/:id/cycle-settings',
+    {
+      config: { auth: 'member' },
+      schema: {
+        tags: ['cycles'],
+        summary:
+          "Change a team's cycle settings: automatic cycles, their length, cooldown, start day, how many ahead, rollover (the team's owners and admins)",
+        params: IdParams,
+        body: CycleSettingsBody,
+        response: { 200: TeamEnvelope, ...errors(400, 401, 403, 404) },
+      },
+    },
+    async (req, reply) => {
+      const actor = actorOf(req);
+      const team = await updateCycleSettings(ctx, actor, req.params.id, req.body);
+      return sendJsonText(reply, await teamJson(ctx, actor, team));
     },
   );
 }

@@ -10,6 +10,7 @@ import { isUuid } from '../../platform/ids.js';
 import { isOneLine, ONE_LINE_MESSAGE } from '../../platform/one-line.js';
 import { recordEvent } from '../../platform/outbox.js';
 import {
+  changedFrom,
   eventData,
   listEnvelope,
   readContextOf,
@@ -77,7 +78,7 @@ async function loadOne(db: Db, row: CycleRow, access: TeamAccess): Promise<Cycle
 }
 
 /** A cycle event: its data is CYCLE_VIEW as an admin's GET shows it, read in `trx`. */
-async function eventOf(ctx: AppContext, trx: Db, actor: Actor, id: string) {
+async function eventOf(ctx: AppContext, trx: Db, actor: Actor | null, id: string) {
   return { type: 'cycle' as const, data: await eventData(ctx, trx, CYCLE_VIEW, id, actor), actor };
 }
 
@@ -198,4 +199,42 @@ export async function deleteCycle(ctx: AppContext, actor: Actor, id: string): Pr
     await recordEvent(ctx, trx, { ...ev, action: 'remove' });
     return record;
   });
+}
+
+/**
+ * The cycle worker's writes (automation.ts), inside its transaction and as the
+ * system: the event names no actor. A planned cycle takes the team's next number.
+ */
+export async function createPlannedCycle(
+  ctx: AppContext,
+  trx: Db,
+  teamId: string,
+  span: { start: Date; end: Date },
+): Promise<CycleRow> {
+  const number = await q.nextCycleNumber(trx, teamId);
+  const row = await q.insertCycle(trx, {
+    team_id: teamId,
+    number,
+    name: null,
+    description: null,
+    starts_at: span.start,
+    ends_at: span.end,
+  });
+  await recordEvent(ctx, trx, { ...(await eventOf(ctx, trx, null, row.id)), action: 'create' });
+  return row;
+}
+
+/** Marks an ended cycle completed at its end, as the system. */
+export async function completeEndedCycle(ctx: AppContext, trx: Db, id: string, endsAt: Date): Promise<void> {
+  const before = await eventData(ctx, trx, CYCLE_VIEW, id, null);
+  await q.updateCycleRow(trx, id, { completed_at: endsAt });
+  const ev = await eventOf(ctx, trx, null, id);
+  const updatedFrom = changedFrom(before, ev.data, [
+    'completedAt',
+    'status',
+    'isActive',
+    'isPast',
+    'isFuture',
+  ]);
+  if (updatedFrom) await recordEvent(ctx, trx, { ...ev, action: 'update', updatedFrom });
 }

@@ -152,7 +152,7 @@ export async function createIssue(
 }
 
 /** The issue as its events carry it (ISSUE_VIEW, as an admin's GET shows it), read in `trx`. */
-const issueData = async (ctx: AppContext, trx: Db, id: string, actor: Actor) =>
+const issueData = async (ctx: AppContext, trx: Db, id: string, actor: Actor | null) =>
   (await eventData(ctx, trx, ISSUE_VIEW, id, actor)) as IssueJson;
 
 /**
@@ -166,7 +166,7 @@ const issueData = async (ctx: AppContext, trx: Db, id: string, actor: Actor) =>
 async function recordChange(
   trx: Db,
   ctx: AppContext,
-  actor: Actor,
+  actor: Actor | null,
   before: IssueJson,
   data: IssueJson,
   effects: Pick<ChangeEvent, 'stateType' | 'silent' | 'causeAttachmentId'> = {},
@@ -365,6 +365,27 @@ export async function moveIssueToState(
     ...(how.causeAttachmentId ? { causeAttachmentId: how.causeAttachmentId } : {}),
   });
   return true;
+}
+
+/**
+ * Moves one issue to another cycle of its team, inside the caller's
+ * transaction, as the system (no actor): an update event and a history entry
+ * naming nobody, notifying nobody. For the cycle worker's rollover
+ * (cycles/automation.ts), which has checked that the cycle is the issue's team's.
+ */
+export async function moveIssueToCycleAsSystem(
+  trx: Db,
+  ctx: AppContext,
+  issueId: string,
+  cycleId: string,
+): Promise<boolean> {
+  const row = await q.lockIssue(trx, issueId);
+  if (!row || row.cycle_id === cycleId) return false;
+  const before = await issueData(ctx, trx, issueId, null);
+  await q.updateIssueRow(trx, issueId, { cycle_id: cycleId });
+  const after = await issueData(ctx, trx, issueId, null);
+  const state = (await findStateById(trx, row.state_id))!;
+  return recordChange(trx, ctx, null, before, after, { stateType: state.type, silent: true });
 }
 
 export async function deleteIssue(

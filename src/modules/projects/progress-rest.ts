@@ -7,6 +7,7 @@ import type { AppContext } from '../../platform/context.js';
 import { actorOf } from '../../platform/http/auth-hook.js';
 import { errors, IdParams } from '../../platform/http/schemas.js';
 import type { Http } from '../../platform/http/types.js';
+import { CycleOutlookSchema, cycleOutlook } from '../cycles/outlook.js';
 import { getCycle } from '../cycles/service.js';
 import { teamAccess } from '../teams/access.js';
 import { ProgressDaySchema } from './progress-history.js';
@@ -14,6 +15,7 @@ import { progressHistory } from './queries.js';
 import { getProject } from './service.js';
 
 const Days = Type.Object({ days: Type.Array(ProgressDaySchema) });
+const CycleDays = Type.Object({ days: Type.Array(ProgressDaySchema), outlook: CycleOutlookSchema });
 const earliest = (...dates: (Date | null | undefined)[]) =>
   new Date(Math.min(...dates.filter((d): d is Date => d instanceof Date).map((d) => d.getTime())));
 
@@ -46,23 +48,25 @@ export function progressRoutes(app: Http, ctx: AppContext) {
     {
       schema: {
         tags: ['cycles'],
-        summary: 'Scope and completion per day of the cycle, up to today',
+        summary:
+          "Scope and completion per day of the cycle up to today, and its outlook to the cycle's end (ideal and projected)",
         params: IdParams,
-        response: { 200: Days, ...errors(401, 403, 404) },
+        response: { 200: CycleDays, ...errors(401, 403, 404) },
       },
     },
     async (req) => {
       const actor = actorOf(req);
       const cycle = await getCycle(ctx, actor, req.params.id);
       const to = earliest(new Date(), cycle.ends_at, cycle.completed_at);
-      if (cycle.starts_at > to) return { days: [] };
       const access = await teamAccess(ctx.db, actor);
-      return {
-        days: await progressHistory(ctx.db, { column: 'cycle_id', id: cycle.id }, access, {
-          from: cycle.starts_at,
-          to,
-        }),
-      };
+      const days =
+        cycle.starts_at > to
+          ? []
+          : await progressHistory(ctx.db, { column: 'cycle_id', id: cycle.id }, access, {
+              from: cycle.starts_at,
+              to,
+            });
+      return { days, outlook: cycleOutlook(cycle, days) };
     },
   );
 }

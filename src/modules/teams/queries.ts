@@ -90,6 +90,16 @@ export type TeamColumns = Pick<
   Insertable<TeamsTable>,
   'key' | 'name' | 'description' | 'color' | 'icon' | 'private' | 'timezone' | 'cycles_enabled'
 >;
+/** The cycle settings' columns (cycles/settings.ts). */
+export type TeamCycleColumns = Pick<
+  Insertable<TeamsTable>,
+  | 'cycles_automatic'
+  | 'cycle_duration'
+  | 'cycle_cooldown'
+  | 'cycle_start_day'
+  | 'upcoming_cycle_count'
+  | 'cycle_rollover'
+>;
 export type TeamColumnsPatch = Partial<TeamColumns>;
 
 export function insertTeam(db: Db, team: TeamColumns): Promise<TeamRow> {
@@ -105,7 +115,7 @@ export function lockTeam(db: Db, id: string): Promise<TeamRow | undefined> {
 export function updateTeamRow(
   db: Db,
   id: string,
-  set: TeamColumnsPatch & { archived_at?: Date | null },
+  set: TeamColumnsPatch & Partial<TeamCycleColumns> & { archived_at?: Date | null },
 ): Promise<TeamRow> {
   return db
     .updateTable('teams')

@@ -59,6 +59,13 @@ export interface TeamsTable {
   cycle_count: Generated<number>;
   cycles_enabled: Generated<boolean>;
   timezone: Generated<string>;
+  /** Cycle settings (migration 0061, modules/cycles/settings.ts). */
+  cycles_automatic: Generated<boolean>;
+  cycle_duration: Generated<number>;
+  cycle_cooldown: Generated<number>;
+  cycle_start_day: Generated<number>;
+  upcoming_cycle_count: Generated<number>;
+  cycle_rollover: Generated<boolean>;
   created_at: Timestamp;
   updated_at: Timestamp;
   archived_at: NullableTimestamp;

@@ -321,6 +321,14 @@ export const team: Entity = {
     archivedAt: stamp('archived_at'),
     cyclesEnabled: col('cycles_enabled'),
     timezone: col('timezone'),
+    // Cycle settings (modules/cycles/settings.ts); durations in weeks, the start day 0 (Sunday) .. 6.
+    cycleDuration: int('cycle_duration'),
+    cycleCooldownTime: int('cycle_cooldown'),
+    cycleStartDay: int('cycle_start_day'),
+    upcomingCycleCount: int('upcoming_cycle_count'),
+    // REST's: whether the cycle worker plans cycles, and rolls unfinished issues over.
+    cyclesAutomatic: col('cycles_automatic'),
+    cycleRollover: col('cycle_rollover'),
     visibility: value((row) => sql`(case when ${at(row, 'private')} then 'private' else 'public' end)`),
     allMembersCanJoin: value((row) => sql`(not ${at(row, 'private')})`),
     // REST's: the last issue number taken, and (in its list) the number of memberships.

@@ -1,8 +1,9 @@
-// Administration of one team: its settings, archiving, members, workflow
+// Administration of one team: its settings, cycle settings, archiving, members, workflow
 // states and labels. The id in the address may be an id or a (former) key.
 
 import { Link } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
+import { CycleSettings } from '../components/CycleSettings';
 import { LabelsEditor } from '../components/LabelsEditor';
 import { TeamMembers } from '../components/TeamMembers';
 import {
@@ -33,6 +34,7 @@ export function AdminTeam({ id }: { id: string }) {
       {team && (
         <>
           <TeamSettings team={team} />
+          <CycleSettings team={team} />
           <TeamArchive team={team} />
           <TeamMembers team={team} />
           <WorkflowEditor teamId={team.id} />

@@ -46,7 +46,8 @@ import * as m0057 from './0057_git_branch_format.js';
 import * as m0058 from './0058_git_github_app.js';
 import * as m0059 from './0059_backups.js';
 import * as m0060 from './0060_import_jira_xml.js';
-import * as m0065 from './0065_issues_estimate.js';
+import * as m0061 from './0061_cycle_settings.js';
+import * as m0063 from './0063_issues_estimate.js';
 
 export interface Migration {
   version: number;
@@ -102,5 +103,6 @@ export const migrations: Migration[] = [
   { version: 58, ...m0058 },
   { version: 59, ...m0059 },
   { version: 60, ...m0060 },
-  { version: 65, ...m0065 },
+  { version: 61, ...m0061 },
+  { version: 63, ...m0063 },
 ];
