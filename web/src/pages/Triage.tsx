@@ -357,7 +357,13 @@ function AcceptDialog({
   };
   return (
     <Dialog title={`Accept ${what}`} onClose={onClose}>
-      <form onSubmit={submit}>
+      <form
+        onSubmit={submit}
+        onKeyDown={(e) => {
+          // Enter on a closed dropdown accepts, as it would in a text field.
+          if (e.key === 'Enter' && (e.target as HTMLElement).tagName === 'SELECT') submit(e);
+        }}
+      >
         <div className="dialog-body">
           <p className="muted small">Moves it to {stateName}.</p>
           <SelectField label="Priority" value={priority} onChange={(e) => setPriority(e.target.value)}>
