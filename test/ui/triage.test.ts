@@ -89,7 +89,10 @@ describe('UI: the triage queue by keyboard', () => {
     await page.keyboard.press('1');
     await page.getByRole('dialog', { name: /^Accept/ }).waitFor();
     await page.keyboard.press('h');
-    assert.equal(await page.getByLabel('Priority').inputValue(), '2');
+    assert.equal(
+      await page.getByRole('dialog').getByRole('combobox', { name: 'Priority', exact: true }).inputValue(),
+      '2',
+    );
     await page.keyboard.press('Enter');
     await queue(page).getByText('Alpha crash').waitFor({ state: 'detached' });
     await eventually(async () => (await stateOf(ids['Alpha crash']!)).type === 'unstarted', 'accepted');
