@@ -66,9 +66,9 @@ describe('UI: the triage queue by keyboard', () => {
     await page.goto('/team/ENG/triage');
     await queue(page).waitFor();
     assert.equal(await queue(page).getByRole('listitem').count(), 5);
-    assert.match(await sidebarLink(page).innerText(), /5/);
+    assert.match((await sidebarLink(page).textContent()) ?? '', /5/);
     // Oldest first.
-    assert.match(await queue(page).getByRole('listitem').first().innerText(), /Alpha crash/);
+    assert.match((await queue(page).getByRole('listitem').first().textContent()) ?? '', /Alpha crash/);
 
     // J focuses the first; the preview shows it.
     await page.keyboard.press('j');
@@ -137,7 +137,10 @@ describe('UI: the triage queue by keyboard', () => {
     await page.keyboard.press('Enter');
     await queue(page).getByText('Delta slow').waitFor({ state: 'detached' });
     await eventually(async () => (await issue(ids['Delta slow']!)).snoozedUntilAt !== null, 'snoozed');
-    await eventually(async () => /^Triage · ENG\s*1/.test(await sidebarLink(page).innerText()), 'count 1');
+    await eventually(
+      async () => /^Triage · ENG\s*1/.test((await sidebarLink(page).textContent()) ?? ''),
+      'count 1',
+    );
     await screenshot(page, 'triage-after-actions');
 
     // Its time passes (the snooze set in the past, as the clock moved on): it is back, and counted.
@@ -149,7 +152,10 @@ describe('UI: the triage queue by keyboard', () => {
     );
     assert.equal(woke.status, 200, JSON.stringify(woke.body));
     await queue(page).getByText('Delta slow').waitFor();
-    await eventually(async () => /^Triage · ENG\s*2/.test(await sidebarLink(page).innerText()), 'count 2');
+    await eventually(
+      async () => /^Triage · ENG\s*2/.test((await sidebarLink(page).textContent()) ?? ''),
+      'count 2',
+    );
   });
 
   test('axe finds nothing serious: light and dark with the preview, a dialog open, and at phone width', async () => {
