@@ -40,6 +40,9 @@ describe('teams through the SDK', () => {
     assert.equal(team.timezone, 'Europe/Berlin');
     assert.equal(team.cyclesEnabled, false);
     assert.equal(team.private, false);
+    // triageEnabled is held: the team gets its triage state.
+    assert.equal(team.triageEnabled, true);
+    assert.equal((await team.triageIssueState)?.type, 'triage');
     assert.deepEqual((await team.states()).nodes.map((s) => s.name).sort(), [
       'Backlog',
       'Canceled',
@@ -48,6 +51,7 @@ describe('teams through the SDK', () => {
       'In Progress',
       'In Review',
       'Todo',
+      'Triage',
     ]);
     // Without a key, one is made from the name.
     const derived = (await (await client.createTeam({ name: 'Design studio' })).team)!;

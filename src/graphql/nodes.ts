@@ -97,6 +97,7 @@ readsColumns(IssueNode, {
   startedAt: 'started_at',
   completedAt: 'completed_at',
   canceledAt: 'canceled_at',
+  snoozedUntilAt: 'snoozed_until_at',
 });
 
 export const issueNode = (r: IssueRow, publicUrl: string) => new IssueNode(r, publicUrl);
@@ -178,6 +179,7 @@ readsColumns(TeamNode, {
   private: 'private',
   archivedAt: 'archived_at',
   cyclesEnabled: 'cycles_enabled',
+  triageEnabled: 'triage_enabled',
   timezone: 'timezone',
   cycleDuration: 'cycle_duration',
   cycleCooldownTime: 'cycle_cooldown',

@@ -326,6 +326,21 @@ const inboxRoute = createRoute({
   },
 });
 
+// A team's triage queue (docs/triage.md), loaded when first opened.
+const Triage = lazy(() => import('./pages/Triage').then((m) => ({ default: m.TriagePage })));
+const triageRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/team/$key/triage',
+  component: function TriageRoute() {
+    const { key } = triageRoute.useParams();
+    return (
+      <Suspense fallback={<Loading label="Loading" />}>
+        <Triage teamKey={key} />
+      </Suspense>
+    );
+  },
+});
+
 /** An OAuth app's authorization request (docs/agents.md); signing in first comes back here. */
 const oauthConsentRoute = createRoute({
   getParentRoute: () => appRoute,
@@ -345,6 +360,7 @@ const routeTree = rootRoute.addChildren([
     indexRoute,
     oauthConsentRoute,
     inboxRoute,
+    triageRoute,
     issuesRoute,
     myIssuesRoute,
     myCreatedRoute,

@@ -29,6 +29,7 @@ export function issueFields(): ResolverMap[string] {
     state: belongsTo('state', 'state_id', node.state),
     assignee: belongsTo('user', 'assignee_id', node.user),
     creator: belongsTo('user', 'creator_id', node.user),
+    snoozedBy: belongsTo('user', 'snoozed_by_id', node.user),
     botActor: botActor((r: IssueRow) => r.creator_id),
     project: belongsTo('project', 'project_id', node.project),
     cycle: belongsTo('cycle', 'cycle_id', node.cycle),

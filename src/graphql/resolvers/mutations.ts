@@ -57,6 +57,8 @@ const ISSUE_FIELDS = [
   'parentId',
   'labelIds',
   'sortOrder',
+  'snoozedUntilAt',
+  'snoozedById',
 ] as const;
 
 const issueOut = (g: GqlContext, r: issues.IssueRecord) =>

@@ -137,6 +137,12 @@ export const readResolvers: ResolverMap = {
       const s = states.find((x) => x.type === 'backlog') ?? states[0];
       return s ? node.state(s) : null;
     },
+    // The state issues from outside the team land in while triage is on (docs/triage.md).
+    triageIssueState: async (src, _a, g) => {
+      if (!src.row.triage_enabled) return null;
+      const s = (await g.loaders.teamStates.load(src.id)).find((x) => x.type === 'triage');
+      return s ? node.state(s) : null;
+    },
     markedAsDuplicateWorkflowState: async (src, _a, g) => {
       const states = await g.loaders.teamStates.load(src.id);
       const s = states.find((x) => x.type === 'canceled' && /duplicate/i.test(x.name));

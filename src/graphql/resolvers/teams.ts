@@ -24,7 +24,17 @@ function pick(input: Input, keys: readonly string[]): Input {
   return out;
 }
 
-const TEAM_FIELDS = ['key', 'name', 'description', 'color', 'icon', 'private', 'timezone', 'cyclesEnabled'];
+const TEAM_FIELDS = [
+  'key',
+  'name',
+  'description',
+  'color',
+  'icon',
+  'private',
+  'timezone',
+  'cyclesEnabled',
+  'triageEnabled',
+];
 
 const payload = async (g: GqlContext, record: Record<string, unknown>) => ({
   success: true,

@@ -389,6 +389,7 @@ class Run {
           ...(parentId ? { parentId } : {}),
         },
         trx,
+        { keepState: true },
       );
       const id = created.id;
       if (issue.parentRef && !parentId)

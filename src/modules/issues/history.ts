@@ -11,7 +11,7 @@ import { type TeamAccess, type Visibility, visibility } from '../../platform/acc
 import type { Db } from '../../platform/db/database.js';
 import type { EventHandler } from '../../platform/outbox.js';
 import { isUuid } from '../teams/ids.js';
-import { TRACKED } from './present.js';
+import { RECORDED } from './present.js';
 import * as q from './queries.js';
 
 type Change = { from: unknown; to: unknown };
@@ -25,7 +25,7 @@ export const issueHistoryHandler: EventHandler = {
   async handle(_ctx, trx, event) {
     if (event.action !== 'update' || !event.updatedFrom) return;
     const changes: Changes = {};
-    for (const key of TRACKED) {
+    for (const key of RECORDED) {
       if (key in event.updatedFrom) changes[key] = { from: event.updatedFrom[key], to: event.data[key] };
     }
     if (Object.keys(changes).length === 0) return;
@@ -40,6 +40,7 @@ const REFERENCES: Record<string, { table: string; rule: Visibility }> = {
   teamId: { table: 'teams', rule: visibility.team },
   stateId: { table: 'workflow_states', rule: visibility.workflowState },
   assigneeId: { table: 'users', rule: visibility.user },
+  snoozedById: { table: 'users', rule: visibility.user },
   projectId: { table: 'projects', rule: visibility.project },
   projectMilestoneId: { table: 'project_milestones', rule: visibility.projectMilestone },
   cycleId: { table: 'cycles', rule: visibility.cycle },

@@ -43,8 +43,22 @@ const fields = {
 };
 
 export const IssueCreateBody = Type.Object({ title: Title, ...fields }, { additionalProperties: false });
+/** The triage snooze (docs/triage.md): only changes set it. */
+const snooze = {
+  snoozedUntilAt: Type.Optional(
+    Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+      description: "Hide the issue from its team's triage queue until then; null wakes it",
+    }),
+  ),
+  snoozedById: Type.Optional(
+    Type.Union([Id, Type.Null()], {
+      description: 'Who snoozed it; defaults to you when snoozedUntilAt is set',
+    }),
+  ),
+};
+
 export const IssuePatchBody = Type.Object(
-  { title: Type.Optional(Title), ...fields },
+  { title: Type.Optional(Title), ...fields, ...snooze },
   { additionalProperties: false, minProperties: 1 },
 );
 
@@ -70,7 +84,12 @@ export interface IssueCreateInput {
 }
 
 /** Partial: absent fields stay; null clears an optional field; labelIds replaces the set. */
-export type IssueUpdateInput = Partial<IssueCreateInput>;
+export type IssueUpdateInput = Partial<IssueCreateInput> & {
+  /** ISO date-time; null wakes the issue. Leaving triage wakes it too. */
+  snoozedUntilAt?: string | null;
+  /** Defaults to the caller when snoozedUntilAt is set; cleared with it. */
+  snoozedById?: string | null;
+};
 
 const compiled = new Map<TSchema, (v: unknown) => boolean>();
 

@@ -46,6 +46,17 @@ export const TRACKED = [
 
 export type TrackedField = (typeof TRACKED)[number];
 
+/**
+ * Changes an update event reports and the history records besides TRACKED:
+ * the triage snooze (docs/triage.md). GraphQL's IssueHistory has no field for
+ * them, so they stay out of TRACKED, which names its fromX/toX pairs.
+ */
+export const RECORDED = [
+  ...TRACKED,
+  'snoozedUntilAt',
+  'snoozedById',
+] as const satisfies readonly (keyof IssueJson)[];
+
 const NullableString = Type.Union([Type.String(), Type.Null()]);
 const NullableTime = Type.Union([Type.String({ format: 'date-time' }), Type.Null()]);
 
@@ -105,6 +116,10 @@ export const IssueSchema = Type.Object({
   completedAt: NullableTime,
   canceledAt: NullableTime,
   archivedAt: NullableTime,
+  snoozedUntilAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+    description: 'Hidden from the triage queue until then (docs/triage.md)',
+  }),
+  snoozedById: Type.Union([Type.String(), Type.Null()], { description: 'Who snoozed it, if you see them' }),
   creator: Type.Union(
     [Type.Object({ id: Type.String(), name: Type.String(), app: Type.Boolean() }), Type.Null()],
     {

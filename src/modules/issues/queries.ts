@@ -245,7 +245,10 @@ export async function lockIssuesInState(db: Db, stateId: string): Promise<string
 
 export function insertIssue(
   db: Db,
-  row: Omit<IssueColumns, 'id' | 'created_at' | 'updated_at' | 'archived_at'>,
+  row: Omit<
+    IssueColumns,
+    'id' | 'created_at' | 'updated_at' | 'archived_at' | 'snoozed_until_at' | 'snoozed_by_id'
+  >,
 ): Promise<{ id: string }> {
   return db.insertInto('issues').values(row).returning('id').executeTakeFirstOrThrow();
 }

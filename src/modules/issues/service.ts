@@ -52,8 +52,9 @@ import {
   type IssueUpdateInput,
 } from './inputs.js';
 import { assertCanEditIssues, assertCanLink } from './policy.js';
-import { ISSUE_VIEW, type IssueJson, type IssueRecord, TRACKED } from './present.js';
+import { ISSUE_VIEW, type IssueJson, type IssueRecord, RECORDED } from './present.js';
 import * as q from './queries.js';
+import { landsInTriage, triageState } from './triage.js';
 
 export type { IssueCreateInput, IssueUpdateInput } from './inputs.js';
 export type { IssueRecord } from './present.js';
@@ -74,11 +75,17 @@ async function readBack(db: Db, id: string, access: TeamAccess): Promise<IssueRe
 const inTransaction = <T>(ctx: AppContext, within: Db | undefined, f: (trx: Db) => Promise<T>) =>
   within ? f(within) : ctx.db.transaction().execute(f);
 
+export interface CreateOptions {
+  /** Keep the state asked for even when the team triages (importers: triage.ts). */
+  keepState?: boolean;
+}
+
 export async function createIssue(
   ctx: AppContext,
   actor: Actor,
   input: IssueCreateInput,
   within?: Db,
+  options: CreateOptions = {},
 ): Promise<IssueRecord> {
   assertCanEditIssues(actor);
   checkInput(IssueCreateBody, input);
@@ -95,6 +102,8 @@ export async function createIssue(
           ? await checkState(trx, p, input.stateId, team.id)
           : await pickLiveState(trx, () => defaultState(trx, team.id));
       if (!state && input.stateId === undefined) p.add('teamId', 'the team has no workflow states');
+      if (state && !options.keepState && (await landsInTriage(trx, actor, team)))
+        state = (await triageState(trx, team.id)) ?? state;
       if (input.cycleId) await checkCycle(trx, p, input.cycleId, team.id);
       if (input.labelIds) labelIds = await checkLabels(trx, p, input.labelIds, team.id);
     }
@@ -173,7 +182,7 @@ async function recordChange(
 ): Promise<boolean> {
   const updatedFrom: Record<string, unknown> = { updatedAt: before.updatedAt };
   let changed = false;
-  for (const key of TRACKED) {
+  for (const key of RECORDED) {
     if (JSON.stringify(before[key]) === JSON.stringify(data[key])) continue;
     updatedFrom[key] = before[key];
     changed = true;
@@ -269,6 +278,12 @@ export async function updateIssue(
         patch,
       ),
     );
+    if (patch.snoozedUntilAt && state && state.type !== 'triage') {
+      p.add('snoozedUntilAt', 'only an issue in triage can be snoozed');
+    }
+    if (patch.snoozedById && !(await q.liveUserExists(trx, patch.snoozedById))) {
+      p.add('snoozedById', 'no user with this id');
+    }
     if (patch.parentId !== undefined) {
       if (patch.parentId === null) set.parent_id = null;
       else {
@@ -287,6 +302,7 @@ export async function updateIssue(
     if (patch.estimate !== undefined) set.estimate = patch.estimate;
     if (patch.dueDate !== undefined) set.due_date = patch.dueDate;
     if (patch.sortOrder !== undefined) set.sort_order = patch.sortOrder;
+    Object.assign(set, snoozeChange(actor, row, patch, state!));
     if (state!.id !== row.state_id) {
       set.state_id = state!.id;
       Object.assign(set, stateTimes(currentState.type, state!.type, row));
@@ -317,6 +333,30 @@ export async function updateIssue(
     await recordChange(trx, ctx, actor, before, after, { stateType: state!.type });
     return readBack(trx, id, access);
   });
+}
+
+/**
+ * The snooze columns a change sets: snoozedUntilAt (by the caller unless
+ * snoozedById names someone) or null to wake; an issue leaving triage wakes,
+ * its snooze has nothing left to hide it from (docs/triage.md).
+ */
+function snoozeChange(
+  actor: Actor,
+  row: Pick<IssueRecord, 'snoozed_until_at' | 'snoozed_by_id'>,
+  patch: IssueUpdateInput,
+  state: StateRow,
+): Partial<q.IssueColumns> {
+  if (state.type !== 'triage') {
+    return row.snoozed_until_at || row.snoozed_by_id ? { snoozed_until_at: null, snoozed_by_id: null } : {};
+  }
+  if (patch.snoozedUntilAt === null) return { snoozed_until_at: null, snoozed_by_id: null };
+  if (patch.snoozedUntilAt !== undefined) {
+    return {
+      snoozed_until_at: new Date(patch.snoozedUntilAt),
+      snoozed_by_id: patch.snoozedById ?? authorOf(actor).id,
+    };
+  }
+  return patch.snoozedById !== undefined && row.snoozed_until_at ? { snoozed_by_id: patch.snoozedById } : {};
 }
 
 /**

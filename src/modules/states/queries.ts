@@ -68,6 +68,29 @@ export async function defaultState(db: Db, teamId: string): Promise<StateRow | u
   );
 }
 
+/**
+ * The team's triage state, created before its first state when it has no live
+ * one (turning triage on, docs/triage.md).
+ */
+export async function ensureTriageState(db: Db, teamId: string): Promise<StateRow> {
+  const found = await firstStateOfType(db, teamId, 'triage');
+  if (found) return found;
+  const row = await db
+    .selectFrom('workflow_states')
+    .select((eb) => eb.fn.min<number | null>('position').as('min'))
+    .where('team_id', '=', teamId)
+    .executeTakeFirst();
+  const position = row?.min == null ? 0 : Math.floor(Number(row.min)) - 1;
+  return insertState(db, {
+    team_id: teamId,
+    name: 'Triage',
+    type: 'triage',
+    color: '#fc7840',
+    description: 'Issues from outside the team wait here to be accepted or declined',
+    position,
+  });
+}
+
 /** After the team's last state. */
 export async function nextPosition(db: Db, teamId: string): Promise<number> {
   const row = await db

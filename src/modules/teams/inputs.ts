@@ -27,6 +27,12 @@ const teamFields = {
   private: Type.Optional(Type.Boolean({ description: 'Private teams are not joined automatically' })),
   timezone: Type.Optional(Timezone),
   cyclesEnabled: Type.Optional(Type.Boolean()),
+  triageEnabled: Type.Optional(
+    Type.Boolean({
+      description:
+        'Issues created by people outside the team and by apps land in its triage state (docs/triage.md)',
+    }),
+  ),
 };
 
 export const TeamCreateBody = Type.Object(

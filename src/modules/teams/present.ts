@@ -21,6 +21,7 @@ export const TeamSchema = Type.Object({
       "The last issue number taken in this team (the next issue is this + 1); GraphQL's Team.issueCount counts its issues",
   }),
   cyclesEnabled: Type.Boolean(),
+  triageEnabled: Type.Boolean({ description: 'Issues from outside the team land in its triage state' }),
   timezone: Type.String({ description: 'IANA time zone name' }),
   cyclesAutomatic: Type.Boolean({ description: 'The cycle worker plans cycles from the settings below' }),
   cycleDuration: Type.Integer({ description: 'Weeks per automatic cycle' }),

@@ -88,7 +88,15 @@ export function firstTeam(db: Db): Promise<TeamRow | undefined> {
 
 export type TeamColumns = Pick<
   Insertable<TeamsTable>,
-  'key' | 'name' | 'description' | 'color' | 'icon' | 'private' | 'timezone' | 'cycles_enabled'
+  | 'key'
+  | 'name'
+  | 'description'
+  | 'color'
+  | 'icon'
+  | 'private'
+  | 'timezone'
+  | 'cycles_enabled'
+  | 'triage_enabled'
 >;
 /** The cycle settings' columns (cycles/settings.ts). */
 export type TeamCycleColumns = Pick<

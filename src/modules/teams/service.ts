@@ -21,7 +21,7 @@ import type { TeamRow, UserRow } from '../../platform/db/tables.js';
 import { conflict, invalidField, notFound } from '../../platform/errors.js';
 import { readContextOf, viewAnswer, viewListAnswer } from '../../platform/read/rest.js';
 import { auditActorOf, changes, recordAudit } from '../audit/record.js';
-import { insertDefaultStates } from '../states/queries.js';
+import { ensureTriageState, insertDefaultStates } from '../states/queries.js';
 import { assertAdmin } from '../users/policy.js';
 import { findUsersByIds, lockLiveUser } from '../users/queries.js';
 import { findVisibleTeam, teamAccess } from './access.js';
@@ -119,8 +119,10 @@ export async function createTeam(ctx: AppContext, actor: Actor, input: TeamCreat
         private: input.private ?? false,
         timezone: input.timezone ?? 'UTC',
         cycles_enabled: input.cyclesEnabled ?? true,
+        triage_enabled: input.triageEnabled ?? false,
       });
       await insertDefaultStates(trx, team.id);
+      if (team.triage_enabled) await ensureTriageState(trx, team.id);
       // The creator joins as owner; a public team takes every member and admin too.
       await q.insertMembership(trx, { team_id: team.id, user_id: actor.id, owner: true, sort_order: 0 });
       if (!team.private) await q.addActiveUsers(trx, team.id);
@@ -160,10 +162,13 @@ export async function updateTeam(
       if (patch.private !== undefined) set.private = patch.private;
       if (patch.timezone !== undefined) set.timezone = patch.timezone;
       if (patch.cyclesEnabled !== undefined) set.cycles_enabled = patch.cyclesEnabled;
+      // Turning triage off leaves its state and the issues waiting there; they are accepted or moved by hand.
+      if (patch.triageEnabled !== undefined) set.triage_enabled = patch.triageEnabled;
       const rekey = patch.key !== undefined && patch.key !== team.key;
       if (rekey) set.key = patch.key;
       if (Object.keys(set).length === 0) return team;
       const updated = await q.updateTeamRow(trx, team.id, set);
+      if (updated.triage_enabled) await ensureTriageState(trx, team.id);
       if (rekey) await q.reidentifyIssues(trx, team.id, updated.key);
       const diff = changes<Record<string, unknown>>(team, set);
       if (diff)

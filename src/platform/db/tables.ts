@@ -58,6 +58,8 @@ export interface TeamsTable {
   issue_count: Generated<number>;
   cycle_count: Generated<number>;
   cycles_enabled: Generated<boolean>;
+  /** Issues from outside the team land in its triage state (migration 0062, docs/triage.md). */
+  triage_enabled: Generated<boolean>;
   timezone: Generated<string>;
   /** Cycle settings (migration 0061, modules/cycles/settings.ts). */
   cycles_automatic: Generated<boolean>;
@@ -252,6 +254,9 @@ export interface IssuesTable {
   completed_at: NullableTimestamp;
   canceled_at: NullableTimestamp;
   archived_at: NullableTimestamp;
+  /** Hidden from the triage queue until then (migration 0062). */
+  snoozed_until_at: NullableTimestamp;
+  snoozed_by_id: Generated<string | null>;
   /** Maintained by a trigger; never written by the application. */
   search: Generated<string>;
   /** The title's part of `search`, kept by the same trigger: ranking reads it (migration 0024). */
@@ -465,6 +470,8 @@ export const ISSUE_COLUMNS = [
   'completed_at',
   'canceled_at',
   'archived_at',
+  'snoozed_until_at',
+  'snoozed_by_id',
 ] as const satisfies readonly (keyof IssueRow)[];
 export type CommentRow = Selectable<CommentsTable>;
 export type ReactionRow = Selectable<ReactionsTable>;

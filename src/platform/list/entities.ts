@@ -127,6 +127,7 @@ export const issueEntity: EntitySpec = {
     startedAt: col('started_at', 'date'),
     completedAt: col('completed_at', 'date'),
     canceledAt: col('canceled_at', 'date'),
+    snoozedUntilAt: col('snoozed_until_at', 'date'),
     searchableContent: {
       kind: 'search',
       match: (a, term) => {
@@ -138,6 +139,7 @@ export const issueEntity: EntitySpec = {
     team: belongsTo(() => teamEntity, 'teams', 'team_id', true),
     assignee: belongsTo(() => userEntity, 'users', 'assignee_id'),
     creator: belongsTo(() => userEntity, 'users', 'creator_id'),
+    snoozedBy: belongsTo(() => userEntity, 'users', 'snoozed_by_id'),
     project: belongsTo(() => projectEntity, 'projects', 'project_id'),
     projectMilestone: belongsTo(() => projectMilestoneEntity, 'project_milestones', 'project_milestone_id'),
     cycle: belongsTo(() => cycleEntity, 'cycles', 'cycle_id', true),

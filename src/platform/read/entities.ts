@@ -168,6 +168,7 @@ export const issue: Entity = {
     startedAt: stamp('started_at'),
     completedAt: stamp('completed_at'),
     canceledAt: stamp('canceled_at'),
+    snoozedUntilAt: stamp('snoozed_until_at'),
     priorityLabel: value((row) => priorityLabel(at(row, 'priority'))),
     prioritySortOrder: value(
       (row) => sql`(case when ${at(row, 'priority')} = 0 then 5 else ${at(row, 'priority')} end)`,
@@ -190,6 +191,7 @@ export const issue: Entity = {
     teamId: key('team_id'),
     stateId: key('state_id'),
     assigneeId: seenId('assignee_id', () => user),
+    snoozedById: seenId('snoozed_by_id', () => user),
     creatorId: seenId('creator_id', () => user),
     projectId: seenId('project_id', () => project),
     // A milestone is seen with its project.
@@ -207,6 +209,7 @@ export const issue: Entity = {
     team: one(() => team, 'team_id', true),
     state: one(() => workflowState, 'state_id', true),
     assignee: one(() => user, 'assignee_id'),
+    snoozedBy: one(() => user, 'snoozed_by_id'),
     creator: one(() => user, 'creator_id'),
     botActor: one(() => actorBot, 'creator_id'),
     project: one(() => project, 'project_id'),
@@ -320,6 +323,7 @@ export const team: Entity = {
     private: col('private'),
     archivedAt: stamp('archived_at'),
     cyclesEnabled: col('cycles_enabled'),
+    triageEnabled: col('triage_enabled'),
     timezone: col('timezone'),
     // Cycle settings (modules/cycles/settings.ts); durations in weeks, the start day 0 (Sunday) .. 6.
     cycleDuration: int('cycle_duration'),

@@ -6,9 +6,10 @@ import { defaultTeam } from '../lib/default-team';
 import { NEW_ISSUE_EVENT, useShortcuts } from '../lib/keys';
 import { useLiveUpdates } from '../lib/live';
 import { useUnreadCount } from '../lib/notifications';
-import { ensureRef } from '../lib/ref';
+import { ensureRef, useRefData } from '../lib/ref';
 import { useSession } from '../lib/session';
 import { setTheme, useTheme } from '../lib/theme';
+import { useTriageCounts } from '../lib/triage';
 import { useSavedViews } from '../lib/views';
 import { CommandMenu } from './CommandMenu';
 import { CreateIssueDialog } from './CreateIssue';
@@ -64,6 +65,10 @@ export function Shell({ path, children }: { path: string; children: ReactNode })
     'go.settings': go('/settings/account'),
   });
   const unread = useUnreadCount(Boolean(user)).data ?? 0;
+  // The triage queues of the person's teams that triage, each with its waiting count once known.
+  const ref = useRefData().data;
+  const triageTeams = (ref?.teams ?? []).filter((t) => t.triageEnabled && ref?.myTeamIds.includes(t.id));
+  const triageCounts = useTriageCounts(triageTeams.map((t) => t.id)).data;
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (e.key === 'Escape') setDrawer(false);
@@ -157,6 +162,19 @@ export function Shell({ path, children }: { path: string; children: ReactNode })
                 {unread > 99 ? '99+' : unread}
                 <span className="sr-only"> unread</span>
               </span>
+            ),
+          )}
+          {triageTeams.length > 0 && <div className="nav-group">Triage</div>}
+          {triageTeams.map((t) =>
+            nav(
+              `/team/${t.key}/triage`,
+              `Triage · ${t.key}`,
+              triageCounts?.[t.id] ? (
+                <span className="nav-count">
+                  {triageCounts[t.id]! > 99 ? '99+' : triageCounts[t.id]}
+                  <span className="sr-only"> waiting</span>
+                </span>
+              ) : null,
             ),
           )}
           <div className="nav-group">Workspace</div>

@@ -164,6 +164,30 @@ export const SHORTCUTS = [
   },
   { id: 'inbox.read', where: 'Inbox', keys: ['u'], does: "Mark the issue's notifications read / unread" },
   { id: 'inbox.snooze', where: 'Inbox', keys: ['h'], does: "Snooze the issue's notifications" },
+  { id: 'triage.down', where: 'Triage', keys: ['j', 'ArrowDown'], does: 'Next issue (the preview follows)' },
+  { id: 'triage.up', where: 'Triage', keys: ['k', 'ArrowUp'], does: 'Previous issue' },
+  { id: 'triage.select', where: 'Triage', keys: ['x'], does: 'Select or unselect the focused issue' },
+  { id: 'triage.open', where: 'Triage', keys: ['Enter'], does: 'Open the issue' },
+  {
+    id: 'triage.accept',
+    where: 'Triage',
+    keys: ['1'],
+    does: 'Accept the focused issue or the selection (optionally with priority and assignee)',
+  },
+  { id: 'triage.decline', where: 'Triage', keys: ['2'], does: 'Decline (with an optional comment)' },
+  {
+    id: 'triage.duplicate',
+    where: 'Triage',
+    keys: ['3'],
+    does: 'Mark as duplicate of an issue you search for',
+  },
+  { id: 'triage.snooze', where: 'Triage', keys: ['4', 'h'], does: 'Snooze until a time or date' },
+  {
+    id: 'triage.clear',
+    where: 'Triage',
+    keys: ['Escape'],
+    does: 'Clear the selection (in a dialog: close it)',
+  },
 ] as const satisfies readonly Shortcut[];
 
 export type ShortcutId = (typeof SHORTCUTS)[number]['id'];

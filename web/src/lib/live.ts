@@ -212,6 +212,7 @@ async function apply(changes: Change[]) {
   )
     void invalidate(keys.projects.all);
   if (touched.has('issue') || touched.has('cycle')) void invalidate(keys.cycles.all);
+  if (touched.has('issue') || touched.has('relation')) void invalidate(keys.triage.all);
   if (touched.has('project')) void invalidate(keys.ref.projects);
   if (touched.has('cycle')) void invalidate(keys.ref.cycles);
   if (touched.has('label')) void invalidate(keys.ref.core);

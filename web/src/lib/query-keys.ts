@@ -33,6 +33,8 @@ export const keys = {
     allRelations: ['issues', 'relations'] as const,
     relations: (id: string) => ['issues', 'relations', id] as const,
     allBlocked: ['issues', 'blocked'] as const,
+    /** The triage page's search for a duplicate's original (pages/Triage.tsx). */
+    originalSearch: (q: string) => ['issues', 'original-search', q] as const,
     blocked: (filter: IssueFilter) => ['issues', 'blocked', filter] as const,
   },
 
@@ -77,6 +79,14 @@ export const keys = {
     apiKeys: ['me', 'api-keys'] as const,
     sessions: ['me', 'sessions'] as const,
     oauthApps: ['me', 'oauth-apps'] as const,
+  },
+
+  /** Teams' triage queues and the sidebar's counts (lib/triage.ts); any issue change refreshes them. */
+  triage: {
+    all: ['triage'] as const,
+    queue: (teamId: string) => ['triage', 'queue', teamId] as const,
+    allCounts: ['triage', 'counts'] as const,
+    counts: (teamIds: readonly string[]) => ['triage', 'counts', ...teamIds] as const,
   },
 
   /** Team administration (lib/teams.ts); any change there refreshes `ref` too. */

@@ -19,6 +19,8 @@ export interface Team {
   id: string;
   key: string;
   name: string;
+  /** Issues from outside the team wait in its triage queue (pages/Triage.tsx). */
+  triageEnabled: boolean;
   states: State[];
 }
 export interface Person {
@@ -73,7 +75,7 @@ export const sortStates = (s: State[]) =>
 const RefQuery = graphql(`
   query Ref {
     viewer { id teams(first: 50) { nodes { id } } }
-    teams(first: 50) { nodes { id key name } }
+    teams(first: 50) { nodes { id key name triageEnabled } }
     workflowStates(first: 250) { nodes { id name type color position team { id } } }
     users(first: 250) { nodes { id name displayName email } }
     issueLabels(first: 250) { nodes { id name color team { id } } }
@@ -88,6 +90,7 @@ async function loadRef(): Promise<Ref> {
     id: t.id,
     key: t.key,
     name: t.name,
+    triageEnabled: t.triageEnabled,
     states: sortStates(
       d.workflowStates.nodes
         .filter((s) => s.team.id === t.id)

@@ -47,6 +47,7 @@ import * as m0058 from './0058_git_github_app.js';
 import * as m0059 from './0059_backups.js';
 import * as m0060 from './0060_import_jira_xml.js';
 import * as m0061 from './0061_cycle_settings.js';
+import * as m0062 from './0062_triage.js';
 import * as m0063 from './0063_issues_estimate.js';
 
 export interface Migration {
@@ -104,5 +105,6 @@ export const migrations: Migration[] = [
   { version: 59, ...m0059 },
   { version: 60, ...m0060 },
   { version: 61, ...m0061 },
+  { version: 62, ...m0062 },
   { version: 63, ...m0063 },
 ];

@@ -1,0 +1,186 @@
+/// <reference lib="dom" />
+// The triage queue (issue 26, docs/triage.md), driven by the keyboard alone:
+// J moves, 1 accepts with a priority, 2 declines with a comment, 3 marks a
+// duplicate of an issue found by search, 4 snoozes (the issue leaves, and is
+// back once its time has passed), Esc closes a dialog; the sidebar's count
+// follows. axe finds nothing serious in light and dark, nor at phone width.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { Page } from 'playwright-core';
+import {
+  ADMIN_EMAIL,
+  ADMIN_PASSWORD,
+  PHONE,
+  screenshot,
+  seriousViolations,
+  signIn,
+  startUi,
+  type UiEnv,
+} from './browser.js';
+
+let ui: UiEnv;
+let eng: any;
+const ids: Record<string, string> = {};
+let originalId: string;
+
+before(async () => {
+  ui = await startUi();
+  const t = ui.t;
+  eng = (await t.get('/api/teams', t.adminToken)).body.teams.find((x: any) => x.key === 'ENG');
+  const on = await t.patch(`/api/teams/${eng.id}`, { triageEnabled: true }, t.adminToken);
+  assert.equal(on.status, 200, JSON.stringify(on.body));
+  // Someone outside ENG files issues: they land in its triage state.
+  const outsider = await t.register('Olga Outside');
+  const left = await t.del(`/api/teams/${eng.id}/members/${outsider.user.id}`, t.adminToken);
+  assert.equal(left.status, 200, JSON.stringify(left.body));
+  const original = await t.post('/api/issues', { teamId: 'ENG', title: 'Original login bug' }, t.adminToken);
+  originalId = original.body.issue.id;
+  for (const title of ['Alpha crash', 'Bravo typo', 'Charlie login fails', 'Delta slow', 'Echo request']) {
+    const r = await t.post('/api/issues', { teamId: 'ENG', title }, outsider.token);
+    assert.equal(r.status, 201, JSON.stringify(r.body));
+    ids[title] = r.body.issue.id;
+  }
+});
+after(() => ui?.close());
+
+const issue = async (id: string) => (await ui.t.get(`/api/issues/${id}`, ui.t.adminToken)).body.issue;
+const stateOf = async (id: string) =>
+  (await ui.t.get(`/api/workflow-states/${(await issue(id)).stateId}`, ui.t.adminToken)).body.workflowState;
+const queue = (page: Page) => page.getByRole('list', { name: 'Triage queue' });
+const sidebarLink = (page: Page) => page.getByRole('link', { name: /^Triage · ENG/ });
+const focusedTitle = (page: Page) => page.evaluate(() => document.activeElement?.textContent ?? '');
+
+/** Waits until `check` holds (server state changes after the optimistic update). */
+async function eventually(check: () => Promise<boolean>, what: string) {
+  for (let i = 0; i < 100; i++) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  assert.fail(`never: ${what}`);
+}
+
+describe('UI: the triage queue by keyboard', () => {
+  test('accept with a priority, decline with a comment, duplicate, snooze; Esc closes; the count follows', async () => {
+    const { page } = await ui.newPage();
+    await signIn(page, ADMIN_EMAIL, ADMIN_PASSWORD);
+    await page.goto('/team/ENG/triage');
+    await queue(page).waitFor();
+    assert.equal(await queue(page).getByRole('listitem').count(), 5);
+    assert.match((await sidebarLink(page).textContent()) ?? '', /5/);
+    // Oldest first.
+    assert.match((await queue(page).getByRole('listitem').first().textContent()) ?? '', /Alpha crash/);
+
+    // J focuses the first; the preview shows it.
+    await page.keyboard.press('j');
+    assert.match(await focusedTitle(page), /Alpha crash/);
+    await page
+      .getByRole('region', { name: /^Preview/ })
+      .getByRole('heading', { name: 'Alpha crash' })
+      .waitFor();
+
+    // Esc closes a dialog and changes nothing.
+    await page.keyboard.press('1');
+    await page.getByRole('dialog', { name: /^Accept/ }).waitFor();
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
+    assert.equal((await stateOf(ids['Alpha crash']!)).type, 'triage');
+
+    // 1: accept with priority High (typed on the focused dropdown), Enter.
+    await page.keyboard.press('1');
+    await page.getByRole('dialog', { name: /^Accept/ }).waitFor();
+    await page.keyboard.press('h');
+    assert.equal(
+      await page.getByRole('dialog').getByRole('combobox', { name: 'Priority', exact: true }).inputValue(),
+      '2',
+    );
+    await page.keyboard.press('Enter');
+    await queue(page).getByText('Alpha crash').waitFor({ state: 'detached' });
+    await eventually(async () => (await stateOf(ids['Alpha crash']!)).type === 'unstarted', 'accepted');
+    assert.equal((await issue(ids['Alpha crash']!)).priority, 2);
+    assert.match(await focusedTitle(page), /Bravo typo/);
+
+    // 2: decline with a comment.
+    await page.keyboard.press('2');
+    await page.getByRole('dialog', { name: /^Decline/ }).waitFor();
+    await page.keyboard.type('Works as intended');
+    await page.keyboard.press('Control+Enter');
+    await queue(page).getByText('Bravo typo').waitFor({ state: 'detached' });
+    await eventually(async () => (await stateOf(ids['Bravo typo']!)).type === 'canceled', 'declined');
+    await eventually(async () => {
+      const c = await ui.t.get(`/api/issues/${ids['Bravo typo']}/comments`, ui.t.adminToken);
+      return c.body.comments?.some((x: any) => x.body === 'Works as intended');
+    }, 'the comment');
+
+    // 3: duplicate of the original, found by search, picked with the arrows.
+    assert.match(await focusedTitle(page), /Charlie login fails/);
+    await page.keyboard.press('3');
+    await page.getByRole('dialog', { name: /^Mark .* as duplicate/ }).waitFor();
+    await page.keyboard.type('Original login');
+    await page.getByRole('list', { name: 'Matching issues' }).getByText('Original login bug').waitFor();
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    await queue(page).getByText('Charlie login fails').waitFor({ state: 'detached' });
+    await eventually(
+      async () => (await stateOf(ids['Charlie login fails']!)).name === 'Duplicate',
+      'duplicate',
+    );
+    const rel = await ui.t.get(`/api/issues/${ids['Charlie login fails']}/relations`, ui.t.adminToken);
+    assert.ok(
+      JSON.stringify(rel.body).includes(originalId),
+      `a relation to the original: ${JSON.stringify(rel.body)}`,
+    );
+
+    // 4: snooze an hour: it leaves the queue and the count.
+    assert.match(await focusedTitle(page), /Delta slow/);
+    await page.keyboard.press('4');
+    await page.getByRole('dialog', { name: /^Snooze/ }).waitFor();
+    await page.keyboard.press('Enter');
+    await queue(page).getByText('Delta slow').waitFor({ state: 'detached' });
+    await eventually(async () => (await issue(ids['Delta slow']!)).snoozedUntilAt !== null, 'snoozed');
+    await eventually(
+      async () => /^Triage · ENG\s*1/.test((await sidebarLink(page).textContent()) ?? ''),
+      'count 1',
+    );
+    await screenshot(page, 'triage-after-actions');
+
+    // Its time passes (the snooze set in the past, as the clock moved on): it is back, and counted.
+    const past = new Date(Date.now() - 60_000).toISOString();
+    const woke = await ui.t.patch(
+      `/api/issues/${ids['Delta slow']}`,
+      { snoozedUntilAt: past },
+      ui.t.adminToken,
+    );
+    assert.equal(woke.status, 200, JSON.stringify(woke.body));
+    await queue(page).getByText('Delta slow').waitFor();
+    await eventually(
+      async () => /^Triage · ENG\s*2/.test((await sidebarLink(page).textContent()) ?? ''),
+      'count 2',
+    );
+  });
+
+  test('axe finds nothing serious: light and dark with the preview, a dialog open, and at phone width', async () => {
+    const found: string[] = [];
+    for (const scheme of ['light', 'dark'] as const) {
+      const { page } = await ui.newPage({ colorScheme: scheme });
+      await signIn(page, ADMIN_EMAIL, ADMIN_PASSWORD);
+      await page.goto('/team/ENG/triage');
+      await queue(page).waitFor();
+      await page.keyboard.press('j');
+      for (const v of await seriousViolations(page)) found.push(`${scheme}: ${v}`);
+      await page.keyboard.press('1');
+      await page.getByRole('dialog', { name: /^Accept/ }).waitFor();
+      for (const v of await seriousViolations(page)) found.push(`${scheme} accept dialog: ${v}`);
+      await page.keyboard.press('Escape');
+    }
+    const { page } = await ui.newPage({ viewport: PHONE });
+    await signIn(page, ADMIN_EMAIL, ADMIN_PASSWORD);
+    await page.goto('/team/ENG/triage');
+    await queue(page).waitFor();
+    await screenshot(page, 'triage-phone');
+    for (const v of await seriousViolations(page)) found.push(`phone: ${v}`);
+    // Nothing wider than the screen.
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert.ok(overflow <= 1, `the page is ${overflow}px wider than the phone`);
+    assert.deepEqual(found, []);
+  });
+});
