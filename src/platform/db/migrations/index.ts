@@ -46,6 +46,7 @@ import * as m0057 from './0057_git_branch_format.js';
 import * as m0058 from './0058_git_github_app.js';
 import * as m0059 from './0059_backups.js';
 import * as m0060 from './0060_import_jira_xml.js';
+import * as m0064 from './0064_import_progress.js';
 
 export interface Migration {
   version: number;
@@ -101,4 +102,5 @@ export const migrations: Migration[] = [
   { version: 58, ...m0058 },
   { version: 59, ...m0059 },
   { version: 60, ...m0060 },
+  { version: 64, ...m0064 },
 ];
