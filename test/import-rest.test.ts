@@ -3,7 +3,9 @@
 // the background to its report; a bad mapping and an unsafe server address
 // refused with nothing written; a second run of a source that is going on
 // refused (409); a stopped run resumed by the next POST; every step audited;
-// and a property: any body an admin sends is a 202 or a 4xx that writes nothing.
+// a run's progress against the file's size; the admin's users map (a missing
+// person imported as the chosen account, an unknown account refused); and a
+// property: any body an admin sends is a 202 or a 4xx that writes nothing.
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -92,6 +94,8 @@ describe('imports over REST', () => {
     assert.equal(run.counts['issue.created'], 2);
     assert.deepEqual(run.errors, ['R-3 (line 4): no title']);
     assert.equal(run.report.counts['issue.created'], 2);
+    // Two issues and one refused row: the whole file of three.
+    assert.deepEqual(run.progress, { done: 3, total: 3, unit: 'issue', percent: 100 });
     const issues = (await t.get('/api/issues?teamId=RST', t.adminToken)).body.issues;
     assert.deepEqual(issues.map((i: any) => i.title).sort(), ['First, with a comma', 'Second']);
     assert.equal((await auditOf('import.started', run.id)).length, 1);
@@ -189,6 +193,121 @@ describe('imports over REST', () => {
     await stopImports(t.ctx);
   });
 
+  test('progress while a run goes on: done of the total, short of 100% until it completes', async () => {
+    // 250 rows are three pages of 100: the run records each page as it goes.
+    const rows = Array.from({ length: 250 }, (_, i) => `P-${i + 1},Issue ${i + 1},Todo`);
+    const res = await t.post(
+      '/api/admin/imports',
+      {
+        source: 'csv',
+        csv: ['Key,Summary,Status', ...rows].join('\n'),
+        mapping: { ...MAPPING, team: 'PRG' },
+        dryRun: true,
+      },
+      t.adminToken,
+    );
+    assert.equal(res.status, 202, JSON.stringify(res.body));
+    assert.equal(res.body.importRun.progress.done, 0);
+    const seen: { done: number; total: number | null; percent: number | null }[] = [];
+    for (let i = 0; i < 600; i++) {
+      const run = (await t.get(`/api/admin/imports/${res.body.importRun.id}`, t.adminToken)).body.importRun;
+      seen.push(run.progress);
+      if (run.status !== 'running') break;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    const last = seen.at(-1)!;
+    assert.deepEqual(last, { done: 250, total: 250, unit: 'issue', percent: 100 });
+    for (const p of seen.slice(0, -1)) {
+      assert.ok(p.total === null || p.total === 250, JSON.stringify(p));
+      assert.ok(
+        p.percent === null ||
+          (p.percent <= 99 && p.percent === Math.min(99, Math.floor((p.done * 100) / 250))),
+      );
+      assert.ok([0, 100, 200].includes(p.done), `progress moves a page at a time: ${JSON.stringify(p)}`);
+    }
+  });
+
+  test('a users map: the chosen account stands for a missing person; an unknown account is a 400', async () => {
+    const other = await t.userWithRole('member');
+    const otherId = (await t.get('/api/auth/me', other.token)).body.user.id;
+    const file = [
+      'Key,Summary,Assignee',
+      'U-1,Mapped,Someone.Else@Elsewhere.example',
+      'U-2,Unmapped,nobody@elsewhere.example',
+    ].join('\n');
+    const mapping = { team: 'UMAP', columns: { key: 'Key', title: 'Summary', assignee: 'Assignee' } };
+    const dry = await ended(
+      (await t.post('/api/admin/imports', { source: 'csv', csv: file, mapping, dryRun: true }, t.adminToken))
+        .body.importRun.id,
+    );
+    assert.deepEqual(dry.report.missingUsers, ['nobody@elsewhere.example', 'someone.else@elsewhere.example']);
+
+    const tables = await tablesToWatch(t.ctx.db);
+    const before = await digest(t.ctx.db, tables);
+    const unknown = await t.post(
+      '/api/admin/imports',
+      {
+        source: 'csv',
+        csv: file,
+        mapping,
+        userMap: { 'someone.else@elsewhere.example': crypto.randomUUID() },
+      },
+      t.adminToken,
+    );
+    assert.equal(unknown.status, 400, JSON.stringify(unknown.body));
+    assert.equal(unknown.body.error.details[0].field, '/userMap');
+    assert.deepEqual(changedTables(before, await digest(t.ctx.db, tables)), []);
+
+    const mappedDry = await ended(
+      (
+        await t.post(
+          '/api/admin/imports',
+          {
+            source: 'csv',
+            csv: file,
+            mapping,
+            dryRun: true,
+            userMap: { 'someone.else@elsewhere.example': otherId },
+          },
+          t.adminToken,
+        )
+      ).body.importRun.id,
+    );
+    assert.deepEqual(
+      mappedDry.report.missingUsers,
+      ['nobody@elsewhere.example'],
+      'a mapped person is not missing',
+    );
+    assert.equal(mappedDry.counts['user.mapped'], 1);
+
+    // Keys are matched whatever their case, as the source's emails are.
+    const run = await ended(
+      (
+        await t.post(
+          '/api/admin/imports',
+          { source: 'csv', csv: file, mapping, userMap: { 'SOMEONE.else@elsewhere.example': otherId } },
+          t.adminToken,
+        )
+      ).body.importRun.id,
+    );
+    assert.equal(run.status, 'completed', JSON.stringify(run.errors));
+    const issues = (await t.get('/api/issues?teamId=UMAP', t.adminToken)).body.issues as any[];
+    const byTitle = new Map(issues.map((i) => [i.title, i]));
+    assert.equal(byTitle.get('Mapped').assigneeId, otherId);
+    const placeholder = byTitle.get('Unmapped').assigneeId;
+    assert.ok(placeholder && placeholder !== otherId);
+    const users = await t.ctx.db
+      .selectFrom('users')
+      .select(['email', 'status'])
+      .where('email', 'ilike', '%elsewhere.example')
+      .execute();
+    assert.deepEqual(
+      users,
+      [{ email: 'nobody@elsewhere.example', status: 'suspended' }],
+      'no placeholder for the mapped one',
+    );
+  });
+
   test('property: any body an admin posts is a 202 or a 4xx that writes nothing', async () => {
     const tables = await tablesToWatch(t.ctx.db);
     const cell = fc.oneof(fc.string({ maxLength: 8 }), fc.constantFrom('"', '\n', ',', 'Summary', 'Todo'));
@@ -218,6 +337,18 @@ describe('imports over REST', () => {
         source: fc.constantFrom('linear', 'jira'),
         url: fc.string({ maxLength: 30 }),
         apiKey: fc.string(),
+      }),
+      // The users map: any keys, ids that are no account, not uuids, or not strings.
+      fc.record({
+        source: fc.constant('csv'),
+        csv: fc.constant(FILE),
+        mapping: fc.constant({ ...MAPPING, team: 'PMAP' }),
+        dryRun: fc.constant(true),
+        userMap: fc.dictionary(
+          fc.oneof(fc.string({ maxLength: 12 }), fc.emailAddress()),
+          fc.oneof(fc.uuid(), fc.string({ maxLength: 8 }), fc.integer()) as fc.Arbitrary<unknown>,
+          { maxKeys: 3 },
+        ),
       }),
       fc.anything(),
     );

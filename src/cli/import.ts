@@ -130,7 +130,8 @@ try {
       dryRun,
       onProgress: (p) =>
         console.log(
-          `${p.issues} issues read: ${p.counts['issue.created'] ?? 0} ${dryRun ? 'to create' : 'created'}, ` +
+          `${p.issues} issues read${p.total ? ` (${p.total.unit === 'page' ? `page ${p.pages} of ${p.total.count}` : `of ${p.total.count}`})` : ''}: ` +
+            `${p.counts['issue.created'] ?? 0} ${dryRun ? 'to create' : 'created'}, ` +
             `${p.counts['issue.existing'] ?? 0} already there, ${p.counts['issue.failed'] ?? 0} refused`,
         ),
     },

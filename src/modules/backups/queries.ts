@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { type Selectable, sql } from 'kysely';
 import type { Db } from '../../platform/db/database.js';
 import type { BackupRunsTable } from '../../platform/db/tables-import.js';
+import { runById, runsPage } from '../../platform/list/runs.js';
 
 export type BackupRunRow = Selectable<BackupRunsTable>;
 
@@ -145,24 +146,7 @@ export async function markPruned(db: Db, id: string): Promise<void> {
 }
 
 /** Runs newest first, a page at a time, with their total. */
-export async function listRuns(db: Db, page: { limit: number; offset: number }) {
-  const [rows, total] = await Promise.all([
-    db
-      .selectFrom('backup_runs')
-      .selectAll()
-      .orderBy('created_at', 'desc')
-      .orderBy('id')
-      .limit(page.limit)
-      .offset(page.offset)
-      .execute(),
-    db
-      .selectFrom('backup_runs')
-      .select((eb) => eb.fn.countAll<string>().as('n'))
-      .executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(total.n) };
-}
+export const listRuns = (db: Db, page: { limit: number; offset: number }) =>
+  runsPage(db, 'backup_runs', page);
 
-export function findRun(db: Db, id: string) {
-  return db.selectFrom('backup_runs').selectAll().where('id', '=', id).executeTakeFirst();
-}
+export const findRun = (db: Db, id: string) => runById(db, 'backup_runs', id);

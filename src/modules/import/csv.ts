@@ -323,6 +323,8 @@ export function csvSource(name: string, text: string, rawMapping: unknown): Impo
           issues: slice.filter((x): x is ImportIssue => typeof x !== 'string'),
           refused: slice.filter((x): x is string => typeof x === 'string'),
           next,
+          // Every row is an issue or a refusal: the file's size is known.
+          total: { count: issues.length, unit: 'issue' as const },
         };
       }
     },

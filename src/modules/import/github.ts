@@ -156,8 +156,13 @@ const UPLOAD_PATH = /^\/(user-attachments\/(assets|files)|storage\/user)\//;
 
 /** The `page` of the `rel="next"` link, or null on the last page. */
 export function nextPage(link: string | undefined): string | null {
-  const next = link?.split(',').find((part) => /rel="next"/.test(part));
-  const url = next && /<([^>]+)>/.exec(next)?.[1];
+  return pageOfLink(link, 'next');
+}
+
+/** The page number a Link header's `rel` points at (`next`, `last`), or null. */
+function pageOfLink(link: string | undefined, rel: string): string | null {
+  const part = link?.split(',').find((p) => p.includes(`rel="${rel}"`));
+  const url = part && /<([^>]+)>/.exec(part)?.[1];
   if (!url) return null;
   return new URL(url).searchParams.get('page');
 }
@@ -339,13 +344,23 @@ export function githubSource(opts: GithubSourceOptions): ImportSource {
         per_page: pageSize,
         page: cursor === null ? 1 : Math.max(1, Number.parseInt(cursor, 10) || 1),
       });
+      let at = cursor === null ? 1 : Math.max(1, Number.parseInt(cursor, 10) || 1);
       for await (const res of pages) {
         const issues: ImportIssue[] = [];
         for (const item of res.data as GithubIssue[]) {
           if (item.pull_request) continue;
           issues.push(await toIssue(item));
         }
-        yield { issues, next: nextPage(res.headers.link) };
+        // GitHub tells how many pages there are (the last one's link), not how many issues: pull
+        // requests share the list. On the last page there is no such link: this page is the last.
+        const next = nextPage(res.headers.link);
+        const last = Number(pageOfLink(res.headers.link, 'last') ?? (next ? Number.NaN : at));
+        yield {
+          issues,
+          next,
+          ...(Number.isInteger(last) && last > 0 ? { total: { count: last, unit: 'page' as const } } : {}),
+        };
+        at++;
       }
     },
   };

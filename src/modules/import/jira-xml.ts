@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { XMLParser } from 'fast-xml-parser';
 import type { StateType } from '../../platform/db/tables.js';
-import { emailOf, priorityOf, relationTypeOf, stateTypeOf, teamKeyOf } from './jira.js';
+import { emailOf, jiraReference, priorityOf, relationTypeOf, stateTypeOf, teamKeyOf } from './jira.js';
 import { htmlToMarkdown } from './jira-html.js';
 import {
   type ImportAttachment,
@@ -336,19 +336,13 @@ export function jiraXmlSource(opts: JiraXmlSourceOptions): ImportSource {
           projects.set(epic, p);
         }
       }
-      return {
+      return jiraReference({
         users: [...people.values()].map((p) => ({ email: p.email, name: p.name })),
-        teams: [...teams].map(([key, t]) => ({ key, ...t })),
-        states: [...states].map(([key, s]) => ({ key, ...s })),
-        labels: [...labels].map(([key, l]) => ({ key, ...l })),
-        projects: [...projects].map(([key, p]) => ({
-          key: `epic:${key}`,
-          name: p.name.replace(/\s+/g, ' ').trim().slice(0, 255) || key,
-          teamRefs: [...p.teamRefs],
-        })),
-        milestones: [],
-        cycles: [],
-      };
+        teams,
+        states,
+        labels,
+        epics: projects,
+      });
     },
     async *issues(cursor: string | null): AsyncIterable<IssuePage> {
       // Duplicates are refused once, on the first page of a run that starts from the top.
@@ -363,6 +357,11 @@ export function jiraXmlSource(opts: JiraXmlSourceOptions): ImportSource {
       const issues = items.filter((i) => !duplicates.has(i) && !isEpic(i));
       const missingKey = start === 0 ? items.filter((i) => !keyOf(i)).length : 0;
       for (let n = 0; n < missingKey; n++) refused.push('an item without a <key> is skipped');
+      // What a run from the top reads: every refusal above and every item with a key.
+      const total = {
+        count: duplicates.size + items.filter((i) => !keyOf(i)).length + issues.filter(keyOf).length,
+        unit: 'issue' as const,
+      };
       let at = start;
       do {
         const slice = issues.slice(at, at + PAGE_SIZE).filter((i) => keyOf(i));
@@ -370,6 +369,7 @@ export function jiraXmlSource(opts: JiraXmlSourceOptions): ImportSource {
         yield {
           issues: slice.map(toIssue),
           next: at < issues.length ? String(at) : null,
+          total,
           ...(refused.length ? { refused: refused.splice(0) } : {}),
         };
       } while (at < issues.length);

@@ -14,11 +14,13 @@ import { adfToMarkdown } from './jira-adf.js';
 import { wikiToMarkdown } from './jira-wiki.js';
 import {
   type ImportComment,
+  type ImportCycle,
   ImportInputError,
   type ImportIssue,
   type ImportReference,
   type ImportRelation,
   type ImportSource,
+  type ImportUser,
   type IssuePage,
 } from './model.js';
 
@@ -238,6 +240,31 @@ export function sprintOf(v: unknown): JiraSprint | null {
   return { id, name, state: attrs.get('state'), startDate: date('startDate'), endDate: date('endDate') };
 }
 
+/** What both Jira sources (REST and the XML export) read before the issues, as the import model: epics are projects. */
+export function jiraReference(r: {
+  users: ImportUser[];
+  teams: Map<string, { teamKey: string; name: string }>;
+  states: Map<string, { teamRef: string; name: string; type: StateType | undefined }>;
+  labels: Map<string, { teamRef: string; name: string }>;
+  /** By epic key: its summary (or key) and the teams whose issues are in it. */
+  epics: Map<string, { name: string; teamRefs: Set<string> }>;
+  cycles?: ImportCycle[];
+}): ImportReference {
+  return {
+    users: r.users,
+    teams: [...r.teams].map(([key, t]) => ({ key, ...t })),
+    states: [...r.states].map(([key, s]) => ({ key, ...s })),
+    labels: [...r.labels].map(([key, l]) => ({ key, ...l })),
+    projects: [...r.epics].map(([key, e]) => ({
+      key: `epic:${key}`,
+      name: e.name.replace(/\s+/g, ' ').trim().slice(0, 255) || key,
+      teamRefs: [...e.teamRefs],
+    })),
+    milestones: [],
+    cycles: r.cycles ?? [],
+  };
+}
+
 const isEpicType = (t: JiraIssueType | undefined) =>
   !!t && !t.subtask && (t.hierarchyLevel === 1 || t.name?.toLowerCase() === 'epic');
 
@@ -444,6 +471,8 @@ export function jiraSource(opts: JiraSourceOptions): ImportSource {
   }
 
   const site = new URL(base).origin;
+  /** The query's issues (epics are projects), counted by the reference pass: the run's total. */
+  let counted: number | null = null;
   return {
     kind: 'jira',
     name: `jira:${base}`,
@@ -482,6 +511,7 @@ export function jiraSource(opts: JiraSourceOptions): ImportSource {
         if (email && !users.get(email)) users.set(email, u?.displayName);
       };
       let token: string | null = null;
+      let issueCount = 0;
       do {
         const page = await search(ordered, fields, token);
         for (const i of page.issues) {
@@ -499,6 +529,7 @@ export function jiraSource(opts: JiraSourceOptions): ImportSource {
             epics.set(i.key, e);
             continue;
           }
+          issueCount++;
           const s = i.fields.status;
           if (s) states.set(`status:${s.id}:${teamRef}`, { teamRef, name: s.name, type: stateTypeOf(s) });
           for (const u of [i.fields.assignee, i.fields.reporter, i.fields.creator]) person(u);
@@ -511,6 +542,7 @@ export function jiraSource(opts: JiraSourceOptions): ImportSource {
         }
         token = page.next;
       } while (token);
+      counted = issueCount;
 
       // Epics the issues belong to that the query left out: read by key.
       const missing = [...wanted.keys()].filter((k) => !epics.has(k));
@@ -526,18 +558,13 @@ export function jiraSource(opts: JiraSourceOptions): ImportSource {
       }
       for (const [key, refs] of wanted) for (const r of refs) epics.get(key)?.teamRefs.add(r);
 
-      return {
+      // An epic no issue of the query belongs to is still a project: the query named it.
+      return jiraReference({
         users: [...users].map(([email, name]) => ({ email, name })),
-        teams: [...teams].map(([key, t]) => ({ key, ...t })),
-        states: [...states].map(([key, s]) => ({ key, ...s })),
-        labels: [...labels].map(([key, l]) => ({ key, ...l })),
-        // An epic no issue of the query belongs to is still a project: the query named it.
-        projects: [...epics].map(([key, e]) => ({
-          key: `epic:${key}`,
-          name: e.name.replace(/\s+/g, ' ').trim().slice(0, 255) || key,
-          teamRefs: [...e.teamRefs],
-        })),
-        milestones: [],
+        teams,
+        states,
+        labels,
+        epics,
         cycles: [...cycles].map(([key, c]) => ({
           key,
           teamRef: c.teamRef,
@@ -545,7 +572,7 @@ export function jiraSource(opts: JiraSourceOptions): ImportSource {
           startsAt: c.sprint.startDate!,
           endsAt: c.sprint.endDate!,
         })),
-      };
+      });
     },
     async *issues(cursor: string | null): AsyncIterable<IssuePage> {
       const f = await customFields();
@@ -580,7 +607,11 @@ export function jiraSource(opts: JiraSourceOptions): ImportSource {
         const issues: ImportIssue[] = [];
         for (const i of page.issues) if (!isEpicType(i.fields.issuetype)) issues.push(await toIssue(i, f));
         token = page.next;
-        yield { issues, next: token === null ? null : `${queryTag}:${token}` };
+        yield {
+          issues,
+          next: token === null ? null : `${queryTag}:${token}`,
+          ...(counted === null ? {} : { total: { count: counted, unit: 'issue' as const } }),
+        };
       } while (token);
     },
   };

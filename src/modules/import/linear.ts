@@ -157,6 +157,26 @@ export function linearSource(opts: LinearSourceOptions): ImportSource {
     return out;
   }
 
+  /**
+   * How many issues the source holds: the sum of its teams' issueCount (the
+   * issues list counts none). Null when the server does not answer it: the
+   * run goes on without a total rather than fail for it.
+   */
+  async function issueTotal(): Promise<number | null> {
+    try {
+      const teams = await all<{ issueCount?: unknown }>('teams', 'issueCount');
+      let sum = 0;
+      for (const t of teams) {
+        if (typeof t.issueCount !== 'number' || !Number.isInteger(t.issueCount)) return null;
+        sum += t.issueCount;
+      }
+      return sum;
+    } catch (err) {
+      if (opts.signal?.aborted) throw err;
+      return null;
+    }
+  }
+
   /** The rest of an issue's nested list after its first page. */
   async function rest<T>(issueId: string, field: string, selection: string, first: Connection<T>) {
     const out = [...first.nodes];
@@ -302,6 +322,7 @@ export function linearSource(opts: LinearSourceOptions): ImportSource {
       };
     },
     async *issues(cursor: string | null): AsyncIterable<IssuePage> {
+      const total = await issueTotal();
       let after = cursor;
       for (;;) {
         const data: { issues: Connection<LinearIssue> } = await request(
@@ -311,7 +332,11 @@ export function linearSource(opts: LinearSourceOptions): ImportSource {
         const issues: ImportIssue[] = [];
         for (const i of data.issues.nodes) issues.push(await toIssue(i));
         const next = data.issues.pageInfo.hasNextPage ? data.issues.pageInfo.endCursor : null;
-        yield { issues, next };
+        yield {
+          issues,
+          next,
+          ...(total === null ? {} : { total: { count: total, unit: 'issue' as const } }),
+        };
         if (!next) return;
         after = next;
       }

@@ -132,6 +132,17 @@ export interface IssuePage {
   next: string | null;
   /** Records the adapter refused (a CSV row without a title...), reported and counted as failed. */
   refused?: string[] | undefined;
+  /** How much the whole source holds, when it says; absent: unknown (never guessed). */
+  total?: SourceTotal | undefined;
+}
+
+/**
+ * The size of a source: its issues (each issue and each refused record counts
+ * one), or its pages of issues when only those are known (GitHub's last page).
+ */
+export interface SourceTotal {
+  count: number;
+  unit: 'issue' | 'page';
 }
 
 /** How a source's files are recognised and fetched, for the runner to copy them. */

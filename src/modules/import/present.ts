@@ -28,11 +28,42 @@ export const ImportRunSchema = Type.Object({
     description:
       'When the run ended: counts, missingUsers (emails without an account: placeholders), unknownStates, errors',
   }),
+  progress: Type.Object(
+    {
+      done: Type.Integer({ description: 'Issues (or, when `unit` is page, pages) read so far' }),
+      total: Type.Union([Type.Integer(), Type.Null()], {
+        description:
+          'How many the source holds, when it says (a file is counted, Jira counts its query, the hosted tracker its teams, GitHub gives its pages); null: unknown',
+      }),
+      unit: Type.Union([Type.Literal('issue'), Type.Literal('page')]),
+      percent: Type.Union([Type.Integer({ minimum: 0, maximum: 100 }), Type.Null()], {
+        description: 'done of total, at most 99 until the run completes, 100 once it has; null while unknown',
+      }),
+    },
+    { description: 'How far the run is' },
+  ),
   createdById: Type.Union([Type.String(), Type.Null()]),
   createdAt: Timestamp,
   updatedAt: Timestamp,
   finishedAt: Type.Union([Timestamp, Type.Null()]),
 });
+
+/** How far a run is: what it read against what the source holds, in the source's unit. */
+export function progressOf(r: ImportRunRow) {
+  const unit = r.total_unit ?? 'issue';
+  const done = unit === 'page' ? r.pages_read : r.issues_read;
+  const total = r.total;
+  // A source may grow while it is read (a Jira query): never past 99% before the run has completed.
+  const percent =
+    r.status === 'completed'
+      ? 100
+      : total === null
+        ? null
+        : total === 0
+          ? 0
+          : Math.min(99, Math.floor((done * 100) / total));
+  return { done, total, unit, percent };
+}
 
 export function presentRun(r: ImportRunRow) {
   return {
@@ -44,6 +75,7 @@ export function presentRun(r: ImportRunRow) {
     counts: r.counts,
     errors: r.errors,
     report: r.report ?? null,
+    progress: progressOf(r),
     createdById: r.created_by,
     createdAt: r.created_at.toISOString(),
     updatedAt: r.updated_at.toISOString(),

@@ -6,6 +6,7 @@ import { sql } from 'kysely';
 import type { Db } from '../../platform/db/database.js';
 import type { StateType, UserRow } from '../../platform/db/tables.js';
 import type { ImportRunsTable } from '../../platform/db/tables-import.js';
+import { runById, runsPage } from '../../platform/list/runs.js';
 
 // ---- runs
 
@@ -28,27 +29,10 @@ export async function lockSource(db: Db, source: string): Promise<void> {
 }
 
 /** Runs newest first, a page at a time, with their total. */
-export async function listRuns(db: Db, page: { limit: number; offset: number }) {
-  const [rows, total] = await Promise.all([
-    db
-      .selectFrom('import_runs')
-      .selectAll()
-      .orderBy('created_at', 'desc')
-      .orderBy('id')
-      .limit(page.limit)
-      .offset(page.offset)
-      .execute(),
-    db
-      .selectFrom('import_runs')
-      .select((eb) => eb.fn.countAll<string>().as('n'))
-      .executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(total.n) };
-}
+export const listRuns = (db: Db, page: { limit: number; offset: number }) =>
+  runsPage(db, 'import_runs', page);
 
-export function findRun(db: Db, id: string) {
-  return db.selectFrom('import_runs').selectAll().where('id', '=', id).executeTakeFirst();
-}
+export const findRun = (db: Db, id: string) => runById(db, 'import_runs', id);
 
 /** The latest run of `source` that did not finish (a writing run, not a dry one): where a new run resumes. */
 export function findUnfinishedRun(db: Db, source: string) {
@@ -73,6 +57,9 @@ export async function updateRun(
     errors?: string[];
     report?: unknown;
     finished?: boolean;
+    /** Issues and pages read so far: written with the cursor, so a resumed run goes on from both. */
+    read?: { issues: number; pages: number };
+    total?: { count: number; unit: 'issue' | 'page' } | null;
   },
 ): Promise<void> {
   await db
@@ -85,6 +72,10 @@ export async function updateRun(
       ...(patch.errors !== undefined ? { errors: JSON.stringify(patch.errors) } : {}),
       ...(patch.report !== undefined ? { report: JSON.stringify(patch.report) } : {}),
       ...(patch.finished ? { finished_at: sql`now()` } : {}),
+      ...(patch.read ? { issues_read: patch.read.issues, pages_read: patch.read.pages } : {}),
+      ...(patch.total !== undefined
+        ? { total: patch.total?.count ?? null, total_unit: patch.total?.unit ?? null }
+        : {}),
     })
     .where('id', '=', id)
     .execute();
@@ -184,6 +175,17 @@ export function liveUserByEmail(db: Db, email: string): Promise<UserRow | undefi
     .where(sql<boolean>`lower(email) = ${email.toLowerCase()}`)
     .where('deleted_at', 'is', null)
     .executeTakeFirst();
+}
+
+/** The live users among `ids` (an admin's map of the source's people to accounts here). */
+export function liveUsersByIds(db: Db, ids: readonly string[]): Promise<UserRow[]> {
+  if (ids.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('users')
+    .selectAll()
+    .where('id', 'in', [...new Set(ids)])
+    .where('deleted_at', 'is', null)
+    .execute();
 }
 
 /** Whom the CLI imports as unless told: the oldest active admin. */

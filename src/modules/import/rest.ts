@@ -57,6 +57,13 @@ const Mapping = Type.Object(
   { additionalProperties: false },
 );
 
+/** The dry run's missing people → accounts here (runner.ts RunOptions.userMap). */
+const UserMap = Type.Record(Type.String({ minLength: 3, maxLength: 320, pattern: '@' }), Uuid, {
+  maxProperties: 5000,
+  description:
+    "A person's email as the source gives it (the dry run's missingUsers) → the id of an account here that stands for them; anyone left out is matched by email, else gets a placeholder",
+});
+
 const StartBody = Type.Union([
   Type.Object(
     {
@@ -71,6 +78,7 @@ const StartBody = Type.Union([
         maxLength: 500,
         description: 'An API key of the source; not stored',
       }),
+      userMap: Type.Optional(UserMap),
       dryRun: Type.Optional(Type.Boolean()),
     },
     { additionalProperties: false },
@@ -81,6 +89,7 @@ const StartBody = Type.Union([
       csv: Type.String({ minLength: 1, description: 'The file, as text' }),
       mapping: Mapping,
       name: Type.Optional(OneLineText(100)),
+      userMap: Type.Optional(UserMap),
       dryRun: Type.Optional(Type.Boolean()),
     },
     { additionalProperties: false },
@@ -112,6 +121,7 @@ const StartBody = Type.Union([
           description: "A login's email, for people whose email GitHub does not show",
         }),
       ),
+      userMap: Type.Optional(UserMap),
       dryRun: Type.Optional(Type.Boolean()),
     },
     { additionalProperties: false },
@@ -144,6 +154,7 @@ const StartBody = Type.Union([
           description: 'Import every issue into this team (its key) instead of a team per Jira project',
         }),
       ),
+      userMap: Type.Optional(UserMap),
       dryRun: Type.Optional(Type.Boolean()),
     },
     { additionalProperties: false },
@@ -168,6 +179,7 @@ const StartBody = Type.Union([
           description: 'A username or account id → email, for people the export names only by id',
         }),
       ),
+      userMap: Type.Optional(UserMap),
       dryRun: Type.Optional(Type.Boolean()),
     },
     { additionalProperties: false },

@@ -37,11 +37,16 @@ import { createState } from '../states/service.js';
 import { createTeam } from '../teams/service.js';
 import { insertAccount } from '../users/service.js';
 import { copyFiles, type FileOptions, rewriteLinks, wantedFiles } from './files.js';
-import type { ImportIssue, ImportReference, ImportSource, ImportState } from './model.js';
+import type { ImportIssue, ImportReference, ImportSource, ImportState, SourceTotal } from './model.js';
 import * as q from './queries.js';
 
 export interface ImportProgress {
+  /** Issues read so far (created, found, refused), earlier attempts of a resumed run included. */
   issues: number;
+  /** Pages of the source read so far. */
+  pages: number;
+  /** How much the source holds, when it says. */
+  total: SourceTotal | null;
   counts: Record<string, number>;
 }
 
@@ -66,6 +71,12 @@ export interface RunOptions {
   onProgress?: (p: ImportProgress) => void;
   /** How files are fetched (tests inject a resolver); private addresses follow WEBHOOK_ALLOW_PRIVATE. */
   files?: Pick<FileOptions, 'resolver'>;
+  /**
+   * The source's people (their email as the source gives it, the dry run's
+   * missing users) → the id of an account here that stands for them. Anyone
+   * not in it is matched by email, else gets a placeholder.
+   */
+  userMap?: Record<string, string> | undefined;
 }
 
 /** Errors kept on a run: enough to act on, bounded whatever the source holds. */
@@ -101,6 +112,8 @@ class Run {
     readonly runId: string,
     readonly dryRun: boolean,
     private readonly fileOptions: FileOptions,
+    /** Lower-cased source email → account id (RunOptions.userMap). */
+    private readonly userMap: ReadonlyMap<string, string> = new Map(),
   ) {
     this.quiet = { ...ctx, eventHandlers: ctx.eventHandlers.filter((h) => h === issueHistoryHandler) };
   }
@@ -163,7 +176,11 @@ class Run {
   async user(rawEmail: string, name?: string | null): Promise<Actor | null> {
     const email = rawEmail.trim().toLowerCase();
     if (this.users.has(email)) return this.users.get(email) ?? null;
-    let row = await q.liveUserByEmail(this.ctx.db, email);
+    // The admin's map first; an account deleted since falls back to the email.
+    const mappedId = this.userMap.get(email);
+    const mapped = mappedId ? (await q.liveUsersByIds(this.ctx.db, [mappedId]))[0] : undefined;
+    if (mapped) this.count('user.mapped');
+    let row = mapped ?? (await q.liveUserByEmail(this.ctx.db, email));
     if (!row) {
       this.missingUsers.add(email);
       if (this.dryRun) {
@@ -517,6 +534,8 @@ export interface OpenedRun {
   id: string;
   cursor: string | null;
   resumed: boolean;
+  /** What the run read before it stopped (zero for a new run): a resumed run goes on counting. */
+  read: { issues: number; pages: number };
 }
 
 /**
@@ -563,7 +582,13 @@ export async function openRun(
       metadata: { kind: source.kind, source: source.name, dryRun, resumed: !!existing },
     });
     active.add(id);
-    return { id, cursor: dryRun ? null : (existing?.cursor ?? null), resumed: !!existing };
+    const goesOn = !dryRun && !!existing?.cursor;
+    return {
+      id,
+      cursor: goesOn ? existing.cursor : null,
+      resumed: !!existing,
+      read: goesOn ? { issues: existing.issues_read, pages: existing.pages_read } : { issues: 0, pages: 0 },
+    };
   });
 }
 
@@ -597,11 +622,16 @@ export async function continueRun(
 ): Promise<ImportReport> {
   const dryRun = opts.dryRun ?? false;
   const runId = opened.id;
-  const run = new Run(ctx, admin, source, runId, dryRun, {
-    allowPrivate: ctx.config.webhookAllowPrivate,
-    resolver: opts.files?.resolver,
-    signal: opts.signal,
-  });
+  const userMap = new Map(Object.entries(opts.userMap ?? {}).map(([k, v]) => [k.trim().toLowerCase(), v]));
+  const run = new Run(
+    ctx,
+    admin,
+    source,
+    runId,
+    dryRun,
+    { allowPrivate: ctx.config.webhookAllowPrivate, resolver: opts.files?.resolver, signal: opts.signal },
+    userMap,
+  );
   const report = (status: ImportReport['status']): ImportReport => ({
     runId,
     source: source.name,
@@ -632,10 +662,18 @@ export async function continueRun(
     return done;
   };
   let cursor = opened.cursor;
-  let issues = 0;
+  const read = { ...opened.read };
+  let total: SourceTotal | null = null;
   try {
     await run.reference(await source.reference());
+    // A new attempt starts from its cursor: what an earlier one counted beyond it is read again.
+    await q.updateRun(ctx.db, runId, { read, total });
     for await (const page of source.issues(cursor)) {
+      // The size is shown as soon as the source tells it, before the page is written.
+      if (page.total && (page.total.count !== total?.count || page.total.unit !== total.unit)) {
+        total = page.total;
+        await q.updateRun(ctx.db, runId, { total });
+      }
       for (const message of page.refused ?? []) {
         run.count('issue.failed');
         run.error(message);
@@ -650,15 +688,17 @@ export async function continueRun(
           run.count('issue.failed');
           run.error(`${issue.identifier}: ${err.message}${detailsOf(err)}`);
         }
-        issues++;
       }
       cursor = page.next;
+      read.issues += page.issues.length + (page.refused?.length ?? 0);
+      read.pages++;
       await q.updateRun(ctx.db, runId, {
         counts: run.counts,
         errors: run.errors,
+        read,
         ...(dryRun ? {} : { cursor }),
       });
-      opts.onProgress?.({ issues, counts: run.counts });
+      opts.onProgress?.({ ...read, total, counts: run.counts });
     }
   } catch (err) {
     run.error(`stopped: ${(err as Error).message}`);

@@ -23,36 +23,42 @@ import { ImportInputError, type ImportSource } from './model.js';
 import * as q from './queries.js';
 import { continueRun, openRun } from './runner.js';
 
-export type StartImportInput =
-  | { source: 'linear'; url: string; apiKey: string; dryRun?: boolean }
-  | { source: 'csv'; csv: string; mapping: unknown; name?: string; dryRun?: boolean }
-  | {
-      source: 'github';
-      repo: string;
-      token?: string;
-      apiUrl?: string;
-      team?: string;
-      users?: Record<string, string>;
-      dryRun?: boolean;
-    }
-  | {
-      source: 'jira';
-      url: string;
-      jql: string;
-      email?: string;
-      apiToken?: string;
-      pat?: string;
-      team?: string;
-      dryRun?: boolean;
-    }
-  | {
-      source: 'jira-xml';
-      xml: string;
-      name?: string;
-      team?: string;
-      users?: Record<string, string>;
-      dryRun?: boolean;
-    };
+/** What every source takes besides its own fields. */
+interface RunInput {
+  dryRun?: boolean;
+  /** The source's people (email) → account ids here. */
+  userMap?: Record<string, string>;
+}
+
+export type StartImportInput = RunInput &
+  (
+    | { source: 'linear'; url: string; apiKey: string }
+    | { source: 'csv'; csv: string; mapping: unknown; name?: string }
+    | {
+        source: 'github';
+        repo: string;
+        token?: string;
+        apiUrl?: string;
+        team?: string;
+        users?: Record<string, string>;
+      }
+    | {
+        source: 'jira';
+        url: string;
+        jql: string;
+        email?: string;
+        apiToken?: string;
+        pat?: string;
+        team?: string;
+      }
+    | {
+        source: 'jira-xml';
+        xml: string;
+        name?: string;
+        team?: string;
+        users?: Record<string, string>;
+      }
+  );
 
 /** The runs this process goes on with after their request was answered, by run id. */
 const background = new Map<string, { ctx: AppContext; stop: AbortController; done: Promise<void> }>();
@@ -113,6 +119,16 @@ async function sourceOf(
   }
 }
 
+/** The map with its emails lower-cased, each naming an account here (400 on `/userMap` naming one that does not). */
+async function checkUserMap(ctx: AppContext, raw: Record<string, string> | undefined) {
+  const map: Record<string, string> = {};
+  for (const [email, id] of Object.entries(raw ?? {})) map[email.trim().toLowerCase()] = id;
+  const live = new Set((await q.liveUsersByIds(ctx.db, Object.values(map))).map((u) => u.id));
+  const unknown = Object.entries(map).find(([, id]) => !live.has(id));
+  if (unknown) throw invalidField('userMap', `${unknown[0]}: no account here has the id ${unknown[1]}`);
+  return map;
+}
+
 /** Cloud's email and API token, or Data Center's personal access token: exactly one of the two. */
 function jiraAuthOf(input: { email?: string; apiToken?: string; pat?: string }) {
   if (input.pat && !input.email && !input.apiToken) return { pat: input.pat };
@@ -123,13 +139,14 @@ function jiraAuthOf(input: { email?: string; apiToken?: string; pat?: string }) 
 /** Checks the input, opens the run and starts it after the answer; returns the run as stored. */
 export async function startImport(ctx: AppContext, actor: Actor, input: StartImportInput) {
   assertAdmin(actor);
+  const userMap = await checkUserMap(ctx, input.userMap);
   // Stopping the server ends the run's requests to its source, not only the run between issues.
   const stop = new AbortController();
   const source = await sourceOf(ctx, input, stop.signal);
   const dryRun = input.dryRun ?? false;
   const opened = await openRun(ctx, actor, source, { dryRun });
   const done = outsideDbTimeBudget(() =>
-    continueRun(ctx, actor, source, opened, { dryRun, signal: stop.signal }).then(
+    continueRun(ctx, actor, source, opened, { dryRun, userMap, signal: stop.signal }).then(
       () => undefined,
       // The run is marked failed, with the reason among its errors; the log says it too.
       (err: Error) => ctx.log.warn({ runId: opened.id, err: err.message }, 'import stopped'),

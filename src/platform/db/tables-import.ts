@@ -18,6 +18,11 @@ export interface ImportRunsTable {
   created_at: Generated<Date>;
   updated_at: Generated<Date>;
   finished_at: NullableTimestamp;
+  issues_read: Generated<number>;
+  pages_read: Generated<number>;
+  /** How much the source holds, in `total_unit`s; null when it does not say. */
+  total: number | null;
+  total_unit: 'issue' | 'page' | null;
 }
 
 export interface ImportRecordsTable {

@@ -1,8 +1,10 @@
 // Imports from another tracker (docs/migrate.md): pick a source (the hosted
-// tracker, GitHub Issues, a CSV file with its column mapping), try it as a dry
-// run to see what would be created and who has no account here, then import.
-// The run goes on in the server; this page polls it for its progress and shows
-// its report. Past runs below.
+// tracker, GitHub Issues, Jira over REST or its XML export, a CSV file with its
+// column mapping), try it as a dry run to see what would be created and who has
+// no account here, map those people to accounts (or leave them to placeholders),
+// then import. The run goes on in the server; this page polls it for its
+// progress (done of the source's total, when the source says) and shows its
+// report. Past runs below.
 
 import { useQuery } from '@tanstack/react-query';
 import { type ChangeEvent, useState } from 'react';
@@ -21,6 +23,7 @@ import { useAction } from '../lib/action';
 import { ok, type RestData, rest } from '../lib/api';
 import { dateTime } from '../lib/dates';
 import { keys } from '../lib/query-keys';
+import { useUsers } from '../lib/teams';
 
 type Run = RestData<'get', '/api/admin/imports/{id}'>['importRun'];
 type Kind = Run['kind'];
@@ -34,6 +37,7 @@ interface Report {
 const SOURCES: { value: Kind; label: string }[] = [
   { value: 'github', label: 'GitHub Issues' },
   { value: 'jira', label: 'Jira (Cloud or Data Center)' },
+  { value: 'jira-xml', label: 'Jira XML export file' },
   { value: 'linear', label: 'Linear (or another Trackway)' },
   { value: 'csv', label: 'CSV file' },
 ];
@@ -69,6 +73,11 @@ export function AdminImports() {
   const [mapping, setMapping] = useState(EXAMPLE_MAPPING);
   const [mappingError, setMappingError] = useState<string | null>(null);
   const [current, setCurrent] = useState<string | null>(null);
+  const [xml, setXml] = useState('');
+  const [xmlName, setXmlName] = useState('');
+  const [xmlTeam, setXmlTeam] = useState('');
+  /** The dry run's missing people → the account chosen for each ('' leaves a placeholder). */
+  const [userMap, setUserMap] = useState<Record<string, string>>({});
 
   const runs = useQuery({
     queryKey: keys.admin.imports,
@@ -83,6 +92,20 @@ export function AdminImports() {
 
   const starting = useAction(
     (dryRun: boolean) => {
+      const mapped = Object.fromEntries(Object.entries(userMap).filter(([, id]) => id));
+      const common = { dryRun, ...(Object.keys(mapped).length ? { userMap: mapped } : {}) };
+      if (kind === 'jira-xml')
+        return ok(
+          rest.POST('/api/admin/imports', {
+            body: {
+              source: 'jira-xml',
+              xml,
+              ...(xmlName ? { name: xmlName } : {}),
+              ...(xmlTeam.trim() ? { team: xmlTeam.trim().toUpperCase() } : {}),
+              ...common,
+            },
+          }),
+        );
       if (kind === 'github')
         return ok(
           rest.POST('/api/admin/imports', {
@@ -91,18 +114,18 @@ export function AdminImports() {
               repo: repo.trim(),
               ...(token ? { token } : {}),
               ...(apiUrl.trim() ? { apiUrl: apiUrl.trim() } : {}),
-              dryRun,
+              ...common,
             },
           }),
         );
       if (kind === 'linear')
-        return ok(rest.POST('/api/admin/imports', { body: { source: 'linear', url, apiKey, dryRun } }));
+        return ok(rest.POST('/api/admin/imports', { body: { source: 'linear', url, apiKey, ...common } }));
       if (kind === 'jira') {
         // With an email it is Cloud's email and API token; without, a Data Center personal access token.
         const auth = jiraEmail.trim() ? { email: jiraEmail.trim(), apiToken: jiraToken } : { pat: jiraToken };
         return ok(
           rest.POST('/api/admin/imports', {
-            body: { source: 'jira', url: jiraUrl.trim(), jql: jql.trim(), ...auth, dryRun },
+            body: { source: 'jira', url: jiraUrl.trim(), jql: jql.trim(), ...auth, ...common },
           }),
         );
       }
@@ -122,7 +145,7 @@ export function AdminImports() {
             // Checked by the server, field by field (400 naming the field).
             mapping: parsed as never,
             ...(csvName ? { name: csvName } : {}),
-            dryRun,
+            ...common,
           },
         }),
       );
@@ -136,6 +159,12 @@ export function AdminImports() {
     if (!file) return;
     setCsvName(file.name);
     setCsv(await file.text());
+  };
+  const readXml = async (e: ChangeEvent<HTMLInputElement>) => {
+    const file = e.target.files?.[0];
+    if (!file) return;
+    setXmlName(file.name);
+    setXml(await file.text());
   };
 
   const shown = run.data?.importRun;
@@ -220,6 +249,31 @@ export function AdminImports() {
               />
             </>
           )}
+          {kind === 'jira-xml' && (
+            <>
+              <div className="field">
+                <label htmlFor="import-xml-file">Jira XML file</label>
+                <input
+                  id="import-xml-file"
+                  type="file"
+                  accept=".xml,text/xml,application/xml"
+                  onChange={readXml}
+                />
+                <div className="hint">
+                  Jira's issue navigator, Export, XML. Attachments stay links to Jira (the CLI copies them).
+                </div>
+                {errors.xml && <div className="field-error">{errors.xml}</div>}
+              </div>
+              <TextField
+                label="Team key"
+                placeholder="A team per Jira project"
+                hint="Optional: import every issue into this team."
+                value={xmlTeam}
+                onChange={(e) => setXmlTeam(e.target.value)}
+                error={errors.team}
+              />
+            </>
+          )}
           {kind === 'linear' && (
             <>
               <TextField
@@ -278,6 +332,9 @@ export function AdminImports() {
               'pat',
               'csv',
               'mapping',
+              'xml',
+              'team',
+              'userMap',
             ]}
           />
         )}
@@ -289,7 +346,12 @@ export function AdminImports() {
           </h2>
           {run.isLoading && <Loading label="Loading the import" />}
           <ErrorMessage error={run.error} />
-          {shown && <RunView run={shown} />}
+          {shown && <RunView run={shown} userMap={userMap} onMap={setUserMap} />}
+          {errors.userMap && (
+            <p className="field-error" role="alert">
+              {errors.userMap}
+            </p>
+          )}
         </section>
       )}
       <section className="card" aria-labelledby="imports-h">
@@ -334,23 +396,37 @@ export function AdminImports() {
   );
 }
 
-/** One run: a progress bar while it goes on, then its report. */
-function RunView({ run }: { run: Run }) {
+/** How far the run is, in words: "42% · 21 of 50 issues", or what is known when the source says no total. */
+function progressText({ progress, status }: Run): string {
+  const { done, total, unit, percent } = progress;
+  const of = total === null ? '' : ` of ${total}`;
+  const what = `${done}${of} ${unit === 'page' ? 'pages' : 'issues'} read`;
+  if (percent !== null) return `${percent}% · ${what}`;
+  return status === 'running' ? `${what}; the source does not say how many it holds` : what;
+}
+
+/** One run: a progress bar while it goes on, then its report; after a dry run, a map of its missing people. */
+function RunView({
+  run,
+  userMap,
+  onMap,
+}: {
+  run: Run;
+  userMap: Record<string, string>;
+  onMap: (m: Record<string, string>) => void;
+}) {
   const report = run.report as Report | null;
-  const read =
-    (run.counts['issue.created'] ?? 0) +
-    (run.counts['issue.existing'] ?? 0) +
-    (run.counts['issue.failed'] ?? 0);
+  const { percent } = run.progress;
   return (
     <div>
-      {/* The sources do not say how many issues they hold: the bar fills when the run ends. */}
+      {/* A real bar when the source's size is known; open-ended (no value) while it is not. */}
       <progress
         aria-label="Import progress"
-        {...(run.status === 'running' ? {} : { value: 1, max: 1 })}
+        {...(percent === null ? {} : { value: percent, max: 100 })}
         style={{ width: '100%' }}
       />
       <p data-testid="import-status">
-        <strong>{run.status}</strong> · {read} issues read
+        <strong>{run.status}</strong> · {progressText(run)}
       </p>
       <ul data-testid="import-counts">
         {countsText(run.counts, run.dryRun).map((line) => (
@@ -360,9 +436,25 @@ function RunView({ run }: { run: Run }) {
       {report && report.missingUsers.length > 0 && (
         <>
           <h3>People without an account here</h3>
+          {run.dryRun && (
+            <p className="muted">
+              Choose the account that stands for each one, or leave them to suspended placeholder accounts.
+              The choice goes with the next dry run or import.
+            </p>
+          )}
           <ul data-testid="import-missing-users">
             {report.missingUsers.map((email) => (
-              <li key={email}>{email}</li>
+              <li key={email}>
+                {run.dryRun ? (
+                  <UserChoice
+                    email={email}
+                    value={userMap[email] ?? ''}
+                    onChange={(id) => onMap({ ...userMap, [email]: id })}
+                  />
+                ) : (
+                  email
+                )}
+              </li>
             ))}
           </ul>
         </>
@@ -390,5 +482,30 @@ function RunView({ run }: { run: Run }) {
         </>
       )}
     </div>
+  );
+}
+
+/** The account chosen for one of the source's people: an existing one, or none (a placeholder). */
+function UserChoice({
+  email,
+  value,
+  onChange,
+}: {
+  email: string;
+  value: string;
+  onChange: (id: string) => void;
+}) {
+  const users = useUsers();
+  return (
+    <SelectField label={email} value={value} onChange={(e) => onChange(e.target.value)}>
+      <option value="">Nobody: a placeholder account</option>
+      {(users.data?.users ?? [])
+        .filter((u) => u.status === 'active')
+        .map((u) => (
+          <option key={u.id} value={u.id}>
+            {u.name} ({u.email})
+          </option>
+        ))}
+    </SelectField>
   );
 }

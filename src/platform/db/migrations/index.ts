@@ -49,6 +49,7 @@ import * as m0060 from './0060_import_jira_xml.js';
 import * as m0061 from './0061_cycle_settings.js';
 import * as m0062 from './0062_triage.js';
 import * as m0063 from './0063_issues_estimate.js';
+import * as m0064 from './0064_import_progress.js';
 
 export interface Migration {
   version: number;
@@ -107,4 +108,5 @@ export const migrations: Migration[] = [
   { version: 61, ...m0061 },
   { version: 62, ...m0062 },
   { version: 63, ...m0063 },
+  { version: 64, ...m0064 },
 ];
