@@ -68,10 +68,12 @@ export const useLabels = (teamId: string | null) =>
     },
   });
 
-export const useUsers = () =>
+/** `fresh`: read again whenever a component using it mounts (a choice of people made now). */
+export const useUsers = ({ fresh = false } = {}) =>
   useQuery({
     queryKey: keys.teamAdmin.users,
     queryFn: () => ok(rest.GET('/api/users', { params: { query: { limit: 250 } } })),
+    ...(fresh ? { refetchOnMount: 'always' as const } : {}),
   });
 
 /** What any team change refreshes: the admin pages and the app's reference data. */

@@ -495,7 +495,8 @@ function UserChoice({
   value: string;
   onChange: (id: string) => void;
 }) {
-  const users = useUsers();
+  // Fresh: the accounts to map to may have been made since the page first read them.
+  const users = useUsers({ fresh: true });
   return (
     <SelectField label={email} value={value} onChange={(e) => onChange(e.target.value)}>
       <option value="">Nobody: a placeholder account</option>
