@@ -160,6 +160,8 @@ const present = (r: IssueRecord, role: Role) => ({
   completedAt: iso(r.completed_at),
   canceledAt: iso(r.canceled_at),
   archivedAt: iso(r.archived_at),
+  snoozedUntilAt: iso(r.snoozed_until_at),
+  snoozedById: r.snoozed_by_id,
   creator: creatorFor(r, role),
 });
 

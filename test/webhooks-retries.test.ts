@@ -1,4 +1,3 @@
-// test-runner: any database
 // Webhook delivery when receivers fail: retries, timeouts, order per endpoint,
 // exhausted schedules, redelivery, disabling and crashed workers.
 import assert from 'node:assert/strict';

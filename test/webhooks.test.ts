@@ -1,4 +1,3 @@
-// test-runner: any database
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { appendEvent } from '../src/platform/outbox.js';

@@ -58,8 +58,12 @@ describe('UI: project and cycle pages', () => {
     await page.getByRole('heading', { name: 'Launch site', level: 1 }).waitFor();
     assert.match(new URL(page.url()).pathname, new RegExp(`/projects/${project.id}$`));
     const chart = page.getByRole('figure');
-    await chart.getByText('Progress: 2 of 3 points completed').waitFor();
-    await chart.getByRole('img', { name: 'Burn-up chart over 3 days' }).waitFor();
+    await chart.getByText('2 of 3 points completed.', { exact: true }).waitFor();
+    await chart
+      .getByRole('img', {
+        name: /^Burn-up chart from \d{4}-\d\d-\d\d to \d{4}-\d\d-\d\d\. 2 of 3 points completed\.$/,
+      })
+      .waitFor();
     await chart.getByText('Figures by day').click();
     assert.equal(await chart.getByRole('row').count(), 4);
     const list = page.getByRole('list', { name: 'Issues in Launch site' });
@@ -84,7 +88,11 @@ describe('UI: project and cycle pages', () => {
       .first()
       .click();
     await page.getByRole('heading', { name: new RegExp(`Cycle ${cycle.number}`), level: 1 }).waitFor();
-    await page.getByRole('figure').getByText('Progress: 0 of 3 points completed').waitFor();
+    // A cycle's chart runs to its end, with the pace so far carried on to it.
+    await page
+      .getByRole('figure')
+      .getByText(/^0 of 3 points done; at this rate 0 by the end \(.+\)\.$/)
+      .waitFor();
     await page
       .getByRole('list', { name: /^Issues in / })
       .getByText('In the cycle')
