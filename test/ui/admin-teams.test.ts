@@ -197,7 +197,10 @@ describe('UI: teams administration', () => {
     await page.keyboard.type('status');
     await page.keyboard.press('Enter');
     const states = page.getByRole('listbox', { name: 'Status' });
-    await states.getByRole('option', { name: /Backlog.*UIX/ }).first().waitFor();
+    await states
+      .getByRole('option', { name: /Backlog.*UIX/ })
+      .first()
+      .waitFor();
     await page.keyboard.press('Escape');
     await page.goto(`/admin/teams/${teamId}`);
   });
