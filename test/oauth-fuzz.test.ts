@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
 import { changedTables, digest, tablesToWatch } from './support/fuzz/digest.js';
-import { hostileJson, hostileString } from './support/fuzz/values.js';
+import { binaryString, hostileJson, hostileString } from './support/fuzz/values.js';
 import { type Res, startTestApp, type TestApp } from './support/harness.js';
 
 const RUNS = Number(process.env['FUZZ_RUNS'] ?? 40);
@@ -76,7 +76,7 @@ const value = fc.oneof(
     'a'.repeat(43),
     '',
   ),
-  fc.string({ unit: 'binary', maxLength: 20 }),
+  binaryString({ maxLength: 20 }),
 );
 const form = fc.dictionary(fc.oneof(fc.constantFrom(...PARAMS), fc.string({ maxLength: 10 })), value, {
   maxKeys: 8,
@@ -186,7 +186,7 @@ describe('OAuth and MCP inputs: never a 5xx, and a refusal changes nothing', () 
         '',
       ),
       fc.string({ maxLength: 40 }),
-      fc.string({ unit: 'binary', maxLength: 20 }),
+      binaryString({ maxLength: 20 }),
     );
     const made = await t.post(
       '/api/admin/oauth/apps',
@@ -198,7 +198,7 @@ describe('OAuth and MCP inputs: never a 5xx, and a refusal changes nothing', () 
       fc.asyncProperty(
         fc.record(
           {
-            name: fc.oneof(fc.string({ maxLength: 120 }), fc.string({ unit: 'binary', maxLength: 20 })),
+            name: fc.oneof(fc.string({ maxLength: 120 }), binaryString({ maxLength: 20 })),
             redirectUris: fc.array(uri, { maxLength: 4 }),
             iconUrl: fc.option(uri, { nil: null }),
             kind: fc.constantFrom('confidential', 'public', 'other'),
