@@ -469,7 +469,7 @@ function compiledData(
     const feature = root.feature;
     return { key: root.key, json: feature ? (st: State) => onlyIf(flagOnSql(feature), json(st)) : json };
   });
-  return rootJson(roots, c);
+  return rootJson(roots, c, flagOnSql);
 }
 
 /**

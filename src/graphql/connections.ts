@@ -24,16 +24,10 @@ import type { EntitySpec } from '../platform/list/filter.js';
 import { type TimeKey, timeKey } from '../platform/list/order.js';
 import { listWhere } from '../platform/list/query.js';
 import { listPage, listPages, type Page } from '../platform/list/runner.js';
-import {
-  issueListColumns,
-  type NestedSource,
-  tableRows,
-  undeclaredSources,
-  userListScope,
-} from '../platform/list/sources.js';
+import { issueListColumns, tableRows, userListScope } from '../platform/list/sources.js';
 import { type PageArgs, pageWindow } from '../platform/list/window.js';
 import * as declared from '../platform/read/entities.js';
-import type { Entity } from '../platform/read/model.js';
+import type { Entity, Via } from '../platform/read/model.js';
 import type { Resolver } from './build-schema.js';
 import type { GqlContext } from './context.js';
 import { type NodeScope, node } from './nodes.js';
@@ -180,15 +174,13 @@ const declaredParents: Record<string, Entity> = {
 /**
  * How the rows of nested list `key` (`type.field`) hang off their parent: the
  * read model's declaration of the relation (the compiled reads use the same
- * one, so the two paths cannot join differently), else platform/list/sources.ts.
+ * one, so the two paths cannot join differently).
  */
-function nestedSource(key: string): NestedSource {
+function nestedSource(key: string): Via {
   const [parent = '', field = ''] = key.split('.');
   const relation = declaredParents[parent]?.fields[field];
   if (relation?.kind === 'many' && 'via' in relation) return relation.via;
-  const source = undeclaredSources[key];
-  if (!source) throw new Error(`no nested list ${key}`);
-  return source;
+  throw new Error(`no nested list ${key}`);
 }
 
 /**

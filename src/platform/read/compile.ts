@@ -7,6 +7,7 @@
 // entity's visibility rule: a to-one row the caller may not see is null, a
 // list holds only visible rows (listWhere, the rule lists use everywhere).
 import { sql } from 'kysely';
+import type { FlagKey } from '../../modules/flags/catalog.js';
 import type { Db } from '../db/database.js';
 import { isUuid } from '../ids.js';
 import { pastPosition } from '../list/order.js';
@@ -32,6 +33,8 @@ export class NotPlannable extends Error {}
 interface State {
   c: ReadContext;
   depth: number;
+  /** The flags of the feature-gated lists the answer reads (rootJson checks them). */
+  features: Set<FlagKey>;
 }
 
 const SORT_COLUMN = { createdAt: 'created_at', updatedAt: 'updated_at' } as const;
@@ -62,6 +65,7 @@ function objectJson(entity: Entity | Embedded, row: string, select: Selection[],
         return [s.key, toOne(target, key, sub, st, field.open)];
       }
       if ('plain' in field) return [s.key, rowsJson(field, ref, s.select ?? [], st)];
+      if (field.feature) st.features.add(field.feature);
       return [s.key, listJson(field.to(), s.args ?? {}, s.select ?? [], st, { via: field.via, parent: ref })];
     }),
   );
@@ -260,13 +264,29 @@ export function rowJson(entity: Entity, row: string, select: Selection[], c: Rea
 
 /** rowJson as built each time, not kept (tests hold the two to the same SQL). */
 export function builtRowJson(entity: Entity, row: string, select: Selection[], c: ReadContext): Sql {
-  return objectJson(entity, row, select, { c, depth: 0 });
+  const st: State = { c, depth: 0, features: new Set() };
+  const json = objectJson(entity, row, select, st);
+  // REST's views select no connections, gated or not (read/rest.ts).
+  if (st.features.size) throw new Error(`a view of ${entity.name} selects a list behind a feature`);
+  return json;
 }
 
-/** The JSON text of a top-level answer: `{ key: list, ... }` in the order asked. */
-export function rootJson(roots: { key: string; json: (st: State) => Sql }[], c: ReadContext): Sql {
-  const st: State = { c, depth: 0 };
-  return object(roots.map((root) => [root.key, root.json(st)]));
+/**
+ * The JSON text of a top-level answer: `{ key: list, ... }` in the order asked.
+ * A nested list behind a feature makes the whole answer NULL while the feature
+ * is off (`featureOn`, the flag's SQL), so that the resolvers refuse it: a NULL
+ * inside a list of rows would only drop its row.
+ */
+export function rootJson(
+  roots: { key: string; json: (st: State) => Sql }[],
+  c: ReadContext,
+  featureOn?: (feature: FlagKey) => Sql,
+): Sql {
+  const st: State = { c, depth: 0, features: new Set() };
+  const answer = object(roots.map((root) => [root.key, root.json(st)]));
+  if (st.features.size === 0) return answer;
+  if (!featureOn) throw new NotPlannable(`behind a feature: ${[...st.features].join(', ')}`);
+  return onlyIf(sql.join([...st.features].map(featureOn), sql` and `), answer);
 }
 
 export type { State };

@@ -6,6 +6,7 @@
 // (branchName reads the name of a user only when the caller sees that user).
 import { sql } from 'kysely';
 import { clockSql, cyclePhaseSql } from '../../modules/cycles/fields.js';
+import type { FlagKey } from '../../modules/flags/catalog.js';
 import { pullRequestMarkerSql } from '../../modules/git/fields.js';
 import { branchNameSql, childProgressSql, labelIdsSql } from '../../modules/issues/fields.js';
 import { PRIORITIES, PRIORITY_LABELS } from '../../modules/issues/priorities.js';
@@ -94,6 +95,11 @@ const through = (
     parentKey: sql.ref(`l.${link.parentColumn}`),
   },
 });
+/** A connection refused while `feature` is off, as its resolver refuses it. */
+const gated = (feature: FlagKey, field: Field): Field => {
+  if (field.kind !== 'many' || 'plain' in field) throw new Error('only a connection is behind a feature');
+  return { ...field, feature };
+};
 /** Team memberships as a link between users and teams: the live ones (an archived membership links nothing). */
 const membership = (toColumn: string, parentColumn: string) => ({
   table: 'team_memberships',
@@ -357,6 +363,19 @@ export const team: Entity = {
     },
     // Admins' alone (the webhook declaration's adminOnly).
     webhooks: many(() => webhook, 'team_id'),
+    cycles: gated(
+      'cycles',
+      many(() => cycle, 'team_id'),
+    ),
+    // A project is on every team it links.
+    projects: gated(
+      'projects',
+      through(() => project, 'projects', {
+        table: 'project_teams',
+        toColumn: 'project_id',
+        parentColumn: 'team_id',
+      }),
+    ),
   },
 };
 
@@ -567,6 +586,10 @@ export const project: Entity = {
       parentColumn: 'project_id',
     }),
     projectUpdates: many(() => projectUpdate, 'project_id'),
+    projectMilestones: gated(
+      'projects',
+      many(() => milestone, 'project_id'),
+    ),
     // Its newest update that is not archived (projects/fields.ts).
     lastUpdate: {
       kind: 'one',

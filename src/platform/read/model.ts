@@ -3,6 +3,8 @@
 // rule of platform/access.ts, through the entity's filter spec), its fields
 // as SQL over its row, and its relations; compile.ts turns a selection of
 // those fields into one statement whose JSON PostgreSQL builds.
+
+import type { FlagKey } from '../../modules/flags/catalog.js';
 import type { TeamAccess } from '../access.js';
 import type { EntitySpec } from '../list/filter.js';
 import type { Sql } from './json.js';
@@ -38,8 +40,11 @@ export type Field =
       /** Shown to whoever sees the row, without the related entity's own rule (a saved view's owner). */
       open?: boolean;
     }
-  /** A list of related rows, read as a connection (paged, filtered, visible rows only). */
-  | { kind: 'many'; to: () => Entity; via: Via }
+  /**
+   * A list of related rows, read as a connection (paged, filtered, visible rows only).
+   * `feature`: the list is refused while that flag is off (the resolvers' FEATURE_DISABLED).
+   */
+  | { kind: 'many'; to: () => Entity; via: Via; feature?: FlagKey }
   /**
    * A plain list of related rows, not a connection: the visible ones among the
    * ids `ids` names (a subquery of rows `(id uuid, ord)`, in `ord` order); null
