@@ -62,10 +62,10 @@ type ListCardProps<T> = Omit<CardProps, 'children'> &
   };
 
 export function ListCard<T>(props: ListCardProps<T>) {
-  const { query, loadingLabel, items, empty, row, before, children, ...card } = props;
+  const { title, description, actions, query, loadingLabel, items, empty, row, before, children } = props;
   const none = items !== undefined && items.length === 0;
   return (
-    <Card title={card.title} description={card.description} actions={card.actions}>
+    <Card title={title} description={description} actions={actions}>
       {before}
       {query.isLoading && <Loading label={loadingLabel} />}
       <ErrorMessage error={query.error} />
