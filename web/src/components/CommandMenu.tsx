@@ -9,6 +9,7 @@ import { type Issue, searchFilters } from '../lib/issues';
 import { useRefData } from '../lib/ref';
 import { useSession } from '../lib/session';
 import { heldIssues } from '../lib/targets';
+import { myTriageTeams } from '../lib/triage';
 import { useSavedViews } from '../lib/views';
 import { branchNames, copyText, editNow, issueLink, openEdit } from './QuickEdit';
 import { Dialog } from './ui';
@@ -59,6 +60,12 @@ export function CommandMenu({
       label: `Go to team ${t.name}`,
       hint: t.key,
       run: () => void navigate({ to: '/issues', search: { team: t.id } }),
+    })),
+    ...myTriageTeams(ref).map((t) => ({
+      id: `triage-${t.id}`,
+      label: `Go to Triage · ${t.key}`,
+      hint: t.name,
+      run: () => void navigate({ to: '/team/$key/triage', params: { key: t.key } }),
     })),
     ...views.map((v) => ({
       id: `view-${v.id}`,

@@ -7,6 +7,7 @@ import { useAction } from '../lib/action';
 import { ok, rest } from '../lib/api';
 import { keys } from '../lib/query-keys';
 import { TEAM_CHANGES, type TeamRecord } from '../lib/teams';
+import { Card } from './Card';
 import { Button, FormError, fieldErrors, SelectField } from './ui';
 
 const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
@@ -39,8 +40,7 @@ export function CycleSettings({ team }: { team: TeamRecord }) {
   const auto = form.cyclesAutomatic;
 
   return (
-    <section className="card" aria-labelledby="cycle-settings-h">
-      <h2 id="cycle-settings-h">Cycles</h2>
+    <Card title="Cycles">
       {!team.cyclesEnabled && <p className="muted">Cycles are switched off for this team.</p>}
       <form onSubmit={state.submit} className="grid-form">
         <label className="check">
@@ -124,6 +124,6 @@ export function CycleSettings({ team }: { team: TeamRecord }) {
         </div>
       </form>
       <FormError error={state.error} />
-    </section>
+    </Card>
   );
 }

@@ -4,8 +4,9 @@ import { useState } from 'react';
 import { rowError, useAction } from '../lib/action';
 import { ok, rest } from '../lib/api';
 import { type LabelRecord, TEAM_CHANGES, useLabels } from '../lib/teams';
+import { ListCard } from './Card';
 import { NameColourRow } from './NameColourRow';
-import { Button, ErrorMessage, FormError, fieldErrors, Loading, TextField } from './ui';
+import { Button, FormError, fieldErrors, TextField } from './ui';
 
 export function LabelsEditor({ teamId, title }: { teamId: string | null; title: string }) {
   const labels = useLabels(teamId);
@@ -28,35 +29,36 @@ export function LabelsEditor({ teamId, title }: { teamId: string | null; title: 
   const path = (id: string) => ({ params: { path: { id } } });
 
   return (
-    <section className="card" aria-labelledby={`labels-${scope}-h`}>
-      <h2 id={`labels-${scope}-h`}>{title}</h2>
-      <p className="muted">
-        {teamId
+    <ListCard
+      title={title}
+      description={
+        teamId
           ? 'These labels can be put only on this team’s issues.'
-          : 'Workspace labels can be put on the issues of every team.'}
-      </p>
-      {labels.isLoading && <Loading label="Loading labels" />}
-      <ErrorMessage error={labels.error} />
-      <ul className="state-list">
-        {labels.data?.map((l) => (
-          <LabelRow
-            key={`${l.id}:${l.name}:${l.color}`}
-            label={l}
-            onSave={async (patch) =>
-              void (await row.run({
-                id: l.id,
-                write: () => ok(rest.PATCH('/api/labels/{id}', { ...path(l.id), body: patch })),
-              }))
-            }
-            onDelete={() => {
-              if (confirm(`Delete the label ${l.name}? It is removed from every issue.`))
-                void row.run({ id: l.id, write: () => ok(rest.DELETE('/api/labels/{id}', path(l.id))) });
-            }}
-            error={rowError(row, l.id) ?? undefined}
-          />
-        ))}
-        {labels.data?.length === 0 && <li className="muted">No labels yet.</li>}
-      </ul>
+          : 'Workspace labels can be put on the issues of every team.'
+      }
+      query={labels}
+      loadingLabel="Loading labels"
+      items={labels.data}
+      empty="No labels yet."
+      listClass="state-list"
+      row={(l) => (
+        <LabelRow
+          key={`${l.id}:${l.name}:${l.color}`}
+          label={l}
+          onSave={async (patch) =>
+            void (await row.run({
+              id: l.id,
+              write: () => ok(rest.PATCH('/api/labels/{id}', { ...path(l.id), body: patch })),
+            }))
+          }
+          onDelete={() => {
+            if (confirm(`Delete the label ${l.name}? It is removed from every issue.`))
+              void row.run({ id: l.id, write: () => ok(rest.DELETE('/api/labels/{id}', path(l.id))) });
+          }}
+          error={rowError(row, l.id) ?? undefined}
+        />
+      )}
+    >
       <form onSubmit={state.submit} className="grid-form" aria-label={`New ${scope} label`}>
         <TextField
           label={`New ${scope} label name`}
@@ -80,7 +82,7 @@ export function LabelsEditor({ teamId, title }: { teamId: string | null; title: 
         </div>
       </form>
       <FormError error={state.error} />
-    </section>
+    </ListCard>
   );
 }
 

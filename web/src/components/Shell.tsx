@@ -3,13 +3,14 @@
 import { Link, useNavigate } from '@tanstack/react-router';
 import { type ReactNode, useEffect, useState } from 'react';
 import { defaultTeam } from '../lib/default-team';
+import { keepKeyboardOnPage } from '../lib/focus';
 import { NEW_ISSUE_EVENT, useShortcuts } from '../lib/keys';
 import { useLiveUpdates } from '../lib/live';
 import { useUnreadCount } from '../lib/notifications';
 import { ensureRef, useRefData } from '../lib/ref';
 import { useSession } from '../lib/session';
 import { setTheme, useTheme } from '../lib/theme';
-import { useTriageCounts } from '../lib/triage';
+import { myTriageTeams, useTriageCounts } from '../lib/triage';
 import { useSavedViews } from '../lib/views';
 import { CommandMenu } from './CommandMenu';
 import { CreateIssueDialog } from './CreateIssue';
@@ -29,6 +30,12 @@ export function Shell({ path, children }: { path: string; children: ReactNode })
   const views = useSavedViews().data ?? [];
   // biome-ignore lint/correctness/useExhaustiveDependencies: closing on every change of page is the point
   useEffect(() => setDrawer(false), [path]);
+  // A new page keeps the keyboard on screen: on its main region unless the page (or a dialog) took it.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: every change of page is the point
+  useEffect(() => {
+    const frame = requestAnimationFrame(keepKeyboardOnPage);
+    return () => cancelAnimationFrame(frame);
+  }, [path]);
 
   const [help, setHelp] = useState(false);
   // Everyone's changes, as they happen, for as long as someone is signed in here.
@@ -67,7 +74,7 @@ export function Shell({ path, children }: { path: string; children: ReactNode })
   const unread = useUnreadCount(Boolean(user)).data ?? 0;
   // The triage queues of the person's teams that triage, each with its waiting count once known.
   const ref = useRefData().data;
-  const triageTeams = (ref?.teams ?? []).filter((t) => t.triageEnabled && ref?.myTeamIds.includes(t.id));
+  const triageTeams = myTriageTeams(ref);
   const triageCounts = useTriageCounts(triageTeams.map((t) => t.id)).data;
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {

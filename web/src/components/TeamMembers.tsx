@@ -4,7 +4,8 @@ import { type FormEvent, useState } from 'react';
 import { rowError, useAction } from '../lib/action';
 import { ok, rest } from '../lib/api';
 import { TEAM_CHANGES, type TeamRecord, useMembers, useUsers } from '../lib/teams';
-import { Button, ErrorMessage, FormError, fieldErrors, Loading, SelectField } from './ui';
+import { ListCard } from './Card';
+import { Button, ErrorMessage, FormError, fieldErrors, SelectField } from './ui';
 
 export function TeamMembers({ team }: { team: TeamRecord }) {
   const members = useMembers(team.id);
@@ -35,50 +36,33 @@ export function TeamMembers({ team }: { team: TeamRecord }) {
   }
 
   return (
-    <section className="card" aria-labelledby="team-members-h">
-      <h2 id="team-members-h">Members</h2>
-      {members.isLoading && <Loading label="Loading members" />}
-      <ErrorMessage error={members.error} />
-      {members.data && (
-        <table className="table">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Role</th>
-              <th scope="col">
-                <span className="sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {members.data.members.map((m) => (
-              <tr key={m.id}>
-                <td>{m.user.name}</td>
-                <td>
-                  {m.user.role} {m.owner && <span className="badge">owner</span>}
-                </td>
-                <td className="actions">
-                  <Button
-                    variant="danger"
-                    aria-label={`Remove ${m.user.name}`}
-                    onClick={() => remove(m.userId, m.user.name)}
-                  >
-                    Remove
-                  </Button>
-                  <ErrorMessage error={rowError(removing, m.userId)} />
-                </td>
-              </tr>
-            ))}
-            {members.data.members.length === 0 && (
-              <tr>
-                <td colSpan={3} className="muted">
-                  No members yet.
-                </td>
-              </tr>
-            )}
-          </tbody>
-        </table>
+    <ListCard
+      title="Members"
+      query={members}
+      loadingLabel="Loading members"
+      items={members.data?.members}
+      empty="No members yet."
+      columns={['Name', 'Role']}
+      rowActions
+      row={(m) => (
+        <tr key={m.id}>
+          <td>{m.user.name}</td>
+          <td>
+            {m.user.role} {m.owner && <span className="badge">owner</span>}
+          </td>
+          <td className="actions">
+            <Button
+              variant="danger"
+              aria-label={`Remove ${m.user.name}`}
+              onClick={() => remove(m.userId, m.user.name)}
+            >
+              Remove
+            </Button>
+            <ErrorMessage error={rowError(removing, m.userId)} />
+          </td>
+        </tr>
       )}
+    >
       <form onSubmit={add} className="row">
         <SelectField
           label="Add a member"
@@ -101,6 +85,6 @@ export function TeamMembers({ team }: { team: TeamRecord }) {
         </Button>
       </form>
       <FormError error={adding.error} />
-    </section>
+    </ListCard>
   );
 }

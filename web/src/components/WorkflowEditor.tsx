@@ -5,6 +5,7 @@ import { useEffect, useRef, useState } from 'react';
 import { rowError, useAction } from '../lib/action';
 import { ok, type RestBody, rest } from '../lib/api';
 import { STATE_TYPES, type StateType, TEAM_CHANGES, useStates, type WorkflowState } from '../lib/teams';
+import { Card } from './Card';
 import { NameColourRow } from './NameColourRow';
 import { Button, Dialog, ErrorMessage, FormError, fieldErrors, Loading, SelectField, TextField } from './ui';
 
@@ -38,13 +39,10 @@ export function WorkflowEditor({ teamId }: { teamId: string }) {
   );
 
   return (
-    <section className="card" aria-labelledby="workflow-h">
-      <h2 id="workflow-h">Workflow</h2>
-      <p className="muted">
-        Issues move through these states. Each type (backlog to canceled) keeps at least one state; new issues
-        start in the first backlog state. A state's type cannot change: add one of the new type and archive
-        the old one.
-      </p>
+    <Card
+      title="Workflow"
+      description="Issues move through these states. Each type (backlog to canceled) keeps at least one state; new issues start in the first backlog state. A state's type cannot change: add one of the new type and archive the old one."
+    >
       {states.isLoading && <Loading label="Loading workflow" />}
       <ErrorMessage error={states.error} />
       {STATE_TYPES.map((type) => {
@@ -78,7 +76,7 @@ export function WorkflowEditor({ teamId }: { teamId: string }) {
       })}
       {states.data && <AddState teamId={teamId} />}
       {archiving && <ArchiveState state={archiving} states={list} onClose={() => setArchiving(null)} />}
-    </section>
+    </Card>
   );
 }
 

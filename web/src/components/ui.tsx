@@ -10,6 +10,7 @@ import {
   useRef,
 } from 'react';
 import { ApiError } from '../lib/api';
+import { keepKeyboardOnPage } from '../lib/focus';
 import { useSession } from '../lib/session';
 
 export function Button({
@@ -174,7 +175,8 @@ export function Dialog({
     d.showModal();
     // showModal focuses the first focusable element, the close button; typing belongs in the first field.
     d.querySelector<HTMLElement>('[data-autofocus], input:not([type=hidden]), textarea, select')?.focus();
-    return () => previous?.focus?.();
+    // Back to what had the keyboard; if that is gone (its row left the list), to the page.
+    return () => (previous?.isConnected ? previous.focus() : keepKeyboardOnPage());
   }, []);
   return (
     <dialog
@@ -220,7 +222,8 @@ export function PageHeader({ title, children }: { title: string; children?: Reac
   usePageTitle(title);
   return (
     <header className="page-header">
-      <h1>{title}</h1>
+      {/* Focusable by script: a new page puts the keyboard here (lib/focus.ts). */}
+      <h1 tabIndex={-1}>{title}</h1>
       <div className="page-actions">{children}</div>
     </header>
   );

@@ -9,7 +9,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ok, type RestData, rest } from './api';
 import { refreshIssues, updateIssues } from './issues';
 import { keys } from './query-keys';
-import type { Team } from './ref';
+import type { Ref, Team } from './ref';
 
 export type TriageIssue = RestData<'get', '/api/issues'>['issues'][number];
 
@@ -42,6 +42,10 @@ export function useTriageQueue(teamId: string | undefined) {
     refetchInterval: 60_000,
   });
 }
+
+/** The triage queues the person works: their teams that have triage on (the sidebar's and the command menu's). */
+export const myTriageTeams = (ref: Ref | undefined) =>
+  (ref?.teams ?? []).filter((t) => t.triageEnabled && ref?.myTeamIds.includes(t.id));
 
 /** Waiting issues per team (the sidebar's counts), one short read per team. */
 export function useTriageCounts(teamIds: readonly string[]) {

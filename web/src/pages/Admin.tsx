@@ -2,6 +2,7 @@
 
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { Card, ListCard } from '../components/Card';
 import {
   Button,
   ErrorMessage,
@@ -46,8 +47,7 @@ export function AdminUsers() {
     <div className="page">
       <PageHeader title="Users" />
       <RegistrationSettings />
-      <section className="card" aria-labelledby="newuser-h">
-        <h2 id="newuser-h">Add a user</h2>
+      <Card title="Add a user">
         <form onSubmit={create} className="grid-form">
           <TextField
             label="Name"
@@ -88,99 +88,85 @@ export function AdminUsers() {
           </div>
         </form>
         <FormError error={createState.error} />
-      </section>
-      <section className="card" aria-labelledby="users-h">
-        <h2 id="users-h">Accounts</h2>
-        {users.isLoading && <Loading label="Loading users" />}
-        <ErrorMessage error={users.error} />
-        {users.data && (
-          <table className="table">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Email</th>
-                <th scope="col">Role</th>
-                <th scope="col">Status</th>
-                <th scope="col">
-                  <span className="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {users.data.users.map((u) => (
-                <tr key={u.id}>
-                  <td>
-                    {u.name} {u.id === me?.id && <span className="badge">you</span>}
-                  </td>
-                  <td>{u.email}</td>
-                  <td>
-                    <label className="sr-only" htmlFor={`role-${u.id}`}>
-                      Role of {u.name}
-                    </label>
-                    <select
-                      id={`role-${u.id}`}
-                      value={u.role}
-                      onChange={(e) => {
-                        // Read now: the write runs later, when the controlled select shows the old role again.
-                        const role = e.target.value as User['role'];
-                        act(u, () => ok(rest.PATCH('/api/admin/users/{id}', { ...byId(u), body: { role } })));
-                      }}
-                    >
-                      {ROLES.map((r) => (
-                        <option key={r} value={r}>
-                          {r}
-                        </option>
-                      ))}
-                    </select>
-                  </td>
-                  <td>
-                    <span className={`status-pill ${u.status}`}>{u.status}</span>
-                  </td>
-                  <td className="actions">
-                    <Button
-                      aria-label={`${u.status === 'active' ? 'Suspend' : 'Reactivate'} ${u.name}`}
-                      onClick={() =>
-                        act(u, () =>
-                          ok(
-                            rest.PATCH('/api/admin/users/{id}', {
-                              ...byId(u),
-                              body: { status: u.status === 'active' ? 'suspended' : 'active' },
-                            }),
-                          ),
-                        )
-                      }
-                    >
-                      {u.status === 'active' ? 'Suspend' : 'Reactivate'}
-                    </Button>
-                    {u.status === 'active' && u.id !== me?.id && (
-                      <Button
-                        aria-label={`End all sessions of ${u.name}`}
-                        onClick={() => {
-                          if (confirm(`Sign ${u.name} out everywhere? Their API keys keep working.`))
-                            act(u, () => ok(rest.DELETE('/api/admin/users/{id}/sessions', byId(u))));
-                        }}
-                      >
-                        End sessions
-                      </Button>
-                    )}
-                    <Button
-                      variant="danger"
-                      aria-label={`Delete ${u.name}`}
-                      onClick={() => {
-                        if (confirm(`Delete ${u.name}? What they wrote stays, under their name.`))
-                          act(u, () => ok(rest.DELETE('/api/admin/users/{id}', byId(u))));
-                      }}
-                    >
-                      Delete
-                    </Button>
-                    <ErrorMessage error={rowError(row, u.id)} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+      </Card>
+      <ListCard
+        title="Accounts"
+        query={users}
+        loadingLabel="Loading users"
+        items={users.data?.users}
+        columns={['Name', 'Email', 'Role', 'Status']}
+        rowActions
+        row={(u) => (
+          <tr key={u.id}>
+            <td>
+              {u.name} {u.id === me?.id && <span className="badge">you</span>}
+            </td>
+            <td>{u.email}</td>
+            <td>
+              <label className="sr-only" htmlFor={`role-${u.id}`}>
+                Role of {u.name}
+              </label>
+              <select
+                id={`role-${u.id}`}
+                value={u.role}
+                onChange={(e) => {
+                  // Read now: the write runs later, when the controlled select shows the old role again.
+                  const role = e.target.value as User['role'];
+                  act(u, () => ok(rest.PATCH('/api/admin/users/{id}', { ...byId(u), body: { role } })));
+                }}
+              >
+                {ROLES.map((r) => (
+                  <option key={r} value={r}>
+                    {r}
+                  </option>
+                ))}
+              </select>
+            </td>
+            <td>
+              <span className={`status-pill ${u.status}`}>{u.status}</span>
+            </td>
+            <td className="actions">
+              <Button
+                aria-label={`${u.status === 'active' ? 'Suspend' : 'Reactivate'} ${u.name}`}
+                onClick={() =>
+                  act(u, () =>
+                    ok(
+                      rest.PATCH('/api/admin/users/{id}', {
+                        ...byId(u),
+                        body: { status: u.status === 'active' ? 'suspended' : 'active' },
+                      }),
+                    ),
+                  )
+                }
+              >
+                {u.status === 'active' ? 'Suspend' : 'Reactivate'}
+              </Button>
+              {u.status === 'active' && u.id !== me?.id && (
+                <Button
+                  aria-label={`End all sessions of ${u.name}`}
+                  onClick={() => {
+                    if (confirm(`Sign ${u.name} out everywhere? Their API keys keep working.`))
+                      act(u, () => ok(rest.DELETE('/api/admin/users/{id}/sessions', byId(u))));
+                  }}
+                >
+                  End sessions
+                </Button>
+              )}
+              <Button
+                variant="danger"
+                aria-label={`Delete ${u.name}`}
+                onClick={() => {
+                  if (confirm(`Delete ${u.name}? What they wrote stays, under their name.`))
+                    act(u, () => ok(rest.DELETE('/api/admin/users/{id}', byId(u))));
+                }}
+              >
+                Delete
+              </Button>
+              <ErrorMessage error={rowError(row, u.id)} />
+            </td>
+          </tr>
         )}
-      </section>
+      />
     </div>
   );
 }

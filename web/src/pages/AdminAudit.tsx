@@ -3,8 +3,9 @@
 // (docs/identity.md, "Audit log").
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { ListCard } from '../components/Card';
 import { RelativeTime } from '../components/RelativeTime';
-import { Button, ErrorMessage, Loading, PageHeader } from '../components/ui';
+import { Button, ErrorMessage, PageHeader } from '../components/ui';
 import { useAction } from '../lib/action';
 import { ok, rest } from '../lib/api';
 import { keys } from '../lib/query-keys';
@@ -115,45 +116,33 @@ export function AdminAudit() {
         </search>
         <ErrorMessage error={exporting.error} />
       </section>
-      <section className="card" aria-labelledby="audit-h">
-        <h2 id="audit-h">Entries{total !== undefined ? ` (${total})` : ''}</h2>
-        {entries.isLoading && <Loading label="Loading the audit log" />}
-        <ErrorMessage error={entries.error} />
-        {entries.data && rows.length === 0 && <p className="muted">Nothing recorded matches.</p>}
-        {rows.length > 0 && (
-          <table className="table">
-            <thead>
-              <tr>
-                <th scope="col">When</th>
-                <th scope="col">Who</th>
-                <th scope="col">What</th>
-                <th scope="col">Target</th>
-                <th scope="col">Address</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((e) => (
-                <tr key={e.id}>
-                  <td>
-                    <RelativeTime iso={e.createdAt} />
-                  </td>
-                  <td>{e.actor.label || e.actor.kind}</td>
-                  <td>{e.description}</td>
-                  <td>{e.entity?.label ?? e.entity?.id ?? ''}</td>
-                  <td>
-                    <code>{e.ip ?? ''}</code>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+      <ListCard
+        title={`Entries${total !== undefined ? ` (${total})` : ''}`}
+        query={entries}
+        loadingLabel="Loading the audit log"
+        items={entries.data ? rows : undefined}
+        empty="Nothing recorded matches."
+        columns={['When', 'Who', 'What', 'Target', 'Address']}
+        row={(e) => (
+          <tr key={e.id}>
+            <td>
+              <RelativeTime iso={e.createdAt} />
+            </td>
+            <td>{e.actor.label || e.actor.kind}</td>
+            <td>{e.description}</td>
+            <td>{e.entity?.label ?? e.entity?.id ?? ''}</td>
+            <td>
+              <code>{e.ip ?? ''}</code>
+            </td>
+          </tr>
         )}
+      >
         {entries.hasNextPage && (
           <Button busy={entries.isFetchingNextPage} onClick={() => void entries.fetchNextPage()}>
             Load more
           </Button>
         )}
-      </section>
+      </ListCard>
     </div>
   );
 }

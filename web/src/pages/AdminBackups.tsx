@@ -5,6 +5,7 @@
 
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useState } from 'react';
+import { Card, ListCard } from '../components/Card';
 import {
   Button,
   ErrorMessage,
@@ -157,8 +158,7 @@ export function AdminBackups() {
         and a manifest with checksums. <code>npm run restore</code> loads one into an empty installation.
         Archives hold password and API-key hashes: keep them like the database.
       </p>
-      <section className="card" aria-labelledby="backup-settings-h">
-        <h2 id="backup-settings-h">Schedule and target</h2>
+      <Card title="Schedule and target">
         <form onSubmit={save}>
           <label className="check">
             <input
@@ -223,53 +223,45 @@ export function AdminBackups() {
         {saved.enabled && view.data.nextSlotAt && (
           <p className="muted">Next scheduled backup from {dateTime(view.data.nextSlotAt)}.</p>
         )}
-      </section>
-      <section className="card" aria-labelledby="backup-runs-h">
-        <h2 id="backup-runs-h">Runs</h2>
-        <Button
-          variant="primary"
-          busy={starting.busy}
-          disabled={!saved.target}
-          onClick={() => void starting.run()}
-        >
-          Back up now
-        </Button>
-        {!saved.target && <p className="muted">Save a target first.</p>}
-        <ErrorMessage error={starting.error} />
-        {runs.isLoading && <Loading label="Loading runs" />}
-        <ErrorMessage error={runs.error} />
-        {runs.data && runs.data.backupRuns.length === 0 && <p className="muted">No backups yet.</p>}
-        {runs.data && runs.data.backupRuns.length > 0 && (
-          <table className="table" aria-label="Backup runs">
-            <thead>
-              <tr>
-                <th scope="col">Started</th>
-                <th scope="col">How</th>
-                <th scope="col">State</th>
-                <th scope="col">Size</th>
-                <th scope="col">Archive</th>
-              </tr>
-            </thead>
-            <tbody>
-              {runs.data.backupRuns.map((r) => (
-                <tr key={r.id} data-testid="backup-run">
-                  <td>{dateTime(r.startedAt ?? r.createdAt)}</td>
-                  <td>{r.trigger === 'manual' ? 'By hand' : 'Scheduled'}</td>
-                  <td data-testid="backup-state">
-                    {r.status}
-                    {r.error && <div className="field-error">{r.error}</div>}
-                  </td>
-                  <td>{size(r.bytes)}</td>
-                  <td>
-                    <code>{r.archive}</code>
-                    <div className="muted">{r.target}</div>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+      </Card>
+      <ListCard
+        title="Runs"
+        before={
+          <>
+            <Button
+              variant="primary"
+              busy={starting.busy}
+              disabled={!saved.target}
+              onClick={() => void starting.run()}
+            >
+              Back up now
+            </Button>
+            {!saved.target && <p className="muted">Save a target first.</p>}
+            <ErrorMessage error={starting.error} />
+          </>
+        }
+        query={runs}
+        loadingLabel="Loading runs"
+        items={runs.data?.backupRuns}
+        empty="No backups yet."
+        columns={['Started', 'How', 'State', 'Size', 'Archive']}
+        tableLabel="Backup runs"
+        row={(r) => (
+          <tr key={r.id} data-testid="backup-run">
+            <td>{dateTime(r.startedAt ?? r.createdAt)}</td>
+            <td>{r.trigger === 'manual' ? 'By hand' : 'Scheduled'}</td>
+            <td data-testid="backup-state">
+              {r.status}
+              {r.error && <div className="field-error">{r.error}</div>}
+            </td>
+            <td>{size(r.bytes)}</td>
+            <td>
+              <code>{r.archive}</code>
+              <div className="muted">{r.target}</div>
+            </td>
+          </tr>
         )}
-      </section>
+      />
     </div>
   );
 }

@@ -7,6 +7,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { branchFormatProblem } from '../../../src/modules/issues/branch-format';
+import { Card, ListCard } from '../components/Card';
 import { GitAutomation } from '../components/GitAutomation';
 import { type Connection, GitConnection, HOST_LABELS } from '../components/GitConnection';
 import { SecretOnce } from '../components/SecretOnce';
@@ -93,8 +94,7 @@ export function AdminGit() {
         whose pull requests belong to each team.
       </p>
       <BranchFormat />
-      <section className="card" aria-labelledby="newgit-h">
-        <h2 id="newgit-h">Connect a host</h2>
+      <Card title="Connect a host">
         <form onSubmit={creating.submit}>
           <SelectField label="Host" value={host} onChange={(e) => setHost(e.target.value as Host)}>
             {HOSTS.map((h) => (
@@ -198,7 +198,7 @@ export function AdminGit() {
             <code data-testid="git-webhook-url">{created.url}</code>.
           </SecretOnce>
         )}
-      </section>
+      </Card>
       <section aria-labelledby="gitconns-h">
         <h2 id="gitconns-h">Connections</h2>
         {list.isLoading && <Loading label="Loading connections" />}
@@ -211,44 +211,32 @@ export function AdminGit() {
       {ref.data?.teams.map((t) => (
         <GitAutomation key={t.id} teamId={t.id} teamName={t.name} states={t.states} />
       ))}
-      <section className="card" aria-labelledby="gitdeliveries-h">
-        <div className="row">
-          <h2 id="gitdeliveries-h">Deliveries</h2>
+      <ListCard
+        title="Deliveries"
+        actions={
           <Button busy={deliveries.isFetching} onClick={() => void deliveries.refetch()}>
             Refresh deliveries
           </Button>
-        </div>
-        {deliveries.isLoading && <Loading label="Loading deliveries" />}
-        <ErrorMessage error={deliveries.error} />
-        {deliveries.data && deliveries.data.deliveries.length === 0 && <p className="muted">None yet.</p>}
-        {deliveries.data && deliveries.data.deliveries.length > 0 && (
-          <table className="table">
-            <thead>
-              <tr>
-                <th scope="col">Received</th>
-                <th scope="col">Event</th>
-                <th scope="col">Status</th>
-                <th scope="col">What it did</th>
-              </tr>
-            </thead>
-            <tbody>
-              {deliveries.data.deliveries.map((d) => (
-                <tr key={d.id}>
-                  <td>{dateTime(d.receivedAt)}</td>
-                  <td>
-                    {d.host} {d.event}
-                  </td>
-                  <td>
-                    {d.status}
-                    {d.attempts > 1 ? ` (${d.attempts} attempts)` : ''}
-                  </td>
-                  <td>{d.outcome ?? d.error ?? ''}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+        }
+        query={deliveries}
+        loadingLabel="Loading deliveries"
+        items={deliveries.data?.deliveries}
+        empty="None yet."
+        columns={['Received', 'Event', 'Status', 'What it did']}
+        row={(d) => (
+          <tr key={d.id}>
+            <td>{dateTime(d.receivedAt)}</td>
+            <td>
+              {d.host} {d.event}
+            </td>
+            <td>
+              {d.status}
+              {d.attempts > 1 ? ` (${d.attempts} attempts)` : ''}
+            </td>
+            <td>{d.outcome ?? d.error ?? ''}</td>
+          </tr>
         )}
-      </section>
+      />
     </div>
   );
 }
@@ -269,8 +257,7 @@ function BranchFormat() {
   if (!settings.data) return <Loading />;
   const problem = format === null ? null : branchFormatProblem(value);
   return (
-    <section className="card" aria-labelledby="branch-h">
-      <h2 id="branch-h">Branch names</h2>
+    <Card title="Branch names">
       <form onSubmit={saving.submit}>
         <TextField
           label="Branch name format"
@@ -292,6 +279,6 @@ function BranchFormat() {
           Save format
         </Button>
       </form>
-    </section>
+    </Card>
   );
 }

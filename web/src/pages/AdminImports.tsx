@@ -8,6 +8,7 @@
 
 import { useQuery } from '@tanstack/react-query';
 import { type ChangeEvent, useState } from 'react';
+import { Card, ListCard } from '../components/Card';
 import {
   Button,
   ErrorMessage,
@@ -176,8 +177,7 @@ export function AdminImports() {
         what would be created and the people without an account here (they get suspended placeholder
         accounts). Running an import again creates nothing twice and continues one that stopped.
       </p>
-      <section className="card" aria-labelledby="newimport-h">
-        <h2 id="newimport-h">Import</h2>
+      <Card title="Import">
         <form onSubmit={(e) => e.preventDefault()}>
           <SelectField label="Source" value={kind} onChange={(e) => setKind(e.target.value as Kind)}>
             {SOURCES.map((s) => (
@@ -338,7 +338,7 @@ export function AdminImports() {
             ]}
           />
         )}
-      </section>
+      </Card>
       {current && (
         <section className="card" aria-labelledby="importrun-h" data-testid="import-run">
           <h2 id="importrun-h">
@@ -354,44 +354,29 @@ export function AdminImports() {
           )}
         </section>
       )}
-      <section className="card" aria-labelledby="imports-h">
-        <h2 id="imports-h">Past imports</h2>
-        {runs.isLoading && <Loading label="Loading imports" />}
-        <ErrorMessage error={runs.error} />
-        {runs.data && runs.data.importRuns.length === 0 && <p className="muted">No import yet.</p>}
-        {runs.data && runs.data.importRuns.length > 0 && (
-          <table className="table">
-            <thead>
-              <tr>
-                <th scope="col">Started</th>
-                <th scope="col">Source</th>
-                <th scope="col">Kind</th>
-                <th scope="col">Status</th>
-                <th scope="col">Issues</th>
-                <th scope="col">
-                  <span className="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {runs.data.importRuns.map((r) => (
-                <tr key={r.id}>
-                  <td>{dateTime(r.createdAt)}</td>
-                  <td>{r.source}</td>
-                  <td>{r.dryRun ? 'Dry run' : 'Import'}</td>
-                  <td>{r.status}</td>
-                  <td>{r.counts['issue.created'] ?? 0}</td>
-                  <td className="actions">
-                    <Button aria-label={`Show the import of ${r.source}`} onClick={() => setCurrent(r.id)}>
-                      Show
-                    </Button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+      <ListCard
+        title="Past imports"
+        query={runs}
+        loadingLabel="Loading imports"
+        items={runs.data?.importRuns}
+        empty="No import yet."
+        columns={['Started', 'Source', 'Kind', 'Status', 'Issues']}
+        rowActions
+        row={(r) => (
+          <tr key={r.id}>
+            <td>{dateTime(r.createdAt)}</td>
+            <td>{r.source}</td>
+            <td>{r.dryRun ? 'Dry run' : 'Import'}</td>
+            <td>{r.status}</td>
+            <td>{r.counts['issue.created'] ?? 0}</td>
+            <td className="actions">
+              <Button aria-label={`Show the import of ${r.source}`} onClick={() => setCurrent(r.id)}>
+                Show
+              </Button>
+            </td>
+          </tr>
         )}
-      </section>
+      />
     </div>
   );
 }

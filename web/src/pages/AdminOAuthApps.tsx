@@ -5,13 +5,13 @@
 
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { Card, ListCard } from '../components/Card';
 import { SecretOnce } from '../components/SecretOnce';
 import {
   Button,
   ErrorMessage,
   FormError,
   fieldErrors,
-  Loading,
   PageHeader,
   SelectField,
   TextArea,
@@ -126,8 +126,7 @@ export function AdminOAuthApps() {
         their app at <code>{window.location.origin}/oauth/authorize</code>.
       </p>
       <DynamicRegistration />
-      <section className="card" aria-labelledby="newapp-h">
-        <h2 id="newapp-h">Register an app</h2>
+      <Card title="Register an app">
         <form onSubmit={registering.submit}>
           <TextField
             label="Name"
@@ -182,52 +181,38 @@ export function AdminOAuthApps() {
             )}
           </SecretOnce>
         )}
-      </section>
-      <section className="card" aria-labelledby="apps-h">
-        <h2 id="apps-h">Apps</h2>
-        {list.isLoading && <Loading label="Loading apps" />}
-        <ErrorMessage error={list.error} />
-        {list.data && list.data.apps.length === 0 && <p className="muted">No apps yet.</p>}
-        {list.data && list.data.apps.length > 0 && (
-          <table className="table">
-            <thead>
-              <tr>
-                <th scope="col">App</th>
-                <th scope="col">Registered</th>
-                <th scope="col">Kind</th>
-                <th scope="col">People</th>
-                <th scope="col">
-                  <span className="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.data.apps.map((app) => (
-                <tr key={app.clientId}>
-                  <td>
-                    <AppIcon url={app.iconUrl} /> {app.name}
-                    <div className="muted small">
-                      <code>{app.clientId}</code>
-                    </div>
-                  </td>
-                  <td>
-                    {app.registration === 'admin' ? 'By an admin' : 'By itself'}
-                    {app.registeredAt ? `, ${fullDate(app.registeredAt)}` : ''}
-                  </td>
-                  <td>{app.kind}</td>
-                  <td>{app.users}</td>
-                  <td className="actions">
-                    <Button variant="danger" aria-label={`Remove ${app.name}`} onClick={() => remove(app)}>
-                      Remove
-                    </Button>
-                    <ErrorMessage error={rowError(removing, app.clientId)} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+      </Card>
+      <ListCard
+        title="Apps"
+        query={list}
+        loadingLabel="Loading apps"
+        items={list.data?.apps}
+        empty="No apps yet."
+        columns={['App', 'Registered', 'Kind', 'People']}
+        rowActions
+        row={(app) => (
+          <tr key={app.clientId}>
+            <td>
+              <AppIcon url={app.iconUrl} /> {app.name}
+              <div className="muted small">
+                <code>{app.clientId}</code>
+              </div>
+            </td>
+            <td>
+              {app.registration === 'admin' ? 'By an admin' : 'By itself'}
+              {app.registeredAt ? `, ${fullDate(app.registeredAt)}` : ''}
+            </td>
+            <td>{app.kind}</td>
+            <td>{app.users}</td>
+            <td className="actions">
+              <Button variant="danger" aria-label={`Remove ${app.name}`} onClick={() => remove(app)}>
+                Remove
+              </Button>
+              <ErrorMessage error={rowError(removing, app.clientId)} />
+            </td>
+          </tr>
         )}
-      </section>
+      />
     </div>
   );
 }

@@ -3,6 +3,7 @@
 
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
+import { Card } from '../components/Card';
 import { ErrorMessage, FormError, fieldErrors, Loading, SaveRow, TextField } from '../components/ui';
 import { useAction } from '../lib/action';
 import { ok, rest } from '../lib/api';
@@ -41,8 +42,7 @@ export function RegistrationSettings() {
   const save = state.submit;
 
   return (
-    <section className="card" aria-labelledby="signup-h">
-      <h2 id="signup-h">Sign-up</h2>
+    <Card title="Sign-up">
       {current.isLoading && <Loading label="Loading sign-up settings" />}
       <ErrorMessage error={current.error} />
       {loaded && (
@@ -86,6 +86,6 @@ export function RegistrationSettings() {
           <SaveRow label="Save sign-up settings" busy={state.busy} saved={state.saved} />
         </form>
       )}
-    </section>
+    </Card>
   );
 }

@@ -4,16 +4,9 @@
 
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { Card, ListCard } from '../components/Card';
 import { SecretOnce } from '../components/SecretOnce';
-import {
-  Button,
-  ErrorMessage,
-  FormError,
-  fieldErrors,
-  Loading,
-  PageHeader,
-  TextField,
-} from '../components/ui';
+import { Button, ErrorMessage, FormError, fieldErrors, PageHeader, TextField } from '../components/ui';
 import { rowError, useAction } from '../lib/action';
 import { ok, type RestData, rest } from '../lib/api';
 import { dateTime, fullDate } from '../lib/dates';
@@ -54,8 +47,7 @@ export function AdminScim() {
         teams through SCIM 2.0. Give the provider the base URL <code>{baseUrl}</code> and a token created
         here.
       </p>
-      <section className="card" aria-labelledby="newscim-h">
-        <h2 id="newscim-h">Create a token</h2>
+      <Card title="Create a token">
         <form onSubmit={state.submit} className="inline-form">
           <TextField
             label="Token label"
@@ -81,50 +73,36 @@ export function AdminScim() {
             <strong>Copy the token for “{created.label}” now.</strong> It will not be shown again.
           </SecretOnce>
         )}
-      </section>
-      <section className="card" aria-labelledby="scimtokens-h">
-        <h2 id="scimtokens-h">Tokens</h2>
-        {list.isLoading && <Loading label="Loading tokens" />}
-        <ErrorMessage error={list.error} />
-        {list.data && list.data.scimTokens.length === 0 && <p className="muted">No tokens yet.</p>}
-        {list.data && list.data.scimTokens.length > 0 && (
-          <table className="table">
-            <thead>
-              <tr>
-                <th scope="col">Label</th>
-                <th scope="col">Token</th>
-                <th scope="col">Created</th>
-                <th scope="col">Last used</th>
-                <th scope="col">
-                  <span className="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.data.scimTokens.map((t) => (
-                <tr key={t.id}>
-                  <td>{t.label}</td>
-                  <td>
-                    <code>{t.hint}</code>
-                  </td>
-                  <td>{fullDate(t.createdAt)}</td>
-                  <td>{t.lastUsedAt ? dateTime(t.lastUsedAt) : 'Never'}</td>
-                  <td className="actions">
-                    {t.revokedAt ? (
-                      <span className="muted">Revoked {fullDate(t.revokedAt)}</span>
-                    ) : (
-                      <Button variant="danger" aria-label={`Revoke ${t.label}`} onClick={() => revoke(t)}>
-                        Revoke
-                      </Button>
-                    )}
-                    <ErrorMessage error={rowError(revoking, t.id)} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+      </Card>
+      <ListCard
+        title="Tokens"
+        query={list}
+        loadingLabel="Loading tokens"
+        items={list.data?.scimTokens}
+        empty="No tokens yet."
+        columns={['Label', 'Token', 'Created', 'Last used']}
+        rowActions
+        row={(t) => (
+          <tr key={t.id}>
+            <td>{t.label}</td>
+            <td>
+              <code>{t.hint}</code>
+            </td>
+            <td>{fullDate(t.createdAt)}</td>
+            <td>{t.lastUsedAt ? dateTime(t.lastUsedAt) : 'Never'}</td>
+            <td className="actions">
+              {t.revokedAt ? (
+                <span className="muted">Revoked {fullDate(t.revokedAt)}</span>
+              ) : (
+                <Button variant="danger" aria-label={`Revoke ${t.label}`} onClick={() => revoke(t)}>
+                  Revoke
+                </Button>
+              )}
+              <ErrorMessage error={rowError(revoking, t.id)} />
+            </td>
+          </tr>
         )}
-      </section>
+      />
     </div>
   );
 }

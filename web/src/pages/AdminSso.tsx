@@ -5,6 +5,7 @@
 
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useState } from 'react';
+import { Card } from '../components/Card';
 import {
   Button,
   copyText,
@@ -181,8 +182,7 @@ export function AdminSso() {
           : 'Single sign-on is off until an issuer and a client id are set.'}
       </p>
       <form onSubmit={save} noValidate>
-        <section className="card" aria-labelledby="sso-provider-h">
-          <h2 id="sso-provider-h">Provider</h2>
+        <Card title="Provider">
           {text('issuer', 'Issuer URL', { placeholder: 'https://login.example.com/realms/acme' })}
           {text('clientId', 'Client ID')}
           {text('clientSecret', 'Client secret', {
@@ -195,9 +195,8 @@ export function AdminSso() {
           {text('scopes', 'Scopes', {
             hint: 'Space-separated; add the groups scope if your provider needs one',
           })}
-        </section>
-        <section className="card" aria-labelledby="sso-who-h">
-          <h2 id="sso-who-h">Who may sign in</h2>
+        </Card>
+        <Card title="Who may sign in">
           {text('allowedDomains', 'Allowed email domains', {
             hint: 'Comma-separated; empty allows any domain',
           })}
@@ -215,13 +214,11 @@ export function AdminSso() {
             'trustUnverifiedEmail',
             'Trust emails the provider does not mark verified (Entra ID sends no email_verified)',
           )}
-        </section>
-        <section className="card" aria-labelledby="sso-groups-h">
-          <h2 id="sso-groups-h">Groups</h2>
-          <p className="muted">
-            When a groups claim is named, every sign-in sets the person’s role from it and adds or removes
-            them from the mapped teams.
-          </p>
+        </Card>
+        <Card
+          title="Groups"
+          description="When a groups claim is named, every sign-in sets the person’s role from it and adds or removes them from the mapped teams."
+        >
           {text('groupsClaim', 'Groups claim', { placeholder: 'groups' })}
           {text('adminGroups', 'Admin groups', { hint: 'Comma-separated' })}
           {text('memberGroups', 'Member groups', { hint: 'Comma-separated' })}
@@ -243,14 +240,13 @@ export function AdminSso() {
             </div>
             {errs['teamGroups'] && <div className="field-error">{errs['teamGroups']}</div>}
           </div>
-        </section>
-        <section className="card" aria-labelledby="sso-required-h">
-          <h2 id="sso-required-h">Require single sign-on</h2>
+        </Card>
+        <Card title="Require single sign-on">
           {check('required', 'Refuse password sign-in and registration (API keys keep working)')}
           {text('breakGlassEmails', 'Break-glass admins', {
             hint: 'Comma-separated emails of admins who may still use a password if the provider is down',
           })}
-        </section>
+        </Card>
         <FormError error={saving.error} />
         <Button type="submit" variant="primary" busy={saving.busy}>
           Save

@@ -3,6 +3,7 @@
 
 import { Link } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
+import { Card } from '../components/Card';
 import { CycleSettings } from '../components/CycleSettings';
 import { LabelsEditor } from '../components/LabelsEditor';
 import { TeamMembers } from '../components/TeamMembers';
@@ -90,8 +91,7 @@ function TeamSettings({ team }: { team: TeamRecord }) {
   const save = state.submit;
 
   return (
-    <section className="card" aria-labelledby="team-settings-h">
-      <h2 id="team-settings-h">Settings</h2>
+    <Card title="Settings">
       <form onSubmit={save} className="grid-form">
         <TextField
           label="Team key"
@@ -168,7 +168,7 @@ function TeamSettings({ team }: { team: TeamRecord }) {
         </div>
       </form>
       <FormError error={state.error} />
-    </section>
+    </Card>
   );
 }
 
@@ -192,17 +192,18 @@ function TeamArchive({ team }: { team: TeamRecord }) {
   }
 
   return (
-    <section className="card" aria-labelledby="team-archive-h">
-      <h2 id="team-archive-h">{archived ? 'Archived' : 'Archive'}</h2>
-      <p className="muted">
-        {archived
+    <Card
+      title={archived ? 'Archived' : 'Archive'}
+      description={
+        archived
           ? 'This team is archived: its issues can be read and edited, but no issue can be created in it or moved to it.'
-          : 'Archiving deletes nothing: issues, states, members and keys stay, and its issues stay editable. No issue can be created in it or moved to it until it is unarchived.'}
-      </p>
+          : 'Archiving deletes nothing: issues, states, members and keys stay, and its issues stay editable. No issue can be created in it or moved to it until it is unarchived.'
+      }
+    >
       <Button variant={archived ? 'secondary' : 'danger'} busy={state.busy} onClick={toggle}>
         {archived ? 'Unarchive team' : 'Archive team'}
       </Button>
       <ErrorMessage error={state.error} />
-    </section>
+    </Card>
   );
 }

@@ -3,16 +3,9 @@
 
 import { Link, useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
+import { Card, ListCard } from '../components/Card';
 import { LabelsEditor } from '../components/LabelsEditor';
-import {
-  Button,
-  ErrorMessage,
-  FormError,
-  fieldErrors,
-  Loading,
-  PageHeader,
-  TextField,
-} from '../components/ui';
+import { Button, FormError, fieldErrors, PageHeader, TextField } from '../components/ui';
 import { useAction } from '../lib/action';
 import { ok, rest } from '../lib/api';
 import { TEAM_CHANGES, useTeams } from '../lib/teams';
@@ -50,45 +43,31 @@ export function AdminTeams() {
   return (
     <div className="page">
       <PageHeader title="Teams" />
-      <section className="card" aria-labelledby="teams-h">
-        <h2 id="teams-h">All teams</h2>
-        {teams.isLoading && <Loading label="Loading teams" />}
-        <ErrorMessage error={teams.error} />
-        {teams.data && (
-          <table className="table">
-            <thead>
-              <tr>
-                <th scope="col">Key</th>
-                <th scope="col">Name</th>
-                <th scope="col">Visibility</th>
-                <th scope="col">Status</th>
-                <th scope="col">Members</th>
-              </tr>
-            </thead>
-            <tbody>
-              {teams.data.teams.map((t) => (
-                <tr key={t.id}>
-                  <td>
-                    <code>{t.key}</code>
-                  </td>
-                  <td>
-                    <Link to={`/admin/teams/${t.id}`}>{t.name}</Link>
-                  </td>
-                  <td>{t.private ? 'Private' : 'Public'}</td>
-                  <td>
-                    <span className={`status-pill ${t.archivedAt ? 'disabled' : 'active'}`}>
-                      {t.archivedAt ? 'archived' : 'active'}
-                    </span>
-                  </td>
-                  <td>{t.memberCount ?? '…'}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+      <ListCard
+        title="All teams"
+        query={teams}
+        loadingLabel="Loading teams"
+        items={teams.data?.teams}
+        columns={['Key', 'Name', 'Visibility', 'Status', 'Members']}
+        row={(t) => (
+          <tr key={t.id}>
+            <td>
+              <code>{t.key}</code>
+            </td>
+            <td>
+              <Link to={`/admin/teams/${t.id}`}>{t.name}</Link>
+            </td>
+            <td>{t.private ? 'Private' : 'Public'}</td>
+            <td>
+              <span className={`status-pill ${t.archivedAt ? 'disabled' : 'active'}`}>
+                {t.archivedAt ? 'archived' : 'active'}
+              </span>
+            </td>
+            <td>{t.memberCount ?? '…'}</td>
+          </tr>
         )}
-      </section>
-      <section className="card" aria-labelledby="newteam-h">
-        <h2 id="newteam-h">Create a team</h2>
+      />
+      <Card title="Create a team">
         <form onSubmit={create} className="grid-form">
           <TextField
             label="Team key"
@@ -132,7 +111,7 @@ export function AdminTeams() {
           </div>
         </form>
         <FormError error={state.error} />
-      </section>
+      </Card>
     </div>
   );
 }

@@ -2,6 +2,7 @@
 
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { Card, ListCard } from '../components/Card';
 import { SecretOnce } from '../components/SecretOnce';
 import {
   Button,
@@ -56,8 +57,7 @@ export function AdminWebhooks() {
         Issue and comment changes are POSTed to each endpoint, signed with HMAC-SHA256 in{' '}
         <code>X-Service-Signature</code>.
       </p>
-      <section className="card" aria-labelledby="newhook-h">
-        <h2 id="newhook-h">Add an endpoint</h2>
+      <Card title="Add an endpoint">
         <form onSubmit={create} className="inline-form">
           <TextField
             label="Endpoint URL"
@@ -89,59 +89,59 @@ export function AdminWebhooks() {
             <strong>Signing secret for {secret.url}.</strong> Copy it now: it will not be shown again.
           </SecretOnce>
         )}
-      </section>
-      <section className="card" aria-labelledby="hooks-h">
-        <h2 id="hooks-h">Endpoints</h2>
-        {hooks.isLoading && <Loading label="Loading endpoints" />}
-        <ErrorMessage error={hooks.error} />
-        {hooks.data?.webhooks.length === 0 && <p className="muted">No endpoints yet.</p>}
-        <ul className="hook-list">
-          {hooks.data?.webhooks.map((h) => (
-            <li key={h.id} className="hook">
-              <div className="hook-head">
-                <div>
-                  <strong>{h.label || h.url}</strong>
-                  {h.label && <div className="muted small">{h.url}</div>}
-                  {h.disabledReason && <div className="field-error">{h.disabledReason}</div>}
-                </div>
-                <span className={`status-pill ${h.enabled ? '' : 'disabled'}`}>
-                  {h.enabled ? 'enabled' : 'disabled'}
-                </span>
-                <div className="row">
-                  <Button
-                    onClick={() =>
-                      act(h.id, () =>
-                        ok(
-                          rest.PATCH('/api/admin/webhooks/{id}', {
-                            ...byId(h.id),
-                            body: { enabled: !h.enabled },
-                          }),
-                        ),
-                      )
-                    }
-                  >
-                    {h.enabled ? 'Disable' : 'Enable'}
-                  </Button>
-                  <Button aria-expanded={open === h.id} onClick={() => setOpen(open === h.id ? null : h.id)}>
-                    {open === h.id ? 'Hide deliveries' : 'Deliveries'}
-                  </Button>
-                  <Button
-                    variant="danger"
-                    onClick={() => {
-                      if (confirm(`Delete the endpoint ${h.url} and its delivery log?`))
-                        act(h.id, () => ok(rest.DELETE('/api/admin/webhooks/{id}', byId(h.id))));
-                    }}
-                  >
-                    Delete
-                  </Button>
-                </div>
+      </Card>
+      <ListCard
+        title="Endpoints"
+        query={hooks}
+        loadingLabel="Loading endpoints"
+        items={hooks.data?.webhooks}
+        empty="No endpoints yet."
+        listClass="hook-list"
+        row={(h) => (
+          <li key={h.id} className="hook">
+            <div className="hook-head">
+              <div>
+                <strong>{h.label || h.url}</strong>
+                {h.label && <div className="muted small">{h.url}</div>}
+                {h.disabledReason && <div className="field-error">{h.disabledReason}</div>}
               </div>
-              <ErrorMessage error={rowError(row, h.id)} />
-              {open === h.id && <Deliveries hookId={h.id} />}
-            </li>
-          ))}
-        </ul>
-      </section>
+              <span className={`status-pill ${h.enabled ? '' : 'disabled'}`}>
+                {h.enabled ? 'enabled' : 'disabled'}
+              </span>
+              <div className="row">
+                <Button
+                  onClick={() =>
+                    act(h.id, () =>
+                      ok(
+                        rest.PATCH('/api/admin/webhooks/{id}', {
+                          ...byId(h.id),
+                          body: { enabled: !h.enabled },
+                        }),
+                      ),
+                    )
+                  }
+                >
+                  {h.enabled ? 'Disable' : 'Enable'}
+                </Button>
+                <Button aria-expanded={open === h.id} onClick={() => setOpen(open === h.id ? null : h.id)}>
+                  {open === h.id ? 'Hide deliveries' : 'Deliveries'}
+                </Button>
+                <Button
+                  variant="danger"
+                  onClick={() => {
+                    if (confirm(`Delete the endpoint ${h.url} and its delivery log?`))
+                      act(h.id, () => ok(rest.DELETE('/api/admin/webhooks/{id}', byId(h.id))));
+                  }}
+                >
+                  Delete
+                </Button>
+              </div>
+            </div>
+            <ErrorMessage error={rowError(row, h.id)} />
+            {open === h.id && <Deliveries hookId={h.id} />}
+          </li>
+        )}
+      />
     </div>
   );
 }

@@ -11,6 +11,7 @@ import { Initials, PriorityIcon, StateIcon } from '../components/IssueBits';
 import { RelativeTime } from '../components/RelativeTime';
 import { Button, ErrorMessage, Loading, PageHeader } from '../components/ui';
 import { weekdayTime } from '../lib/dates';
+import { pageHoldsKeyboard } from '../lib/focus';
 import { useIssueDetail } from '../lib/issue-detail';
 import { priorityLabel } from '../lib/issues';
 import { useShortcuts } from '../lib/keys';
@@ -132,8 +133,7 @@ export function InboxPage({
   // A row that went away (archived, snoozed) while it had focus leaves it on its neighbour.
   // biome-ignore lint/correctness/useExhaustiveDependencies: only a change in the rows' number moves focus
   useEffect(() => {
-    if (focus.current >= 0 && document.activeElement === document.body)
-      focusRow(Math.min(focus.current, groups.length - 1));
+    if (focus.current >= 0 && pageHoldsKeyboard()) focusRow(Math.min(focus.current, groups.length - 1));
   }, [groups.length]);
   // Previewed for a moment, a group counts as read: once per selection, and not if acted on first.
   // biome-ignore lint/correctness/useExhaustiveDependencies: a new selection (or width) starts the wait, nothing else

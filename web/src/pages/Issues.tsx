@@ -27,6 +27,7 @@ import { ErrorMessage, Loading, PageHeader } from '../components/ui';
 import { VirtualList } from '../components/VirtualList';
 import type { IssueFilter, PaginationOrderBy } from '../gql/graphql';
 import { shortDate } from '../lib/dates';
+import { pageHoldsKeyboard } from '../lib/focus';
 import { compare, groupIssues, serverGroups } from '../lib/grouping';
 import { useBlockedIds, useIssueLists } from '../lib/issue-pages';
 import { type Issue, toIssueFilter } from '../lib/issues';
@@ -232,9 +233,9 @@ export function IssueList({
     setFocus(to);
   };
   const onRow = () => (document.activeElement as HTMLElement | null)?.closest('[data-row]') !== null;
-  // The page itself holds the keyboard: nothing focused, or the skip button's fallback (main) when
-  // the rows were not drawn yet. X then acts on the row that holds the list's keyboard.
-  const onPage = () => document.activeElement === document.body || document.activeElement?.id === 'main';
+  // The page itself holds the keyboard: nothing focused, or the page's main region (where a new page
+  // or the skip button puts it). X then acts on the row that holds the list's keyboard.
+  const onPage = pageHoldsKeyboard;
   useShortcuts({
     'list.down': down,
     'list.up': up,

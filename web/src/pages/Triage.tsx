@@ -12,6 +12,7 @@ import { RelativeTime } from '../components/RelativeTime';
 import { Button, Dialog, ErrorMessage, Loading, PageHeader, SelectField, TextArea } from '../components/ui';
 import { ok, rest } from '../lib/api';
 import { weekdayTime } from '../lib/dates';
+import { pageHoldsKeyboard } from '../lib/focus';
 import { PRIORITIES, priorityLabel } from '../lib/issues';
 import { useShortcuts } from '../lib/keys';
 import { Markdown } from '../lib/markdown';
@@ -83,7 +84,7 @@ function TriageQueue({ team, ref_ }: { team: Team; ref_: Ref }) {
   useEffect(() => {
     if (focus.current < 0) return;
     const i = Math.min(focus.current, issues.length - 1);
-    if (document.activeElement === document.body || !document.activeElement) focusRow(i);
+    if (pageHoldsKeyboard()) focusRow(i);
     else {
       focus.current = i;
       setFocusedId(issues[i]?.id ?? null);

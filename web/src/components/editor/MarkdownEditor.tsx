@@ -140,7 +140,8 @@ export default function MarkdownEditor({
   }, [editor, mounted, menu, listId]);
 
   return (
-    <div className="field md-editor">
+    // Focusable by script only: Escape in the text leaves the keyboard here (keys.ts).
+    <div className="field md-editor" tabIndex={-1}>
       <span className="label" id={`${id}-label`}>
         {label}
       </span>

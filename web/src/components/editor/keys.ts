@@ -1,6 +1,6 @@
 // The editor's own keys beyond Tiptap's (bold Mod-B, italic Mod-I, code Mod-E,
 // lists Mod-Shift-7/8/9 come with their extensions): strike on Mod-Shift-X as
-// in Linear, a link on Mod-K, Mod-Enter submits, Escape leaves the editor.
+// in Linear, a link on Mod-K, Mod-Enter submits, Escape leaves the editor for its field.
 import { Extension } from '@tiptap/core';
 import type { EditorContext } from './context';
 
@@ -34,8 +34,13 @@ export function editorKeys(context: EditorContext) {
           context.submit();
           return true;
         },
+        // The keyboard stays on the field (not lost on the page's body): Tab goes on from here,
+        // and the page's keys work again (a second Escape leaves the issue or closes the dialog).
         [ESCAPE]: () => {
-          this.editor.commands.blur();
+          const field = this.editor.view.dom.closest<HTMLElement>('.md-editor');
+          if (!field) return this.editor.commands.blur();
+          field.focus();
+          window.getSelection()?.removeAllRanges();
           return true;
         },
       };
