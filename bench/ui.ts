@@ -1,0 +1,224 @@
+// The web UI at scale (issue 26; docs/ui.md, "Performance"):
+//   npm run bench:ui      (DATABASE_URL: on that PostgreSQL server, else PGlite; web/dist must be built)
+// A workspace of BENCH_UI_ISSUES issues (default 10,000, across five teams) served by the server as
+// `npm start` runs it, and Debian's Chromium headless shell on the All issues list:
+// - first rows: from navigation to the first issue row in the page (a MutationObserver), per load;
+// - filter change: from the key that picks a filter value (Priority is Urgent, then also High) to
+//   the list showing the filtered total, in the page's own clock;
+// - scrolling: 240 frames of 120 px, and every long task (over 50 ms) while it scrolls.
+// Each is taken RUNS times (default 5) in fresh browser contexts; the table gives the median and
+// the worst. Fails if a figure is over its target (first rows 500 ms, filter change 200 ms, no
+// long task while scrolling), so a regression cannot pass as a slow run.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium, type Page } from 'playwright-core';
+import { loadConfig } from '../src/config.js';
+import { openDatabase } from '../src/platform/db/database.js';
+import { freePort, startChild } from './processes.js';
+import { SCALES, seed } from './seed.js';
+import {
+  ADMIN_EMAIL,
+  ADMIN_PASSWORD,
+  createBenchDatabase,
+  gitCommit,
+  login,
+  root,
+  serverEntry,
+} from './setup.js';
+
+const ISSUES = Number(process.env['BENCH_UI_ISSUES'] ?? 10_000);
+const RUNS = Number(process.env['BENCH_UI_RUNS'] ?? 5);
+const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium-headless-shell';
+const TARGETS = { firstRowsMs: 500, filterMs: 200, longTasks: 0 };
+const serverUrl = process.env['DATABASE_URL'];
+const log = (line: string) => console.log(line);
+
+if (!fs.existsSync(path.join(root, 'web/dist/index.html')))
+  throw new Error('web/dist is missing: npx vite build --config web/vite.config.ts');
+
+// Notes the first issue row and every long task, from the page's first script on.
+const PROBE = `
+  window.__longTasks = [];
+  new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__longTasks.push({ start: e.startTime, duration: e.duration }); })
+    .observe({ type: 'longtask', buffered: true });
+  new MutationObserver((_, o) => {
+    if (document.querySelector('.issue-row')) { window.__firstRow = performance.now(); o.disconnect(); }
+  }).observe(document, { childList: true, subtree: true });`;
+
+/** Resolves with the page clock's time at which the list's total ("N issues") is other than `total`. */
+const whenTotalLeaves = (page: Page, total: number) =>
+  page.evaluate(
+    (from) =>
+      new Promise<number>((done) => {
+        const changed = () =>
+          Array.from(document.querySelectorAll('body *')).some(
+            (e) =>
+              e.childElementCount === 0 && /^\d+ issues$/.test(e.textContent ?? '') && e.textContent !== from,
+          );
+        if (changed()) return done(performance.now());
+        new MutationObserver((_, o) => {
+          if (changed()) {
+            o.disconnect();
+            done(performance.now());
+          }
+        }).observe(document, { childList: true, subtree: true, characterData: true });
+      }),
+    `${total} issues`,
+  );
+
+async function main() {
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'trackway-bench-ui-'));
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATA_DIR: work,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    PUBLIC_URL: base,
+    ADMIN_EMAIL,
+    ADMIN_PASSWORD,
+    LOG_LEVEL: 'warn',
+  };
+  delete env['DATABASE_URL'];
+  const server = serverUrl
+    ? await createBenchDatabase(serverUrl, `trackway_bench_ui_${process.pid}`)
+    : undefined;
+  if (server) env['DATABASE_URL'] = server.url;
+  const kind = server ? 'PostgreSQL' : 'PGlite';
+  try {
+    const config = loadConfig(env);
+    const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+    const seeded = await seed(database.db, config, { ...SCALES.full, issues: ISSUES });
+    await database.close();
+    // The list shows every issue the admin sees: all of them, with their counts.
+    const total = seeded.counts.issues;
+    log(`seeded ${total} issues in ${Math.round(seeded.ms / 1000)} s (${kind})`);
+
+    const child = await startChild({
+      args: serverEntry().args,
+      env,
+      cwd: root,
+      port,
+      ready: async (u) => (await fetch(`${u}/readyz`)).ok,
+    });
+    const browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--no-sandbox', '--disable-gpu'],
+    });
+    try {
+      await login(base); // the admin can sign in (a clear error otherwise)
+      const firstRows: number[] = [];
+      const filters: number[] = [];
+      const longTasks: number[] = [];
+      const longest: number[] = [];
+      for (let run = 0; run < RUNS; run++) {
+        const context = await browser.newContext({ baseURL: base, viewport: { width: 1280, height: 800 } });
+        const page = await context.newPage();
+        await page.goto('/login');
+        await page.getByLabel('Email').fill(ADMIN_EMAIL);
+        await page.getByLabel('Password').fill(ADMIN_PASSWORD);
+        await page.getByRole('button', { name: 'Sign in' }).click();
+        await page.locator('main#main').waitFor();
+        await context.addInitScript(PROBE);
+        await page.goto('/issues');
+        await page.getByText(`${total} issues`, { exact: true }).waitFor({ timeout: 120_000 });
+        firstRows.push((await page.evaluate('window.__firstRow')) as number);
+
+        // Scrolling as a fast wheel does, collecting the long tasks it causes.
+        const scroll = (await page.evaluate(`new Promise((done) => {
+          const list = document.querySelector('.issue-list');
+          const from = performance.now();
+          let frames = 0;
+          const step = () => {
+            list.scrollTop += 120;
+            if (++frames < 240 && list.scrollTop + list.clientHeight < list.scrollHeight - 2) requestAnimationFrame(step);
+            else setTimeout(() => done(window.__longTasks.filter((t) => t.start >= from).map((t) => t.duration)), 200);
+          };
+          requestAnimationFrame(step);
+        })`)) as number[];
+        longTasks.push(scroll.length);
+        longest.push(Math.max(0, ...scroll));
+
+        // A filter change by keyboard: F, Priority, then Urgent; timed from the key that picks it.
+        await page.evaluate("document.querySelector('.issue-list').scrollTop = 0");
+        await page.keyboard.press('f');
+        await page.getByRole('combobox', { name: 'Filter by: type to filter' }).waitFor();
+        await page.keyboard.type('prio');
+        await page.keyboard.press('Enter');
+        await page.getByRole('combobox', { name: 'Priority: type to filter' }).waitFor();
+        await page.keyboard.type('urg');
+        // Both watch from before the key: the keydown's time, and the list's total changing.
+        const shown = whenTotalLeaves(page, total);
+        const pressed = page.evaluate(
+          () =>
+            new Promise<number>((done) =>
+              document.addEventListener('keydown', () => done(performance.now()), {
+                capture: true,
+                once: true,
+              }),
+            ),
+        );
+        await page.keyboard.press('Enter');
+        filters.push((await shown) - (await pressed));
+        await context.close();
+      }
+      report({ kind, total, firstRows, filters, longTasks, longest, peakMb: child.rss().hwmMb });
+    } finally {
+      await browser.close();
+      await child.stop();
+    }
+  } finally {
+    await server?.drop();
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
+const worst = (xs: number[]) => Math.max(...xs);
+
+function report(r: {
+  kind: string;
+  total: number;
+  firstRows: number[];
+  filters: number[];
+  longTasks: number[];
+  longest: number[];
+  peakMb: number;
+}) {
+  const ms = (x: number) => `${Math.round(x)} ms`;
+  const rows: [string, string, string, boolean][] = [
+    [
+      'First rows after navigation',
+      ms(median(r.firstRows)),
+      ms(worst(r.firstRows)),
+      worst(r.firstRows) < TARGETS.firstRowsMs,
+    ],
+    [
+      'Filter change (Priority is Urgent)',
+      ms(median(r.filters)),
+      ms(worst(r.filters)),
+      worst(r.filters) < TARGETS.filterMs,
+    ],
+    [
+      'Long tasks while scrolling 240 frames',
+      String(median(r.longTasks)),
+      `${worst(r.longTasks)} (longest ${ms(worst(r.longest))})`,
+      worst(r.longTasks) <= TARGETS.longTasks,
+    ],
+  ];
+  log(
+    `\n${r.total} issues, ${r.kind}, ${RUNS} runs, commit ${gitCommit()}, load average ${os
+      .loadavg()
+      .map((x) => x.toFixed(1))
+      .join(' ')}`,
+  );
+  log('| What | Median | Worst | Target |');
+  log('|---|---|---|---|');
+  for (const [what, med, w, ok] of rows) log(`| ${what} | ${med} | ${w} | ${ok ? 'met' : '**missed**'} |`);
+  log(`Server peak RSS: ${r.peakMb} MB`);
+  if (rows.some(([, , , ok]) => !ok)) process.exitCode = 1;
+}
+
+await main();
