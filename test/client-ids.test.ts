@@ -415,10 +415,11 @@ describe('property', () => {
             if (typeof id === 'string' && UUID.test(id)) used.push(id);
             continue;
           }
-          const made = owner.get(id!);
+          const chosen = pool[s.id.pool]!;
+          const made = owner.get(chosen);
           if (!made) {
             assert.equal(res.status, 201, JSON.stringify(res.body));
-            owner.set(id!, { who: s.who, kind: s.kind, id: res.body[s.kind].id });
+            owner.set(chosen, { who: s.who, kind: s.kind, id: res.body[s.kind].id });
           } else if (made.who === s.who && made.kind === s.kind) {
             assert.equal(res.status, 201, 'a replay');
             assert.equal(res.body[s.kind].id, made.id);

@@ -149,6 +149,8 @@ describe('UI: offline', () => {
     const edit = history.find((h) => 'priority' in h.changes);
     assert.ok(edit && edit.createdAt <= comments.map((c) => c.createdAt).sort()[0]!, 'the edit went first');
     // The page shows what the server has: the comments saved (no longer sending), the priority kept.
+    // (After the reload nothing was drawn as sending: wait for the comments read from the server.)
+    await page.locator('.comment', { hasText: 'Second, still offline' }).waitFor();
     await page.waitForFunction(() => !document.body.textContent?.includes('sending…'));
     assert.equal(await page.locator('.comment', { hasText: 'Second, still offline' }).count(), 1);
     await page.waitForFunction(
@@ -223,12 +225,17 @@ describe('UI: offline', () => {
       await route.abort('connectionreset');
     });
     const waiting = lossy.getByRole('status').filter({ hasText: /Offline|waiting|sending/ });
+    /** Until the create was sent a second time (the queue waits for the server to answer a probe). */
+    const sentAgain = async (kind: string) => {
+      for (let i = 0; i < 200 && (tries.get(kind) ?? 0) < 2; i++) await lossy.waitForTimeout(100);
+    };
 
     await lossy.goto(`/issue/${issue.identifier}`);
     await lossy.getByLabel('Add a comment').fill('Said once, sent twice');
     await lossy.getByRole('button', { name: 'Comment', exact: true }).click();
     await lossy.locator('.comment', { hasText: 'Said once, sent twice' }).waitFor();
     // Kept as waiting, then sent again when the server answers a probe.
+    await sentAgain('commentCreate');
     await waiting.waitFor({ state: 'detached', timeout: 20_000 });
     assert.equal(tries.get('commentCreate'), 2, 'the first try reached the server, the second was a replay');
     assert.deepEqual(
@@ -245,6 +252,7 @@ describe('UI: offline', () => {
     await dialog.getByLabel('Title').fill(title);
     await dialog.getByRole('button', { name: 'Create issue' }).click();
     await dialog.waitFor({ state: 'detached' });
+    await sentAgain('issueCreate');
     await waiting.waitFor({ state: 'detached', timeout: 20_000 });
     assert.equal(tries.get('issueCreate'), 2, 'the first try reached the server, the second was a replay');
     const made = await ui.t.get(`/api/issues?q=${encodeURIComponent(title)}`, ui.t.adminToken);
