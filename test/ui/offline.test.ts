@@ -1,8 +1,10 @@
 // In a real browser, without the server: the offline status in the shell, edits
 // and comments kept in the browser (over a reload, whose page comes from the
 // app shell's service worker), sent in the order they were made once the
-// server is back, and an edit the server then refuses undone and reported
-// (web/src/lib/connection.ts, write-queue.ts, web/sw/service-worker.js).
+// server is back, an edit the server then refuses undone and reported, and a
+// new issue or comment whose answer was lost on the way back made once when
+// it is sent again (web/src/lib/connection.ts, write-queue.ts,
+// web/sw/service-worker.js; the client-chosen ids of docs/API.md).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { BrowserContext, Page } from 'playwright-core';
@@ -147,6 +149,8 @@ describe('UI: offline', () => {
     const edit = history.find((h) => 'priority' in h.changes);
     assert.ok(edit && edit.createdAt <= comments.map((c) => c.createdAt).sort()[0]!, 'the edit went first');
     // The page shows what the server has: the comments saved (no longer sending), the priority kept.
+    // (After the reload nothing was drawn as sending: wait for the comments read from the server.)
+    await page.locator('.comment', { hasText: 'Second, still offline' }).waitFor();
     await page.waitForFunction(() => !document.body.textContent?.includes('sending…'));
     assert.equal(await page.locator('.comment', { hasText: 'Second, still offline' }).count(), 1);
     await page.waitForFunction(
@@ -200,6 +204,69 @@ describe('UI: offline', () => {
     await page.emulateMedia({ colorScheme: 'light' });
     await refused.getByRole('button', { name: 'Dismiss' }).click();
     await refused.waitFor({ state: 'detached' });
+  });
+
+  test('a new comment or issue whose answer is lost is kept, sent again, and made once', async () => {
+    // Its own page without the service worker, so that the test's route sees every request.
+    const lossy = (await ui.newPage()).page;
+    await signIn(lossy, ADMIN_EMAIL, ADMIN_PASSWORD);
+    const issue = await newIssue('Answers lost on the way back');
+    /** The first create of each kind reaches the server, which makes it; its answer never comes back. */
+    const lost = new Set<string>();
+    const tries = new Map<string, number>();
+    await lossy.route('**/graphql', async (route) => {
+      const kind = /\b(issueCreate|commentCreate)\b/.exec(route.request().postData() ?? '')?.[1];
+      if (kind) tries.set(kind, (tries.get(kind) ?? 0) + 1);
+      if (!kind || lost.has(kind)) return route.fallback();
+      lost.add(kind);
+      const answered = await route.fetch();
+      assert.equal(answered.status(), 200);
+      assert.equal((await answered.json()).errors, undefined, 'the server made it');
+      await route.abort('connectionreset');
+    });
+    const waiting = lossy.getByRole('status').filter({ hasText: /Offline|waiting|sending/ });
+    /** Until the create was sent a second time (the queue waits for the server to answer a probe). */
+    const sentAgain = async (kind: string) => {
+      for (let i = 0; i < 200 && (tries.get(kind) ?? 0) < 2; i++) await lossy.waitForTimeout(100);
+    };
+
+    await lossy.goto(`/issue/${issue.identifier}`);
+    await lossy.getByLabel('Add a comment').fill('Said once, sent twice');
+    await lossy.getByRole('button', { name: 'Comment', exact: true }).click();
+    await lossy.locator('.comment', { hasText: 'Said once, sent twice' }).waitFor();
+    // Kept as waiting, then sent again when the server answers a probe.
+    await sentAgain('commentCreate');
+    await waiting.waitFor({ state: 'detached', timeout: 20_000 });
+    assert.equal(tries.get('commentCreate'), 2, 'the first try reached the server, the second was a replay');
+    assert.deepEqual(
+      (await savedComments(issue.id)).map((c) => c.body),
+      ['Said once, sent twice'],
+      'one comment',
+    );
+    await lossy.waitForFunction(() => !document.body.textContent?.includes('sending…'));
+    assert.equal(await lossy.locator('.comment', { hasText: 'Said once, sent twice' }).count(), 1);
+
+    const title = `Made once ${Date.now()}`;
+    await lossy.getByRole('button', { name: /New issue/ }).click();
+    const dialog = lossy.getByRole('dialog', { name: 'New issue' });
+    await dialog.getByLabel('Title').fill(title);
+    await dialog.getByRole('button', { name: 'Create issue' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await sentAgain('issueCreate');
+    await waiting.waitFor({ state: 'detached', timeout: 20_000 });
+    assert.equal(tries.get('issueCreate'), 2, 'the first try reached the server, the second was a replay');
+    const made = await ui.t.get(`/api/issues?q=${encodeURIComponent(title)}`, ui.t.adminToken);
+    assert.deepEqual(
+      made.body.issues.map((i: { title: string }) => i.title),
+      [title],
+      'one issue',
+    );
+    // The list shows the saved issue, once: the row drawn while it was sending had its id.
+    await lossy.goto('/issues');
+    const rows = lossy.getByRole('list', { name: 'Issues' }).getByRole('link', { name: new RegExp(title) });
+    await rows.first().waitFor();
+    assert.equal(await rows.count(), 1);
+    await lossy.context().close();
   });
 
   test('a session refused on return asks to sign in again and keeps the edit until then', async () => {

@@ -61,6 +61,9 @@ const ISSUE_FIELDS = [
   'snoozedById',
 ] as const;
 
+/** A create also takes the id the client chose (modules/client-ids/claim.ts). */
+const ISSUE_CREATE_FIELDS = [...ISSUE_FIELDS, 'id'] as const;
+
 const issueOut = (g: GqlContext, r: issues.IssueRecord) =>
   issueNode(r as unknown as IssueRow, g.app.config.publicUrl);
 
@@ -99,7 +102,7 @@ const projectStatus = (input: Input) =>
 export const mutationResolvers: ResolverMap = {
   Mutation: {
     issueCreate: async (_s, a: { input: Input }, g) => {
-      const record = await issues.createIssue(g.app, g.actor, pick(a.input, ISSUE_FIELDS) as never);
+      const record = await issues.createIssue(g.app, g.actor, pick(a.input, ISSUE_CREATE_FIELDS) as never);
       return payload(g, { issue: issueOut(g, record) });
     },
     issueUpdate: async (_s, a: { id: string; input: Input }, g) => {
@@ -108,7 +111,7 @@ export const mutationResolvers: ResolverMap = {
       return payload(g, { issue: issueOut(g, record) });
     },
     issueBatchCreate: async (_s, a: { input: { issues: Input[] } }, g) => {
-      const inputs = a.input.issues.map((i) => pick(i, ISSUE_FIELDS) as never);
+      const inputs = a.input.issues.map((i) => pick(i, ISSUE_CREATE_FIELDS) as never);
       const records = await createIssues(g.app, g.actor, inputs);
       return payload(g, { issues: records.map((r) => issueOut(g, r)) });
     },
@@ -138,7 +141,7 @@ export const mutationResolvers: ResolverMap = {
       const record = await comments.createComment(
         g.app,
         g.actor,
-        pick(a.input, ['issueId', 'body', 'parentId']) as never,
+        pick(a.input, ['issueId', 'body', 'parentId', 'id']) as never,
       );
       return payload(g, { comment: commentNode(record) });
     },

@@ -60,7 +60,7 @@ export function listComments(db: Db, issueId: string, access: TeamAccess, page: 
 
 export async function insertComment(
   db: Db,
-  c: { issue_id: string; user_id: string; parent_id: string | null; body: string },
+  c: { id?: string; issue_id: string; user_id: string; parent_id: string | null; body: string },
 ): Promise<string> {
   const row = await db.insertInto('comments').values(c).returning('id').executeTakeFirstOrThrow();
   return row.id;

@@ -43,13 +43,23 @@ export function commentsRoutes(app: Http, ctx: AppContext): void {
     {
       schema: {
         tags: ['comments'],
-        summary: 'Comment on an issue (guests too); parentId makes it a reply',
+        summary:
+          'Comment on an issue (guests too); parentId makes it a reply, a chosen id makes it safe to send again',
         params: IdParams,
         body: Type.Object(
-          { body: Body, parentId: Type.Optional(Type.Union([Type.String({ format: 'uuid' }), Type.Null()])) },
+          {
+            body: Body,
+            parentId: Type.Optional(Type.Union([Type.String({ format: 'uuid' }), Type.Null()])),
+            id: Type.Optional(
+              Type.Union([Type.String({ format: 'uuid' }), Type.Null()], {
+                description:
+                  "The new comment's id (a UUID, chosen by the client); the same create sent again by its author answers the comment it made. Absent or null: the server chooses",
+              }),
+            ),
+          },
           { additionalProperties: false },
         ),
-        response: { 201: CommentEnvelope, ...errors(400, 401, 404) },
+        response: { 201: CommentEnvelope, ...errors(400, 401, 404, 409) },
       },
     },
     async (req, reply) => {

@@ -2,7 +2,8 @@
 //
 //   listCommentsJson(ctx, actor, issueIdOrIdentifier, { limit?, offset? }) -> the REST page as JSON text
 //   commentJson(ctx, actor, id)                                        -> `{"comment":...}` as REST answers
-//   createComment(ctx, actor, { issueId, body, parentId? })            -> CommentRecord  event comment.create
+//   createComment(ctx, actor, { issueId, body, parentId?, id? })       -> CommentRecord  event comment.create
+//     (with a client-chosen `id` sent again by its creator: the comment it made, no event; client-ids/claim.ts)
 //   updateComment(ctx, actor, id, { body })                            -> CommentRecord  event comment.update
 //   deleteComment(ctx, actor, id)                                      -> CommentRecord  event comment.remove
 //
@@ -19,6 +20,7 @@ import { invalidField, notFound } from '../../platform/errors.js';
 import { DEFAULT_PAGE } from '../../platform/list/window.js';
 import { recordEvent } from '../../platform/outbox.js';
 import { eventData, readContextOf, viewAnswer, viewListAnswer } from '../../platform/read/rest.js';
+import { checkClientId, claimClientId, clientIdTaken } from '../client-ids/claim.js';
 import { resolveIssueId } from '../issues/queries.js';
 import { teamAccess } from '../teams/access.js';
 import { assertCanChangeComment } from './policy.js';
@@ -31,6 +33,8 @@ export interface CommentCreateInput {
   issueId: string;
   body: string;
   parentId?: string | null;
+  /** The id the client chose for the comment (client-ids/claim.ts); null or absent: the server chooses. */
+  id?: string | null;
 }
 
 export const MAX_BODY = 100_000;
@@ -71,10 +75,17 @@ export async function createComment(ctx: AppContext, actor: Actor, input: Commen
   // The GraphQL input makes issueId optional (other products comment on more than issues).
   if (typeof input.issueId !== 'string')
     throw invalidField('issueId', 'is required: comments belong to an issue');
+  const clientId = checkClientId(input.id);
   const access = await teamAccess(within ?? ctx.db, actor);
   const write = async (trx: Db) => {
     const issueId = await resolveIssueId(trx, input.issueId, access);
     if (!issueId) throw notFound('Issue');
+    // Sent again by its author (its answer was lost): the comment as it is now, made once.
+    if (clientId && (await claimClientId(trx, 'comment', clientId, actor)) === 'replay') {
+      const made = await q.findComment(trx, clientId, access);
+      if (!made || made.deleted_at) throw clientIdTaken();
+      return made;
+    }
     let parentId: string | null = null;
     if (input.parentId !== undefined && input.parentId !== null) {
       await q.lockComment(trx, input.parentId, 'share');
@@ -85,6 +96,7 @@ export async function createComment(ctx: AppContext, actor: Actor, input: Commen
       parentId = parent.id;
     }
     const id = await q.insertComment(trx, {
+      ...(clientId ? { id: clientId } : {}),
       issue_id: issueId,
       user_id: authorOf(actor).id,
       parent_id: parentId,

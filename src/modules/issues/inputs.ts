@@ -42,7 +42,16 @@ const fields = {
   sortOrder: Type.Optional(SortOrder),
 };
 
-export const IssueCreateBody = Type.Object({ title: Title, ...fields }, { additionalProperties: false });
+/** A client-chosen id makes sending the same create again harmless (client-ids/claim.ts). */
+const ClientId = Type.Union([Id, Type.Null()], {
+  description:
+    "The new issue's id (a UUID, chosen by the client); the same create sent again by its creator answers the issue it made. Absent or null: the server chooses",
+});
+
+export const IssueCreateBody = Type.Object(
+  { title: Title, id: Type.Optional(ClientId), ...fields },
+  { additionalProperties: false },
+);
 /** The triage snooze (docs/triage.md): only changes set it. */
 const snooze = {
   snoozedUntilAt: Type.Optional(
@@ -63,6 +72,8 @@ export const IssuePatchBody = Type.Object(
 );
 
 export interface IssueCreateInput {
+  /** The id the client chose for the issue (client-ids/claim.ts); null or absent: the server chooses. */
+  id?: string | null;
   title: string;
   /** Team id or key; defaults to the oldest team. */
   teamId?: string;
@@ -84,7 +95,7 @@ export interface IssueCreateInput {
 }
 
 /** Partial: absent fields stay; null clears an optional field; labelIds replaces the set. */
-export type IssueUpdateInput = Partial<IssueCreateInput> & {
+export type IssueUpdateInput = Partial<Omit<IssueCreateInput, 'id'>> & {
   /** ISO date-time; null wakes the issue. Leaving triage wakes it too. */
   snoozedUntilAt?: string | null;
   /** Defaults to the caller when snoozedUntilAt is set; cleared with it. */

@@ -248,7 +248,7 @@ export function insertIssue(
   row: Omit<
     IssueColumns,
     'id' | 'created_at' | 'updated_at' | 'archived_at' | 'snoozed_until_at' | 'snoozed_by_id'
-  >,
+  > & { id?: string },
 ): Promise<{ id: string }> {
   return db.insertInto('issues').values(row).returning('id').executeTakeFirstOrThrow();
 }

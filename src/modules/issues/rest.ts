@@ -133,9 +133,10 @@ export function issuesRoutes(app: Http, ctx: AppContext): void {
       config: { auth: EDIT_ISSUES },
       schema: {
         tags: ['issues'],
-        summary: 'Create an issue; its identifier is assigned automatically',
+        summary:
+          'Create an issue; its identifier is assigned automatically, a chosen id makes it safe to send again',
         body: IssueCreateBody,
-        response: { 201: IssueEnvelope, ...errors(400, 401, 403) },
+        response: { 201: IssueEnvelope, ...errors(400, 401, 403, 409) },
       },
     },
     async (req, reply) => {

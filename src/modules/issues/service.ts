@@ -2,6 +2,7 @@
 // inputs are camelCase and identical to the REST bodies, see inputs.ts):
 //
 //   createIssue(ctx, actor, IssueCreateInput)                    -> IssueRecord   event issue.create
+//     (with a client-chosen `id` sent again by its creator: the issue it made, no event; client-ids/claim.ts)
 //   updateIssue(ctx, actor, idOrIdentifier, IssueUpdateInput)    -> IssueRecord   event issue.update
 //   deleteIssue(ctx, actor, idOrIdentifier)                      -> IssueRecord   event issue.remove (last data)
 //   archiveIssue(ctx, actor, idOrIdentifier)                     -> IssueRecord   event issue.update
@@ -20,7 +21,8 @@
 // (readBack), so a write answer shows exactly what the GET would.
 // idOrIdentifier is a uuid or any identifier the issue ever had ("ENG-12").
 // Errors: 400 VALIDATION_FAILED naming the field (unknown referenced ids too),
-// 403 FORBIDDEN (guests), 403 FEATURE_DISABLED (projects/cycles off), 404 NOT_FOUND.
+// 403 FORBIDDEN (guests), 403 FEATURE_DISABLED (projects/cycles off), 404 NOT_FOUND,
+// 409 CONFLICT (a create's `id` names another record).
 import type { TeamAccess } from '../../platform/access.js';
 import { type Actor, type AppContext, authorOf } from '../../platform/context.js';
 import type { Db } from '../../platform/db/database.js';
@@ -28,6 +30,7 @@ import type { StateRow } from '../../platform/db/tables.js';
 import { notFound } from '../../platform/errors.js';
 import { type ChangeEvent, recordEvent } from '../../platform/outbox.js';
 import { envelope, eventData, type RestView, readContextOf, viewJson } from '../../platform/read/rest.js';
+import { checkClientId, claimClientId, clientIdTaken } from '../client-ids/claim.js';
 import { findLabelsByIds } from '../labels/queries.js';
 import { issueMilestoneChange } from '../milestones/issue-link.js';
 import { defaultState, findStateById, firstStateOfType } from '../states/queries.js';
@@ -89,9 +92,16 @@ export async function createIssue(
 ): Promise<IssueRecord> {
   assertCanEditIssues(actor);
   checkInput(IssueCreateBody, input);
+  const clientId = checkClientId(input.id);
   await assertCanLink(within ?? ctx.db, input);
   const access = await teamAccess(within ?? ctx.db, actor);
   return inTransaction(ctx, within, async (trx) => {
+    // Sent again by its creator (its answer was lost): the issue as it is now, created once.
+    if (clientId && (await claimClientId(trx, 'issue', clientId, actor)) === 'replay') {
+      const made = await q.findIssueRecord(trx, clientId, access);
+      if (!made) throw clientIdTaken();
+      return made;
+    }
     const p = new Problems();
     const team = await resolveTeam(trx, p, input.teamId, access);
     let state: StateRow | undefined;
@@ -132,6 +142,7 @@ export async function createIssue(
     const identifier = `${key}-${number}`;
     const times = stateTimes(null, state!.type, { started_at: null, completed_at: null, canceled_at: null });
     const { id } = await q.insertIssue(trx, {
+      ...(clientId ? { id: clientId } : {}),
       team_id: team!.id,
       number,
       identifier,

@@ -30,6 +30,7 @@ import {
   viewJsonByIds,
   withMembers,
 } from '../../platform/read/rest.js';
+import { checkClientId } from '../client-ids/claim.js';
 import { assertCanEditIssues } from '../issues/policy.js';
 import { lockIssue, resolveIssueId } from '../issues/queries.js';
 import { moveIssueToState } from '../issues/service.js';
@@ -132,7 +133,7 @@ export async function createRelation(
 ): Promise<IssueRelationRow> {
   assertCanEditIssues(actor);
   const type = checkType(input.type);
-  if (input.id != null && !isUuid(input.id)) throw invalidField('id', 'must be a UUID');
+  const clientId = checkClientId(input.id);
   const access = await teamAccess(within ?? ctx.db, actor);
   const run = <T>(f: (trx: Db) => Promise<T>) => (within ? f(within) : ctx.db.transaction().execute(f));
   return asConflict(() =>
@@ -145,7 +146,7 @@ export async function createRelation(
       await lockPair(trx, issueId, relatedIssueId);
       await assertFreePair(trx, issueId, relatedIssueId, type);
       const row = await q.insertRelation(trx, {
-        ...(input.id != null ? { id: input.id } : {}),
+        ...(clientId ? { id: clientId } : {}),
         issue_id: issueId,
         related_issue_id: relatedIssueId,
         type,

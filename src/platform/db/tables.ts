@@ -342,6 +342,15 @@ export interface IssueRelationsTable {
   updated_at: Timestamp;
 }
 
+/** An id a client chose for an issue or comment it created, kept after the record goes (migration 0065). */
+export interface ClientIdsTable {
+  id: string;
+  kind: 'issue' | 'comment';
+  /** Who created it: only they may send the create again. */
+  actor_id: string;
+  created_at: Timestamp;
+}
+
 /** An emoji reaction on an issue (comment_id null) or on one of its comments (migration 0033). */
 export interface ReactionsTable {
   id: Generated<string>;
@@ -406,6 +415,7 @@ export interface DB {
   file_chunks: FileChunksTable;
   attachments: AttachmentsTable;
   issue_relations: IssueRelationsTable;
+  client_ids: ClientIdsTable;
   webhooks: WebhooksTable;
   webhook_events: WebhookEventsTable;
   webhook_deliveries: WebhookDeliveriesTable;

@@ -7,7 +7,14 @@ import { graphql } from '../gql';
 import { useAction } from '../lib/action';
 import { gql } from '../lib/api';
 import { identifierOf } from '../lib/issues';
-import { type Comment, PENDING, pendingComment, type WithComments, withNodes } from './IssueComments';
+import {
+  type Comment,
+  type NewComment,
+  newComment,
+  pendingComment,
+  type WithComments,
+  withNodes,
+} from './IssueComments';
 import { MarkdownField } from './MarkdownField';
 import { Button, ErrorMessage } from './ui';
 
@@ -38,19 +45,19 @@ export function CommentThread({
   const [replying, setReplying] = useState(false);
   const [body, setBody] = useState('');
   const reply = useAction(
-    (text: string) =>
+    ({ id, text }: NewComment) =>
       gql(
         AddReply,
-        { input: { issueId, body: text, parentId: root.id } },
+        { input: { id, issueId, body: text, parentId: root.id } },
         { offline: `Reply on ${identifierOf(issueId) ?? 'an issue'}` },
       ),
     {
       optimistic: {
         key: issueKey,
-        apply: (data: WithComments, text) =>
-          withNodes(data, (all) => [...all, pendingComment(text, me, root.id)]),
+        apply: (data: WithComments, written) =>
+          withNodes(data, (all) => [...all, pendingComment(written, me, root.id)]),
       },
-      onError: (_e, text) => {
+      onError: (_e, { text }) => {
         setReplying(true);
         setBody((now) => now || text);
       },
@@ -60,7 +67,7 @@ export function CommentThread({
   const shown = folded ? replies.slice(-SHOWN_WHEN_FOLDED) : replies;
   const author = root.user?.name ?? 'Deleted user';
   // The server takes no replies to a deleted or unsaved comment.
-  const canReply = !root.archivedAt && !root.id.startsWith(PENDING);
+  const canReply = !root.archivedAt && !root.sending;
 
   function send(e?: FormEvent) {
     e?.preventDefault();
@@ -68,7 +75,7 @@ export function CommentThread({
     if (!text.trim()) return;
     setBody('');
     setReplying(false);
-    void reply.run(text);
+    void reply.run(newComment(text));
   }
 
   return (

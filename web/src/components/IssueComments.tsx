@@ -25,6 +25,8 @@ export interface Comment {
   user: { id: string; name: string; app?: boolean } | null;
   parent: { id: string } | null;
   reactions: Reaction[];
+  /** Written here and not yet answered by the server: shown at once, no actions until saved. */
+  sending?: true;
 }
 
 /** The cached issue page, as far as comments are concerned. */
@@ -32,16 +34,27 @@ export interface WithComments {
   comments: { nodes: Comment[] };
 }
 
-/** A comment shown before the server has it: no actions until it is saved. */
-export const PENDING = 'pending:';
+/**
+ * A comment being written: its id is chosen here, before sending, so the one
+ * shown at once and the saved one are the same comment, and a create sent
+ * again (lib/write-queue.ts, when its answer was lost) answers the comment it
+ * made rather than making a second one.
+ */
+export interface NewComment {
+  id: string;
+  text: string;
+}
 
-/** The comment `text` as shown until the server has it (a reply names its thread's first comment). */
+export const newComment = (text: string): NewComment => ({ id: crypto.randomUUID(), text });
+
+/** The comment as shown until the server has it (a reply names its thread's first comment). */
 export const pendingComment = (
-  text: string,
+  { id, text }: NewComment,
   me: { id: string; name: string } | null | undefined,
   parentId: string | null,
 ): Comment => ({
-  id: `${PENDING}${crypto.randomUUID()}`,
+  id,
+  sending: true,
   body: text,
   createdAt: new Date().toISOString(),
   editedAt: null,
@@ -74,22 +87,22 @@ export function Comments({
 }) {
   const [body, setBody] = useState('');
   const state = useAction(
-    (text: string) =>
+    ({ id, text }: NewComment) =>
       gql(
         graphql(
           `mutation AddComment($input: CommentCreateInput!) { commentCreate(input: $input) { success comment { id } } }`,
         ),
-        { input: { issueId, body: text } },
+        { input: { id, issueId, body: text } },
         { offline: `Comment on ${identifierOf(issueId) ?? 'an issue'}` },
       ),
     {
       optimistic: {
         key: issueKey,
-        apply: (data: WithComments, text) =>
-          withNodes(data, (all) => [...all, pendingComment(text, me, null)]),
+        apply: (data: WithComments, written) =>
+          withNodes(data, (all) => [...all, pendingComment(written, me, null)]),
       },
       // The draft comes back, unless something new was typed meanwhile.
-      onError: (_e, text) => setBody((now) => now || text),
+      onError: (_e, { text }) => setBody((now) => now || text),
     },
   );
   const sorted = [...items].sort((a, b) => a.createdAt.localeCompare(b.createdAt));
@@ -110,7 +123,7 @@ export function Comments({
     const text = body;
     if (!text.trim()) return;
     setBody('');
-    void state.run(text);
+    void state.run(newComment(text));
   }
 
   return (
@@ -188,7 +201,7 @@ function CommentItem({
 }) {
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState(c.body);
-  const pending = c.id.startsWith(PENDING);
+  const pending = c.sending === true;
   const removing = useAction(
     () =>
       gql(graphql(`mutation DeleteComment($id: String!) { commentDelete(id: $id) { success } }`), {

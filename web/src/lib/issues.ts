@@ -155,8 +155,6 @@ const CreateIssue = graphql(`
 
 export type { IssueCreateInput, IssueUpdateInput };
 
-let sendingCount = 0;
-
 /** How the fields of an edit are named to a person (the offline status lists waiting edits by them). */
 const FIELD_WORDS: Record<string, string> = {
   stateId: 'status',
@@ -195,27 +193,30 @@ export function editLabel(ids: readonly string[], input: IssueUpdateInput): stri
 }
 
 /**
- * Creates an issue. `draft` is how it looks in a list until the server
- * answers: it shows at once, marked as sending, wherever it belongs, and goes
- * when the answer comes (replaced by the saved issue, or gone if refused).
+ * Creates an issue. Its id is chosen here, before sending: the draft row and
+ * the saved issue share it, and a create sent again (write-queue.ts, when its
+ * answer was lost) answers the issue it made rather than making a second one.
+ * `draft` is how it looks in a list until the server answers: it shows at
+ * once, marked as sending, wherever it belongs, and is replaced by the saved
+ * issue when the answer comes (or goes if refused).
  */
 export async function createIssue(input: IssueCreateInput, draft?: Omit<Issue, 'id' | 'sending'>) {
-  const placeholder = draft ? { ...draft, id: `sending-${++sendingCount}`, sending: true } : undefined;
-  if (placeholder) placeIssues([{ id: placeholder.id, now: placeholder, was: null }]);
-  const gone = () => placeholder && placeIssues([{ id: placeholder.id, now: null, was: placeholder }]);
+  const id = input.id ?? crypto.randomUUID();
+  const placeholder = draft ? { ...draft, id, sending: true } : undefined;
+  if (placeholder) placeIssues([{ id, now: placeholder, was: null }]);
+  const gone = () => placeholder && placeIssues([{ id, now: null, was: placeholder }]);
   let issue: { id: string; identifier: string };
   try {
-    issue = (await gql(CreateIssue, { input }, { offline: `New issue: ${input.title}` })).issueCreate.issue!;
+    issue = (await gql(CreateIssue, { input: { ...input, id } }, { offline: `New issue: ${input.title}` }))
+      .issueCreate.issue!;
   } catch (e) {
     // Kept to send later: the draft stays in the lists, marked as sending, until then.
     if (!isQueued(e)) gone();
     throw e;
   }
-  // Shown in this person's lists at once (the change stream would bring it a moment later);
-  // the draft goes once the saved issue is in place.
-  void placeChanged([issue.id], new Set([issue.id]))
-    .catch(() => undefined)
-    .finally(gone);
+  // Shown in this person's lists at once in place of the draft, which is what was there before
+  // (the change stream would bring it a moment later); if it cannot be read now, the draft goes.
+  void placeChanged([issue.id], placeholder ? undefined : new Set([issue.id])).catch(() => gone());
   if (input.parentId) refreshIssuePages([input.parentId], ['children']);
   return issue;
 }

@@ -6,6 +6,12 @@
 // valid) is dropped and reported, and every query is read again, so what
 // shows is what the server has. A refused session (401) stops the sending and
 // keeps the rest for after signing in again.
+// A write kept here may have reached the server already (the connection was
+// cut after sending, before the answer): sending it again is harmless. Field
+// edits set values; new issues and comments carry the id chosen for them
+// before the first try (lib/issues.ts createIssue, components/IssueComments.tsx
+// newComment), and the server answers a create sent again by its maker with
+// the record it made (docs/API.md, "Client-chosen ids").
 import { useSyncExternalStore } from 'react';
 import { ApiError, postGraphql, setWriteQueue } from './api';
 import { holdQueriesOffline, isReachable, markReachable, markUnreachable, onReachable } from './connection';
@@ -14,7 +20,7 @@ import { queryClient } from './query';
 const STORE_KEY = 'trackway.waiting-writes';
 
 export interface WaitingWrite {
-  /** Made here, to tell the entries apart (the API takes no idempotency key, docs/ui.md). */
+  /** Made here, to tell the entries apart in this list (the server never sees it). */
   key: string;
   /** What the person did, in words ("ENG-3: status"). */
   label: string;

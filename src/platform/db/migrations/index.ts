@@ -50,6 +50,7 @@ import * as m0061 from './0061_cycle_settings.js';
 import * as m0062 from './0062_triage.js';
 import * as m0063 from './0063_issues_estimate.js';
 import * as m0064 from './0064_import_progress.js';
+import * as m0065 from './0065_client_ids.js';
 
 export interface Migration {
   version: number;
@@ -109,4 +110,5 @@ export const migrations: Migration[] = [
   { version: 62, ...m0062 },
   { version: 63, ...m0063 },
   { version: 64, ...m0064 },
+  { version: 65, ...m0065 },
 ];
