@@ -69,6 +69,8 @@ export function Shell({ path, children }: { path: string; children: ReactNode })
   const ref = useRefData().data;
   const triageTeams = (ref?.teams ?? []).filter((t) => t.triageEnabled && ref?.myTeamIds.includes(t.id));
   const triageCounts = useTriageCounts(triageTeams.map((t) => t.id)).data;
+  // The teams the person owns: their cycle settings are the owners' to change (pages/TeamSettings.tsx).
+  const ownedTeams = guest ? [] : (ref?.teams ?? []).filter((t) => ref?.ownedTeamIds.includes(t.id));
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (e.key === 'Escape') setDrawer(false);
@@ -201,6 +203,7 @@ export function Shell({ path, children }: { path: string; children: ReactNode })
           {nav('/settings/api-keys', 'API keys')}
           {nav('/settings/sessions', 'Sessions')}
           {nav('/settings/apps', 'Authorized apps')}
+          {ownedTeams.map((t) => nav(`/team/${t.key}/settings`, `Team settings · ${t.key}`))}
           {isAdmin && (
             <>
               <div className="nav-group">Administration</div>
