@@ -62,6 +62,11 @@ export function FilterBar({
   const viewKey = `${view.team ?? ''}|${view.f ?? ''}`;
   const [written, setWritten] = useState<{ over: string; filters: Filter[] } | null>(null);
   const saved = written?.over === viewKey ? written.filters : inView;
+  // Once the address has moved on, what was written is spent: a view that comes back to the
+  // same address later (a saved view's Discard) shows the address, not the old write.
+  useEffect(() => {
+    if (written && written.over !== viewKey) setWritten(null);
+  }, [written, viewKey]);
   const chips = draft ? [...saved, draft] : saved;
   const teams = chips.flatMap((f) =>
     f.field === 'team' && (f.op === 'is' || f.op === 'anyOf') ? f.values : [],
