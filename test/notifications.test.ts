@@ -6,6 +6,7 @@
 // statement count of an inbox page.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import fc from 'fast-check';
 import { listInboxJson } from '../src/modules/notifications/service.js';
 import { startTestApp, type TestApp } from './support/harness.js';
 import { StatementCounter } from './support/statement-counter.js';
@@ -302,6 +303,114 @@ describe('the inbox', () => {
     assert.equal(
       (await t.request('PUT', '/api/issues/ENG-99999/subscription', { token: otto.token })).status,
       404,
+    );
+  });
+
+  test("one issue's notifications change together, more of them than a page holds", async () => {
+    const reader = await person('member', ['ENG'], `gus${Math.random().toString(36).slice(2, 7)}`);
+    const i = await issue(alice, { assigneeId: reader.user.id });
+    const other = await issue(alice, { assigneeId: reader.user.id });
+    for (let n = 0; n < 55; n++) await comment(bob, i.id, `Look ${n}`);
+    const mine = async (query: string) =>
+      (await inbox(reader, `?limit=250${query}`)).filter((n) => n.issue.id === i.id);
+    assert.equal((await mine('')).length, 56, 'assigned, then 55 comments: more than a page of 50');
+    const group = (body: unknown, who = reader, target = i.identifier) =>
+      t.patch(`/api/issues/${target}/notifications`, body, who.token);
+
+    let res = await group({ archived: true });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.equal(res.body.notifications.length, 56);
+    assert.ok(res.body.notifications.every((n: any) => n.archivedAt && n.issue.id === i.id));
+    assert.deepEqual(
+      res.body.notifications.map((n: any) => n.createdAt),
+      res.body.notifications
+        .map((n: any) => n.createdAt)
+        .sort()
+        .reverse(),
+      'newest first',
+    );
+    assert.equal((await mine('')).length, 0);
+    assert.equal((await mine('&archived=true')).length, 56);
+    assert.equal(
+      (await inbox(reader)).filter((n) => n.issue.id === other.id).length,
+      1,
+      'other issues untouched',
+    );
+
+    res = await group({ archived: false, read: true });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.equal((await mine('&archived=true')).length, 0, 'every one unarchived, not only a page');
+    assert.ok((await mine('')).every((n) => n.readAt));
+    res = await t.patch(`/api/issues/${i.id}/notifications`, { read: false }, reader.token);
+    assert.equal(res.status, 200, 'by id as well as identifier');
+    assert.equal((await mine('&unread=true')).length, 56);
+    const later = new Date(Date.now() + 3_600_000).toISOString();
+    assert.equal((await group({ snoozedUntilAt: later })).status, 200);
+    assert.equal((await mine('')).length, 0, 'snoozed out of the inbox');
+    assert.equal((await group({ snoozedUntilAt: null })).status, 200);
+    assert.equal((await mine('')).length, 56);
+
+    // Someone with none about it gets an empty list; an issue they cannot see is 404 before the body.
+    res = await group({ read: true }, carol);
+    assert.deepEqual([res.status, res.body], [200, { notifications: [] }]);
+    assert.equal((await t.patch('/api/issues/VLT-1/notifications', { read: true }, bob.token)).status, 404);
+    assert.equal((await group({ snoozedUntilAt: 'soon' }, otto)).status, 404);
+    assert.equal((await group({ read: true }, reader, 'ENG-99999')).status, 404);
+    assert.equal((await t.request('PATCH', `/api/issues/${i.id}/notifications`, { body: {} })).status, 401);
+  });
+
+  test('any body for a group: a refusal is a 4xx that changes nothing, an answer applies it', async () => {
+    const reader = await person('member', ['ENG'], `hal${Math.random().toString(36).slice(2, 7)}`);
+    const i = await issue(alice, { assigneeId: reader.user.id });
+    await comment(bob, i.id, 'Another');
+    const stored = async () =>
+      (
+        await t.ctx.db
+          .selectFrom('notifications')
+          .select(['id', 'read_at', 'archived_at', 'snoozed_until_at'])
+          .where('user_id', '=', reader.user.id)
+          .orderBy('id')
+          .execute()
+      ).map((r) => JSON.stringify(r));
+    const iso = fc.date({ min: new Date('2000-01-01'), max: new Date('2100-01-01'), noInvalidDate: true });
+    const body = fc.oneof(
+      fc.record(
+        {
+          read: fc.boolean(),
+          archived: fc.boolean(),
+          snoozedUntilAt: fc.oneof(
+            fc.constant(null),
+            iso.map((d) => d.toISOString()),
+          ),
+        },
+        { requiredKeys: [] },
+      ),
+      fc.dictionary(fc.string({ maxLength: 12 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 3 }),
+      fc.jsonValue({ maxDepth: 2 }),
+    );
+    await fc.assert(
+      fc.asyncProperty(body, async (b) => {
+        const before = await stored();
+        const res = await t.request('PATCH', `/api/issues/${i.identifier}/notifications`, {
+          body: b,
+          token: reader.token,
+        });
+        assert.ok(res.status < 500, `${res.status} ${JSON.stringify(res.body)}`);
+        if (res.status >= 400) {
+          assert.equal(res.status, 400, JSON.stringify(res.body));
+          assert.deepEqual(await stored(), before);
+          return;
+        }
+        const change = b as { read?: boolean; archived?: boolean; snoozedUntilAt?: string | null };
+        assert.equal(res.body.notifications.length, 2);
+        for (const n of res.body.notifications) {
+          if (change.read !== undefined) assert.equal(n.readAt !== null, change.read);
+          if (change.archived !== undefined) assert.equal(n.archivedAt !== null, change.archived);
+          if (change.snoozedUntilAt !== undefined)
+            assert.equal(n.snoozedUntilAt && new Date(n.snoozedUntilAt).toISOString(), change.snoozedUntilAt);
+        }
+      }),
+      { numRuns: Number(process.env['FUZZ_RUNS'] ?? 60) },
     );
   });
 

@@ -16,11 +16,14 @@ import {
   FLAG_VALUES,
   filtersToIssueFilter,
   fromSingleValues,
+  issueFilterToFilters,
   normalize,
   opsFor,
 } from '../web/src/lib/filters.js';
 import { parseView } from '../web/src/lib/view.js';
 import { startTestApp, type TestApp } from './support/harness.js';
+
+const byText = (a: Filter, b: Filter) => encodeFilters([a]).localeCompare(encodeFilters([b]));
 
 const RUNS = Number(process.env['FUZZ_RUNS'] ?? 12) * 8;
 const uuid = fc.uuid({ version: 4 });
@@ -118,6 +121,73 @@ describe('the filter builder in the address', () => {
       }),
       { numRuns: RUNS * 4 },
     );
+  });
+
+  test('a saved IssueFilter reads back as the chips that wrote it, nothing left over', () => {
+    const viewer = '0b7e6c1a-2222-4333-8444-955566667777';
+    /** One meaning, one form: several values are "any of"/"none of"; a label's one "none of" is "is not". */
+    const canonical = (fs: Filter[]) =>
+      fs
+        .map((f) => {
+          const values = f.values.map((v) => (v === 'me' ? viewer : v));
+          const many = values.length > 1;
+          const op =
+            f.op === 'is' && many
+              ? 'anyOf'
+              : f.op === 'isNot' && many
+                ? 'noneOf'
+                : f.field === 'label' && f.op === 'noneOf' && !many
+                  ? 'isNot'
+                  : f.op;
+          return encodeFilters([{ ...f, op, values }]);
+        })
+        .sort();
+    fc.assert(
+      fc.property(fc.array(builderFilter(), { maxLength: 8 }), (filters) => {
+        const read = issueFilterToFilters(filtersToIssueFilter(filters, viewer));
+        assert.equal(read.rest, null, JSON.stringify(filtersToIssueFilter(filters, viewer)));
+        assert.deepEqual(canonical(read.filters), canonical(filters));
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  test('any JSON as a saved filter reads without throwing; its chips and the rest say all of it', () => {
+    const viewer = '0b7e6c1a-2222-4333-8444-955566667777';
+    const built = fc.array(builderFilter(), { maxLength: 4 }).map((fs) => filtersToIssueFilter(fs, viewer));
+    const foreign = fc.oneof(
+      fc.jsonValue({ maxDepth: 4 }),
+      fc.record({ and: fc.array(fc.oneof(built, fc.jsonValue({ maxDepth: 3 })), { maxLength: 4 }) }),
+      fc
+        .tuple(
+          built,
+          fc.dictionary(fc.string({ maxLength: 10 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 3 }),
+        )
+        .map(([a, b]) => ({ ...b, ...a })),
+    );
+    fc.assert(
+      fc.property(foreign, (filter) => {
+        const read = issueFilterToFilters(filter);
+        for (const f of read.filters)
+          assert.deepEqual(normalize(f), f, 'every chip is one the builder holds');
+        // Read again, the chips and the rest are what they were: nothing is lost or changed between them.
+        const chips = filtersToIssueFilter(read.filters, undefined);
+        const again = issueFilterToFilters(read.rest ? { and: [read.rest, chips] } : chips);
+        assert.deepEqual(
+          encodeFilters(again.filters.slice().sort(byText)),
+          encodeFilters(read.filters.slice().sort(byText)),
+        );
+      }),
+      { numRuns: RUNS },
+    );
+    // By hand: another client's title condition stays beside the chip it could not be.
+    assert.deepEqual(issueFilterToFilters({ title: { contains: 'x' }, priority: { eq: 1 } }), {
+      filters: [{ field: 'priority', op: 'is', values: ['1'] }],
+      rest: { title: { contains: 'x' } },
+    });
+    // An "is not" that would drop the unassigned is not the builder's: kept as it is.
+    const strict = { assignee: { id: { neq: viewer } } };
+    assert.deepEqual(issueFilterToFilters(strict), { filters: [], rest: strict });
   });
 
   test('an old single-value address opens as builder filters', () => {

@@ -2,7 +2,8 @@
 // administration page, the real cycle worker plans the upcoming cycles, which
 // the Cycles page lists, and the current cycle's burn-up is drawn to its end
 // with the ideal and projection lines and a summary sentence; axe finds
-// nothing in either theme.
+// nothing in either theme. A team's owner who is not an admin reaches the same
+// settings from the sidebar and saves them; another member has no way in.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import {
@@ -99,4 +100,35 @@ test('the settings and the burn-up have no axe violations in the dark theme', as
   await visit(page, `/cycles/${current.id}`);
   await page.getByTestId('burnup-summary').waitFor();
   assert.deepEqual(await seriousViolations(page), []);
+});
+
+test("a team's owner changes its cycle settings from the sidebar; a plain member cannot", async () => {
+  const owner = await ui.t.userWithRole('member', { teams: ['ENG'], name: 'Olive Owner' });
+  const made = await ui.t.patch(`/api/teams/ENG/members/${owner.user.id}`, { owner: true }, ui.t.adminToken);
+  assert.equal(made.status, 200, JSON.stringify(made.body));
+  const { page } = await ui.newPage({ colorScheme: 'light' });
+  await signIn(page, owner.email, 'password-123');
+  await page.getByRole('link', { name: 'Team settings · ENG' }).click();
+  await page.waitForURL(/\/team\/ENG\/settings$/);
+  const section = page.getByRole('region', { name: 'Cycles' });
+  await section.getByLabel('Upcoming cycles planned').waitFor();
+  assert.equal(await page.getByRole('link', { name: /administration/ }).count(), 0, 'no admin pages offered');
+  assert.deepEqual(await seriousViolations(page), []);
+  await section.getByLabel('Create cycles automatically').check();
+  await section.getByLabel('Upcoming cycles planned').selectOption('2');
+  await section.getByLabel('Cycle length').selectOption('2');
+  await section.getByRole('button', { name: 'Save cycle settings' }).click();
+  await section.getByRole('status').getByText('Saved').waitFor();
+  const team = (await ui.t.get('/api/teams/ENG', ui.t.adminToken)).body.team;
+  assert.deepEqual([team.cyclesAutomatic, team.upcomingCycleCount, team.cycleDuration], [true, 2, 2]);
+
+  // A member who owns nothing: no link, and the address says who may.
+  const plain = await ui.t.userWithRole('member', { teams: ['ENG'], name: 'Pat Plain' });
+  const other = await ui.newPage({ colorScheme: 'light' });
+  await signIn(other.page, plain.email, 'password-123');
+  await other.page.getByRole('link', { name: 'Account' }).waitFor();
+  assert.equal(await other.page.getByRole('link', { name: /^Team settings/ }).count(), 0);
+  await visit(other.page, '/team/ENG/settings');
+  await other.page.getByText('Only the owners of Engineering and admins change its settings.').waitFor();
+  assert.equal(await other.page.getByRole('button', { name: 'Save cycle settings' }).count(), 0);
 });

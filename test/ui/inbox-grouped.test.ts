@@ -2,7 +2,8 @@
 // The inbox grouped by issue (issue 26): one row per issue with its unread
 // count, the preview pane J/K drive on a wide screen (and its dwell that reads
 // the group), U and E acting on every notification of the issue (read back
-// from the API), no pane on a phone, and axe with the pane open.
+// from the API), a group past the page's 50 archived and unarchived whole, no
+// pane on a phone, and axe with the pane open.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
@@ -46,15 +47,35 @@ async function bobs(identifier: string, query = 'limit=100') {
   return (r.body.notifications as any[]).filter((n) => n.issue.identifier === identifier);
 }
 
-/** Does `act` and waits for the server's answer to the GraphQL mutation named `op`. */
-async function mutated(page: Page, op: string, act: () => Promise<unknown>) {
+/**
+ * Does `act` and waits for the server's answer to the group change it sends
+ * (PATCH /api/issues/:id/notifications), whose body says `change` (`'*'`: any value).
+ */
+async function grouped(page: Page, change: Record<string, unknown>, act: () => Promise<unknown>) {
   const response = page.waitForResponse(
-    (r) => r.url().endsWith('/graphql') && (r.request().postData() ?? '').includes(op),
+    (r) => r.request().method() === 'PATCH' && /\/api\/issues\/[^/]+\/notifications$/.test(r.url()),
   );
   await act();
   const answer = await response;
-  assert.ok(answer.ok());
-  assert.equal((await answer.json()).errors, undefined);
+  assert.ok(answer.ok(), `${answer.status()}`);
+  const sent = answer.request().postDataJSON() as Record<string, unknown>;
+  assert.deepEqual(Object.keys(sent).sort(), Object.keys(change).sort());
+  for (const [k, v] of Object.entries(change)) if (v !== '*') assert.deepEqual(sent[k], v);
+}
+
+/** Refuses every group change with a 404 saying `message`, as the server words one; returns the undo. */
+async function refuseGroupChanges(page: Page, message: string) {
+  const url = /\/api\/issues\/[^/]+\/notifications$/;
+  await page.route(url, (route) =>
+    route.request().method() === 'PATCH'
+      ? route.fulfill({
+          status: 404,
+          contentType: 'application/json',
+          body: JSON.stringify({ error: { code: 'NOT_FOUND', message } }),
+        })
+      : route.fallback(),
+  );
+  return () => page.unroute(url);
 }
 
 async function bobsPage(opts: Parameters<UiEnv['newPage']>[0] = {}) {
@@ -108,7 +129,7 @@ describe('UI: the inbox grouped by issue', () => {
     // The dwell reads the group first (whatever it was); then U toggles it.
     await row(page, 'Grouped gate').filter({ hasNotText: 'new' }).waitFor();
     await waitFor(async () => (await bobs(gate)).every((n) => n.readAt));
-    await mutated(page, 'notificationMarkUnreadAll', () => page.keyboard.press('u'));
+    await grouped(page, { read: false }, () => page.keyboard.press('u'));
     await row(page, 'Grouped gate').filter({ hasText: '3 new' }).waitFor();
     const unread = await bobs(gate);
     assert.equal(unread.length, 3);
@@ -116,7 +137,7 @@ describe('UI: the inbox grouped by issue', () => {
       unread.every((n) => n.readAt === null),
       'all three unread',
     );
-    await mutated(page, 'notificationMarkReadAll', () => page.keyboard.press('u'));
+    await grouped(page, { read: true }, () => page.keyboard.press('u'));
     await row(page, 'Grouped gate').filter({ hasNotText: 'new' }).waitFor();
     assert.ok(
       (await bobs(gate)).every((n) => n.readAt !== null),
@@ -129,27 +150,17 @@ describe('UI: the inbox grouped by issue', () => {
     await page.goto('/inbox?show=all');
     await rows(page).first().waitFor();
     // Refused first: the row stays and the reason shows.
-    await page.route('**/graphql', (route) =>
-      (route.request().postData() ?? '').includes('notificationArchiveAll')
-        ? route.fulfill({
-            status: 200,
-            contentType: 'application/json',
-            body: JSON.stringify({
-              errors: [{ message: 'Entity not found', extensions: { type: 'invalid input' } }],
-            }),
-          })
-        : route.continue(),
-    );
+    const allow = await refuseGroupChanges(page, 'Entity not found');
     await row(page, 'Grouped gate')
       .getByRole('button', { name: `Archive: ${gate}` })
       .click();
     await page.getByRole('alert').filter({ hasText: 'Entity not found' }).waitFor();
     await row(page, 'Grouped gate').waitFor();
     assert.equal(await rows(page).count(), 2);
-    await page.unroute('**/graphql');
+    await allow();
 
     await page.getByRole('link', { name: /Grouped gate/ }).focus();
-    await mutated(page, 'notificationArchiveAll', () => page.keyboard.press('e'));
+    await grouped(page, { archived: true }, () => page.keyboard.press('e'));
     await row(page, 'Grouped gate').waitFor({ state: 'detached' });
     assert.equal(await rows(page).count(), 1);
     const archived = await bobs(gate, 'archived=true&limit=100');
@@ -162,7 +173,7 @@ describe('UI: the inbox grouped by issue', () => {
     await row(page, 'Grouped gate').waitFor();
     assert.equal(await rows(page).count(), 1);
     await page.getByRole('link', { name: /Grouped gate/ }).focus();
-    await mutated(page, 'notificationUnarchive', () => page.keyboard.press('e'));
+    await grouped(page, { archived: false }, () => page.keyboard.press('e'));
     await page.getByText('Nothing archived.').waitFor();
     await waitFor(async () => (await bobs(gate)).length === 3);
   });
@@ -192,6 +203,47 @@ describe('UI: the inbox grouped by issue', () => {
       for (const v of await seriousViolations(page)) found.push(`${scheme}: ${v}`);
     }
     assert.deepEqual(found, []);
+  });
+
+  // Last: its 56 notifications fill the first page of anyone's inbox.
+  test('a group of more notifications than a page holds is archived and unarchived whole', async () => {
+    // The earlier tests' pages would each read the inbox again at every one of these comments.
+    for (const c of ui.browser.contexts()) await c.close();
+    const made = await ui.t.post(
+      '/api/issues',
+      { teamId: 'ENG', title: 'Busy door', assigneeId: bob.id },
+      ui.t.adminToken,
+    );
+    assert.equal(made.status, 201, JSON.stringify(made.body));
+    const door = made.body.issue.identifier as string;
+    for (let n = 0; n < 55; n++) {
+      const r = await ui.t.post(`/api/issues/${door}/comments`, { body: `Knock ${n}` }, ui.t.adminToken);
+      assert.equal(r.status, 201, JSON.stringify(r.body));
+    }
+    const archivedOf = async () => (await bobs(door, 'archived=true&limit=250')).length;
+    assert.equal((await bobs(door, 'limit=250')).length, 56, 'assigned and 55 comments: past a page of 50');
+    const page = await bobsPage();
+    await page.goto('/inbox?show=all');
+    await row(page, 'Busy door').waitFor();
+    await grouped(page, { archived: true }, () =>
+      row(page, 'Busy door')
+        .getByRole('button', { name: `Archive: ${door}` })
+        .click(),
+    );
+    await row(page, 'Busy door').waitFor({ state: 'detached' });
+    assert.equal(await archivedOf(), 56);
+
+    // Archived loads a page of 50 notifications; the row stands for all 56, and so does Unarchive.
+    await page.getByRole('button', { name: 'Archived', exact: true }).click();
+    await row(page, 'Busy door').waitFor();
+    await grouped(page, { archived: false }, () =>
+      row(page, 'Busy door')
+        .getByRole('button', { name: `Unarchive: ${door}` })
+        .click(),
+    );
+    await row(page, 'Busy door').waitFor({ state: 'detached' });
+    assert.equal(await archivedOf(), 0, 'none left archived, the unloaded ones included');
+    assert.equal((await bobs(door, 'limit=250')).length, 56);
   });
 });
 

@@ -66,15 +66,35 @@ async function answered(page: Page, method: string, path: RegExp, act: () => Pro
   assert.ok((await response).ok());
 }
 
-/** Does `act` and waits for the server's answer to the GraphQL mutation named `op`. */
-async function mutated(page: Page, op: string, act: () => Promise<unknown>) {
+/**
+ * Does `act` and waits for the server's answer to the group change it sends
+ * (PATCH /api/issues/:id/notifications), whose body says `change` (`'*'`: any value).
+ */
+async function grouped(page: Page, change: Record<string, unknown>, act: () => Promise<unknown>) {
   const response = page.waitForResponse(
-    (r) => r.url().endsWith('/graphql') && (r.request().postData() ?? '').includes(op),
+    (r) => r.request().method() === 'PATCH' && /\/api\/issues\/[^/]+\/notifications$/.test(r.url()),
   );
   await act();
   const answer = await response;
-  assert.ok(answer.ok());
-  assert.equal((await answer.json()).errors, undefined);
+  assert.ok(answer.ok(), `${answer.status()}`);
+  const sent = answer.request().postDataJSON() as Record<string, unknown>;
+  assert.deepEqual(Object.keys(sent).sort(), Object.keys(change).sort());
+  for (const [k, v] of Object.entries(change)) if (v !== '*') assert.deepEqual(sent[k], v);
+}
+
+/** Refuses every group change with a 404 saying `message`, as the server words one; returns the undo. */
+async function refuseGroupChanges(page: Page, message: string) {
+  const url = /\/api\/issues\/[^/]+\/notifications$/;
+  await page.route(url, (route) =>
+    route.request().method() === 'PATCH'
+      ? route.fulfill({
+          status: 404,
+          contentType: 'application/json',
+          body: JSON.stringify({ error: { code: 'NOT_FOUND', message } }),
+        })
+      : route.fallback(),
+  );
+  return () => page.unroute(url);
 }
 
 async function bobsPage(opts: Parameters<UiEnv['newPage']>[0] = {}) {
@@ -133,13 +153,13 @@ describe('UI: the inbox', () => {
     assert.match(await focused(), /Oil the hinge/);
     // Left in the preview, it is read; U makes it unread again (and read, and unread).
     await inboxLink(page).filter({ hasText: '2 unread' }).waitFor();
-    await mutated(page, 'notificationMarkUnreadAll', () => page.keyboard.press('u'));
+    await grouped(page, { read: false }, () => page.keyboard.press('u'));
     await inboxLink(page).filter({ hasText: '3 unread' }).waitFor();
-    await mutated(page, 'notificationMarkReadAll', () => page.keyboard.press('u'));
+    await grouped(page, { read: true }, () => page.keyboard.press('u'));
     await inboxLink(page).filter({ hasText: '2 unread' }).waitFor();
-    await mutated(page, 'notificationMarkUnreadAll', () => page.keyboard.press('u'));
+    await grouped(page, { read: false }, () => page.keyboard.press('u'));
     await inboxLink(page).filter({ hasText: '3 unread' }).waitFor();
-    await mutated(page, 'notificationArchiveAll', () => page.keyboard.press('e'));
+    await grouped(page, { archived: true }, () => page.keyboard.press('e'));
     await page.getByRole('link', { name: /Oil the hinge/ }).waitFor({ state: 'detached' });
     assert.match(await focused(), /Paint the fence/, 'focus stays in the list');
     // Focus (and the preview) moved to Paint the fence, which the dwell reads.
@@ -152,7 +172,7 @@ describe('UI: the inbox', () => {
 
     await page.getByRole('button', { name: 'Archived', exact: true }).click();
     await page.waitForURL(/show=archived/);
-    await mutated(page, 'notificationUnarchive', () =>
+    await grouped(page, { archived: false }, () =>
       page.getByRole('button', { name: `Unarchive: ${issues[2]}` }).click(),
     );
     await page.getByText('Nothing archived.').waitFor();
@@ -164,7 +184,7 @@ describe('UI: the inbox', () => {
     const menu = page.getByRole('menu', { name: `Snooze ${issues[0]} until` });
     await menu.getByRole('menuitem', { name: /In 1 hour/ }).waitFor();
     await screenshot(page, 'inbox-snooze');
-    await mutated(page, 'notificationSnoozeAll', () => page.keyboard.press('Enter'));
+    await grouped(page, { snoozedUntilAt: '*' }, () => page.keyboard.press('Enter'));
     await page.getByRole('link', { name: /Fix the gate/ }).waitFor({ state: 'detached' });
     const snoozed = (await ui.t.get('/api/notifications?limit=50', bob.token)).body.notifications;
     assert.ok(!snoozed.some((n: any) => n.issue.identifier === issues[0]), 'hidden from the inbox');
@@ -184,17 +204,7 @@ describe('UI: the inbox', () => {
     await page.goto('/inbox?show=all');
     await rows(page).first().waitFor();
     const before = await rows(page).count();
-    await page.route('**/graphql', (route) =>
-      (route.request().postData() ?? '').includes('notificationArchiveAll')
-        ? route.fulfill({
-            status: 200,
-            contentType: 'application/json',
-            body: JSON.stringify({
-              errors: [{ message: 'Notification not found', extensions: { type: 'invalid input' } }],
-            }),
-          })
-        : route.continue(),
-    );
+    await refuseGroupChanges(page, 'Notification not found');
     await page.getByRole('button', { name: `Archive: ${issues[1]}` }).click();
     await page.getByRole('alert').filter({ hasText: 'Notification not found' }).waitFor();
     await page.getByRole('link', { name: /Paint the fence/ }).waitFor();

@@ -1,7 +1,8 @@
 /// <reference lib="dom" />
 // Issue 14: the everyday flows on a phone (390 × 844, touch), end to end: the
 // drawer's New issue, the create dialog, the issue page with a comment, and the
-// inbox from the drawer, none of them scrolling sideways.
+// inbox from the drawer, none of them scrolling sideways; the list's selection
+// boxes inside the screen and their rows, a tap on one selecting its issue.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
@@ -83,5 +84,33 @@ describe('UI on a phone', () => {
     await page.waitForURL(/\/issue\/ENG-\d+/);
     await menu.tap();
     await sidebar.getByRole('link', { name: 'Inbox', exact: true }).waitFor();
+  });
+
+  test("the list's selection boxes are inside the screen and their rows, and a tap selects", async () => {
+    const { page } = await ui.newPage({ viewport: PHONE });
+    await signIn(page, member.email, 'password-123');
+    await page.goto('/issues');
+    const row = page.locator('.issue-row-wrap').first();
+    const box = row.getByRole('checkbox', { name: /^Select ENG-/ });
+    await box.waitFor();
+    const b = (await box.boundingBox())!;
+    const r = (await row.boundingBox())!;
+    assert.ok(b.width > 0 && b.height > 0, 'the box is drawn');
+    assert.ok(b.x >= 0 && b.x + b.width <= PHONE.width, `the box inside the screen: ${JSON.stringify(b)}`);
+    assert.ok(
+      b.x >= r.x && b.x + b.width <= r.x + r.width && b.y >= r.y && b.y + b.height <= r.y + r.height,
+      `the box inside its row: ${JSON.stringify({ b, r })}`,
+    );
+    assert.ok(r.x >= 0 && r.x + r.width <= PHONE.width, `the row inside the screen: ${JSON.stringify(r)}`);
+    // What a tap at the box's centre reaches is the box itself: nothing covers it.
+    const hit = await page.evaluate(
+      ([x, y]) => document.elementFromPoint(x!, y!)?.getAttribute('aria-label') ?? null,
+      [b.x + b.width / 2, b.y + b.height / 2],
+    );
+    assert.match(hit ?? '', /^Select ENG-/);
+    assert.equal(await overflowsSideways(page), false, 'the list fits');
+    await box.tap();
+    assert.equal(await box.isChecked(), true);
+    await page.getByText('1 selected').waitFor();
   });
 });

@@ -3,7 +3,8 @@
 // J moves, 1 accepts with a priority, 2 declines with a comment, 3 marks a
 // duplicate of an issue found by search, 4 snoozes (the issue leaves, and is
 // back once its time has passed), Esc closes a dialog; the sidebar's count
-// follows. axe finds nothing serious in light and dark, nor at phone width.
+// follows. axe finds nothing serious in light and dark, nor at phone width. A
+// queue past a page of 100 reads the rest with "Load more".
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
@@ -22,6 +23,7 @@ let ui: UiEnv;
 let eng: any;
 const ids: Record<string, string> = {};
 let originalId: string;
+let outsider: { token: string; user: { id: string } };
 
 before(async () => {
   ui = await startUi();
@@ -30,7 +32,7 @@ before(async () => {
   const on = await t.patch(`/api/teams/${eng.id}`, { triageEnabled: true }, t.adminToken);
   assert.equal(on.status, 200, JSON.stringify(on.body));
   // Someone outside ENG files issues: they land in its triage state.
-  const outsider = await t.register('Olga Outside');
+  outsider = await t.register('Olga Outside');
   const left = await t.del(`/api/teams/${eng.id}/members/${outsider.user.id}`, t.adminToken);
   assert.equal(left.status, 200, JSON.stringify(left.body));
   const original = await t.post('/api/issues', { teamId: 'ENG', title: 'Original login bug' }, t.adminToken);
@@ -182,5 +184,51 @@ describe('UI: the triage queue by keyboard', () => {
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     assert.ok(overflow <= 1, `the page is ${overflow}px wider than the phone`);
     assert.deepEqual(found, []);
+  });
+
+  test('a queue longer than a page: the first 100 oldest first, "Load more" reads the rest', async () => {
+    // The earlier tests' pages would each read the queue again at every one of these new issues.
+    for (const c of ui.browser.contexts()) await c.close();
+    for (let n = 0; n < 101; n++) {
+      const r = await ui.t.post(
+        '/api/issues',
+        { teamId: 'ENG', title: `Backlog of reports ${n}` },
+        outsider.token,
+      );
+      assert.equal(r.status, 201, JSON.stringify(r.body));
+    }
+    const { page } = await ui.newPage();
+    await signIn(page, ADMIN_EMAIL, ADMIN_PASSWORD);
+    await page.goto('/team/ENG/triage');
+    await queue(page).waitFor();
+    const rows = queue(page).getByRole('listitem');
+    const inTriage = JSON.stringify({
+      state: { type: { eq: 'triage' } },
+      or: [{ snoozedUntilAt: { null: true } }, { snoozedUntilAt: { lte: new Date().toISOString() } }],
+    });
+    const listed = await ui.t.get(
+      `/api/issues?teamId=ENG&limit=1&filter=${encodeURIComponent(inTriage)}`,
+      ui.t.adminToken,
+    );
+    const waiting = listed.body.pageInfo.total as number;
+    const older = waiting - 101; // left by the first test
+    await eventually(async () => (await rows.count()) === 100, 'a first page of 100');
+    assert.ok(older >= 0 && older < 10, `${waiting} waiting`);
+    await page.getByText(`100 of ${waiting} shown`).waitFor();
+    // The first page's last row, then the next page's first: the order runs on across pages.
+    assert.match(
+      (await rows.nth(99).textContent()) ?? '',
+      new RegExp(`Backlog of reports ${99 - older}(?!\\d)`),
+    );
+    await page.getByRole('button', { name: 'Load more' }).click();
+    await eventually(async () => (await rows.count()) === waiting, `all ${waiting}`);
+    assert.equal(await page.getByRole('button', { name: 'Load more' }).count(), 0, 'nothing more to load');
+    const titles = (await rows.allTextContents()).map((t) => /Backlog of reports (\d+)/.exec(t)?.[1]);
+    const numbers = titles.filter((n) => n !== undefined).map(Number);
+    assert.deepEqual(
+      numbers,
+      Array.from({ length: 101 }, (_, i) => i),
+      'each once, oldest first',
+    );
   });
 });

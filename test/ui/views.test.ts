@@ -1,9 +1,19 @@
 // Saved views: a list's filters and display saved under a name, personal or
-// shared; shared ones appear in everyone's sidebar and open as saved.
+// shared; shared ones appear in everyone's sidebar and open as saved, their
+// filter shown as the builder's chips, which change the view when saved to it
+// (its owner) or go back as saved when discarded.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, screenshot, signIn, startUi, type UiEnv } from './browser.js';
+import {
+  ADMIN_EMAIL,
+  ADMIN_PASSWORD,
+  screenshot,
+  seriousViolations,
+  signIn,
+  startUi,
+  type UiEnv,
+} from './browser.js';
 
 let ui: UiEnv;
 let admin: Page;
@@ -68,6 +78,61 @@ describe('UI: saved views', () => {
       0,
       'not the member’s to delete',
     );
+  });
+
+  test("a view's filter shows as chips: changed, it is saved to the view or discarded", async () => {
+    const fires = ((await ui.t.get('/api/views', ui.t.adminToken)).body.views as any[]).find(
+      (v) => v.name === 'Fires',
+    );
+    const shows = async (page: Page, titles: string[]) => {
+      for (const t of titles) await page.getByRole('link', { name: new RegExp(t) }).waitFor();
+      assert.equal(
+        await page.getByRole('link', { name: /Fire in|Another fire|Tidy the wiki/ }).count(),
+        titles.length,
+      );
+    };
+    await admin.goto('/issues');
+    await sidebarView(admin, 'Fires').click();
+    await admin.getByRole('heading', { name: 'Fires', level: 1 }).waitFor();
+    await admin.getByRole('group', { name: 'Filter: Priority is Urgent' }).waitFor();
+    assert.equal(await admin.getByRole('status').filter({ hasText: 'Filters changed' }).count(), 0);
+    await shows(admin, ['Fire in the server room', 'Another fire']);
+
+    // Removed, the list widens and the view says it changed; Discard puts the saved filter back.
+    await admin.getByRole('button', { name: 'Remove the Priority filter' }).click();
+    await shows(admin, ['Fire in the server room', 'Another fire', 'Tidy the wiki']);
+    await admin.getByRole('status').filter({ hasText: 'Filters changed' }).waitFor();
+    assert.deepEqual(await seriousViolations(admin), []);
+    await admin.getByRole('button', { name: 'Discard changes' }).click();
+    await admin.getByRole('group', { name: 'Filter: Priority is Urgent' }).waitFor();
+    await shows(admin, ['Fire in the server room', 'Another fire']);
+
+    // Changed in the chip's own menu (Low added), then saved to the view: the server has it.
+    await admin.getByRole('button', { name: /^Priority: .*change the values$/ }).click();
+    const values = admin.getByRole('listbox', { name: 'Priority' });
+    await values.getByRole('option', { name: 'Low' }).click();
+    await admin.keyboard.press('Escape');
+    await admin.getByRole('group', { name: 'Filter: Priority is any of Urgent, Low' }).waitFor();
+    await shows(admin, ['Fire in the server room', 'Another fire', 'Tidy the wiki']);
+    await admin.getByRole('button', { name: 'Save to view' }).click();
+    await admin.getByRole('status').filter({ hasText: 'Filters changed' }).waitFor({ state: 'detached' });
+    const saved = (await ui.t.get(`/api/views/${fires.id}`, ui.t.adminToken)).body.view;
+    assert.deepEqual(saved.filterData, { priority: { in: [1, 4] } });
+    assert.deepEqual(saved.display, { group: 'none' }, 'the display is kept');
+
+    // Opened afresh, by the member too, the view is the saved one; the member may change the chips but not the view.
+    await member.goto(`/views/${fires.id}`);
+    await member.getByRole('group', { name: 'Filter: Priority is any of Urgent, Low' }).waitFor();
+    await shows(member, ['Fire in the server room', 'Another fire', 'Tidy the wiki']);
+    await member.getByRole('button', { name: 'Remove the Priority filter' }).click();
+    await member.getByRole('status').filter({ hasText: 'Filters changed' }).waitFor();
+    assert.equal(
+      await member.getByRole('button', { name: 'Save to view' }).count(),
+      0,
+      'not the member’s view',
+    );
+    await member.getByRole('button', { name: 'Discard changes' }).click();
+    await member.getByRole('group', { name: 'Filter: Priority is any of Urgent, Low' }).waitFor();
   });
 
   test('a personal view stays its owner’s; the owner deletes it', async () => {

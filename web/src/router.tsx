@@ -341,6 +341,23 @@ const triageRoute = createRoute({
   },
 });
 
+// A team's settings for its owners (the cycle settings), loaded when first opened.
+const TeamSettings = lazy(() =>
+  import('./pages/TeamSettings').then((m) => ({ default: m.TeamSettingsPage })),
+);
+const teamSettingsRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/team/$key/settings',
+  component: function TeamSettingsRoute() {
+    const { key } = teamSettingsRoute.useParams();
+    return (
+      <Suspense fallback={<Loading label="Loading" />}>
+        <TeamSettings teamKey={key} />
+      </Suspense>
+    );
+  },
+});
+
 /** An OAuth app's authorization request (docs/agents.md); signing in first comes back here. */
 const oauthConsentRoute = createRoute({
   getParentRoute: () => appRoute,
@@ -361,6 +378,7 @@ const routeTree = rootRoute.addChildren([
     oauthConsentRoute,
     inboxRoute,
     triageRoute,
+    teamSettingsRoute,
     issuesRoute,
     myIssuesRoute,
     myCreatedRoute,

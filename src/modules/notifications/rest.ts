@@ -111,6 +111,26 @@ export function notificationsRoutes(app: Http, ctx: AppContext): void {
     },
   );
 
+  // The inbox's row: every notification of the caller's about one issue, however many are loaded.
+  app.patch(
+    '/api/issues/:id/notifications',
+    {
+      schema: {
+        tags: ['notifications'],
+        summary:
+          "Mark read or unread, archive or unarchive, snooze every one of the caller's notifications about the issue (id or identifier)",
+        params: IdParams,
+        body: PatchBody,
+        response: {
+          200: Type.Object({ notifications: Type.Array(NotificationSchema) }),
+          ...errors(400, 401, 404),
+        },
+      },
+    },
+    async (req, reply) =>
+      sendJsonText(reply, await s.updateAboutJson(ctx, actorOf(req), req.params.id, req.body)),
+  );
+
   const subscriptionRoute = (method: 'GET' | 'PUT' | 'DELETE', summary: string) =>
     app.route({
       method,

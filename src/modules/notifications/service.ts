@@ -8,6 +8,7 @@
 //   getNotification(ctx, actor, id)            -> NotificationRecord
 //   updateNotificationFor(ctx, actor, id, p)   -> NotificationRecord
 //   updateAboutFor(ctx, actor, target, p)      -> NotificationRecord[] (one issue's)
+//   updateAboutJson(ctx, actor, issue, p)      -> REST's `{"notifications":[...]}` (one issue's)
 //   markAllReadFor(ctx, actor)                 -> number marked
 //   unreadCount(ctx, actor)                    -> number
 //   setSubscribed(ctx, actor, issue, on)       -> boolean (subscribed now)
@@ -102,6 +103,27 @@ export async function updateAboutFor(
   target: NotificationTarget,
   input: NotificationUpdate,
 ) {
+  const { access, issueId } = await updateAbout(ctx, actor, target, input);
+  return q.notificationsAbout(ctx.db, access, issueId);
+}
+
+/** updateAboutFor as REST answers it: the issue's notifications after the change, newest first. */
+export async function updateAboutJson(
+  ctx: AppContext,
+  actor: Actor,
+  issue: string,
+  input: NotificationUpdate,
+): Promise<string> {
+  const { access, ids } = await updateAbout(ctx, actor, { issue }, input);
+  return viewListAnswer(ctx.db, NOTIFICATION_VIEW, 'notifications', ids, readContextOf(ctx, actor, access));
+}
+
+async function updateAbout(
+  ctx: AppContext,
+  actor: Actor,
+  target: NotificationTarget,
+  input: NotificationUpdate,
+) {
   const access = await teamAccess(ctx.db, actor);
   let issueId: string | undefined;
   if (target.notificationId !== undefined) {
@@ -113,13 +135,9 @@ export async function updateAboutFor(
     throw invalidField('input', 'must name a notification (id) or an issue (issueId)');
   }
   const patch = patchOf(input);
-  const rows = await q.notificationsAbout(ctx.db, access, issueId);
-  await q.updateNotifications(
-    ctx.db,
-    rows.map((r) => r.id),
-    patch,
-  );
-  return q.notificationsAbout(ctx.db, access, issueId);
+  const ids = (await q.notificationsAbout(ctx.db, access, issueId)).map((r) => r.id);
+  await q.updateNotifications(ctx.db, ids, patch);
+  return { access, issueId, ids };
 }
 
 export async function markAllReadFor(ctx: AppContext, actor: Actor): Promise<number> {

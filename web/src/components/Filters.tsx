@@ -7,21 +7,11 @@
 // behind a "Filters" button.
 import { useEffect, useState } from 'react';
 import { chipSummary, FIELD_LABELS, OP_LABELS, valueOptions } from '../lib/filter-choices';
-import {
-  decodeFilters,
-  encodeFilters,
-  FIELD_KIND,
-  FIELDS,
-  type Field,
-  type Filter,
-  normalize,
-  type Op,
-  opsFor,
-} from '../lib/filters';
+import { FIELD_KIND, FIELDS, type Field, type Filter, normalize, type Op, opsFor } from '../lib/filters';
 import { useShortcuts } from '../lib/keys';
 import { useCycles, useProjects, useRefData } from '../lib/ref';
 import { useSession } from '../lib/session';
-import { FILTER_KEYS, type FilterKey, isFiltered, type View } from '../lib/view';
+import { FILTER_KEYS, type FilterKey, isFiltered, type View, viewFilters, withFilters } from '../lib/view';
 import { PickMenu } from './PickMenu';
 
 /** Which menu is open: the fields, or a chip's operator or values (by the chip's index). */
@@ -67,16 +57,16 @@ export function FilterBar({
       !(f === 'project' && !flag('projects')) &&
       !(f === 'cycle' && !flag('cycles')),
   );
-  const inView: Filter[] = [
-    ...(view.team && !hidden.has('team')
-      ? [{ field: 'team' as const, op: 'is' as const, values: [view.team] }]
-      : []),
-    ...decodeFilters(view.f),
-  ];
+  const inView = viewFilters(hidden.has('team') ? { ...view, team: undefined } : view);
   // What was just written, until the address says it (navigation is not immediate): menus stay put meanwhile.
   const viewKey = `${view.team ?? ''}|${view.f ?? ''}`;
   const [written, setWritten] = useState<{ over: string; filters: Filter[] } | null>(null);
   const saved = written?.over === viewKey ? written.filters : inView;
+  // Once the address has moved on, what was written is spent: a view that comes back to the
+  // same address later (a saved view's Discard) shows the address, not the old write.
+  useEffect(() => {
+    if (written && written.over !== viewKey) setWritten(null);
+  }, [written, viewKey]);
   const chips = draft ? [...saved, draft] : saved;
   const teams = chips.flatMap((f) =>
     f.field === 'team' && (f.op === 'is' || f.op === 'anyOf') ? f.values : [],
@@ -85,15 +75,8 @@ export function FilterBar({
 
   /** Writes the filters into the view: one team "is" stays the `team` key the pages group by. */
   const write = (next: Filter[]) => {
-    const team = next.filter((f) => f.field === 'team');
-    const single = team.length === 1 && team[0]!.op === 'is' && team[0]!.values.length === 1;
-    const rest = single ? next.filter((f) => f.field !== 'team') : next;
     setWritten({ over: viewKey, filters: next });
-    onChange({
-      ...view,
-      team: single ? team[0]!.values[0] : undefined,
-      f: rest.length > 0 ? encodeFilters(rest) : undefined,
-    });
+    onChange(withFilters(view, next));
   };
   /** Puts `f` at `index` (the draft's index appends it); a filter left with no value goes. */
   const put = (index: number, f: Filter) => {

@@ -76,6 +76,8 @@ export function Shell({ path, children }: { path: string; children: ReactNode })
   const ref = useRefData().data;
   const triageTeams = myTriageTeams(ref);
   const triageCounts = useTriageCounts(triageTeams.map((t) => t.id)).data;
+  // The teams the person owns: their cycle settings are the owners' to change (pages/TeamSettings.tsx).
+  const ownedTeams = guest ? [] : (ref?.teams ?? []).filter((t) => ref?.ownedTeamIds.includes(t.id));
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (e.key === 'Escape') setDrawer(false);
@@ -208,6 +210,7 @@ export function Shell({ path, children }: { path: string; children: ReactNode })
           {nav('/settings/api-keys', 'API keys')}
           {nav('/settings/sessions', 'Sessions')}
           {nav('/settings/apps', 'Authorized apps')}
+          {ownedTeams.map((t) => nav(`/team/${t.key}/settings`, `Team settings · ${t.key}`))}
           {isAdmin && (
             <>
               <div className="nav-group">Administration</div>

@@ -281,3 +281,149 @@ export function filtersToIssueFilter(filters: readonly Filter[], viewerId: strin
   }
   return merged;
 }
+
+// ---------- from a GraphQL IssueFilter ----------
+
+/** What of an IssueFilter the builder shows as chips, and the rest it cannot (kept as it is). */
+export interface ReadFilter {
+  filters: Filter[];
+  /** The conditions no chip says (another client's filter), ANDed with the chips; null when none. */
+  rest: Json | null;
+}
+
+const isJson = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+const only = (v: unknown, key: string): unknown =>
+  isJson(v) && Object.keys(v).length === 1 && key in v ? v[key] : undefined;
+const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/** The conditions an IssueFilter ANDs: its `and` parts' and each of its other keys, one by one. */
+function conjuncts(f: unknown, depth = 0): Json[] {
+  if (!isJson(f) || depth > 8) return [{ and: [f] }];
+  const out: Json[] = [];
+  for (const [k, v] of Object.entries(f)) {
+    if (k === 'and' && Array.isArray(v)) for (const part of v) out.push(...conjuncts(part, depth + 1));
+    else out.push({ [k]: v });
+  }
+  return out;
+}
+
+/** An id comparison (`{ eq }`, `{ in }`, `{ neq }`, `{ nin }`) as an operator and values. */
+function idsOf(cmp: unknown): { op: Op; values: string[] } | null {
+  if (!isJson(cmp) || Object.keys(cmp).length !== 1) return null;
+  const [[k, v]] = Object.entries(cmp) as [[string, unknown]];
+  const list = Array.isArray(v) ? v : [v];
+  if (!list.every((x) => typeof x === 'string' || typeof x === 'number')) return null;
+  const values = list.map(String);
+  if (k === 'eq' && !Array.isArray(v)) return { op: 'is', values };
+  if (k === 'neq' && !Array.isArray(v)) return { op: 'isNot', values };
+  if (k === 'in' && Array.isArray(v)) return { op: 'anyOf', values };
+  if (k === 'nin' && Array.isArray(v)) return { op: 'noneOf', values };
+  return null;
+}
+
+/** A relative date comparator back to its word (dateComparator's inverse). */
+function dateWord(cmp: unknown): string | null {
+  if (!isJson(cmp)) return null;
+  const keys = Object.keys(cmp).sort().join(',');
+  const d = (s: unknown, sign: string) =>
+    typeof s === 'string' ? new RegExp(`^${sign}(P\\d+[DWM])$`).exec(s)?.[1] : undefined;
+  if (keys === 'gte,lte' && cmp['gte'] === 'P0D' && d(cmp['lte'], '')) return `next-${d(cmp['lte'], '')}`;
+  if (keys === 'gte' && d(cmp['gte'], '-')) return `last-${d(cmp['gte'], '-')}`;
+  if (keys === 'lt' && d(cmp['lt'], '-')) return `before-${d(cmp['lt'], '-')}`;
+  return null;
+}
+
+const FIELD_OF_RELATION = Object.fromEntries(Object.entries(RELATION).map(([f, r]) => [r, f as Field]));
+const DATE_FIELD: Record<string, Field> = { dueDate: 'due', createdAt: 'created', updatedAt: 'updated' };
+
+/** One condition as one chip (filterToIssueFilter's inverse), or null when no chip says it. */
+function chipOf(c: Json): Filter | null {
+  const [[key, v]] = Object.entries(c) as [[string, unknown]];
+  const nullable = (field: Field, cmp: unknown) =>
+    sameJson(cmp, { null: true }) && opsFor(field).includes('empty')
+      ? { field, op: 'empty' as const, values: [] }
+      : null;
+  const relation = FIELD_OF_RELATION[key];
+  if (relation) {
+    const ids = idsOf(only(v, 'id'));
+    // A nullable field's "is not" keeps the issues with none: written as an `or` (below).
+    if (ids && (ids.op === 'is' || ids.op === 'anyOf' || !NULLABLE.has(relation)))
+      return { field: relation, ...ids };
+    return nullable(relation, v);
+  }
+  if (key === 'priority' || key === 'estimate') {
+    const n = idsOf(v);
+    if (n && (n.op === 'is' || n.op === 'anyOf' || key === 'priority')) return { field: key, ...n };
+    return nullable(key, v);
+  }
+  if (key === 'labels') {
+    const some = idsOf(only(only(v, 'some'), 'id'));
+    if (some && (some.op === 'is' || some.op === 'anyOf')) return { field: 'label', ...some };
+    const every = idsOf(only(only(v, 'every'), 'id'));
+    if (every?.op === 'noneOf')
+      return { field: 'label', op: every.values.length > 1 ? 'noneOf' : 'isNot', values: every.values };
+    return nullable('label', v);
+  }
+  if (key in DATE_FIELD) {
+    const field = DATE_FIELD[key]!;
+    const word = dateWord(v);
+    return word ? { field, op: 'is', values: [word] } : nullable(field, v);
+  }
+  if (key === 'children' || key === 'parent') {
+    const isNull = only(v, 'null');
+    if (typeof isNull !== 'boolean') return null;
+    return {
+      field: 'subIssues',
+      op: isNull ? 'isNot' : 'is',
+      values: [key === 'children' ? 'parent' : 'child'],
+    };
+  }
+  if (key === 'hasBlockedByRelations' || key === 'hasBlockingRelations') {
+    const eq = only(v, 'eq');
+    if (typeof eq !== 'boolean') return null;
+    const value = key === 'hasBlockedByRelations' ? 'blocked' : 'blocking';
+    return { field: 'blocked', op: eq ? 'is' : 'isNot', values: [value] };
+  }
+  if (key === 'or' && Array.isArray(v) && v.length === 2) {
+    // "Is not" on a field an issue may lack: { or: [{ f: { null: true } }, { f: <negated> }] }.
+    const [none, neg] = v as unknown[];
+    if (!isJson(none) || !isJson(neg) || Object.keys(none).length !== 1) return null;
+    const [k] = Object.keys(none) as [string];
+    if (!sameJson(none, { [k]: { null: true } }) || Object.keys(neg).join() !== k) return null;
+    const field = FIELD_OF_RELATION[k] ?? (k === 'estimate' ? 'estimate' : undefined);
+    if (!field || !NULLABLE.has(field)) return null;
+    const ids = idsOf(field === 'estimate' ? neg[k] : only(neg[k], 'id'));
+    if (ids && (ids.op === 'isNot' || ids.op === 'noneOf')) return { field, ...ids };
+  }
+  return null;
+}
+
+/**
+ * An IssueFilter (a saved view's, written by any client) as builder chips:
+ * each condition a chip says becomes one, the rest is kept as it is. Never
+ * throws; a chip always reads back to the condition it came from.
+ */
+export function issueFilterToFilters(filter: unknown): ReadFilter {
+  const parts = conjuncts(filter ?? {});
+  // Overdue is two conditions: the due date before today, and the issue still to do; paired here.
+  const where = (like: Json) => parts.flatMap((c, i) => (sameJson(c, like) ? [i] : []));
+  const toDo = where({ state: { type: { nin: DONE } } });
+  const dueBefore = where({ dueDate: { lt: 'P0D' } });
+  const pairs = Math.min(toDo.length, dueBefore.length);
+  const overdue = new Set(dueBefore.slice(0, pairs));
+  const paired = new Set([...toDo.slice(0, pairs), ...overdue]);
+  const filters: Filter[] = [];
+  const rest: Json[] = [];
+  parts.forEach((c, i) => {
+    if (paired.has(i)) {
+      if (overdue.has(i)) filters.push({ field: 'due', op: 'is', values: ['overdue'] });
+      return;
+    }
+    const chip = chipOf(c);
+    const fixed = chip && normalize(chip);
+    // Only a chip that says exactly this condition: anything it would drop or change stays as it is.
+    if (fixed && sameJson(filterToIssueFilter(fixed, undefined), c)) filters.push(fixed);
+    else rest.push(c);
+  });
+  return { filters, rest: rest.length === 0 ? null : rest.length === 1 ? rest[0]! : { and: rest } };
+}

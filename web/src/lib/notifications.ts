@@ -10,8 +10,7 @@ import {
   useQuery,
   useQueryClient,
 } from '@tanstack/react-query';
-import { graphql } from '../gql';
-import { gql, ok, type RestBody, type RestData, rest } from './api';
+import { ok, type RestBody, type RestData, rest } from './api';
 import type { IssueGroup } from './inbox-groups';
 import { invalidate, queryClient } from './query';
 import { keys } from './query-keys';
@@ -100,43 +99,14 @@ function patchLists(fn: (n: Notification, filter: InboxFilter) => Notification |
   }
 }
 
-// The batch mutations act on an inbox entry: every one of the caller's
-// notifications about the issue, loaded or not (docs/graphql.md, "The inbox").
-const MarkGroupRead = graphql(`
-  mutation InboxGroupRead($issueId: String!, $readAt: DateTime!) {
-    notificationMarkReadAll(input: { issueId: $issueId }, readAt: $readAt) { success }
-  }
-`);
-const MarkGroupUnread = graphql(`
-  mutation InboxGroupUnread($issueId: String!) {
-    notificationMarkUnreadAll(input: { issueId: $issueId }) { success }
-  }
-`);
-const ArchiveGroup = graphql(`
-  mutation InboxGroupArchive($issueId: String!) {
-    notificationArchiveAll(input: { issueId: $issueId }) { success }
-  }
-`);
-const SnoozeGroup = graphql(`
-  mutation InboxGroupSnooze($issueId: String!, $until: DateTime!) {
-    notificationSnoozeAll(input: { issueId: $issueId }, snoozedUntilAt: $until) { success }
-  }
-`);
-const Unarchive = graphql(`
-  mutation InboxUnarchive($id: String!) {
-    notificationUnarchive(id: $id) { success }
-  }
-`);
-
-/** Sends one group change: unarchiving has no batch form, so it unarchives the group's loaded (archived) rows one by one. */
-async function sendGroupChange(group: InboxGroup, change: NotificationChange) {
-  const issueId = group.issue.id;
-  if (change.archived === false) await Promise.all(group.events.map((n) => gql(Unarchive, { id: n.id })));
-  else if (change.archived) await gql(ArchiveGroup, { issueId });
-  else if (change.snoozedUntilAt) await gql(SnoozeGroup, { issueId, until: change.snoozedUntilAt });
-  else if (change.read) await gql(MarkGroupRead, { issueId, readAt: new Date().toISOString() });
-  else if (change.read === false) await gql(MarkGroupUnread, { issueId });
-}
+/**
+ * One group change, on the server: every one of the caller's notifications
+ * about the issue, loaded here or not (REST's PATCH /api/issues/{id}/notifications).
+ */
+const sendGroupChange = (group: InboxGroup, change: NotificationChange) =>
+  ok(
+    rest.PATCH('/api/issues/{id}/notifications', { params: { path: { id: group.issue.id } }, body: change }),
+  );
 
 /**
  * Read, unread, archive, unarchive or snooze every notification about one

@@ -61,6 +61,8 @@ export interface Ref {
   viewerId: string;
   /** The teams the viewer is a member of, in the order the server lists them. */
   myTeamIds: string[];
+  /** The teams the viewer owns (team_members.owner): they change those teams' cycle settings. */
+  ownedTeamIds: string[];
 }
 
 export const STATE_TYPES = ['triage', 'backlog', 'unstarted', 'started', 'completed', 'canceled'];
@@ -74,7 +76,11 @@ export const sortStates = (s: State[]) =>
 
 const RefQuery = graphql(`
   query Ref {
-    viewer { id teams(first: 50) { nodes { id } } }
+    viewer {
+      id
+      teams(first: 50) { nodes { id } }
+      teamMemberships(first: 50) { nodes { owner team { id } } }
+    }
     teams(first: 50) { nodes { id key name triageEnabled } }
     workflowStates(first: 250) { nodes { id name type color position team { id } } }
     users(first: 250) { nodes { id name displayName email } }
@@ -111,6 +117,7 @@ async function loadRef(): Promise<Ref> {
       .sort((a, b) => a.name.localeCompare(b.name)),
     viewerId: d.viewer.id,
     myTeamIds: d.viewer.teams.nodes.map((t) => t.id),
+    ownedTeamIds: d.viewer.teamMemberships.nodes.filter((m) => m.owner).map((m) => m.team.id),
   };
 }
 

@@ -5,15 +5,24 @@
 // priority, assignee, comment, duplicate relation), so history, webhooks, the
 // stream and notifications follow as for any change. The queue and the counts
 // show an action at once and are put back if the server refuses.
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  type InfiniteData,
+  useInfiniteQuery,
+  useMutation,
+  useQuery,
+  useQueryClient,
+} from '@tanstack/react-query';
+import { useMemo } from 'react';
 import { ok, type RestData, rest } from './api';
 import { refreshIssues, updateIssues } from './issues';
 import { keys } from './query-keys';
 import type { Ref, Team } from './ref';
 
-export type TriageIssue = RestData<'get', '/api/issues'>['issues'][number];
+type IssuePage = RestData<'get', '/api/issues'>;
+export type TriageIssue = IssuePage['issues'][number];
+type QueuePages = InfiniteData<IssuePage, string | null>;
 
-/** The largest queue read at once: a queue past it is worked from the top. */
+/** A queue is read 100 issues at a time, oldest first; "Load more" (or J past the end) reads the next. */
 const QUEUE_PAGE = 100;
 
 /** Triage issues not snoozed past `now`: a snooze ends by itself when its time comes. */
@@ -23,24 +32,41 @@ export const queueFilter = (now: Date) =>
     or: [{ snoozedUntilAt: { null: true } }, { snoozedUntilAt: { lte: now.toISOString() } }],
   });
 
-const readQueue = (teamId: string, limit: number) =>
+/** One page of the queue: the first, or the one after `after` (the list's keyset cursor). */
+const readQueue = (teamId: string, limit: number, after: string | null = null) =>
   ok(
     rest.GET('/api/issues', {
       params: {
-        query: { teamId, filter: queueFilter(new Date()), sort: 'createdAt', order: 'asc', limit },
+        query: {
+          teamId,
+          filter: queueFilter(new Date()),
+          sort: 'createdAt',
+          order: 'asc',
+          limit,
+          ...(after ? { after } : {}),
+        },
       },
     }),
   );
 
+/** The queue's loaded issues, every page's in order, and how many wait in all. */
 export function useTriageQueue(teamId: string | undefined) {
-  return useQuery({
+  const q = useInfiniteQuery({
     queryKey: keys.triage.queue(teamId ?? ''),
-    queryFn: async () => (await readQueue(teamId!, QUEUE_PAGE)).issues,
+    queryFn: ({ pageParam }) => readQueue(teamId!, QUEUE_PAGE, pageParam),
+    initialPageParam: null as string | null,
+    getNextPageParam: (last) => last.pageInfo.nextCursor ?? undefined,
     enabled: Boolean(teamId),
     staleTime: 0,
     // A snooze that ends brings its issue back without anyone touching it.
     refetchInterval: 60_000,
   });
+  const pages = q.data?.pages;
+  return {
+    ...q,
+    issues: useMemo(() => pages?.flatMap((p) => p.issues) ?? [], [pages]),
+    total: pages?.[0]?.pageInfo.total ?? 0,
+  };
 }
 
 /** The triage queues the person works: their teams that have triage on (the sidebar's and the command menu's). */
@@ -116,7 +142,18 @@ export function useTriageAction(teamId: string) {
       await client.cancelQueries({ queryKey: keys.triage.all });
       const saved = client.getQueriesData({ queryKey: keys.triage.all });
       const gone = new Set(a.ids);
-      client.setQueryData<TriageIssue[]>(keys.triage.queue(teamId), (q) => q?.filter((i) => !gone.has(i.id)));
+      client.setQueryData<QueuePages>(keys.triage.queue(teamId), (q) =>
+        q
+          ? {
+              ...q,
+              pages: q.pages.map((p) => ({
+                ...p,
+                issues: p.issues.filter((i) => !gone.has(i.id)),
+                pageInfo: { ...p.pageInfo, total: Math.max(0, p.pageInfo.total - gone.size) },
+              })),
+            }
+          : q,
+      );
       for (const [key, data] of client.getQueriesData<Record<string, number>>({
         queryKey: keys.triage.allCounts,
       }))

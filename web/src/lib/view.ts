@@ -4,7 +4,14 @@
 // Groupings are a saved view's own words (shared with the server); orders and
 // properties keep their short address words, mapped to the saved ones in views.ts.
 import { GROUPS, type Group } from '../../../src/modules/views/vocabulary.js';
-import { decodeFilters, encodeFilters, type Field, fromSingleValues, uniqueFilters } from './filters.js';
+import {
+  decodeFilters,
+  encodeFilters,
+  type Field,
+  type Filter,
+  fromSingleValues,
+  uniqueFilters,
+} from './filters.js';
 
 export const GROUPINGS = GROUPS;
 export type Grouping = Group;
@@ -85,4 +92,22 @@ export const isFiltered = (v: View) => Boolean(v.f) || FILTER_KEYS.some((k) => v
 export function withoutFields(v: View, fields: Field[]): View {
   const kept = decodeFilters(v.f).filter((f) => !fields.includes(f.field));
   return { ...v, f: kept.length > 0 ? encodeFilters(kept) : undefined };
+}
+
+/** The builder filters a view holds: its team (the `team` key) and its `f`. */
+export const viewFilters = (v: View): Filter[] => [
+  ...(v.team ? [{ field: 'team' as const, op: 'is' as const, values: [v.team] }] : []),
+  ...decodeFilters(v.f),
+];
+
+/** `v` with `filters` instead of its own: one team "is" stays the `team` key the pages group by. */
+export function withFilters(v: View, filters: readonly Filter[]): View {
+  const team = filters.filter((f) => f.field === 'team');
+  const single = team.length === 1 && team[0]!.op === 'is' && team[0]!.values.length === 1;
+  const rest = single ? filters.filter((f) => f.field !== 'team') : filters;
+  return {
+    ...v,
+    team: single ? team[0]!.values[0] : undefined,
+    f: rest.length > 0 ? encodeFilters(rest) : undefined,
+  };
 }

@@ -81,6 +81,13 @@ export async function saveView(input: {
   return view as SavedView;
 }
 
+/** Changes a saved view (its owner's, or an admin's for a shared one: the server decides). */
+export async function updateView(id: string, patch: { filterData?: IssueFilter; display?: Display }) {
+  const { view } = await ok(rest.PATCH('/api/views/{id}', { params: { path: { id } }, body: patch }));
+  void invalidate(keys.views.all);
+  return view as SavedView;
+}
+
 export async function deleteView(id: string) {
   await ok(rest.DELETE('/api/views/{id}', { params: { path: { id } } }));
   void invalidate(keys.views.all);

@@ -64,7 +64,7 @@ function TriageQueue({ team, ref_ }: { team: Team; ref_: Ref }) {
   const act = useTriageAction(team.id);
   const navigate = useNavigate();
   const wide = useWide();
-  const issues = queue.data ?? [];
+  const issues = queue.issues;
   const latest = useRef(issues);
   latest.current = issues;
   // The row the keys act on: a ref, so keys pressed faster than React renders each start from the last.
@@ -78,7 +78,11 @@ function TriageQueue({ team, ref_ }: { team: Team; ref_: Ref }) {
     setFocusedId(latest.current[i]?.id ?? null);
     document.querySelector<HTMLElement>(`[data-triage-row="${i}"]`)?.focus();
   };
-  const move = (by: number) => focusRow(Math.max(0, Math.min(latest.current.length - 1, focus.current + by)));
+  const move = (by: number) => {
+    // J past the last loaded row reads the next page; the keys go on once it is there.
+    if (by > 0 && focus.current >= latest.current.length - 1 && queue.hasNextPage) void queue.fetchNextPage();
+    focusRow(Math.max(0, Math.min(latest.current.length - 1, focus.current + by)));
+  };
   // A row that left (accepted, snoozed, ...) while it had focus leaves it on its neighbour.
   // biome-ignore lint/correctness/useExhaustiveDependencies: only a change in the rows' number moves focus
   useEffect(() => {
@@ -239,6 +243,16 @@ function TriageQueue({ team, ref_ }: { team: Team; ref_: Ref }) {
                 );
               })}
             </ul>
+          )}
+          {queue.hasNextPage && (
+            <p className="row triage-more">
+              <span className="muted small">
+                {issues.length} of {queue.total} shown
+              </span>
+              <Button onClick={() => void queue.fetchNextPage()} busy={queue.isFetchingNextPage}>
+                Load more
+              </Button>
+            </p>
           )}
         </div>
         {wide && issues.length > 0 && <Preview issue={preview} ref_={ref_} />}
