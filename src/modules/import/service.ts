@@ -127,8 +127,9 @@ async function sourceOf(
  * `npm run import -- ... --user-map` both check their map here.
  */
 export async function resolveUserMap(ctx: AppContext, raw: Record<string, string> | undefined) {
+  // REST's schema checks the values of the keys it knows only: anything else is no account either.
   const entries = Object.entries(raw ?? {}).map(
-    ([from, to]) => [from.trim().toLowerCase(), to.trim()] as const,
+    ([from, to]) => [from.trim().toLowerCase(), String(to).trim()] as const,
   );
   const ids = entries.filter(([, to]) => isUuid(to)).map(([, to]) => to);
   const emails = entries.filter(([, to]) => !isUuid(to)).map(([, to]) => to);
