@@ -17,7 +17,7 @@ import { firstStart } from '../src/first-start.js';
 import { openDatabase } from '../src/platform/db/database.js';
 import { migrate } from '../src/platform/db/migrate.js';
 import { SCALES, seed } from './seed.js';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, createBenchDatabase, gitCommit, root } from './setup.js';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, createBenchDatabase, gitCommit, root, scriptFlags } from './setup.js';
 
 const serverUrl = process.env['DATABASE_URL'];
 const kind = serverUrl ? 'postgres' : 'pglite';
@@ -71,7 +71,7 @@ interface Measured {
   output: string;
 }
 
-/** Runs a CLI of src/cli as a user would (through tsx), measured by /usr/bin/time. */
+/** Runs a CLI of src/cli as a user would (its npm script's Node flags, through tsx), measured by /usr/bin/time. */
 function cli(script: string, args: string[], env: NodeJS.ProcessEnv): Measured {
   const timing = path.join(work, 'time.txt');
   const run = spawnSync(
@@ -82,6 +82,7 @@ function cli(script: string, args: string[], env: NodeJS.ProcessEnv): Measured {
       '-o',
       timing,
       process.execPath,
+      ...scriptFlags(path.basename(script, '.ts')),
       '--import',
       'tsx',
       path.join(root, 'src/cli', script),

@@ -11,13 +11,16 @@ export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 export const ADMIN_EMAIL = 'admin@bench.test';
 export const ADMIN_PASSWORD = 'bench-admin-password';
 
-/** Node's flags in `npm start` (the bench runs the server exactly as that script does). */
-export function startFlags(): string[] {
+/** Node's flags in an npm script (the bench runs the server and the CLIs exactly as their scripts do). */
+export function scriptFlags(script: string): string[] {
   const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as {
     scripts: Record<string, string>;
   };
-  return pkg.scripts['start']!.split(/\s+/).filter((w) => w.startsWith('--'));
+  return pkg.scripts[script]!.split(/\s+/).filter((w) => w.startsWith('--'));
 }
+
+/** Node's flags in `npm start`. */
+export const startFlags = () => scriptFlags('start');
 
 // Samples the server's memory by part (V8 spaces, buffers, PGlite's WASM heap) from inside.
 const MEMORY_PROBE = ['--import', path.join(root, 'bench', 'memory-probe.mjs')];

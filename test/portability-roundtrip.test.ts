@@ -203,6 +203,14 @@ before(async () => {
     .where('id', '=', latest.id)
     .execute();
 
+  // One line longer than a restore's batch (1 MiB) and than the export's pieces, multi-byte all
+  // along: it must cross the archive's chunks and come back byte for byte.
+  await t.ctx.db
+    .updateTable('issues')
+    .set({ description: 'ünïcode ✓ — '.repeat(100_000) })
+    .where('id', '=', childIssue.id)
+    .execute();
+
   const res = await t.app.inject({
     method: 'GET',
     url: '/api/admin/export',

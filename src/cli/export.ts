@@ -7,6 +7,7 @@ import { pipeline } from 'node:stream/promises';
 import { loadConfig } from '../config.js';
 import { exportArchive } from '../modules/portability/export.js';
 import { openDatabase } from '../platform/db/database.js';
+import { applyHeapPolicy } from '../platform/heap-policy.js';
 import { fileStoreFor } from '../platform/storage/index.js';
 
 const file = process.argv[2];
@@ -14,6 +15,7 @@ if (!file) {
   console.error('usage: npm run export -- <archive.tar>');
   process.exit(2);
 }
+applyHeapPolicy('batch');
 const config = loadConfig();
 const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
 const partial = `${file}.partial`;

@@ -7,6 +7,8 @@
 //     (JIRA_EMAIL + JIRA_API_TOKEN for Cloud, or JIRA_PAT for Data Center)
 //   npm run import -- jira-xml <export.xml> [--team KEY] [--users people.json] [--dry-run]
 //     (the same Jira credentials, when set, let attachments be copied)
+// Every source also takes --user-map <file>: the source's people (emails) → accounts here
+// (email or id), a JSON object or a two-column CSV (modules/import/user-map.ts).
 // Runs as the first active admin (or IMPORT_AS=<admin email>); prints a progress
 // line per page and the report as JSON. Run it again to resume or re-check:
 // what was imported is not created twice.
@@ -23,7 +25,10 @@ import { linearSource } from '../modules/import/linear.js';
 import { ImportInputError, type ImportSource } from '../modules/import/model.js';
 import { firstActiveAdmin, liveUserByEmail } from '../modules/import/queries.js';
 import { runImport } from '../modules/import/runner.js';
+import { resolveUserMap } from '../modules/import/service.js';
+import { parseUserMapFile, USER_MAP_FILE_MAX_BYTES } from '../modules/import/user-map.js';
 import { openDatabase } from '../platform/db/database.js';
+import { AppError } from '../platform/errors.js';
 
 const usage = (): never => {
   console.error(
@@ -34,7 +39,8 @@ const usage = (): never => {
       "       npm run import -- jira <site-url> --jql '<query>' [--team KEY] [--dry-run]\n" +
       '         (JIRA_EMAIL and JIRA_API_TOKEN for Jira Cloud, or JIRA_PAT for Data Center)\n' +
       '       npm run import -- jira-xml <export.xml> [--team KEY] [--users people.json] [--dry-run]\n' +
-      '         (with Jira credentials set as above, attachments are copied too)',
+      '         (with Jira credentials set as above, attachments are copied too)\n' +
+      '       any of them with --user-map <map.json|map.csv>: source email → email or account id here',
   );
   process.exit(2);
 };
@@ -47,6 +53,7 @@ const { values: flags, positionals } = (() => {
         jql: { type: 'string' },
         team: { type: 'string' },
         users: { type: 'string' },
+        'user-map': { type: 'string' },
       },
     });
   } catch (err) {
@@ -115,6 +122,28 @@ async function sourceOf(): Promise<ImportSource> {
   return usage();
 }
 
+/** The --user-map file, read and checked before anything is opened. */
+async function userMapFile(): Promise<Record<string, string> | undefined> {
+  const file = flags['user-map'];
+  if (file === undefined) return undefined;
+  try {
+    const { size } = await fs.stat(file);
+    if (size > USER_MAP_FILE_MAX_BYTES)
+      throw new ImportInputError(`${file} is larger than ${USER_MAP_FILE_MAX_BYTES} bytes`);
+    return parseUserMapFile(path.basename(file), await fs.readFile(file, 'utf8'));
+  } catch (err) {
+    if (err instanceof ImportInputError) throw err;
+    throw new ImportInputError(`${file}: ${(err as Error).message}`);
+  }
+}
+
+let mapFile: Record<string, string> | undefined;
+try {
+  mapFile = await userMapFile();
+} catch (err) {
+  console.error(`import failed: ${(err as Error).message}`);
+  process.exit(2);
+}
 const config = loadConfig();
 const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
 const { app, ctx } = await buildApp({ config, database });
@@ -122,12 +151,15 @@ try {
   const email = process.env.IMPORT_AS;
   const admin = email ? await liveUserByEmail(ctx.db, email) : await firstActiveAdmin(ctx.db);
   if (admin?.role !== 'admin') throw new ImportInputError('no active admin to import as (IMPORT_AS)');
+  // The same check as REST's userMap: every account named must be live here.
+  const userMap = mapFile ? await resolveUserMap(ctx, mapFile) : undefined;
   const report = await runImport(
     ctx,
     { id: admin.id, role: 'admin', name: admin.name, email: admin.email, via: 'session' },
     await sourceOf(),
     {
       dryRun,
+      userMap,
       onProgress: (p) =>
         console.log(
           `${p.issues} issues read${p.total ? ` (${p.total.unit === 'page' ? `page ${p.pages} of ${p.total.count}` : `of ${p.total.count}`})` : ''}: ` +
@@ -139,7 +171,8 @@ try {
   console.log(JSON.stringify(report, null, 2));
 } catch (err) {
   console.error(`import failed: ${(err as Error).message}`);
-  process.exitCode = err instanceof ImportInputError ? 2 : 1;
+  const refused = err instanceof ImportInputError || (err instanceof AppError && err.status === 400);
+  process.exitCode = refused ? 2 : 1;
 } finally {
   await app.close();
   await database.close();

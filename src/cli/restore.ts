@@ -5,6 +5,7 @@ import { loadConfig } from '../config.js';
 import { RestoreRefused, restoreArchive } from '../modules/portability/restore.js';
 import { openDatabase } from '../platform/db/database.js';
 import { migrate } from '../platform/db/migrate.js';
+import { applyHeapPolicy } from '../platform/heap-policy.js';
 import { fileStoreFor } from '../platform/storage/index.js';
 
 const file = process.argv[2];
@@ -12,6 +13,7 @@ if (!file) {
   console.error('usage: npm run restore -- <archive.tar>');
   process.exit(2);
 }
+applyHeapPolicy('batch');
 const config = loadConfig();
 const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
 try {

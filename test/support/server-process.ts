@@ -16,6 +16,11 @@ export const SERVER_ROOT = path.resolve(import.meta.dirname, '..', '..');
 export const SERVER_ARGS = fs.existsSync(path.join(SERVER_ROOT, 'src', 'server.js'))
   ? ['--enable-source-maps', 'src/server.js']
   : ['--import', 'tsx', 'src/server.ts'];
+/** How to run a CLI of src/cli (`npm run import` and the like), the same way. */
+export const cliArgs = (name: string) =>
+  fs.existsSync(path.join(SERVER_ROOT, 'src', 'cli', `${name}.js`))
+    ? ['--enable-source-maps', `src/cli/${name}.js`]
+    : ['--import', 'tsx', `src/cli/${name}.ts`];
 // Generous: the machine may be busy with other runs.
 // How fast start-up really is gets measured by scripts/measure-startup.mjs.
 export const START_LIMIT_MS = 180_000;

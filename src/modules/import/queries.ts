@@ -188,6 +188,17 @@ export function liveUsersByIds(db: Db, ids: readonly string[]): Promise<UserRow[
     .execute();
 }
 
+/** The live users whose email is among `emails` (lower-cased: emails are matched without case). */
+export function liveUsersByEmails(db: Db, emails: readonly string[]): Promise<UserRow[]> {
+  if (emails.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('users')
+    .selectAll()
+    .where(sql<boolean>`lower(email) = any(${[...new Set(emails.map((e) => e.toLowerCase()))]}::text[])`)
+    .where('deleted_at', 'is', null)
+    .execute();
+}
+
 /** Whom the CLI imports as unless told: the oldest active admin. */
 export function firstActiveAdmin(db: Db): Promise<UserRow | undefined> {
   return db

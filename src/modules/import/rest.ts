@@ -9,6 +9,7 @@ import type { Http } from '../../platform/http/types.js';
 import { FIELDS } from './csv.js';
 import { ImportRunSchema, presentRun } from './present.js';
 import { getImportRun, listImportRuns, startImport, stopImports } from './service.js';
+import { USER_MAP_EMAIL_MAX, USER_MAP_MAX } from './user-map.js';
 
 /** The largest body POST takes: a CSV's text, JSON-escaped. Larger files go through the CLI (50 MB). */
 export const IMPORT_BODY_LIMIT = 20 * 1024 * 1024;
@@ -58,11 +59,15 @@ const Mapping = Type.Object(
 );
 
 /** The dry run's missing people → accounts here (runner.ts RunOptions.userMap). */
-const UserMap = Type.Record(Type.String({ minLength: 3, maxLength: 320, pattern: '@' }), Uuid, {
-  maxProperties: 5000,
-  description:
-    "A person's email as the source gives it (the dry run's missingUsers) → the id of an account here that stands for them; anyone left out is matched by email, else gets a placeholder",
-});
+const UserMap = Type.Record(
+  Type.String({ minLength: 3, maxLength: USER_MAP_EMAIL_MAX, pattern: '@' }),
+  Uuid,
+  {
+    maxProperties: USER_MAP_MAX,
+    description:
+      "A person's email as the source gives it (the dry run's missingUsers) → the id of an account here that stands for them; anyone left out is matched by email, else gets a placeholder",
+  },
+);
 
 const StartBody = Type.Union([
   Type.Object(

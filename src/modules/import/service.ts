@@ -12,6 +12,7 @@ import { createHash } from 'node:crypto';
 import type { Actor, AppContext } from '../../platform/context.js';
 import { outsideDbTimeBudget } from '../../platform/db/db-time.js';
 import { invalidField, notFound } from '../../platform/errors.js';
+import { isUuid } from '../../platform/ids.js';
 import { UnsafeDestinationError, vetDestination } from '../../platform/net/safe-destination.js';
 import { assertAdmin } from '../users/policy.js';
 import { csvSource } from './csv.js';
@@ -119,13 +120,32 @@ async function sourceOf(
   }
 }
 
-/** The map with its emails lower-cased, each naming an account here (400 on `/userMap` naming one that does not). */
-async function checkUserMap(ctx: AppContext, raw: Record<string, string> | undefined) {
+/**
+ * The source's people → account ids here (user-map.ts): the source emails
+ * lower-cased, each value an account's id or (the CLI's file) its email, which
+ * must name a live account (400 on `/userMap` otherwise). REST's start and
+ * `npm run import -- ... --user-map` both check their map here.
+ */
+export async function resolveUserMap(ctx: AppContext, raw: Record<string, string> | undefined) {
+  // REST's schema checks the values of the keys it knows only: anything else is no account either.
+  const entries = Object.entries(raw ?? {}).map(
+    ([from, to]) => [from.trim().toLowerCase(), String(to).trim()] as const,
+  );
+  const ids = entries.filter(([, to]) => isUuid(to)).map(([, to]) => to);
+  const emails = entries.filter(([, to]) => !isUuid(to)).map(([, to]) => to);
+  const [byId, byEmail] = await Promise.all([
+    q.liveUsersByIds(ctx.db, ids),
+    q.liveUsersByEmails(ctx.db, emails),
+  ]);
+  const live = new Set(byId.map((u) => u.id));
+  const idOfEmail = new Map(byEmail.map((u) => [u.email.toLowerCase(), u.id]));
   const map: Record<string, string> = {};
-  for (const [email, id] of Object.entries(raw ?? {})) map[email.trim().toLowerCase()] = id;
-  const live = new Set((await q.liveUsersByIds(ctx.db, Object.values(map))).map((u) => u.id));
-  const unknown = Object.entries(map).find(([, id]) => !live.has(id));
-  if (unknown) throw invalidField('userMap', `${unknown[0]}: no account here has the id ${unknown[1]}`);
+  for (const [from, to] of entries) {
+    const id = isUuid(to) ? (live.has(to) ? to : undefined) : idOfEmail.get(to.toLowerCase());
+    if (!id)
+      throw invalidField('userMap', `${from}: no account here has the ${isUuid(to) ? 'id' : 'email'} ${to}`);
+    map[from] = id;
+  }
   return map;
 }
 
@@ -139,7 +159,7 @@ function jiraAuthOf(input: { email?: string; apiToken?: string; pat?: string }) 
 /** Checks the input, opens the run and starts it after the answer; returns the run as stored. */
 export async function startImport(ctx: AppContext, actor: Actor, input: StartImportInput) {
   assertAdmin(actor);
-  const userMap = await checkUserMap(ctx, input.userMap);
+  const userMap = await resolveUserMap(ctx, input.userMap);
   // Stopping the server ends the run's requests to its source, not only the run between issues.
   const stop = new AbortController();
   const source = await sourceOf(ctx, input, stop.signal);

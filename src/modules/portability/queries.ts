@@ -90,19 +90,31 @@ export async function schemaVersion(db: Db): Promise<number> {
   return Number(res.rows[0]?.v ?? 0);
 }
 
+/** Bytes of lines PostgreSQL joins into one text of a page (a line longer than this goes alone). */
+const PAGE_PIECE_BYTES = 32 * 1024;
+
 /**
- * One keyset page of a table as JSON lines built by PostgreSQL (generated
- * columns removed), ordered by primary key, after `after` (the last key read,
- * as text). Timestamps come out in the session's time zone: callers set UTC.
+ * One keyset page of a table as NDJSON built by PostgreSQL (generated
+ * columns removed): the page's rows ordered by primary key, after `after`
+ * (the last key read, as text), as texts of about PAGE_PIECE_BYTES of whole
+ * lines, each line ending in a newline; `last` is the page's last key.
+ * Pieces rather than a string a row keep the objects a page makes few and
+ * short-lived, and rather than one text a page keep each message under the
+ * driver's read buffer, which a larger message makes it reallocate, doubling,
+ * for every page (docs/benchmarks.md, "Import, export and restore").
+ * Timestamps come out in the session's time zone: callers set UTC.
  */
 export async function tablePage(
   db: Db,
   table: CatalogueTable,
   after: string[] | undefined,
   limit: number,
-): Promise<{ line: string; key: string[] }[]> {
+): Promise<{ pieces: string[]; rows: number; last: string[] } | undefined> {
   const keys = table.primaryKey.map((k) => sql.ref(`t.${k.name}`));
   const keyText = table.primaryKey.map((k, i) => sql`${sql.ref(`t.${k.name}`)}::text as ${sql.id(`k${i}`)}`);
+  const lastKey = table.primaryKey.map(
+    (_, i) => sql`(array_agg(${sql.ref(`s.k${i}`)} order by s.n desc))[1]`,
+  );
   const where = after
     ? sql`where (${sql.join(keys)}) > (${sql.join(
         table.primaryKey.map((k, i) => sql`${after[i]}::${sql.raw(k.type)}`),
@@ -116,14 +128,23 @@ export async function tablePage(
   const released = table.columns.includes('lease_until')
     ? sql` || jsonb_build_object('lease_until', case when t.lease_until > now() then now() else t.lease_until end)`
     : sql``;
-  const res = await sql<Record<string, string>>`
-    select ((to_jsonb(t) - ${table.generated}::text[])${released})::text as line, ${sql.join(keyText)}
-    from ${sql.id(table.name)} t ${where}
-    order by ${sql.join(keys)} limit ${limit}`.execute(db);
-  return res.rows.map((r) => ({
-    line: r['line'] as string,
-    key: table.primaryKey.map((_, i) => r[`k${i}`] as string),
-  }));
+  const res = await sql<{ piece: string; rows: number | string; last: string[] }>`
+    with p as (
+      select ((to_jsonb(t) - ${table.generated}::text[])${released})::text || E'\n' as line,
+        ${sql.join(keyText)}, row_number() over (order by ${sql.join(keys)}) as n
+      from ${sql.id(table.name)} t ${where}
+      order by ${sql.join(keys)} limit ${limit}),
+    s as (select p.*, (sum(octet_length(p.line)) over (order by p.n) - octet_length(p.line)) / ${PAGE_PIECE_BYTES} as piece
+      from p)
+    select string_agg(s.line, '' order by s.n) as piece, count(*) as rows, array[${sql.join(lastKey)}] as last
+    from s group by s.piece order by s.piece`.execute(db);
+  const final = res.rows[res.rows.length - 1];
+  if (!final) return undefined;
+  return {
+    pieces: res.rows.map((r) => r.piece),
+    rows: res.rows.reduce((sum, r) => sum + Number(r.rows), 0),
+    last: final.last,
+  };
 }
 
 /** Keyset page of complete files: where their bytes are and how many. */
@@ -165,10 +186,16 @@ export async function createStage(db: Db): Promise<void> {
   );
 }
 
-/** Stages NDJSON lines (no line holds a raw newline: JSON escapes it), sent as one text. */
-export async function stageLines(db: Db, lines: string[]): Promise<void> {
+/**
+ * Stages NDJSON lines (no line holds a raw newline: JSON escapes it), sent as
+ * their UTF-8 bytes as they are in the archive, without the last newline:
+ * PostgreSQL splits them, so no string a line is made here.
+ */
+export async function stageLines(db: Db, ndjson: Uint8Array): Promise<void> {
   await sql`insert into portability_stage (doc)
-    select l::jsonb from unnest(string_to_array(${lines.join('\n')}::text, E'\n')) as l`.execute(db);
+    select l::jsonb from unnest(string_to_array(convert_from(${ndjson}::bytea, 'UTF8'), E'\n')) as l`.execute(
+    db,
+  );
 }
 
 /**
