@@ -6,12 +6,12 @@
 import { type DocumentNode, Kind, visit } from 'graphql';
 import { AppError } from '../platform/errors.js';
 import { jsonTooDeep, MAX_JSON_DEPTH } from '../platform/http/json-depth.js';
+import { MAX_ALIASES } from './alias-limit.js';
 import { tooComplex } from './cost.js';
 
 /** Lexical tokens one document may hold (graphql-js `parse` option). */
 export const MAX_TOKENS = 20_000;
-/** Times one field may be selected, under any aliases, in one selection set as written. */
-export const MAX_ALIASES = 20;
+export { MAX_ALIASES };
 
 /**
  * Braces, brackets and parentheses a document may nest as written: room for

@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
+import { MAX_ALIASES } from '../../src/graphql/alias-limit.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, signIn, startUi, type UiEnv } from './browser.js';
 
 const COUNT = 5000;
@@ -124,5 +125,35 @@ describe('UI: 5,000 issues', () => {
     );
     const cards = (await page.evaluate(rowsInPage('.card-issue'))) as number;
     assert.ok(cards > 0 && cards < 150, `rendered ${cards} cards`);
+  });
+
+  test('a list of more groups than the server takes aliases (six teams by status) reads them in several requests', async () => {
+    // Runs last: the new teams' issues would change the totals the tests above read.
+    const db = ui.t.ctx.db;
+    for (const key of ['GA', 'GB', 'GC', 'GD', 'GE']) {
+      const res = await ui.t.post('/api/teams', { key, name: `Group ${key}` }, ui.t.adminToken);
+      assert.equal(res.status, 201, JSON.stringify(res.body));
+    }
+    // One issue in every state of the new teams: a group per state, well over MAX_ALIASES of them.
+    await sql`
+      insert into issues (team_id, number, identifier, title, state_id, priority, sort_order)
+      select s.team_id, 1 + s.position, t.key || '-' || (1 + s.position), 'In ' || t.key || ' ' || s.name, s.id, 0, 0
+      from workflow_states s join teams t on t.id = s.team_id where t.key like 'G_'`.execute(db);
+    const count = async (table: string) =>
+      (await sql<{ n: number }>`select count(*)::int as n from ${sql.table(table)}`.execute(db)).rows[0]!.n;
+    const groups = await count('workflow_states');
+    const issues = await count('issues');
+    assert.ok(groups > MAX_ALIASES, `${groups} groups`);
+    const { page } = await ui.newPage();
+    let listRequests = 0;
+    page.on('request', (r) => {
+      if (r.url().endsWith('/graphql') && r.postData()?.includes('IssueListPages')) listRequests++;
+    });
+    await signIn(page, ADMIN_EMAIL, ADMIN_PASSWORD);
+    await page.goto('/issues');
+    await page.getByText(`${issues} issues`, { exact: true }).waitFor({ timeout: 60_000 });
+    await page.getByText('In GE Backlog', { exact: true }).waitFor();
+    assert.equal(await page.locator('[role="alert"], .error').count(), 0, 'no error shown');
+    assert.ok(listRequests >= 2, `the first pages went as ${listRequests} requests`);
   });
 });
