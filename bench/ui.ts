@@ -46,26 +46,41 @@ const PROBE = `
     if (document.querySelector('.issue-row')) { window.__firstRow = performance.now(); o.disconnect(); }
   }).observe(document, { childList: true, subtree: true });`;
 
-/** Resolves with the page clock's time at which the list's total ("N issues") is other than `total`. */
+/**
+ * Resolves with the page clock's time at which the list's total ("N issues") is other than `total`.
+ * Text, not a function: tsx's transform names functions with a helper the page does not have.
+ */
 const whenTotalLeaves = (page: Page, total: number) =>
-  page.evaluate(
-    (from) =>
-      new Promise<number>((done) => {
-        const changed = () =>
-          Array.from(document.querySelectorAll('body *')).some(
-            (e) =>
-              e.childElementCount === 0 && /^\d+ issues$/.test(e.textContent ?? '') && e.textContent !== from,
-          );
-        if (changed()) return done(performance.now());
-        new MutationObserver((_, o) => {
-          if (changed()) {
-            o.disconnect();
-            done(performance.now());
-          }
-        }).observe(document, { childList: true, subtree: true, characterData: true });
-      }),
-    `${total} issues`,
-  );
+  page.evaluate(`new Promise((done) => {
+    const changed = () => Array.from(document.querySelectorAll('body *')).some((e) =>
+      e.childElementCount === 0 && /^\\d+ issues$/.test(e.textContent || '') && e.textContent !== '${total} issues');
+    if (changed()) return done(performance.now());
+    new MutationObserver((_, o) => {
+      if (changed()) { o.disconnect(); done(performance.now()); }
+    }).observe(document, { childList: true, subtree: true, characterData: true });
+  })`) as Promise<number>;
+
+/** The page clock's time of the next key pressed. */
+const nextKeyAt = (page: Page) =>
+  page.evaluate(`new Promise((done) =>
+    document.addEventListener('keydown', () => done(performance.now()), { capture: true, once: true }))`) as Promise<number>;
+
+/** `step`, or an error naming it with a screenshot of the page after 60 s. */
+async function withinOrShot<T>(page: Page, step: Promise<T>, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(async () => {
+      const shot = path.join(os.tmpdir(), 'trackway-bench-ui.png');
+      await page.screenshot({ path: shot }).catch(() => undefined);
+      reject(new Error(`${what}: not within 60 s on ${page.url()} (screenshot ${shot})`));
+    }, 60_000);
+  });
+  try {
+    return await Promise.race([step, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 async function main() {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'trackway-bench-ui-'));
@@ -133,7 +148,9 @@ async function main() {
         firstRows.push((await page.evaluate('window.__firstRow')) as number);
 
         // Scrolling as a fast wheel does, collecting the long tasks it causes.
-        const scroll = (await page.evaluate(`new Promise((done) => {
+        const scroll = (await withinOrShot(
+          page,
+          page.evaluate(`new Promise((done) => {
           const list = document.querySelector('.issue-list');
           const from = performance.now();
           let frames = 0;
@@ -143,7 +160,9 @@ async function main() {
             else setTimeout(() => done(window.__longTasks.filter((t) => t.start >= from).map((t) => t.duration)), 200);
           };
           requestAnimationFrame(step);
-        })`)) as number[];
+        })`),
+          'scrolling',
+        )) as number[];
         longTasks.push(scroll.length);
         longest.push(Math.max(0, ...scroll));
 
@@ -157,17 +176,12 @@ async function main() {
         await page.keyboard.type('urg');
         // Both watch from before the key: the keydown's time, and the list's total changing.
         const shown = whenTotalLeaves(page, listed);
-        const pressed = page.evaluate(
-          () =>
-            new Promise<number>((done) =>
-              document.addEventListener('keydown', () => done(performance.now()), {
-                capture: true,
-                once: true,
-              }),
-            ),
-        );
+        const pressed = nextKeyAt(page);
         await page.keyboard.press('Enter');
-        filters.push((await shown) - (await pressed));
+        filters.push(
+          (await withinOrShot(page, shown, 'the filtered total')) -
+            (await withinOrShot(page, pressed, 'the key')),
+        );
         await context.close();
       }
       report({ kind, total, firstRows, filters, longTasks, longest, peakMb: child.rss().hwmMb });
