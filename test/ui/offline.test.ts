@@ -73,6 +73,14 @@ describe('UI: offline', () => {
     await priority().waitFor();
     // Installed (every file of the shell fetched and kept), then in charge of this page; slow on a loaded machine.
     await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
+    // Its clients.claim() takes this page over when it activates; on a loaded machine that came
+    // after 30 s once (CI), so a page still not controlled loads again, as a visitor's next one would.
+    const controlled = () => page.evaluate(() => navigator.serviceWorker.controller !== null);
+    if (!(await controlled())) await page.waitForTimeout(2_000);
+    if (!(await controlled())) {
+      await page.reload();
+      await priority().waitFor();
+    }
     await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 30_000 });
     const kept = await page.evaluate(async () => {
       const names = await caches.keys();
