@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { PHONE, screenshot, seriousViolations, signIn, startUi, type UiEnv } from './browser.js';
+import { grouped, refuseGroupChanges } from './inbox-group-changes.js';
 
 let ui: UiEnv;
 let bob: { id: string; token: string; email: string };
@@ -45,37 +46,6 @@ async function bobs(identifier: string, query = 'limit=100') {
   const r = await ui.t.get(`/api/notifications?${query}`, bob.token);
   assert.equal(r.status, 200, JSON.stringify(r.body));
   return (r.body.notifications as any[]).filter((n) => n.issue.identifier === identifier);
-}
-
-/**
- * Does `act` and waits for the server's answer to the group change it sends
- * (PATCH /api/issues/:id/notifications), whose body says `change` (`'*'`: any value).
- */
-async function grouped(page: Page, change: Record<string, unknown>, act: () => Promise<unknown>) {
-  const response = page.waitForResponse(
-    (r) => r.request().method() === 'PATCH' && /\/api\/issues\/[^/]+\/notifications$/.test(r.url()),
-  );
-  await act();
-  const answer = await response;
-  assert.ok(answer.ok(), `${answer.status()}`);
-  const sent = answer.request().postDataJSON() as Record<string, unknown>;
-  assert.deepEqual(Object.keys(sent).sort(), Object.keys(change).sort());
-  for (const [k, v] of Object.entries(change)) if (v !== '*') assert.deepEqual(sent[k], v);
-}
-
-/** Refuses every group change with a 404 saying `message`, as the server words one; returns the undo. */
-async function refuseGroupChanges(page: Page, message: string) {
-  const url = /\/api\/issues\/[^/]+\/notifications$/;
-  await page.route(url, (route) =>
-    route.request().method() === 'PATCH'
-      ? route.fulfill({
-          status: 404,
-          contentType: 'application/json',
-          body: JSON.stringify({ error: { code: 'NOT_FOUND', message } }),
-        })
-      : route.fallback(),
-  );
-  return () => page.unroute(url);
 }
 
 async function bobsPage(opts: Parameters<UiEnv['newPage']>[0] = {}) {
