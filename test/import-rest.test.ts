@@ -223,7 +223,8 @@ describe('imports over REST', () => {
         p.percent === null ||
           (p.percent <= 99 && p.percent === Math.min(99, Math.floor((p.done * 100) / 250))),
       );
-      assert.ok([0, 100, 200].includes(p.done), `progress moves a page at a time: ${JSON.stringify(p)}`);
+      // The last page (50 rows) may be recorded before the run is marked complete: 250 at 99%.
+      assert.ok([0, 100, 200, 250].includes(p.done), `progress moves a page at a time: ${JSON.stringify(p)}`);
     }
   });
 

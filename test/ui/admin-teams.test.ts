@@ -5,7 +5,15 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, screenshot, signIn, startUi, type UiEnv } from './browser.js';
+import {
+  ADMIN_EMAIL,
+  ADMIN_PASSWORD,
+  focusLandsOn,
+  screenshot,
+  signIn,
+  startUi,
+  type UiEnv,
+} from './browser.js';
 
 let ui: UiEnv;
 let page: Page;
@@ -119,11 +127,6 @@ describe('UI: teams administration', () => {
 
     const pos = (l: { name: string; position: number }[], n: string) =>
       l.find((s) => s.name === n)?.position ?? Number.NaN;
-    const focused = (label: string) =>
-      page.waitForFunction(
-        (l) => (globalThis as any).document.activeElement?.getAttribute('aria-label') === l,
-        label,
-      );
     // By keyboard, as the last of the started states: up puts it between In
     // Progress and In Review, down puts it back last. The row's node moves, and
     // the focus stays on its buttons (on "up" once "down" is disabled).
@@ -139,7 +142,7 @@ describe('UI: teams administration', () => {
     await page.keyboard.press('Enter');
     await until(states, (l) => pos(l, 'In Review') < pos(l, 'QA'), 'QA moved back last');
     await page.getByRole('button', { name: 'Move QA down', disabled: true }).waitFor();
-    await focused('Move QA up');
+    await focusLandsOn(page, 'Move QA up');
     await page.keyboard.press('Enter');
     list = await until(
       states,

@@ -190,6 +190,24 @@ export async function signIn(page: Page, email: string, password: string) {
   await page.locator('main#main').waitFor();
 }
 
+/**
+ * Waits until the keyboard is on the element named `name` (its aria-label, else
+ * its text). The app gives focus back a frame after a menu closes, so a busy
+ * machine may not have done it yet when the next line runs.
+ */
+export async function focusLandsOn(page: Page, name: string | RegExp, timeout = 5_000) {
+  const label = () =>
+    page.evaluate(
+      () => document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.textContent,
+    );
+  const fits = (l: string | null | undefined) => (typeof name === 'string' ? l === name : name.test(l ?? ''));
+  for (const until = Date.now() + timeout; Date.now() < until; await page.waitForTimeout(50)) {
+    if (fits(await label())) return;
+  }
+  const last = await label();
+  assert.ok(fits(last), `the keyboard should be on ${name}; it is on ${JSON.stringify(last?.slice(0, 120))}`);
+}
+
 /** Saves a screenshot under .test-cache/screens when UI_SCREENSHOTS is set. */
 export async function screenshot(page: Page, name: string) {
   if (!process.env['UI_SCREENSHOTS']) return;

@@ -11,6 +11,7 @@ import type { Page } from 'playwright-core';
 import {
   ADMIN_EMAIL,
   ADMIN_PASSWORD,
+  focusLandsOn,
   PHONE,
   screenshot,
   seriousViolations,
@@ -64,8 +65,6 @@ async function listShows(p: Page, expected: string[]) {
   }
   assert.deepEqual(seen, want);
 }
-const activeLabel = (p: Page) =>
-  p.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.textContent);
 
 describe('UI: the filter builder', () => {
   test('built by keyboard: any of, is not, a relative due date, a chip removed; a reload keeps it', async () => {
@@ -95,7 +94,7 @@ describe('UI: the filter builder', () => {
     );
     await page.keyboard.press('Escape');
     await page.getByRole('group', { name: 'Filter: Priority is any of Urgent, High' }).waitFor();
-    assert.match(String(await activeLabel(page)), /^Priority: Urgent, High, change the values$/);
+    await focusLandsOn(page, /^Priority: Urgent, High, change the values$/);
     await listShows(page, [
       'Alpha mine and overdue',
       'Bravo due soon',
@@ -113,7 +112,7 @@ describe('UI: the filter builder', () => {
     await page.keyboard.press('Escape');
     await listShows(page, ['Alpha mine and overdue']);
     await page.keyboard.press('Shift+Tab');
-    assert.equal(await activeLabel(page), 'Assignee: is, change the operator');
+    await focusLandsOn(page, 'Assignee: is, change the operator');
     await page.keyboard.press('Enter');
     await page.keyboard.type('is not');
     await page.keyboard.press('Enter');
@@ -143,7 +142,7 @@ describe('UI: the filter builder', () => {
     await page.keyboard.press('Enter');
     await listShows(page, ['Bravo due soon', 'Delta due later', 'Echo unassigned and soon']);
     assert.equal(await page.locator('.filter-chip').count(), 2);
-    assert.equal(await activeLabel(page), '+ Add filter');
+    await focusLandsOn(page, '+ Add filter');
   });
 
   test('saved as a view, it reopens with the same issues; its filter is what the server lists by', async () => {
@@ -181,7 +180,7 @@ describe('UI: the filter builder', () => {
     await page.keyboard.press('Tab');
     await page.keyboard.press('Escape');
     await panel.waitFor({ state: 'hidden' });
-    assert.equal(await activeLabel(page), 'Display');
+    await focusLandsOn(page, 'Display');
     assert.equal(await button.getAttribute('aria-expanded'), 'false');
   });
 
