@@ -62,6 +62,7 @@ import type { AppContext } from './platform/context.js';
 import { type Database, ping } from './platform/db/database.js';
 import { migrate } from './platform/db/migrate.js';
 import { listenForNotifications } from './platform/db/notifications.js';
+import { keepStatistics } from './platform/db/statistics.js';
 import { installAuth } from './platform/http/auth-hook.js';
 import { installCompression } from './platform/http/compression.js';
 import { installDbTimeBudget } from './platform/http/db-time-hook.js';
@@ -267,6 +268,9 @@ export async function buildApp(opts: BuildOptions) {
   app.addHook('onClose', () => webhookWorker.stop());
   const stopAuditRetention = startAuditRetention(ctx);
   app.addHook('onClose', stopAuditRetention);
+  // Planner statistics follow the tables' sizes on both databases (platform/db/statistics.ts).
+  const stopStatistics = keepStatistics(database.db, (err) => app.log.error({ err }, 'analyze failed'));
+  app.addHook('onClose', stopStatistics);
   if (opts.backupWorker !== false) {
     const backupWorker = startBackupWorker(ctx, opts.backupWorker);
     app.addHook('onClose', () => backupWorker.stop());
