@@ -136,6 +136,29 @@ async function listQuery(ctx: AppContext, actor: Actor, opts: ListIssuesOptions)
   return query;
 }
 
+/** Lists one request may count: a list grouped over five teams' workflows is 25 to 40 groups. */
+export const MAX_COUNTED_LISTS = 50;
+
+/**
+ * How many issues the caller sees under each filter (the filter tree of the
+ * list's `filter` parameter), in one statement: a list's groups or a board's
+ * columns counted at once. Each count is the one the list's `pageInfo.total` gives.
+ */
+export async function countIssueLists(
+  ctx: AppContext,
+  actor: Actor,
+  filters: Record<string, unknown>[],
+): Promise<number[]> {
+  if (filters.length === 0 || filters.length > MAX_COUNTED_LISTS)
+    throw invalidField('filters', `must hold 1 to ${MAX_COUNTED_LISTS} filters`);
+  const access = await teamAccess(ctx.db, actor);
+  const filterCtx = { now: new Date(), actorId: actor.id, access };
+  const wheres = filters.map((f, i) =>
+    q.issueListWhere([compileFilter(issueEntity, 'issues', f, filterCtx, `filters[${i}]`)], false, access),
+  );
+  return q.countEach(ctx.db, wheres);
+}
+
 /**
  * A page as REST sends it, `{"issues":[...],"pageInfo":{...}}`, each
  * issue's JSON built by PostgreSQL from the read model (platform/read) and

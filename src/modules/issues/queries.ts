@@ -506,6 +506,18 @@ export function issueListWhere(
   return sql<SqlBool>`(${sql.join(conditions, sql` and `)})`;
 }
 
+/**
+ * How many issues each of `wheres` matches, in one statement: a count per
+ * condition, each as the list's own total is counted (totalOf), so the two
+ * cannot differ.
+ */
+export async function countEach(db: Db, wheres: RawBuilder<SqlBool>[]): Promise<number[]> {
+  const { rows } = await sql<Record<string, string>>`select ${sql.join(
+    wheres.map((w, i) => sql`(select count(*) from issues where ${w}) as ${sql.ref(`c${i}`)}`),
+  )}`.execute(db);
+  return wheres.map((_, i) => Number(rows[0]![`c${i}`]));
+}
+
 export function keptTotal(access: TeamAccess, teamId: string | undefined, includeArchived: boolean) {
   const counted = includeArchived ? sql`c.live + c.archived` : sql`c.live`;
   return sql`(select coalesce(sum(${counted}), 0) from team_issue_counts c

@@ -9,7 +9,7 @@ import type { Http } from '../../platform/http/types.js';
 import { issueEntity } from '../../platform/list/entities.js';
 import { parseFilterParam } from '../../platform/list/query-param.js';
 import { IssueCreateBody, IssuePatchBody } from './inputs.js';
-import { listIssuesJson } from './list.js';
+import { countIssueLists, listIssuesJson, MAX_COUNTED_LISTS } from './list.js';
 import { EDIT_ISSUES } from './policy.js';
 import { IssueSchema } from './present.js';
 import {
@@ -125,6 +125,38 @@ export function issuesRoutes(app: Http, ctx: AppContext): void {
       // JSON text built by PostgreSQL from the read model: sent as it is, the schema stays its contract.
       return sendJsonText(reply, page);
     },
+  );
+
+  app.post(
+    '/api/issues/counts',
+    {
+      // Each filter is priced as the list's `filter` parameter is, and each count as one record.
+      config: { lists: issueEntity },
+      schema: {
+        tags: ['issues'],
+        summary:
+          "Count the issues under several filters at once (a list's groups, a board's columns): each count is that list's pageInfo.total",
+        body: Type.Object(
+          {
+            filters: Type.Array(Type.Record(Type.String(), Type.Unknown()), {
+              minItems: 1,
+              maxItems: MAX_COUNTED_LISTS,
+              description: "Filter trees, as the list's filter parameter takes them",
+            }),
+          },
+          { additionalProperties: false },
+        ),
+        response: {
+          200: Type.Object({
+            counts: Type.Array(Type.Integer({ minimum: 0 }), {
+              description: 'One count per filter, in order',
+            }),
+          }),
+          ...errors(400, 401),
+        },
+      },
+    },
+    async (req) => ({ counts: await countIssueLists(ctx, actorOf(req), req.body.filters) }),
   );
 
   app.post(

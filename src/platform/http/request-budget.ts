@@ -68,16 +68,20 @@ function parsedFilter(raw: unknown): unknown {
 /**
  * The price of a REST request with its validated query: a base, each record
  * its `limit` allows, each row its `offset` skips, and, on a list route, its
- * `filter` and `q` as GraphQL prices them.
+ * `filter` and `q` as GraphQL prices them (and a counting route's `filters`).
  */
-export function restPrice(lists: EntitySpec | undefined, query: unknown): number {
+export function restPrice(lists: EntitySpec | undefined, query: unknown, body?: unknown): number {
   const q = (typeof query === 'object' && query !== null ? query : {}) as Record<string, unknown>;
+  const b = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
   let price = REST_REQUEST_PRICE;
   if (typeof q['limit'] === 'number' && q['limit'] > 0) price += q['limit'] * REST_RECORD_PRICE;
   if (typeof q['offset'] === 'number' && q['offset'] > 0) price += q['offset'] * PRICES.skippedRow;
   if (lists) {
     price += filterPrice(lists, parsedFilter(q['filter']));
     if (typeof q['q'] === 'string' && q['q'].trim() !== '') price += searchPrice(q['q']);
+    // A counting route's body: each filter as a list's, each count as one record.
+    if (Array.isArray(b['filters']))
+      for (const f of b['filters']) price += REST_RECORD_PRICE + filterPrice(lists, f);
   }
   return Math.round(price * 10) / 10;
 }
@@ -113,7 +117,7 @@ export function installRequestBudget(app: FastifyInstance, budgetOf: (actor: Act
     const actor = request.actor;
     if (!actor) return;
     const budget = budgetOf(actor);
-    const price = restPrice(request.routeOptions.config?.lists, request.query);
+    const price = restPrice(request.routeOptions.config?.lists, request.query, request.body);
     try {
       if (price > MAX_REQUEST_PRICE) {
         // Refused as GraphQL refuses a too-complex query: charged the per-request limit.
