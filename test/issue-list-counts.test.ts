@@ -28,7 +28,9 @@ before(async () => {
   member = await t.userWithRole('member');
   const teams = (await t.get('/api/teams', t.adminToken)).body.teams;
   const team = teams.find((x: { key: string }) => x.key === 'ENG');
-  const states = (await t.get(`/api/workflow-states?teamId=${team.id}`, t.adminToken)).body.workflowStates ?? (await t.get(`/api/workflow-states?teamId=${team.id}`, t.adminToken)).body.states;
+  const states =
+    (await t.get(`/api/workflow-states?teamId=${team.id}`, t.adminToken)).body.workflowStates ??
+    (await t.get(`/api/workflow-states?teamId=${team.id}`, t.adminToken)).body.states;
   eng = { id: team.id, states };
   const secret = await t.post('/api/teams', { key: 'SEC', name: 'Secret', private: true }, t.adminToken);
   assert.equal(secret.status, 201, JSON.stringify(secret.body));
