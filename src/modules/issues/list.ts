@@ -11,6 +11,7 @@ import type { RestView } from '../../platform/read/rest.js';
 import { teamAccess } from '../teams/access.js';
 import { isUuid } from '../teams/ids.js';
 import { resolveTeamId } from '../teams/queries.js';
+import { MAX_COUNTED_LISTS } from './count-limit.js';
 import { ISSUE_VIEW } from './present.js';
 import * as q from './queries.js';
 
@@ -135,9 +136,6 @@ async function listQuery(ctx: AppContext, actor: Actor, opts: ListIssuesOptions)
   };
   return query;
 }
-
-/** Lists one request may count: a list grouped over five teams' workflows is 25 to 40 groups. */
-export const MAX_COUNTED_LISTS = 50;
 
 /**
  * How many issues the caller sees under each filter (the filter tree of the

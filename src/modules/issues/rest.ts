@@ -8,8 +8,9 @@ import { errors, IdParams, Ok } from '../../platform/http/schemas.js';
 import type { Http } from '../../platform/http/types.js';
 import { issueEntity } from '../../platform/list/entities.js';
 import { parseFilterParam } from '../../platform/list/query-param.js';
+import { MAX_COUNTED_LISTS } from './count-limit.js';
 import { IssueCreateBody, IssuePatchBody } from './inputs.js';
-import { countIssueLists, listIssuesJson, MAX_COUNTED_LISTS } from './list.js';
+import { countIssueLists, listIssuesJson } from './list.js';
 import { EDIT_ISSUES } from './policy.js';
 import { IssueSchema } from './present.js';
 import {

@@ -10,6 +10,7 @@
 // of the last page read, and the number of issues matching in all.
 import { useQueries, useQuery } from '@tanstack/react-query';
 import { MAX_ALIASES } from '../../../src/graphql/alias-limit';
+import { MAX_COUNTED_LISTS } from '../../../src/modules/issues/count-limit';
 import { graphql } from '../gql';
 import type {
   BlockedIssuesQuery,
@@ -156,15 +157,47 @@ async function sendFirstPages(batch: FirstPageRequest[]) {
 /** The fragment's text, as codegen emits it with every document that spreads it. */
 const rowFragment = IssueList.toString().slice(IssueList.toString().indexOf('fragment IssueRow'));
 
-/** How many issues match: the REST list's `pageInfo.total`, one counting statement, one row read. */
-export async function countIssues(filter: IssueFilter): Promise<number> {
-  const query = { limit: 1, filter: JSON.stringify(filter) };
-  return (await ok(rest.GET('/api/issues', { params: { query } }))).pageInfo.total;
+interface CountRequest {
+  filter: IssueFilter;
+  resolve: (n: number) => void;
+  reject: (e: unknown) => void;
+}
+let counting: CountRequest[] = [];
+
+/**
+ * How many issues match: counts asked for in the same tick (a list's groups,
+ * a board's columns) go as one request, one statement on the server, each the
+ * count the REST list's `pageInfo.total` would give.
+ */
+export function countIssues(filter: IssueFilter): Promise<number> {
+  return new Promise((resolve, reject) => {
+    counting.push({ filter, resolve, reject });
+    if (counting.length === 1) setTimeout(flushCounts, 0);
+  });
+}
+
+function flushCounts() {
+  const all = counting;
+  counting = [];
+  for (let i = 0; i < all.length; i += MAX_COUNTED_LISTS) {
+    const batch = all.slice(i, i + MAX_COUNTED_LISTS);
+    ok(rest.POST('/api/issues/counts', { body: { filters: batch.map((r) => r.filter) } })).then(
+      ({ counts }) => {
+        for (const [j, r] of batch.entries()) r.resolve(counts[j] ?? 0);
+      },
+      (e) => {
+        for (const r of batch) r.reject(e);
+      },
+    );
+  }
 }
 
 /** A list read (again): as many rows as it had loaded, at least a first page. */
 async function readList(filter: IssueFilter, orderBy: PaginationOrderBy): Promise<Listed> {
   const had = queryClient.getQueryData<Listed>(keys.issues.list(filter, orderBy))?.issues.length ?? 0;
+  // The count goes beside the page rather than after it: one round trip for a whole screen.
+  const counted = countIssues(filter);
+  counted.catch(() => undefined);
   const c = await firstPage(filter, orderBy, Math.min(MAX_PAGE, Math.max(FIRST_PAGE, had)));
   const issues = c.nodes.map(fromNode);
   const more = c.pageInfo.hasNextPage;
@@ -172,8 +205,8 @@ async function readList(filter: IssueFilter, orderBy: PaginationOrderBy): Promis
     issues,
     after: c.pageInfo.endCursor ?? null,
     more,
-    // A list that fits its first page counts itself; only longer ones ask for a total.
-    total: more ? await countIssues(filter) : issues.length,
+    // A list that fits its first page counts itself.
+    total: more ? Math.max(await counted, issues.length) : issues.length,
     countedAt: Date.now(),
   };
 }
