@@ -300,15 +300,15 @@ export function FilterBar({
 export function useSettledFilters(f: View, ms = 250): View {
   const [settled, setSettled] = useState(f);
   const key = JSON.stringify(f);
+  // A change to anything but the text applies at once, in this render (React renders again before
+  // committing): an effect would cost the list a commit and a frame before its reads start.
+  const immediate = JSON.stringify({ ...f, q: settled.q }) !== JSON.stringify(settled);
+  if (immediate) setSettled(f);
   // biome-ignore lint/correctness/useExhaustiveDependencies: the key stands for the filters
   useEffect(() => {
-    const immediate = JSON.stringify({ ...f, q: settled.q }) !== JSON.stringify(settled);
-    if (immediate) {
-      setSettled(f);
-      return;
-    }
+    if (JSON.stringify(f) === JSON.stringify(settled)) return;
     const t = setTimeout(() => setSettled(f), ms);
     return () => clearTimeout(t);
   }, [key]);
-  return settled;
+  return immediate ? f : settled;
 }

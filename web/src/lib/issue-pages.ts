@@ -211,6 +211,17 @@ async function readList(filter: IssueFilter, orderBy: PaginationOrderBy): Promis
   };
 }
 
+/** Starts reading lists a screen is about to show (the same reads, cached under the same keys). */
+export function readIssueListsAhead(filters: IssueFilter[], orderBy: PaginationOrderBy) {
+  for (const filter of filters)
+    void queryClient.prefetchQuery({
+      queryKey: keys.issues.list(filter, orderBy),
+      queryFn: () => readList(filter, orderBy),
+      staleTime: LIST_FRESH_MS,
+      gcTime: LIST_KEEP_MS,
+    });
+}
+
 /** The lists (groups, columns) a screen shows, each read on its own and kept current. */
 export function useIssueLists(filters: IssueFilter[], orderBy: PaginationOrderBy, enabled: boolean) {
   return useQueries({

@@ -29,7 +29,7 @@ import type { IssueFilter, PaginationOrderBy } from '../gql/graphql';
 import { shortDate } from '../lib/dates';
 import { pageHoldsKeyboard } from '../lib/focus';
 import { compare, groupIssues, serverGroups } from '../lib/grouping';
-import { useBlockedIds, useIssueLists } from '../lib/issue-pages';
+import { readIssueListsAhead, useBlockedIds, useIssueLists } from '../lib/issue-pages';
 import { type Issue, toIssueFilter } from '../lib/issues';
 import { pressed, useShortcuts } from '../lib/keys';
 import { isDone, type Ref, type State, useCycles, useProjects, useRefData } from '../lib/ref';
@@ -122,19 +122,31 @@ export function IssueList({
   const guest = user?.role === 'guest';
   const ref = useRefData();
   const view: View = { ...urlView, ...fixed };
-  const settled = useDeferredValue(useSettledFilters(view));
+  const wanted = useSettledFilters(view);
+  const settled = useDeferredValue(wanted);
   const order = view.order ?? 'updated';
   const by = view.group ?? 'state';
-  const filter = useMemo(() => {
-    const own = toIssueFilter(settled, ref.data?.viewerId);
+  const filterOf = (v: View) => {
+    const own = toIssueFilter(v, ref.data?.viewerId);
     return baseFilter ? { and: [baseFilter, own] } : own;
-  }, [settled, ref.data?.viewerId, baseFilter]);
+  };
+  // biome-ignore lint/correctness/useExhaustiveDependencies: filterOf reads only the listed values
+  const filter = useMemo(() => filterOf(settled), [settled, ref.data?.viewerId, baseFilter]);
   const orderBy: PaginationOrderBy = order === 'created' ? 'createdAt' : 'updatedAt';
   // State, priority and team groups are read (and counted) one by one; the other groupings page one list.
   const groups = useMemo(
     () => (ref.data ? serverGroups(by, filter, ref.data, settled.team) : null),
     [by, filter, ref.data, settled.team],
   );
+  // The list renders the new filters in a deferred render (typing stays quick), but their reads
+  // start as soon as the filters change: the deferred render then finds them on their way.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `wanted` stands for the filters
+  useEffect(() => {
+    if (!ref.data || wanted === settled) return;
+    const f = filterOf(wanted);
+    const ahead = serverGroups(by, f, ref.data, wanted.team);
+    readIssueListsAhead(ahead ? ahead.map((g) => g.filter) : [f], orderBy);
+  }, [wanted]);
   const lists = useIssueLists(groups ? groups.map((g) => g.filter) : [filter], orderBy, Boolean(ref.data));
   const blocked = useBlockedIds(filter, Boolean(ref.data)).data?.blocked;
   const { datas, loaded, error } = lists;
