@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
-import { MAX_COUNTED_LISTS } from '../src/modules/issues/list.js';
+import { MAX_COUNTED_LISTS } from '../src/modules/issues/count-limit.js';
 import { analyzeChangedTables } from '../src/platform/db/statistics.js';
 import { issueEntity } from '../src/platform/list/entities.js';
 import { issueFilters } from './support/fuzz/filters.js';

@@ -143,34 +143,16 @@ class LiveStream {
   }
 }
 
-/**
- * Reads again what the page had read (or was reading) when the stream became
- * ready, once no write is on its way (a read then would put back what an
- * optimistic edit just changed) and the page's first reads are done: the
- * read again then does not compete with them. What is read after `ready` is
- * kept current by the stream alone.
- */
-function refetchWhenIdle(readBefore = readSoFar(), since = Date.now()) {
-  const busy =
-    queryClient.isMutating() > 0 || (queryClient.isFetching() > 0 && Date.now() - since < IDLE_WAIT_MS);
-  if (busy) setTimeout(() => refetchWhenIdle(readBefore, since), 50);
+/** Reads again what the page shows, once no write is on its way: a read then would put back what an optimistic edit just changed. */
+function refetchWhenIdle() {
+  if (queryClient.isMutating() > 0) setTimeout(refetchWhenIdle, 100);
   else {
     // Marked on the page once read again, so a browser test can start after it, not race it.
-    void Promise.all(
-      readBefore.map((queryKey) => queryClient.invalidateQueries({ queryKey, exact: true })),
-    ).finally(() => {
+    void queryClient.invalidateQueries().finally(() => {
       document.documentElement.dataset['live'] = 'synced';
     });
   }
 }
-/** A page still reading this long after `ready` is read again anyway. */
-const IDLE_WAIT_MS = 3_000;
-const readSoFar = () =>
-  queryClient
-    .getQueryCache()
-    .findAll()
-    .filter((q) => q.state.dataUpdatedAt > 0 || q.state.fetchStatus === 'fetching')
-    .map((q) => q.queryKey);
 
 async function apply(changes: Change[]) {
   const touched = new Set(changes.map((c) => c.type));

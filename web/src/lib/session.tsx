@@ -7,7 +7,6 @@ import { ApiError, ok, type RestData, rest, setUnauthenticatedHandler, tokenStor
 import { onReachable } from './connection';
 import { queryClient } from './query';
 import { keys } from './query-keys';
-import { ensureRef } from './ref';
 import { discardWaiting, setQueueOwner, setQueueSignedOutHandler } from './write-queue';
 
 export type User = RestData<'get', '/api/auth/me'>['user'];
@@ -85,9 +84,6 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     if (!tokenStore.get()) return;
     setChecking(true);
     setOffline(false);
-    // Every signed-in page starts from the reference data: read it beside the session's check, not
-    // after it. A token the server refuses ends the session either way (the 401 handler).
-    void ensureRef().catch(() => undefined);
     ok(rest.GET('/api/auth/me'))
       .then((r) => setUser(r.user))
       // Only the server saying the token is no good ends the session; an unreachable
