@@ -4,11 +4,18 @@
 // pull request among them (skipped), comments over two pages, a 429 and a 403
 // with no requests left (both waited on), and a page failing once (the run
 // fails, and the next run resumes it). A dry run writes nothing; a re-run
-// creates nothing twice. And a property: any GitHub body an admin posts to
-// POST /api/admin/imports is a 202 that ends, or a 4xx that writes nothing.
+// creates nothing twice. Files linked from an issue and a comment (uploads on
+// the Enterprise Server's own host, and on github.com's names resolved to a
+// local server) are copied byte for byte, the token sent only to the server.
+// And a property: any GitHub body an admin posts to POST /api/admin/imports is
+// a 202 that ends, or a 4xx that writes nothing.
 import assert from 'node:assert/strict';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
+import { ownFileId } from '../src/modules/files/present.js';
 import { emailOf, githubSource, nextPage, rateLimitWait, teamKeyOf } from '../src/modules/import/github.js';
 import { runImport } from '../src/modules/import/runner.js';
 import type { Actor } from '../src/platform/context.js';
@@ -245,6 +252,138 @@ describe('importing a GitHub repository', () => {
     const issues = await issuesOf('GADGET');
     assert.equal(issues.length, 4);
     assert.equal(new Set(issues.map((i) => i.title)).size, 4);
+  });
+});
+
+describe('files linked from GitHub issues and comments', () => {
+  // Binary content (a PNG signature, then random bytes), large enough to arrive in many chunks.
+  const shot = Buffer.concat([Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'), randomBytes(300_000)]);
+  const log = randomBytes(200_000);
+  const archive = randomBytes(150_000);
+  const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+  // github.com's names, resolved by the run's resolver to this local server (over http: no certificate).
+  const requests: { host: string; path: string; authorization: string | undefined }[] = [];
+  let cdn: http.Server;
+  let port: number;
+  let links: { shot: string; log: string; archive: string };
+  const resolver = async () => [{ address: '127.0.0.1', family: 4 }];
+
+  before(async () => {
+    cdn = http.createServer((req, res) => {
+      const host = (req.headers.host ?? '').replace(/:\d+$/, '');
+      const path = req.url ?? '';
+      requests.push({ host, path, authorization: req.headers.authorization });
+      const send = (body: Buffer, type: string) =>
+        res.writeHead(200, { 'content-type': type, 'content-length': body.length }).end(body);
+      // As github.com does: an attachment link redirects to a signed address on another host.
+      if (host === 'github.com' && path.startsWith('/user-attachments/assets/'))
+        return void res
+          .writeHead(302, {
+            location: `http://private-user-images.githubusercontent.com:${port}/583231/log.bin?jwt=signed`,
+          })
+          .end();
+      if (host === 'private-user-images.githubusercontent.com') return send(log, 'application/octet-stream');
+      if (host === 'media.ghes.test') return send(archive, 'application/zip');
+      res.writeHead(404).end();
+    });
+    await new Promise<void>((r) => cdn.listen(0, '127.0.0.1', r));
+    port = (cdn.address() as AddressInfo).port;
+
+    // The Enterprise Server (the fake's own origin) keeps uploads under its own paths.
+    const shotPath = `/storage/user/1/files/${randomUUID()}`;
+    const archivePath = `/user-attachments/assets/${randomUUID()}`;
+    gh.uploads.set(shotPath, { body: shot, contentType: 'image/png' });
+    gh.uploads.set(archivePath, { redirect: `http://media.ghes.test:${port}/blobs/archive` });
+    links = {
+      shot: `${api}${shotPath}`,
+      log: `http://github.com:${port}/user-attachments/assets/${randomUUID()}`,
+      archive: `${api}${archivePath}`,
+    };
+    gh.edit.set('acme/uploads', (what, items) => {
+      const one = items.find((i) => i.number === 1);
+      if (what === 'issues' && one)
+        one.body = `Broken:\n\n![screenshot](${links.shot})\n\nThe data: [archive.zip](${links.archive})`;
+      const first = items.find((c) => c.id === 2500000001);
+      if (what === 'comments-1' && first)
+        first.body = `Same here, log: ${links.log}\n\n![again](${links.shot})`;
+    });
+  });
+  after(async () => {
+    cdn?.closeAllConnections();
+    await new Promise((r) => cdn?.close(r));
+  });
+
+  /** A file's bytes as our API serves them, by its address here. */
+  async function download(ourUrl: string): Promise<Buffer> {
+    const id = ownFileId(ourUrl, t.config.publicUrl);
+    assert.ok(id, ourUrl);
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `/api/files/${id}`,
+      headers: { authorization: `Bearer ${t.adminToken}` },
+    });
+    assert.equal(res.statusCode, 200);
+    return res.rawPayload;
+  }
+
+  test('are copied byte for byte, linked from the text and attached; the token goes to the server only', async () => {
+    const report = await runImport(t.ctx, admin, source('acme/uploads'), { files: { resolver } });
+    assert.equal(report.status, 'completed', JSON.stringify(report));
+    assert.deepEqual(report.errors, []);
+    assert.equal(report.counts['file.created'], 3, JSON.stringify(report.counts));
+
+    const one = (await issuesOf('UPLOADS')).find((i) => i.description.includes('acme/uploads#1]('));
+    assert.ok(one);
+    const ours = [...one.description.matchAll(/http:\/\/trackway\.test\/api\/files\/[0-9a-f-]{36}/g)].map(
+      (m) => m[0],
+    );
+    assert.equal(ours.length, 2, one.description);
+    const [shotUrl, archiveUrl] = ours as [string, string];
+    assert.ok(one.description.includes(`![screenshot](${shotUrl})`), one.description);
+    assert.ok(one.description.includes(`[archive.zip](${archiveUrl})`), one.description);
+    assert.ok(!one.description.includes(api), 'no link to the source left');
+
+    const comments = (await t.get(`/api/issues/${one.id}/comments`, t.adminToken)).body.comments as any[];
+    const logUrl = /Same here, log: (http:\/\/trackway\.test\/api\/files\/[0-9a-f-]{36})/.exec(
+      comments[0].body,
+    )?.[1];
+    assert.ok(logUrl, comments[0].body);
+    // One file linked twice is one copy.
+    assert.ok(comments[0].body.endsWith(`![again](${shotUrl})`), comments[0].body);
+
+    const attachments = (await t.get(`/api/issues/${one.id}/attachments`, t.adminToken)).body
+      .attachments as any[];
+    const files = attachments.filter((a) => a.subtitle === 'Imported file');
+    assert.deepEqual(files.map((a) => a.url).sort(), [shotUrl, archiveUrl, logUrl].sort());
+    // Named by the link's last segment when the answer names no file.
+    assert.equal(files.find((a) => a.url === logUrl).title, links.log.split('/').pop());
+
+    assert.equal(sha(await download(shotUrl)), sha(shot));
+    assert.equal(sha(await download(archiveUrl)), sha(archive));
+    assert.equal(sha(await download(logUrl)), sha(log));
+
+    // The token went with each request to the Enterprise Server, and nowhere else (not after a redirect).
+    assert.deepEqual(
+      gh.uploadRequests.map((r) => r.authorization),
+      [`Bearer ${FAKE_GITHUB_TOKEN}`, `Bearer ${FAKE_GITHUB_TOKEN}`],
+    );
+    assert.deepEqual(
+      requests.map((r) => [r.host, r.authorization]),
+      [
+        ['media.ghes.test', undefined],
+        ['github.com', undefined],
+        ['private-user-images.githubusercontent.com', undefined],
+      ],
+    );
+  });
+
+  test('running again copies nothing again', async () => {
+    const fetched = gh.uploadRequests.length + requests.length;
+    const report = await runImport(t.ctx, admin, source('acme/uploads'), { files: { resolver } });
+    assert.equal(report.status, 'completed', JSON.stringify(report));
+    assert.equal(report.counts['issue.created'] ?? 0, 0);
+    assert.equal(report.counts['file.created'] ?? 0, 0);
+    assert.equal(gh.uploadRequests.length + requests.length, fetched, 'no file fetched');
   });
 });
 

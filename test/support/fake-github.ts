@@ -4,6 +4,9 @@
 // `Link` headers (a pull request among them), labels, milestones, and
 // comments (issue 1's over two pages). `once` makes a path answer a status
 // once before its body (a rate limit, a failure); `seen` lists the requests.
+// `edit` changes one repository's issues or comments before they are sent
+// (bodies that link files), and `uploads` are files on this host, as GitHub
+// Enterprise Server keeps them, readable with the token as a bearer.
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -20,15 +23,32 @@ export interface FakeGithub {
   seen: string[];
   /** `path?page=N` → the status (and headers) to answer once. */
   once: Map<string, { status: number; headers: Record<string, string> }>;
+  /** Changes `owner/repo`'s list at `what` (`issues`, `comments-1`...) in place before it is sent. */
+  edit: Map<string, (what: string, items: any[]) => void>;
+  /** Paths on this host answered as files (or redirected elsewhere), only to `Bearer <token>`. */
+  uploads: Map<string, Upload>;
+  /** Each request for an upload path: the path and its Authorization header. */
+  uploadRequests: { path: string; authorization: string | undefined }[];
   close(): Promise<void>;
 }
+
+export type Upload = { body: Buffer; contentType: string } | { redirect: string };
 
 export async function startFakeGithub(): Promise<FakeGithub> {
   let api = '';
   const seen: string[] = [];
   const once = new Map<string, { status: number; headers: Record<string, string> }>();
+  const edit = new Map<string, (what: string, items: any[]) => void>();
+  const uploads = new Map<string, Upload>();
+  const uploadRequests: FakeGithub['uploadRequests'] = [];
 
-  function answer(res: http.ServerResponse, body: string, link?: string) {
+  function answer(res: http.ServerResponse, body: string, link?: string, edited?: [string, string]) {
+    const change = edited && edit.get(edited[0]);
+    if (change) {
+      const items = JSON.parse(body);
+      change(edited![1], items);
+      body = JSON.stringify(items);
+    }
     const headers: Record<string, string> = {
       'content-type': 'application/json; charset=utf-8',
       'x-ratelimit-limit': '5000',
@@ -56,6 +76,15 @@ export async function startFakeGithub(): Promise<FakeGithub> {
 
   const server = http.createServer((req, res) => {
     const url = new URL(req.url!, api);
+    const upload = uploads.get(url.pathname);
+    if (upload) {
+      uploadRequests.push({ path: url.pathname, authorization: req.headers.authorization });
+      // As GitHub answers a private resource to a reader without access.
+      if (req.headers.authorization !== `Bearer ${FAKE_GITHUB_TOKEN}`) return void res.writeHead(404).end();
+      if ('redirect' in upload) return void res.writeHead(302, { location: upload.redirect }).end();
+      res.writeHead(200, { 'content-type': upload.contentType, 'content-length': upload.body.length });
+      return void res.end(upload.body);
+    }
     seen.push(`${req.method} ${url.pathname}${url.search}`);
     // GitHub's answers to a wrong token and to a list asked in another order than the importer's.
     if (req.headers.authorization !== `token ${FAKE_GITHUB_TOKEN}`)
@@ -71,20 +100,30 @@ export async function startFakeGithub(): Promise<FakeGithub> {
       );
       return;
     }
-    const m = /^\/repos\/[^/]+\/[^/]+\/(labels|milestones|issues)(?:\/(\d+)\/comments)?$/.exec(url.pathname);
+    const m = /^\/repos\/([^/]+\/[^/]+)\/(labels|milestones|issues)(?:\/(\d+)\/comments)?$/.exec(
+      url.pathname,
+    );
     const page = Number(url.searchParams.get('page') ?? '1');
-    if (m?.[1] === 'labels') return answer(res, fixture('labels'));
-    if (m?.[1] === 'milestones' && url.searchParams.get('state') === 'all')
+    const repo = m?.[1] ?? '';
+    if (m?.[2] === 'labels') return answer(res, fixture('labels'));
+    if (m?.[2] === 'milestones' && url.searchParams.get('state') === 'all')
       return answer(res, fixture('milestones'));
-    if (m?.[1] === 'issues' && m[2] === '1')
-      return answer(res, fixture(`comments-1-page${page}`), linkOf(url.pathname, url.searchParams, page, 2));
-    if (m?.[1] === 'issues' && m[2]) return answer(res, fixture(`comments-${m[2]}`));
+    if (m?.[2] === 'issues' && m[3] === '1')
+      return answer(res, fixture(`comments-1-page${page}`), linkOf(url.pathname, url.searchParams, page, 2), [
+        repo,
+        'comments-1',
+      ]);
+    if (m?.[2] === 'issues' && m[3])
+      return answer(res, fixture(`comments-${m[3]}`), undefined, [repo, `comments-${m[3]}`]);
     if (
-      m?.[1] === 'issues' &&
+      m?.[2] === 'issues' &&
       url.searchParams.get('state') === 'all' &&
       url.searchParams.get('direction') === 'asc'
     )
-      return answer(res, fixture(`issues-page${page}`), linkOf(url.pathname, url.searchParams, page, 3));
+      return answer(res, fixture(`issues-page${page}`), linkOf(url.pathname, url.searchParams, page, 3), [
+        repo,
+        'issues',
+      ]);
     res.writeHead(404, { 'content-type': 'application/json' }).end('{"message":"Not Found"}');
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -93,6 +132,9 @@ export async function startFakeGithub(): Promise<FakeGithub> {
     url: api,
     seen,
     once,
+    edit,
+    uploads,
+    uploadRequests,
     close: async () => {
       server.closeAllConnections();
       await new Promise((r) => server.close(r));

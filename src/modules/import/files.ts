@@ -51,7 +51,7 @@ interface Wanted {
 export function wantedFiles(source: ImportSource, issue: ImportIssue): Map<string, Wanted> {
   const wanted = new Map<string, Wanted>();
   for (const a of issue.attachments ?? [])
-    if (a.file) wanted.set(a.url, { filename: a.title, attached: true });
+    if (a.file) wanted.set(a.url, { filename: a.filename, attached: true });
   if (!source.files) return wanted;
   for (const text of [issue.description, ...(issue.comments ?? []).map((c) => c.body)]) {
     for (const link of linksIn(text)) {

@@ -252,6 +252,7 @@ export function jiraXmlSource(opts: JiraXmlSourceOptions): ImportSource {
             subtitle: 'Jira attachment',
             url: `${site}/secure/attachment/${encodeURIComponent(id)}/${encodeURIComponent(file)}`,
             file: !!opts.authorization,
+            filename: file,
           },
         ];
       },

@@ -466,6 +466,7 @@ export function jiraSource(opts: JiraSourceOptions): ImportSource {
         subtitle: 'Jira attachment',
         url: a.content,
         file: true,
+        filename: a.filename,
       })),
     };
   }

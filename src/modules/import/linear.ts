@@ -177,6 +177,19 @@ export function linearSource(opts: LinearSourceOptions): ImportSource {
     }
   }
 
+  // Linear keeps uploads on uploads.linear.app, read with the API key as it is; another
+  // Trackway serves them as /api/files/<id> of its own origin, read with the key as a bearer.
+  const origin = new URL(base).origin;
+  const isFile = (url: URL) =>
+    url.hostname === LINEAR_UPLOADS || (url.origin === origin && url.pathname.startsWith('/api/files/'));
+  const isSourceFile = (raw: string) => {
+    try {
+      return isFile(new URL(raw));
+    } catch {
+      return false;
+    }
+  };
+
   /** The rest of an issue's nested list after its first page. */
   async function rest<T>(issueId: string, field: string, selection: string, first: Connection<T>) {
     const out = [...first.nodes];
@@ -235,20 +248,24 @@ export function linearSource(opts: LinearSourceOptions): ImportSource {
       relations: relations
         .filter((r) => r.relatedIssue)
         .map((r) => ({ key: r.id, type: r.type, relatedRef: r.relatedIssue!.id })),
-      attachments: attachments.map((a) => ({ key: a.id, title: a.title, subtitle: a.subtitle, url: a.url })),
+      // An attachment whose URL is one of the source's files carries that file: it is copied, and the
+      // attachment then carries our copy (not a link back to the source beside an "Imported file").
+      attachments: attachments.map((a) => ({
+        key: a.id,
+        title: a.title,
+        subtitle: a.subtitle,
+        url: a.url,
+        ...(isSourceFile(a.url) ? { file: true } : {}),
+      })),
     };
   }
 
-  // Linear keeps uploads on uploads.linear.app, read with the API key as it is; another
-  // Trackway serves them as /api/files/<id> of its own origin, read with the key as a bearer.
-  const origin = new URL(base).origin;
   return {
     kind: 'linear',
     name: `linear:${withoutCredentials(base)}`,
     label: 'Linear',
     files: {
-      isFile: (url) =>
-        url.hostname === LINEAR_UPLOADS || (url.origin === origin && url.pathname.startsWith('/api/files/')),
+      isFile,
       headers: (url): Record<string, string> =>
         url.hostname === LINEAR_UPLOADS && url.protocol === 'https:'
           ? { authorization: opts.apiKey }

@@ -94,6 +94,8 @@ export interface ImportAttachment {
   url: string;
   /** The url is the file itself (a Jira attachment's content): its bytes are copied here. */
   file?: boolean | undefined;
+  /** The file's name as the source records it; else the answer's Content-Disposition, else the URL's end. */
+  filename?: string | undefined;
 }
 
 export interface ImportIssue {
