@@ -39,6 +39,7 @@ const GUEST_WRITES: Record<string, string> = {
   'DELETE /api/comments/:id/reactions/:emoji': 'their own reaction',
   'DELETE /api/reactions/:id': 'their own reactions (reactions/policy.ts checks who reacted)',
   'POST /api/stream/tickets': 'a ticket to read their own change stream',
+  'POST /api/issues/counts': 'a read: counts of the issues they see (a POST for its body of filters)',
   'DELETE /api/sessions/:id': 'their own sessions (sessions/service.ts ends only the caller’s)',
   'POST /api/sessions/end-others': 'their own sessions',
   'POST /api/auth/logout': 'signing out of their own session',
