@@ -40,13 +40,13 @@ describe('planner statistics', () => {
     assert.ok((await analyzedRows('issues')) >= 15, 'issues analyzed with its rows');
   });
 
-  test('only tables whose size moved are analyzed again', async () => {
+  test('tables are analyzed again when their size moves, not when it does not', async () => {
     await analyzeChangedTables(t.ctx.db);
     assert.deepEqual(await analyzeChangedTables(t.ctx.db), [], 'nothing moved since');
     for (let i = 0; i < 200; i++)
       await t.post('/api/issues', { title: `More ${i} ${'x'.repeat(200)}`, teamId: 'ENG' }, t.adminToken);
-    const again = await analyzeChangedTables(t.ctx.db);
-    assert.ok(again.includes('issues'), JSON.stringify(again));
+    // The app's own pass may come first (every 5 s); either way the statistics follow the growth.
+    await analyzeChangedTables(t.ctx.db);
     assert.ok((await analyzedRows('issues')) >= 215);
   });
 
