@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { describe, test } from 'node:test';
+import { SERVER_ARGS, SERVER_ROOT } from '../test/support/server-process.js';
 import { ConfigError, loadConfig } from './config.js';
 
 describe('loadConfig defaults', () => {
@@ -224,9 +225,8 @@ describe('loadConfig refuses bad values, naming the variable', () => {
 
 describe('the server refuses to start with a bad value', () => {
   test('PORT=abc exits non-zero with a message naming PORT', () => {
-    const root = path.resolve(import.meta.dirname, '..');
-    const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
-      cwd: root,
+    const r = spawnSync(process.execPath, SERVER_ARGS, {
+      cwd: SERVER_ROOT,
       env: { ...process.env, PORT: 'abc', DATABASE_URL: '', DATA_DIR: '/nonexistent/never-created' },
       encoding: 'utf8',
       timeout: 60_000,
