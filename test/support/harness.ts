@@ -25,6 +25,8 @@ export interface TestApp {
   post<T = any>(url: string, body?: unknown, token?: string): Promise<Res<T>>;
   patch<T = any>(url: string, body?: unknown, token?: string): Promise<Res<T>>;
   del<T = any>(url: string, token?: string): Promise<Res<T>>;
+  /** Signs in through the API, as the web app's form does: a new session's token and its user. */
+  login(email: string, password: string): Promise<{ token: string; user: any }>;
   /** Registers a member and returns its token and user. */
   register(name?: string): Promise<{ token: string; user: any; email: string; password: string }>;
   /**
@@ -127,6 +129,7 @@ export async function startTestApp(
     post: (url, body, token) => request('POST', url, { body, token }),
     patch: (url, body, token) => request('PATCH', url, { body, token }),
     del: (url, token) => request('DELETE', url, { token }),
+    login,
     async register(name = 'Test User') {
       const email = uniqueEmail('member');
       const password = 'password-123';

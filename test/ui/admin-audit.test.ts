@@ -4,15 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { recordAudit } from '../../src/modules/audit/record.js';
-import {
-  ADMIN_EMAIL,
-  ADMIN_PASSWORD,
-  seriousViolations,
-  signIn,
-  startUi,
-  type UiEnv,
-  visit,
-} from './browser.js';
+import { seriousViolations, startUi, type UiEnv, visit } from './browser.js';
 
 let ui: UiEnv;
 before(async () => {
@@ -34,9 +26,7 @@ after(() => ui?.close());
 
 for (const colorScheme of ['light', 'dark'] as const) {
   test(`the audit log lists, filters and exports (${colorScheme})`, async () => {
-    const { page } = await ui.newPage({ colorScheme });
-    await signIn(page, ADMIN_EMAIL, ADMIN_PASSWORD);
-    await visit(page, '/admin/audit');
+    const { page } = await ui.signedIn('/admin/audit', { colorScheme });
     const table = page.getByRole('table');
     await table.getByText("A user's role changed").first().waitFor();
     await table.getByText('A user was created').first().waitFor();
@@ -52,9 +42,7 @@ for (const colorScheme of ['light', 'dark'] as const) {
 }
 
 test('the audit log is searched by text and filtered by address', async () => {
-  const { page } = await ui.newPage({ colorScheme: 'light' });
-  await signIn(page, ADMIN_EMAIL, ADMIN_PASSWORD);
-  await visit(page, '/admin/audit');
+  const { page } = await ui.signedIn('/admin/audit', { colorScheme: 'light' });
   const table = page.getByRole('table');
   await table.getByText('stranger@far.example').waitFor();
   const search = page.getByRole('search', { name: 'Search the audit log' });

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, seriousViolations, signIn, startUi, type UiEnv } from './browser.js';
+import { seriousViolations, startUi, type UiEnv } from './browser.js';
 
 let ui: UiEnv;
 let page: Page;
@@ -17,8 +17,7 @@ let dir: string;
 before(async () => {
   dir = await fs.mkdtemp(path.join(os.tmpdir(), 'trackway-ui-backups-'));
   ui = await startUi();
-  ({ page } = await ui.newPage());
-  await signIn(page, ADMIN_EMAIL, ADMIN_PASSWORD);
+  ({ page } = await ui.signedIn());
 });
 after(async () => {
   await ui?.close();

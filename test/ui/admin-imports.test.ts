@@ -12,15 +12,7 @@ import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { FAKE_GITHUB_TOKEN, type FakeGithub, startFakeGithub } from '../support/fake-github.js';
 import { FAKE_JIRA_PAT, type FakeJira, startFakeJira } from '../support/fake-jira.js';
-import {
-  ADMIN_EMAIL,
-  ADMIN_PASSWORD,
-  screenshot,
-  seriousViolations,
-  signIn,
-  startUi,
-  type UiEnv,
-} from './browser.js';
+import { screenshot, seriousViolations, startUi, type UiEnv } from './browser.js';
 
 let ui: UiEnv;
 let page: Page;
@@ -32,8 +24,7 @@ before(async () => {
   jira = await startFakeJira();
   // The fake GitHub listens on 127.0.0.1, which the outbound guard refuses unless told.
   ui = await startUi({ webhookAllowPrivate: true });
-  ({ page } = await ui.newPage());
-  await signIn(page, ADMIN_EMAIL, ADMIN_PASSWORD);
+  ({ page } = await ui.signedIn());
 });
 after(async () => {
   await ui?.close();

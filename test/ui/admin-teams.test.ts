@@ -5,15 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import {
-  ADMIN_EMAIL,
-  ADMIN_PASSWORD,
-  focusLandsOn,
-  screenshot,
-  signIn,
-  startUi,
-  type UiEnv,
-} from './browser.js';
+import { focusLandsOn, screenshot, startUi, type UiEnv } from './browser.js';
 
 let ui: UiEnv;
 let page: Page;
@@ -21,8 +13,7 @@ let teamId = '';
 
 before(async () => {
   ui = await startUi();
-  ({ page } = await ui.newPage());
-  await signIn(page, ADMIN_EMAIL, ADMIN_PASSWORD);
+  ({ page } = await ui.signedIn());
 });
 after(async () => {
   await ui?.close();
@@ -257,8 +248,7 @@ describe('UI: teams administration', () => {
 
   test('a member sees no Teams administration', async () => {
     const member = await ui.t.userWithRole('member');
-    const { page: mine } = await ui.newPage();
-    await signIn(mine, member.email, 'password-123');
+    const { page: mine } = await ui.signedIn('/', { as: member });
     assert.equal(await mine.getByRole('link', { name: 'Teams', exact: true }).count(), 0);
     assert.equal(await mine.getByRole('link', { name: 'Labels', exact: true }).count(), 0);
     await mine.goto('/admin/teams');

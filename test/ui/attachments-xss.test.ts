@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import { after, before, describe, test } from 'node:test';
 import type { BrowserContext, Page } from 'playwright-core';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, signIn, startUi, type UiEnv } from './browser.js';
+import { startUi, type UiEnv } from './browser.js';
 
 let ui: UiEnv;
 let context: BrowserContext;
@@ -54,9 +54,7 @@ before(async () => {
     );
     assert.equal(att.status, 201, JSON.stringify(att.body));
   }
-  ({ context, page } = await ui.newPage());
-  await signIn(page, ADMIN_EMAIL, ADMIN_PASSWORD);
-  await page.goto(`/issue/${identifier}`);
+  ({ context, page } = await ui.signedIn(`/issue/${identifier}`));
   await page.getByRole('button', { name: 'real.png' }).waitFor();
 });
 after(() => ui?.close());

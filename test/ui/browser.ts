@@ -23,6 +23,14 @@ export interface UiEnv {
   browser: Browser;
   /** A fresh browser context (own storage) with a page open on the app; desktop size and light scheme unless given. */
   newPage(opts?: PageOptions): Promise<{ context: BrowserContext; page: Page }>;
+  /**
+   * A fresh context already signed in (as the admin unless `as` says), its page open on `path`
+   * with nothing on it loading.
+   * The session comes from the API and is put where the app keeps it before the app's first
+   * script runs: no sign-in form and no document loaded only to show it. The form itself is
+   * tested where it is the subject (accounts, sessions, registration, sso, password-reset).
+   */
+  signedIn(path?: string, opts?: SignedInOptions): Promise<{ context: BrowserContext; page: Page }>;
   /** Every Content-Security-Policy violation any page reported so far; close() fails if there are any. */
   cspViolations: string[];
   close(): Promise<void>;
@@ -38,6 +46,23 @@ export interface PageOptions {
    */
   serviceWorker?: boolean;
 }
+export interface SignedInOptions extends PageOptions {
+  /** Who signs in; the password the fixtures give people (`t.userWithRole`) unless said. */
+  as?: { email: string; password?: string };
+}
+
+/** Where web/src/lib/api.ts keeps the session's token. */
+const TOKEN_KEY = 'trackway.token';
+/**
+ * Puts the token in place once per context (a marker remembers it), so that a test that signs
+ * out and reloads stays signed out.
+ */
+function seedSession({ key, token }: { key: string; token: string }) {
+  if (localStorage.getItem('trackway.test.seeded')) return;
+  localStorage.setItem('trackway.test.seeded', '1');
+  localStorage.setItem(key, token);
+}
+
 /** A phone held upright (the width of most current phones). */
 export const PHONE = { width: 390, height: 844 };
 
@@ -58,29 +83,40 @@ export async function startUi(
   const browser = await sharedBrowser();
   const contexts: BrowserContext[] = [];
   const cspViolations: string[] = [];
+  const newPage: UiEnv['newPage'] = async (opts = {}) => {
+    const context = await browser.newContext({
+      baseURL: base,
+      viewport: opts.viewport ?? { width: 1280, height: 800 },
+      colorScheme: opts.colorScheme ?? 'light',
+      serviceWorkers: opts.serviceWorker ? 'allow' : 'block',
+      ...(opts.viewport && opts.viewport.width < 800 ? { isMobile: true, hasTouch: true } : {}),
+    });
+    context.setDefaultTimeout(15_000);
+    // Chromium reports violations as an event in the page, not on the console.
+    await context.addInitScript(CSP_REPORTER);
+    context.on('console', (m) => {
+      if (m.text().startsWith(CSP_PREFIX)) cspViolations.push(`${m.page()?.url()}: ${m.text()}`);
+    });
+    contexts.push(context);
+    const page = await context.newPage();
+    page.on('dialog', (d) => void d.accept());
+    return { context, page };
+  };
   return {
     t,
     base,
     browser,
     cspViolations,
-    async newPage(opts = {}) {
-      const context = await browser.newContext({
-        baseURL: base,
-        viewport: opts.viewport ?? { width: 1280, height: 800 },
-        colorScheme: opts.colorScheme ?? 'light',
-        serviceWorkers: opts.serviceWorker ? 'allow' : 'block',
-        ...(opts.viewport && opts.viewport.width < 800 ? { isMobile: true, hasTouch: true } : {}),
-      });
-      context.setDefaultTimeout(15_000);
-      // Chromium reports violations as an event in the page, not on the console.
-      await context.addInitScript(CSP_REPORTER);
-      context.on('console', (m) => {
-        if (m.text().startsWith(CSP_PREFIX)) cspViolations.push(`${m.page()?.url()}: ${m.text()}`);
-      });
-      contexts.push(context);
-      const page = await context.newPage();
-      page.on('dialog', (d) => void d.accept());
-      return { context, page };
+    newPage,
+    async signedIn(path = '/', opts = {}) {
+      const who = opts.as ?? { email: ADMIN_EMAIL, password: ADMIN_PASSWORD };
+      const { token } = await t.login(who.email, who.password ?? 'password-123');
+      const opened = await newPage(opts);
+      await opened.context.addInitScript(seedSession, { key: TOKEN_KEY, token });
+      await opened.page.goto(path);
+      await opened.page.locator('main#main').waitFor();
+      await opened.page.waitForFunction(() => !document.querySelector('.boot, .loading'));
+      return opened;
     },
     async close() {
       for (const c of contexts) await c.close().catch(() => undefined);

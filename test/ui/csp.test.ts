@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, signIn, startUi, type UiEnv } from './browser.js';
+import { ADMIN_EMAIL, startUi, type UiEnv } from './browser.js';
 
 let ui: UiEnv;
 let page: Page;
@@ -17,8 +17,7 @@ const PNG_1X1 = Buffer.from(
 
 before(async () => {
   ui = await startUi();
-  ({ page } = await ui.newPage());
-  await signIn(page, ADMIN_EMAIL, ADMIN_PASSWORD);
+  ({ page } = await ui.signedIn());
 });
 after(() => ui?.close());
 

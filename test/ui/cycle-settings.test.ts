@@ -6,15 +6,7 @@
 // settings from the sidebar and saves them; another member has no way in.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import {
-  ADMIN_EMAIL,
-  ADMIN_PASSWORD,
-  seriousViolations,
-  signIn,
-  startUi,
-  type UiEnv,
-  visit,
-} from './browser.js';
+import { seriousViolations, startUi, type UiEnv, visit } from './browser.js';
 
 let ui: UiEnv;
 before(async () => {
@@ -26,9 +18,7 @@ const engCycles = async () =>
   (await ui.t.get('/api/cycles?teamId=ENG&limit=50', ui.t.adminToken)).body.cycles as any[];
 
 test('change the cycle settings, see the upcoming cycles, and the burn-up to the end (light)', async () => {
-  const { page } = await ui.newPage({ colorScheme: 'light' });
-  await signIn(page, ADMIN_EMAIL, ADMIN_PASSWORD);
-  await visit(page, '/admin/teams/ENG');
+  const { page } = await ui.signedIn('/admin/teams/ENG', { colorScheme: 'light' });
   const section = page.getByRole('region', { name: 'Cycles' });
   await section.waitFor();
   assert.equal(await section.getByLabel('Cycle length').isDisabled(), true);
@@ -90,9 +80,7 @@ test('change the cycle settings, see the upcoming cycles, and the burn-up to the
 });
 
 test('the settings and the burn-up have no axe violations in the dark theme', async () => {
-  const { page } = await ui.newPage({ colorScheme: 'dark' });
-  await signIn(page, ADMIN_EMAIL, ADMIN_PASSWORD);
-  await visit(page, '/admin/teams/ENG');
+  const { page } = await ui.signedIn('/admin/teams/ENG', { colorScheme: 'dark' });
   await page.getByRole('region', { name: 'Cycles' }).getByLabel('Cycle length').waitFor();
   assert.deepEqual(await seriousViolations(page), []);
   const current = (await engCycles()).find((c) => c.status === 'current');
@@ -106,8 +94,7 @@ test("a team's owner changes its cycle settings from the sidebar; a plain member
   const owner = await ui.t.userWithRole('member', { teams: ['ENG'], name: 'Olive Owner' });
   const made = await ui.t.patch(`/api/teams/ENG/members/${owner.user.id}`, { owner: true }, ui.t.adminToken);
   assert.equal(made.status, 200, JSON.stringify(made.body));
-  const { page } = await ui.newPage({ colorScheme: 'light' });
-  await signIn(page, owner.email, 'password-123');
+  const { page } = await ui.signedIn('/', { colorScheme: 'light', as: owner });
   await page.getByRole('link', { name: 'Team settings · ENG' }).click();
   await page.waitForURL(/\/team\/ENG\/settings$/);
   const section = page.getByRole('region', { name: 'Cycles' });
@@ -124,8 +111,7 @@ test("a team's owner changes its cycle settings from the sidebar; a plain member
 
   // A member who owns nothing: no link, and the address says who may.
   const plain = await ui.t.userWithRole('member', { teams: ['ENG'], name: 'Pat Plain' });
-  const other = await ui.newPage({ colorScheme: 'light' });
-  await signIn(other.page, plain.email, 'password-123');
+  const other = await ui.signedIn('/', { colorScheme: 'light', as: plain });
   await other.page.getByRole('link', { name: 'Account' }).waitFor();
   assert.equal(await other.page.getByRole('link', { name: /^Team settings/ }).count(), 0);
   await visit(other.page, '/team/ENG/settings');

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Locator, Page } from 'playwright-core';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, refuseOperation, signIn, startUi, type UiEnv } from './browser.js';
+import { refuseOperation, startUi, type UiEnv } from './browser.js';
 
 let ui: UiEnv;
 let page: Page;
@@ -21,8 +21,7 @@ before(async () => {
   );
   assert.equal(made.status, 201, JSON.stringify(made.body));
   carolId = made.body.user.id;
-  ({ page } = await ui.newPage());
-  await signIn(page, ADMIN_EMAIL, ADMIN_PASSWORD);
+  ({ page } = await ui.signedIn());
 });
 after(() => ui?.close());
 

@@ -8,17 +8,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import {
-  ADMIN_EMAIL,
-  ADMIN_PASSWORD,
-  focusLandsOn,
-  PHONE,
-  screenshot,
-  seriousViolations,
-  signIn,
-  startUi,
-  type UiEnv,
-} from './browser.js';
+import { focusLandsOn, PHONE, screenshot, seriousViolations, startUi, type UiEnv } from './browser.js';
 
 let ui: UiEnv;
 let page: Page;
@@ -49,8 +39,7 @@ before(async () => {
     );
     assert.equal(res.status, 201, JSON.stringify(res.body));
   }
-  ({ page } = await ui.newPage());
-  await signIn(page, ADMIN_EMAIL, ADMIN_PASSWORD);
+  ({ page } = await ui.signedIn());
 });
 after(() => ui?.close());
 
@@ -201,9 +190,10 @@ describe('UI: the filter builder', () => {
     }
     await page.emulateMedia({ colorScheme: 'light' });
 
-    const { page: phone } = await ui.newPage({ viewport: PHONE, colorScheme: 'dark' });
-    await signIn(phone, ADMIN_EMAIL, ADMIN_PASSWORD);
-    await phone.goto('/issues?group=none&f=priority.anyOf.1_2~assignee.isNot.me');
+    const { page: phone } = await ui.signedIn('/issues?group=none&f=priority.anyOf.1_2~assignee.isNot.me', {
+      viewport: PHONE,
+      colorScheme: 'dark',
+    });
     await listShows(phone, ['Bravo due soon', 'Delta due later', 'Echo unassigned and soon']);
     const toggle = phone.getByRole('button', { name: 'Filters (2)' });
     await toggle.waitFor();

@@ -6,15 +6,14 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { connect, deliverAndWait, githubExample, newIssue } from '../git-support.js';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, seriousViolations, signIn, startUi, type UiEnv } from './browser.js';
+import { seriousViolations, startUi, type UiEnv } from './browser.js';
 
 let ui: UiEnv;
 let page: Page;
 
 before(async () => {
   ui = await startUi({}, { gitWorker: { pollMs: 20 } });
-  ({ page } = await ui.newPage());
-  await signIn(page, ADMIN_EMAIL, ADMIN_PASSWORD);
+  ({ page } = await ui.signedIn());
 });
 after(async () => {
   await ui?.close();

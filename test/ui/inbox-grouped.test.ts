@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { PHONE, screenshot, seriousViolations, signIn, startUi, type UiEnv } from './browser.js';
+import { PHONE, screenshot, seriousViolations, startUi, type UiEnv } from './browser.js';
 import { grouped, refuseGroupChanges } from './inbox-group-changes.js';
 
 let ui: UiEnv;
@@ -49,8 +49,7 @@ async function bobs(identifier: string, query = 'limit=100') {
 }
 
 async function bobsPage(opts: Parameters<UiEnv['newPage']>[0] = {}) {
-  const { page } = await ui.newPage(opts);
-  await signIn(page, bob.email, 'password-123');
+  const { page } = await ui.signedIn('/', { ...opts, as: bob });
   return page;
 }
 

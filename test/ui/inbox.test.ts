@@ -9,16 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { mentionedNames } from '../../src/modules/notifications/mentions.js';
 import { MENTION } from '../../web/src/lib/mention.js';
-import {
-  ADMIN_EMAIL,
-  ADMIN_PASSWORD,
-  PHONE,
-  screenshot,
-  seriousViolations,
-  signIn,
-  startUi,
-  type UiEnv,
-} from './browser.js';
+import { PHONE, screenshot, seriousViolations, startUi, type UiEnv } from './browser.js';
 import { grouped, refuseGroupChanges } from './inbox-group-changes.js';
 
 let ui: UiEnv;
@@ -68,8 +59,7 @@ async function answered(page: Page, method: string, path: RegExp, act: () => Pro
 }
 
 async function bobsPage(opts: Parameters<UiEnv['newPage']>[0] = {}) {
-  const { page } = await ui.newPage(opts);
-  await signIn(page, bob.email, 'password-123');
+  const { page } = await ui.signedIn('/', { ...opts, as: bob });
   return page;
 }
 
@@ -210,9 +200,7 @@ describe('UI: the inbox', () => {
     const page = await bobsPage();
     const before = await unreadCount(bob.token);
     await inboxLink(page).waitFor();
-    const { page: admin } = await ui.newPage();
-    await signIn(admin, ADMIN_EMAIL, ADMIN_PASSWORD);
-    await admin.goto(`/issue/${id}`);
+    const { page: admin } = await ui.signedIn(`/issue/${id}`);
     const assignee = admin.getByLabel('Assignee');
     await assignee.locator('option', { hasText: 'Bob Builder' }).waitFor({ state: 'attached' });
     const since = Date.now();
@@ -326,9 +314,7 @@ describe('UI: the inbox', () => {
 describe("UI: a new person's inbox", () => {
   test('an empty inbox says so', async () => {
     const dan = await person('Dan Newcomer', 'dan@inbox.test');
-    const { page } = await ui.newPage();
-    await signIn(page, dan.email, 'password-123');
-    await page.goto('/inbox?show=all');
+    const { page } = await ui.signedIn('/inbox?show=all', { as: dan });
     await page.getByText('Your inbox is empty.').waitFor();
     assert.equal(await page.getByRole('button', { name: 'Mark all read' }).isDisabled(), true);
   });

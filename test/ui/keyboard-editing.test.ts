@@ -14,7 +14,6 @@ import {
   refuseOperation,
   screenshot,
   seriousViolations,
-  signIn,
   startUi,
   type UiEnv,
 } from './browser.js';
@@ -308,9 +307,7 @@ describe('UI: keyboard-first editing', () => {
   });
 
   test('right-click menu on a row sets a property; axe finds nothing serious with a menu open', async () => {
-    const { page } = await ui.newPage();
-    await signIn(page, kay.email, 'password-123');
-    await page.goto('/issues?group=none&order=created');
+    const { page } = await ui.signedIn('/issues?group=none&order=created', { as: kay });
     const row = page.getByRole('link', { name: new RegExp(`^.*${eng[5]}\\b`) });
     await row.click({ button: 'right' });
     const menu = page.getByRole('menu', { name: `Actions – ${eng[5]}` });
@@ -326,9 +323,7 @@ describe('UI: keyboard-first editing', () => {
   });
 
   test('X with the page holding the keyboard selects the first row and puts the keyboard on it', async () => {
-    const { page } = await ui.newPage();
-    await signIn(page, kay.email, 'password-123');
-    await page.goto('/issues?group=none&order=created');
+    const { page } = await ui.signedIn('/issues?group=none&order=created', { as: kay });
     await page.locator('.issue-row').first().waitFor();
     const first = (await listed(page))[0];
     // What the skip button does when it comes before the rows are drawn: the page takes the keyboard.
@@ -346,9 +341,7 @@ describe('UI: keyboard-first editing', () => {
   });
 
   test('the command menu acts on a selection of three; a refused change is put back', async () => {
-    const { page } = await ui.newPage();
-    await signIn(page, kay.email, 'password-123');
-    await page.goto('/issues?group=none&order=created');
+    const { page } = await ui.signedIn('/issues?group=none&order=created', { as: kay });
     const picks = eng.slice(0, 3);
     for (const id of picks) await page.getByRole('checkbox', { name: `Select ${id}`, exact: true }).click();
     await page.getByRole('toolbar', { name: 'Bulk edit' }).getByText('3 selected').waitFor();
@@ -392,9 +385,7 @@ describe('UI: keyboard-first editing', () => {
 
 describe('UI: a new issue shows at once', () => {
   test('a held create shows the issue at once, marked as sending; a refused one is gone again', async () => {
-    const { page } = await ui.newPage();
-    await signIn(page, kay.email, 'password-123');
-    await page.goto('/issues?group=none&order=created');
+    const { page } = await ui.signedIn('/issues?group=none&order=created', { as: kay });
     await page.locator('.issue-row').first().waitFor();
     const held = await holdOperation(page, 'CreateIssue');
     await page.keyboard.press('c');
@@ -432,8 +423,7 @@ describe('UI: a new issue shows at once', () => {
 
 describe('UI: teams done right', () => {
   test("the person's own team by default; labels of the issue's team and the workspace", async () => {
-    const { page } = await ui.newPage();
-    await signIn(page, olga.email, 'password-123');
+    const { page } = await ui.signedIn('/', { as: olga });
     // New issue: Olga is only in OPS, so it starts there, offering OPS's and the workspace's labels.
     await page.keyboard.press('c');
     const dialog = page.getByRole('dialog', { name: 'New issue' });
@@ -480,9 +470,7 @@ describe('UI: teams done right', () => {
   });
 
   test('a project created with two teams links both', async () => {
-    const { page } = await ui.newPage();
-    await signIn(page, olga.email, 'password-123');
-    await page.goto('/projects');
+    const { page } = await ui.signedIn('/projects', { as: olga });
     await page.getByLabel('New project name').fill('Shared launch');
     const teams = page.getByRole('group', { name: 'Teams' });
     assert.equal(

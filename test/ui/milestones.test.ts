@@ -4,15 +4,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, screenshot, signIn, startUi, type UiEnv } from './browser.js';
+import { screenshot, startUi, type UiEnv } from './browser.js';
 
 let ui: UiEnv;
 let page: Page;
 
 before(async () => {
   ui = await startUi();
-  ({ page } = await ui.newPage());
-  await signIn(page, ADMIN_EMAIL, ADMIN_PASSWORD);
+  ({ page } = await ui.signedIn());
 });
 after(() => ui?.close());
 

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, seriousViolations, signIn, startUi, type UiEnv } from './browser.js';
+import { seriousViolations, startUi, type UiEnv } from './browser.js';
 
 let ui: UiEnv;
 let page: Page;
@@ -19,8 +19,7 @@ before(async () => {
   teamId = teams[0]!.id;
   adminId = (await ui.t.get('/api/auth/me', ui.t.adminToken)).body.user.id;
   memberToken = (await ui.t.userWithRole('member', { teams: [teamId] })).token;
-  ({ page } = await ui.newPage());
-  await signIn(page, ADMIN_EMAIL, ADMIN_PASSWORD);
+  ({ page } = await ui.signedIn());
 });
 after(() => ui?.close());
 

@@ -15,15 +15,7 @@ import { after, before, describe, test } from 'node:test';
 import * as oidc from 'openid-client';
 import type { Page } from 'playwright-core';
 import { configFor, registerDynamic, startAuthorization } from '../support/oauth-app.js';
-import {
-  ADMIN_EMAIL,
-  ADMIN_PASSWORD,
-  seriousViolations,
-  signIn,
-  startUi,
-  type UiEnv,
-  visit,
-} from './browser.js';
+import { seriousViolations, startUi, type UiEnv, visit } from './browser.js';
 
 let ui: UiEnv;
 let person: { email: string; password: string };
@@ -140,8 +132,7 @@ describe('UI: OAuth apps', () => {
 
   test('an app authorized with actor=app shows under its name, marked "app", on the issue page', async () => {
     const config = await registerDynamic(ui.base, 'Triage Bot', REDIRECT);
-    const { page } = await ui.newPage();
-    await signIn(page, person.email, person.password);
+    const { page } = await ui.signedIn('/', { as: person });
     const flow = await startAuthorization(config, 'read write', REDIRECT, { actor: 'app' });
     await page.goto(flow.url.href);
     await page.getByRole('heading', { name: 'Authorize Triage Bot' }).waitFor();
@@ -181,8 +172,7 @@ describe('UI: OAuth apps', () => {
 
   test('deny on the consent page: the app gets access_denied', async () => {
     const config = await registerDynamic(ui.base, 'Unwanted app', REDIRECT);
-    const { page } = await ui.newPage();
-    await signIn(page, person.email, person.password);
+    const { page } = await ui.signedIn('/', { as: person });
     const flow = await startAuthorization(config, 'write', REDIRECT);
     await page.goto(flow.url.href);
     await page.getByRole('heading', { name: 'Authorize Unwanted app' }).waitFor();
@@ -194,9 +184,7 @@ describe('UI: OAuth apps', () => {
   });
 
   test('an admin registers an app (secret shown once), switches self-registration, removes the app', async () => {
-    const { page } = await ui.newPage({ colorScheme: 'dark' });
-    await signIn(page, ADMIN_EMAIL, ADMIN_PASSWORD);
-    await visit(page, '/admin/oauth-apps');
+    const { page } = await ui.signedIn('/admin/oauth-apps', { colorScheme: 'dark' });
     await page.getByLabel('Name').fill('Release notes bot');
     await page.getByLabel('Redirect URIs (one per line)').fill(REDIRECT);
     await page.getByRole('button', { name: 'Register app' }).click();

@@ -62,8 +62,7 @@ before(async () => {
   ui = await startUi();
   parent = await newIssue('Planned on a train');
   child = await newIssue('Dropped while away', parent.id);
-  ({ page, context } = await ui.newPage({ serviceWorker: true }));
-  await signIn(page, ADMIN_EMAIL, ADMIN_PASSWORD);
+  ({ page, context } = await ui.signedIn('/', { serviceWorker: true }));
 });
 after(() => ui?.close());
 

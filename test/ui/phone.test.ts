@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { PHONE, screenshot, signIn, startUi, type UiEnv } from './browser.js';
+import { PHONE, screenshot, startUi, type UiEnv } from './browser.js';
 
 let ui: UiEnv;
 let member: { email: string; user: { id: string } };
@@ -26,8 +26,7 @@ const overflowsSideways = (page: Page) =>
 
 describe('UI on a phone', () => {
   test('create an issue from the drawer, comment on it, and read the inbox', async () => {
-    const { page } = await ui.newPage({ viewport: PHONE });
-    await signIn(page, member.email, 'password-123');
+    const { page } = await ui.signedIn('/', { viewport: PHONE, as: member });
     const menu = page.getByRole('button', { name: 'Menu', exact: true });
 
     await menu.tap();
@@ -87,9 +86,7 @@ describe('UI on a phone', () => {
   });
 
   test("the list's selection boxes are inside the screen and their rows, and a tap selects", async () => {
-    const { page } = await ui.newPage({ viewport: PHONE });
-    await signIn(page, member.email, 'password-123');
-    await page.goto('/issues');
+    const { page } = await ui.signedIn('/issues', { viewport: PHONE, as: member });
     const row = page.locator('.issue-row-wrap').first();
     const box = row.getByRole('checkbox', { name: /^Select ENG-/ });
     await box.waitFor();

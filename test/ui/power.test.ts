@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, screenshot, signIn, startUi, type UiEnv } from './browser.js';
+import { screenshot, startUi, type UiEnv } from './browser.js';
 
 let ui: UiEnv;
 let page: Page;
@@ -22,8 +22,7 @@ before(async () => {
     );
     ids.push(res.body.issue?.identifier ?? res.body.identifier);
   }
-  ({ page } = await ui.newPage());
-  await signIn(page, ADMIN_EMAIL, ADMIN_PASSWORD);
+  ({ page } = await ui.signedIn());
 });
 after(() => ui?.close());
 
@@ -124,9 +123,7 @@ describe('UI: keyboard, bulk edit and rich text', () => {
 
   test('a guest is offered nothing a guest cannot do', async () => {
     const guest = await ui.t.userWithRole('guest', { teams: ['ENG'] });
-    const { page: g } = await ui.newPage();
-    await signIn(g, guest.email, 'password-123');
-    await g.goto('/issues');
+    const { page: g } = await ui.signedIn('/issues', { as: guest });
     await g.getByRole('link', { name: new RegExp(ids[0]!) }).waitFor();
     assert.equal(await g.getByRole('button', { name: /New issue/ }).count(), 0);
     assert.equal(await g.getByRole('checkbox', { name: /^Select / }).count(), 0);

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, screenshot, signIn, startUi, type UiEnv } from './browser.js';
+import { screenshot, startUi, type UiEnv } from './browser.js';
 
 let ui: UiEnv;
 let page: Page;
@@ -12,8 +12,7 @@ const stamp = Date.now().toString(36);
 
 before(async () => {
   ui = await startUi();
-  ({ page } = await ui.newPage());
-  await signIn(page, ADMIN_EMAIL, ADMIN_PASSWORD);
+  ({ page } = await ui.signedIn());
 });
 after(() => ui?.close());
 

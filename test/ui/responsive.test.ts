@@ -62,8 +62,7 @@ const backgroundLuminance = (page: Page) =>
 
 describe('UI on every screen size', () => {
   test('on a phone the sidebar is a drawer: Menu opens it, choosing a page closes it', async () => {
-    const { page } = await ui.newPage({ viewport: PHONE });
-    await signIn(page, ADMIN_EMAIL, ADMIN_PASSWORD);
+    const { page } = await ui.signedIn('/', { viewport: PHONE });
     const menu = page.getByRole('button', { name: 'Menu', exact: true });
     await menu.waitFor();
     assert.equal(await menu.getAttribute('aria-expanded'), 'false');
@@ -89,9 +88,7 @@ describe('UI on every screen size', () => {
   });
 
   test('on a phone the issue properties come right below the description', async () => {
-    const { page } = await ui.newPage({ viewport: PHONE });
-    await signIn(page, ADMIN_EMAIL, ADMIN_PASSWORD);
-    await page.goto('/issue/ENG-2');
+    const { page } = await ui.signedIn('/issue/ENG-2', { viewport: PHONE });
     const description = page.getByRole('region', { name: 'Description' });
     const properties = page.getByRole('complementary', { name: 'Properties' });
     await properties.waitFor();
@@ -105,8 +102,7 @@ describe('UI on every screen size', () => {
   });
 
   test('no page scrolls sideways at 360 px', async () => {
-    const { page } = await ui.newPage({ viewport: { width: 360, height: 740 } });
-    await signIn(page, ADMIN_EMAIL, ADMIN_PASSWORD);
+    const { page } = await ui.signedIn('/', { viewport: { width: 360, height: 740 } });
     for (const path of [
       '/issues',
       '/board',
@@ -122,8 +118,7 @@ describe('UI on every screen size', () => {
   });
 
   test('the theme follows the system until picked, and the pick is kept', async () => {
-    const { page } = await ui.newPage({ colorScheme: 'dark' });
-    await signIn(page, ADMIN_EMAIL, ADMIN_PASSWORD);
+    const { page } = await ui.signedIn('/', { colorScheme: 'dark' });
     assert.ok((await backgroundLuminance(page)) < 0.2, 'dark system: dark page');
     await page.getByRole('button', { name: 'Use light theme' }).click();
     assert.ok((await backgroundLuminance(page)) > 0.9, 'picked light');
@@ -134,8 +129,7 @@ describe('UI on every screen size', () => {
     assert.ok((await backgroundLuminance(page)) < 0.2, 'picked dark');
     await screenshot(page, 'dark-issues');
 
-    const light = await ui.newPage({ colorScheme: 'light' });
-    await signIn(light.page, ADMIN_EMAIL, ADMIN_PASSWORD);
+    const light = await ui.signedIn('/', { colorScheme: 'light' });
     assert.ok((await backgroundLuminance(light.page)) > 0.9, 'light system: light page');
   });
 

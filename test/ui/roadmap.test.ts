@@ -6,15 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Locator, Page } from 'playwright-core';
-import {
-  ADMIN_EMAIL,
-  ADMIN_PASSWORD,
-  PHONE,
-  seriousViolations,
-  signIn,
-  startUi,
-  type UiEnv,
-} from './browser.js';
+import { PHONE, seriousViolations, startUi, type UiEnv } from './browser.js';
 
 let ui: UiEnv;
 let page: Page;
@@ -31,8 +23,7 @@ before(async () => {
     (await ui.t.patch('/api/admin/flags/projects', { enabled: true }, ui.t.adminToken)).status,
     200,
   );
-  ({ page } = await ui.newPage());
-  await signIn(page, ADMIN_EMAIL, ADMIN_PASSWORD);
+  ({ page } = await ui.signedIn());
 });
 after(() => ui?.close());
 
@@ -57,10 +48,12 @@ async function eventually<T>(read: () => Promise<T>, ok: (v: T) => boolean, what
   return v;
 }
 
+const TIMELINE = '/projects?view=timeline';
 async function openTimeline(p: Page, query = '') {
-  await p.goto(`/projects?view=timeline${query}`);
-  await p.getByRole('list', { name: 'Projects by date' }).waitFor();
+  await p.goto(`${TIMELINE}${query}`);
+  await timelineShown(p);
 }
+const timelineShown = (p: Page) => p.getByRole('list', { name: 'Projects by date' }).waitFor();
 const bar = (p: Page, name: string) => p.getByRole('button', { name: new RegExp(`^${name}: `) });
 
 async function box(l: Locator) {
@@ -203,9 +196,8 @@ describe('UI: the projects timeline', () => {
   test('a refused write puts the bar back (a member made a guest meanwhile)', async () => {
     const p = await newProject('Echo', { startDate: day(2), targetDate: day(6) });
     const member = await ui.t.userWithRole('member', { teams: ['ENG'] });
-    const { context, page: theirs } = await ui.newPage();
-    await signIn(theirs, member.email, 'password-123');
-    await openTimeline(theirs);
+    const { context, page: theirs } = await ui.signedIn(TIMELINE, { as: member });
+    await timelineShown(theirs);
     const echo = bar(theirs, 'Echo');
     await echo.waitFor();
     const demoted = await ui.t.patch(
@@ -244,16 +236,17 @@ describe('UI: the projects timeline', () => {
 
   test('guests read it only; axe finds nothing in light and dark and at phone width', async () => {
     for (const colorScheme of ['light', 'dark'] as const) {
-      const { context, page: p } = await ui.newPage({ colorScheme });
-      await signIn(p, ADMIN_EMAIL, ADMIN_PASSWORD);
-      await openTimeline(p, '&group=status');
+      const { context, page: p } = await ui.signedIn(`${TIMELINE}&group=status`, { colorScheme });
+      await timelineShown(p);
       assert.deepEqual(await seriousViolations(p), [], `axe, ${colorScheme}`);
       await context.close();
     }
     const guest = await ui.t.userWithRole('guest', { teams: ['ENG'] });
-    const { context: phoneContext, page: phone } = await ui.newPage({ viewport: PHONE });
-    await signIn(phone, guest.email, 'password-123');
-    await openTimeline(phone);
+    const { context: phoneContext, page: phone } = await ui.signedIn(TIMELINE, {
+      viewport: PHONE,
+      as: guest,
+    });
+    await timelineShown(phone);
     await phone.getByRole('img', { name: /^Alpha: / }).waitFor();
     assert.equal(await phone.getByRole('button', { name: /^Alpha: / }).count(), 0, 'no draggable bar');
     assert.deepEqual(await seriousViolations(phone), [], 'axe, phone');

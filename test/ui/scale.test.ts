@@ -85,8 +85,7 @@ describe('UI: 5,000 issues', () => {
 
   test('figures for docs/ui.md: first rows, whole list, and long tasks while scrolling', async () => {
     // Measured, not asserted: speed targets belong to benchmarks (docs/ui.md has the figures).
-    const { context, page } = await ui.newPage();
-    await signIn(page, ADMIN_EMAIL, ADMIN_PASSWORD);
+    const { context, page } = await ui.signedIn();
     await context.addInitScript(PERF_PROBE);
     await page.goto('/issues');
     await page.getByText(`${COUNT} issues`, { exact: true }).waitFor({ timeout: 60_000 });
@@ -113,9 +112,7 @@ describe('UI: 5,000 issues', () => {
   });
 
   test('the board shows the counts per column with only visible cards in the page', async () => {
-    const { page } = await ui.newPage();
-    await signIn(page, ADMIN_EMAIL, ADMIN_PASSWORD);
-    await page.goto('/board');
+    const { page } = await ui.signedIn('/board');
     const backlog = page.getByRole('region', { name: 'Backlog' });
     await backlog.getByRole('heading', { name: 'Backlog' }).waitFor();
     await page.waitForFunction(

@@ -8,16 +8,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import {
-  ADMIN_EMAIL,
-  ADMIN_PASSWORD,
-  PHONE,
-  screenshot,
-  seriousViolations,
-  signIn,
-  startUi,
-  type UiEnv,
-} from './browser.js';
+import { PHONE, screenshot, seriousViolations, startUi, type UiEnv } from './browser.js';
 
 let ui: UiEnv;
 let eng: any;
@@ -63,9 +54,7 @@ async function eventually(check: () => Promise<boolean>, what: string) {
 
 describe('UI: the triage queue by keyboard', () => {
   test('accept with a priority, decline with a comment, duplicate, snooze; Esc closes; the count follows', async () => {
-    const { page } = await ui.newPage();
-    await signIn(page, ADMIN_EMAIL, ADMIN_PASSWORD);
-    await page.goto('/team/ENG/triage');
+    const { page } = await ui.signedIn('/team/ENG/triage');
     await queue(page).waitFor();
     assert.equal(await queue(page).getByRole('listitem').count(), 5);
     assert.match((await sidebarLink(page).textContent()) ?? '', /5/);
@@ -163,9 +152,7 @@ describe('UI: the triage queue by keyboard', () => {
   test('axe finds nothing serious: light and dark with the preview, a dialog open, and at phone width', async () => {
     const found: string[] = [];
     for (const scheme of ['light', 'dark'] as const) {
-      const { page } = await ui.newPage({ colorScheme: scheme });
-      await signIn(page, ADMIN_EMAIL, ADMIN_PASSWORD);
-      await page.goto('/team/ENG/triage');
+      const { page } = await ui.signedIn('/team/ENG/triage', { colorScheme: scheme });
       await queue(page).waitFor();
       await page.keyboard.press('j');
       for (const v of await seriousViolations(page)) found.push(`${scheme}: ${v}`);
@@ -174,9 +161,7 @@ describe('UI: the triage queue by keyboard', () => {
       for (const v of await seriousViolations(page)) found.push(`${scheme} accept dialog: ${v}`);
       await page.keyboard.press('Escape');
     }
-    const { page } = await ui.newPage({ viewport: PHONE });
-    await signIn(page, ADMIN_EMAIL, ADMIN_PASSWORD);
-    await page.goto('/team/ENG/triage');
+    const { page } = await ui.signedIn('/team/ENG/triage', { viewport: PHONE });
     await queue(page).waitFor();
     await screenshot(page, 'triage-phone');
     for (const v of await seriousViolations(page)) found.push(`phone: ${v}`);
@@ -197,9 +182,7 @@ describe('UI: the triage queue by keyboard', () => {
       );
       assert.equal(r.status, 201, JSON.stringify(r.body));
     }
-    const { page } = await ui.newPage();
-    await signIn(page, ADMIN_EMAIL, ADMIN_PASSWORD);
-    await page.goto('/team/ENG/triage');
+    const { page } = await ui.signedIn('/team/ENG/triage');
     await queue(page).waitFor();
     const rows = queue(page).getByRole('listitem');
     const inTriage = JSON.stringify({

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { signIn, startUi, type UiEnv } from './browser.js';
+import { startUi, type UiEnv } from './browser.js';
 
 const PASSWORD = 'password-123'; // what the harness gives the users it creates
 let ui: UiEnv;
@@ -23,8 +23,7 @@ before(async () => {
 after(() => ui?.close());
 
 async function as(user: { email: string }) {
-  const { page } = await ui.newPage();
-  await signIn(page, user.email, PASSWORD);
+  const { page } = await ui.signedIn('/', { as: { email: user.email, password: PASSWORD } });
   return page;
 }
 
