@@ -104,6 +104,19 @@ async function loopUntil(
   }
 }
 
+/**
+ * GUARD_START_WHEN=<file>: the set-up (server, seeding, warm-up) runs at once and the attack waits
+ * until the file exists, so that .ci/run prepares the guard while it type-checks and measures it
+ * on a quiet machine. The file saying `stop` ends the guard without an attack (the checks failed).
+ */
+async function startSignal(): Promise<boolean> {
+  const file = process.env['GUARD_START_WHEN'];
+  if (!file) return true;
+  log(`ready; the attack starts when ${file} exists`);
+  while (!fs.existsSync(file)) await new Promise((r) => setTimeout(r, 200));
+  return fs.readFileSync(file, 'utf8').trim() !== 'stop';
+}
+
 async function main(): Promise<void> {
   const serverUrl = process.env['DATABASE_URL'];
   if (!serverUrl) throw new Error('the guard runs on PostgreSQL: set DATABASE_URL');
@@ -183,6 +196,11 @@ async function main(): Promise<void> {
     for (let i = 0; i < 3; i++) {
       await must(call(base, member, 'GET', '/api/issues?limit=5'), 'warm-up list');
       await must(call(base, member, 'PATCH', `/api/issues/${issues[1]}`, { priority: 1 }), 'warm-up update');
+    }
+
+    if (!(await startSignal())) {
+      log('told to stop before the attack');
+      return;
     }
 
     const deadline = Date.now() + ATTACK_SECONDS * 1000;
