@@ -3,6 +3,7 @@
 // in both themes.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import type { Page } from 'playwright-core';
 import { recordAudit } from '../../src/modules/audit/record.js';
 import { seriousViolations, startUi, type UiEnv, visit } from './browser.js';
 
@@ -24,9 +25,26 @@ before(async () => {
 });
 after(() => ui?.close());
 
+/**
+ * One page for all the tests (a context and a document load each cost more than the checks):
+ * the scheme is emulated (the app follows the system's), and the log is opened afresh inside the
+ * app, through another page, so that no filter of the test before is left.
+ */
+let opened: Page | undefined;
+async function auditLog(colorScheme: 'light' | 'dark'): Promise<Page> {
+  if (!opened) {
+    opened = (await ui.signedIn('/admin/audit', { colorScheme })).page;
+    return opened;
+  }
+  await opened.emulateMedia({ colorScheme });
+  await visit(opened, '/admin/users');
+  await visit(opened, '/admin/audit');
+  return opened;
+}
+
 for (const colorScheme of ['light', 'dark'] as const) {
   test(`the audit log lists, filters and exports (${colorScheme})`, async () => {
-    const { page } = await ui.signedIn('/admin/audit', { colorScheme });
+    const page = await auditLog(colorScheme);
     const table = page.getByRole('table');
     await table.getByText("A user's role changed").first().waitFor();
     await table.getByText('A user was created').first().waitFor();
@@ -42,7 +60,7 @@ for (const colorScheme of ['light', 'dark'] as const) {
 }
 
 test('the audit log is searched by text and filtered by address', async () => {
-  const { page } = await ui.signedIn('/admin/audit', { colorScheme: 'light' });
+  const page = await auditLog('light');
   const table = page.getByRole('table');
   await table.getByText('stranger@far.example').waitFor();
   const search = page.getByRole('search', { name: 'Search the audit log' });

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { holdOperation, refuseOperation, startUi, type UiEnv } from './browser.js';
+import { holdOperation, refuseOperation, startUi, type UiEnv, visit } from './browser.js';
 
 let ui: UiEnv;
 let page: Page;
@@ -30,7 +30,7 @@ async function savedBodies(issueId: string): Promise<string[]> {
 describe('UI: comments', () => {
   test('a new comment shows before the server answers, then stays once saved', async () => {
     const issue = await newIssue('Optimistic talk');
-    await page.goto(`/issue/${issue.identifier}`);
+    await visit(page, `/issue/${issue.identifier}`);
     const box = page.getByLabel('Add a comment');
     await box.waitFor();
     const held = await holdOperation(page, 'AddComment');
@@ -49,7 +49,7 @@ describe('UI: comments', () => {
 
   test('a refused comment goes away, its text back in the box and the reason beside it', async () => {
     const issue = await newIssue('Refused talk');
-    await page.goto(`/issue/${issue.identifier}`);
+    await visit(page, `/issue/${issue.identifier}`);
     const box = page.getByLabel('Add a comment');
     await box.waitFor();
     const refused = await refuseOperation(page, 'AddComment', 'No comments today');
@@ -68,7 +68,7 @@ describe('UI: comments', () => {
       (await ui.t.post(`/api/issues/${issue.id}/comments`, { body: 'First words' }, ui.t.adminToken)).status,
       201,
     );
-    await page.goto(`/issue/${issue.identifier}`);
+    await visit(page, `/issue/${issue.identifier}`);
     const item = page.locator('.comment').first();
     await item.getByText('First words').waitFor();
 
@@ -113,7 +113,7 @@ describe('UI: comments', () => {
     );
     assert.equal(reply.status, 201);
 
-    await page.goto(`/issue/${issue.identifier}`);
+    await visit(page, `/issue/${issue.identifier}`);
     await page.getByText('Admin asks').waitFor();
     await page
       .locator('.comment', { hasText: 'Admin asks' })

@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { holdOperation, refuseOperation, startUi, type UiEnv } from './browser.js';
+import { holdOperation, refuseOperation, startUi, type UiEnv, visit } from './browser.js';
 
 let ui: UiEnv;
 let page: Page;
@@ -41,16 +41,17 @@ describe('UI: the defects of issue 14', () => {
 
   test("the API's issue url opens the issue, and the tab is titled after it", async () => {
     assert.match(issue.url, new RegExp(`/issue/${issue.identifier}/`));
+    // Opened from outside the app (a link the API gave): a document load.
     await page.goto(new URL(issue.url).pathname);
     await page.getByRole('complementary', { name: 'Properties' }).waitFor();
     assert.equal(await page.getByLabel('Title').inputValue(), 'Defects checked');
     await page.waitForFunction((t) => document.title.startsWith(t), `${issue.identifier} Defects checked ·`);
-    await page.goto('/board');
+    await visit(page, '/board');
     await page.waitForFunction(() => document.title.startsWith('Board ·'));
   });
 
   test('a property edit shows at once with a busy sign, and goes back when refused', async () => {
-    await page.goto(`/issue/${issue.identifier}`);
+    await visit(page, `/issue/${issue.identifier}`);
     const priority = page
       .getByRole('complementary', { name: 'Properties' })
       .getByRole('combobox', { name: 'Priority' });
@@ -77,7 +78,7 @@ describe('UI: the defects of issue 14', () => {
 
   test('the activity lists every change, with relative times', async () => {
     await ui.t.patch(`/api/issues/${issue.id}`, { title: 'Defects checked again' }, ui.t.adminToken);
-    await page.goto(`/issue/${issue.identifier}`);
+    await visit(page, `/issue/${issue.identifier}`);
     const activity = page.getByRole('region', { name: 'Activity' });
     await activity.getByText('renamed the issue to “Defects checked again”').waitFor();
     await activity.getByText(/changed priority from Medium to Urgent/).waitFor();
@@ -87,7 +88,7 @@ describe('UI: the defects of issue 14', () => {
   });
 
   test('grouping, order and filters live in the address and survive a reload', async () => {
-    await page.goto('/issues?group=priority&order=created&priority=1');
+    await visit(page, '/issues?group=priority&order=created&priority=1');
     await page.getByRole('link', { name: /Defects checked again/ }).waitFor();
     await page.getByText('Display', { exact: true }).click();
     const grouping = page.getByRole('combobox', { name: 'Grouping' });

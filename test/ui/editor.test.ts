@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Locator, Page } from 'playwright-core';
-import { refuseOperation, startUi, type UiEnv } from './browser.js';
+import { refuseOperation, startUi, type UiEnv, visit } from './browser.js';
 
 let ui: UiEnv;
 let page: Page;
@@ -54,7 +54,7 @@ async function eventually<T>(read: () => Promise<T>, expected: T) {
 }
 
 async function openDescription(identifier: string): Promise<Locator> {
-  await page.goto(`/issue/${identifier}`);
+  await visit(page, `/issue/${identifier}`);
   await page.getByRole('button', { name: 'Edit description' }).click();
   const box = page.getByRole('textbox', { name: 'Description' });
   await box.waitFor();
@@ -103,7 +103,7 @@ describe('UI: the rich editor', () => {
 
   test('Mod-B makes bold, stored as **; Markdown typed turns into formatting as it is typed', async () => {
     const issue = await newIssue('Loud words');
-    await page.goto(`/issue/${issue.identifier}`);
+    await visit(page, `/issue/${issue.identifier}`);
     const box = page.getByRole('textbox', { name: 'Add a comment' });
     await box.click();
     await box.pressSequentially('say ');
@@ -120,7 +120,7 @@ describe('UI: the rich editor', () => {
 
   test('an @-mention is a chip in the editor and stored as @name', async () => {
     const issue = await newIssue('Ask around');
-    await page.goto(`/issue/${issue.identifier}`);
+    await visit(page, `/issue/${issue.identifier}`);
     const box = page.getByRole('textbox', { name: 'Add a comment' });
     await box.click();
     await box.pressSequentially('Thanks @car');
@@ -175,7 +175,7 @@ describe('UI: the rich editor', () => {
 
   test('Markdown pasted as plain text arrives formatted and is stored as it was', async () => {
     const issue = await newIssue('Pasted notes');
-    await page.goto(`/issue/${issue.identifier}`);
+    await visit(page, `/issue/${issue.identifier}`);
     const box = page.getByRole('textbox', { name: 'Add a comment' });
     await box.click();
     const notes = '## Steps\n\n- [ ] open the **gate**\n- [x] oil it';
@@ -208,7 +208,7 @@ describe('UI: the rich editor', () => {
   });
 
   test('Escape leaves the editor; in the New issue dialog a second Escape closes it', async () => {
-    await page.goto('/issues');
+    await visit(page, '/issues');
     await page.locator('.new-issue').click();
     const dialog = page.getByRole('dialog', { name: 'New issue' });
     const box = dialog.getByRole('textbox', { name: 'Description' });

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { connect, deliverAndWait, githubExample, newIssue } from '../git-support.js';
-import { seriousViolations, startUi, type UiEnv } from './browser.js';
+import { seriousViolations, startUi, type UiEnv, visit } from './browser.js';
 
 let ui: UiEnv;
 let page: Page;
@@ -25,7 +25,7 @@ describe('UI: the pull request marker on list rows and board cards', () => {
     const github = await connect(ui.t, 'github', [{ fullName: 'Codertocat/Hello-World', teamId: eng }]);
     const title = 'Marked by its pull request';
     const issue = await newIssue(ui.t, title);
-    await page.goto('/issues');
+    await visit(page, '/issues');
     const row = page.getByRole('link', { name: new RegExp(title) });
     await row.waitFor();
     await page.waitForFunction(() => document.documentElement.dataset['live'] === 'synced');
@@ -60,7 +60,7 @@ describe('UI: the pull request marker on list rows and board cards', () => {
     );
     assert.deepEqual(await seriousViolations(page), []);
 
-    await page.goto('/board');
+    await visit(page, '/board');
     const card = page.getByRole('link', { name: new RegExp(title) });
     await card.getByTestId('pr-marker').waitFor();
     assert.equal(
@@ -72,7 +72,7 @@ describe('UI: the pull request marker on list rows and board cards', () => {
 
 describe('UI: the branch name format on the Git admin page', () => {
   test('an admin sees the format, is told of a bad one before sending, and saves a good one', async () => {
-    await page.goto('/admin/git');
+    await visit(page, '/admin/git');
     const field = page.getByLabel('Branch name format');
     await field.waitFor();
     assert.equal(await field.inputValue(), '{user.username}/{issue.identifier}-{issue.title}');

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { connect, deliverAndWait, githubExample, newIssue } from '../git-support.js';
-import { seriousViolations, startUi, type UiEnv } from './browser.js';
+import { seriousViolations, startUi, type UiEnv, visit } from './browser.js';
 
 let ui: UiEnv;
 let page: Page;
@@ -44,7 +44,7 @@ describe('UI: the issue page’s pull requests', () => {
     const eng = (await ui.t.get('/api/teams/ENG', ui.t.adminToken)).body.team.id as string;
     const github = await connect(ui.t, 'github', [{ fullName: 'Codertocat/Hello-World', teamId: eng }]);
     const issue = await newIssue(ui.t, 'Shown with its pull request');
-    await page.goto(`/issue/${issue.identifier}`);
+    await visit(page, `/issue/${issue.identifier}`);
     const props = page.getByRole('complementary', { name: 'Properties' });
     await props.waitFor();
     // The stream is open and what the page read is current: a change from now on is sent to it.

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { screenshot, startUi, type UiEnv } from './browser.js';
+import { screenshot, startUi, type UiEnv, visit } from './browser.js';
 
 let ui: UiEnv;
 let page: Page;
@@ -67,7 +67,7 @@ describe('UI: issues', () => {
   });
 
   test('dragging the card to another column changes its state through the API', async () => {
-    await page.goto('/board');
+    await visit(page, '/board');
     const card = page.getByRole('region', { name: 'Backlog' }).getByRole('link', { name: new RegExp(title) });
     const todo = page.getByRole('region', { name: 'Todo' });
     await card.dragTo(todo);
@@ -84,7 +84,7 @@ describe('UI: issues', () => {
   });
 
   test('the list searches and filters', async () => {
-    await page.goto('/issues');
+    await visit(page, '/issues');
     await page.getByLabel('Search', { exact: true }).fill('misaligned');
     await page.getByRole('link', { name: new RegExp(title) }).waitFor();
     await page.getByLabel('Search', { exact: true }).fill('no-such-words-anywhere');
@@ -113,7 +113,7 @@ describe('UI: issues', () => {
   });
 
   test('commenting, editing the comment, and a description that cannot run script', async () => {
-    await page.goto(`/issue/${identifier}`);
+    await visit(page, `/issue/${identifier}`);
     // Markdown typed in the editor becomes formatting as it is typed, and is stored as Markdown.
     await page.getByLabel('Add a comment').pressSequentially('Repro on **Safari** only');
     await page.getByRole('button', { name: 'Comment', exact: true }).click();
@@ -158,7 +158,7 @@ describe('UI: issues', () => {
   });
 
   test('uploading an attachment with the file picker previews the image', async () => {
-    await page.goto(`/issue/${identifier}`);
+    await visit(page, `/issue/${identifier}`);
     const png = Buffer.from(
       'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
       'base64',
@@ -186,7 +186,7 @@ describe('UI: issues', () => {
   });
 
   test('dropping a file and pasting an image also attach them', async () => {
-    await page.goto(`/issue/${identifier}`);
+    await visit(page, `/issue/${identifier}`);
     await page
       .getByRole('button', { name: 'Choose files' })
       .or(page.getByText('Choose files'))
@@ -217,7 +217,7 @@ describe('UI: issues', () => {
 
   test('files go up one by one: a refusal stops the rest and says why', async () => {
     const issue = (await ui.t.post('/api/issues', { title: 'Two files' }, ui.t.adminToken)).body.issue;
-    await page.goto(`/issue/${issue.identifier}`);
+    await visit(page, `/issue/${issue.identifier}`);
     let attaches = 0;
     await page.route('**/graphql', (route) => {
       if (!route.request().postData()?.includes('mutation Attach')) return route.fallback();
@@ -253,7 +253,7 @@ describe('UI: issues', () => {
   });
 
   test('C opens the create dialog from anywhere; Ctrl+K jumps', async () => {
-    await page.goto('/settings/account');
+    await visit(page, '/settings/account');
     await page.getByRole('heading', { name: 'Account' }).waitFor();
     await page.keyboard.press('c');
     await page.getByRole('dialog', { name: 'New issue' }).waitFor();

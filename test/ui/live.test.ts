@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, screenshot, signIn, startUi, type UiEnv } from './browser.js';
+import { screenshot, startUi, type UiEnv, visit } from './browser.js';
 
 let ui: UiEnv;
 let alice: Page; // the admin
@@ -11,10 +11,8 @@ let bob: Page; // a member
 before(async () => {
   ui = await startUi();
   const member = await ui.t.userWithRole('member');
-  ({ page: alice } = await ui.newPage());
-  ({ page: bob } = await ui.newPage());
-  await signIn(alice, ADMIN_EMAIL, ADMIN_PASSWORD);
-  await signIn(bob, member.email, 'password-123');
+  ({ page: alice } = await ui.signedIn('/issues'));
+  ({ page: bob } = await ui.signedIn('/issues', { as: member }));
 });
 after(() => ui?.close());
 
@@ -26,9 +24,7 @@ async function arrives(what: ReturnType<Page['getByText']>, since: number, label
 
 describe('UI: live updates between two browsers', () => {
   test('an issue created in one browser appears in the other list; an edit there follows', async () => {
-    await bob.goto('/issues');
-    await bob.locator('main#main').waitFor();
-    await bob.waitForFunction(() => !(globalThis as any).document.querySelector('.boot, .loading'));
+    // Bob's list is open (ui.signedIn waited until nothing on it was loading).
     // The workspace is empty: both see where to start; Alice starts there.
     await bob.getByRole('heading', { name: /^Welcome to / }).waitFor();
     await alice.getByRole('link', { name: 'Invite your teammates' }).waitFor();
@@ -51,7 +47,7 @@ describe('UI: live updates between two browsers', () => {
     assert.equal(await bob.getByRole('link', { name: /Seen live by Bob/ }).count(), 0);
 
     // Bob opens it; Alice's comment and priority change appear on his page.
-    await bob.goto(`/issue/${identifier}`);
+    await visit(bob, `/issue/${identifier}`);
     await bob.getByRole('complementary', { name: 'Properties' }).waitFor();
     since = Date.now();
     const res = await ui.t.post(
@@ -89,7 +85,7 @@ describe('UI: live updates between two browsers', () => {
       ui.t.adminToken,
     );
     assert.equal(created.status, 201);
-    await bob.goto('/board');
+    await visit(bob, '/board');
     const backlog = bob.getByRole('region', { name: 'Backlog' });
     await backlog.getByRole('link', { name: /Card on the move/ }).waitFor();
     const states = (await ui.t.get('/api/workflow-states?teamId=ENG', ui.t.adminToken)).body

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { screenshot, startUi, type UiEnv } from './browser.js';
+import { screenshot, startUi, type UiEnv, visit } from './browser.js';
 
 let ui: UiEnv;
 let page: Page;
@@ -44,7 +44,7 @@ describe('UI: milestones and sub-issues', () => {
 
   test('a project shows its milestones; they are added and reordered there', async () => {
     projectId = (await api.post('/api/projects', { name: 'Launch plan', teamIds: ['ENG'] })).project.id;
-    await page.goto('/projects');
+    await visit(page, '/projects');
     await page
       .getByRole('row', { name: /Launch plan/ })
       .getByRole('button', { name: 'Show milestones' })
@@ -76,7 +76,7 @@ describe('UI: milestones and sub-issues', () => {
     const other = (await api.post('/api/projects', { name: 'Elsewhere', teamIds: ['ENG'] })).project.id;
     await api.post(`/api/projects/${other}/milestones`, { name: 'Not this one' });
     const issue = (await api.post('/api/issues', { title: 'Ship the beta', projectId })).issue;
-    await page.goto(`/issue/${issue.identifier}`);
+    await visit(page, `/issue/${issue.identifier}`);
     const picker = page.getByLabel('Milestone');
     await picker.waitFor();
     // The project's milestones arrive after the picker shows: wait for them, then check the list.
@@ -98,7 +98,7 @@ describe('UI: milestones and sub-issues', () => {
 
   test('sub-issues are listed with their progress and added from the issue page', async () => {
     const parent = (await api.post('/api/issues', { title: 'Parent work' })).issue;
-    await page.goto(`/issue/${parent.identifier}`);
+    await visit(page, `/issue/${parent.identifier}`);
     const section = page.getByRole('region', { name: /Sub-issues/ });
     await section.getByLabel('New sub-issue').fill('First step');
     await section.getByRole('button', { name: 'Add sub-issue' }).click();

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { seriousViolations, startUi, type UiEnv } from './browser.js';
+import { seriousViolations, startUi, type UiEnv, visit } from './browser.js';
 
 let ui: UiEnv;
 let page: Page;
@@ -46,7 +46,7 @@ describe('UI: My issues', () => {
     });
     assert.equal(sub.status, 200, JSON.stringify(sub.body));
 
-    await page.goto('/my-issues?order=created');
+    await visit(page, '/my-issues?order=created');
     const tabs = page.getByRole('navigation', { name: 'My issues' });
     assert.equal(await tabs.getByRole('link', { name: 'Assigned' }).getAttribute('aria-current'), 'page');
     assert.deepEqual(await titlesShown(1), ['Assigned to me by a teammate']);

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { screenshot, startUi, type UiEnv } from './browser.js';
+import { screenshot, startUi, type UiEnv, visit } from './browser.js';
 
 let ui: UiEnv;
 let page: Page;
@@ -34,7 +34,7 @@ const issue = async (identifier: string) => {
 
 describe('UI: keyboard, bulk edit and rich text', () => {
   test('typing right after Ctrl+K or C goes into the field', async () => {
-    await page.goto('/settings/account');
+    await visit(page, '/settings/account');
     await page.getByRole('heading', { name: 'Account' }).waitFor();
     await page.keyboard.press('Control+k');
     await page.keyboard.type('board');
@@ -53,7 +53,7 @@ describe('UI: keyboard, bulk edit and rich text', () => {
   });
 
   test('? lists the shortcuts; on an issue S, P, A and L open the property menus', async () => {
-    await page.goto(`/issue/${ids[0]}`);
+    await visit(page, `/issue/${ids[0]}`);
     const properties = page.getByRole('complementary', { name: 'Properties' });
     await properties.waitFor();
     await page.keyboard.press('Shift+?');
@@ -87,7 +87,7 @@ describe('UI: keyboard, bulk edit and rich text', () => {
   });
 
   test('Ctrl-click, Shift-click and X select rows; the bulk bar sets their priority and assignee', async () => {
-    await page.goto('/issues?group=none&order=created');
+    await visit(page, '/issues?group=none&order=created');
     const row = (id: string) => page.getByRole('link', { name: new RegExp(`^.*${id}\\b`) });
     await row(ids[4]!).waitFor();
     await row(ids[4]!).click({ modifiers: ['Control'] });
@@ -130,11 +130,11 @@ describe('UI: keyboard, bulk edit and rich text', () => {
     await g.keyboard.press('c');
     await g.waitForTimeout(200);
     assert.equal(await g.getByRole('dialog', { name: 'New issue' }).count(), 0, 'C opens nothing');
-    await g.goto('/board');
+    await visit(g, '/board');
     const card = g.getByRole('link', { name: new RegExp(ids[0]!) });
     await card.waitFor();
     assert.equal(await card.getAttribute('draggable'), 'false');
-    await g.goto(`/issue/${ids[0]}`);
+    await visit(g, `/issue/${ids[0]}`);
     const properties = g.getByRole('complementary', { name: 'Properties' });
     await properties.waitFor();
     assert.equal(await properties.getByRole('combobox', { name: 'State' }).isDisabled(), true);
@@ -151,7 +151,7 @@ describe('UI: keyboard, bulk edit and rich text', () => {
     ].join('\n');
     const res = await ui.t.patch(`/api/issues/${ids[0]}`, { description: body }, ui.t.adminToken);
     assert.equal(res.status, 200, JSON.stringify(res.body));
-    await page.goto(`/issue/${ids[0]}`);
+    await visit(page, `/issue/${ids[0]}`);
     const description = page.getByRole('region', { name: 'Description' });
     const table = description.getByRole('table');
     await table.waitFor();

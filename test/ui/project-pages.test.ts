@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { screenshot, startUi, type UiEnv } from './browser.js';
+import { screenshot, startUi, type UiEnv, visit } from './browser.js';
 
 let ui: UiEnv;
 let page: Page;
@@ -52,7 +52,7 @@ describe('UI: project and cycle pages', () => {
       200,
     );
 
-    await page.goto('/projects');
+    await visit(page, '/projects');
     await page.getByRole('link', { name: 'Launch site' }).click();
     await page.getByRole('heading', { name: 'Launch site', level: 1 }).waitFor();
     assert.match(new URL(page.url()).pathname, new RegExp(`/projects/${project.id}$`));
@@ -81,7 +81,7 @@ describe('UI: project and cycle pages', () => {
       endsAt: new Date(Date.now() + 6 * DAY).toISOString(),
     });
     await create('/api/issues', { teamId: 'ENG', title: 'In the cycle', cycleId: cycle.id, estimate: 3 });
-    await page.goto('/cycles');
+    await visit(page, '/cycles');
     await page
       .getByRole('link', { name: new RegExp(`Cycle ${cycle.number}`) })
       .first()

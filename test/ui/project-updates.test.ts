@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { startUi, type UiEnv } from './browser.js';
+import { startUi, type UiEnv, visit } from './browser.js';
 
 let ui: UiEnv;
 let page: Page;
@@ -34,7 +34,7 @@ const savedUpdates = async (projectId: string) =>
 describe('UI: project updates', () => {
   test('post an update "At risk": badge on the project page and health in the Projects list', async () => {
     const project = await newProject('Rocket launch');
-    await page.goto(`/projects/${project.id}`);
+    await visit(page, `/projects/${project.id}`);
     const updates = page.getByRole('region', { name: 'Updates' });
     await updates.getByText('No updates yet.').waitFor();
     await updates.getByLabel('Write an update').fill('Vendor is late; **launch may slip**.');
@@ -53,6 +53,7 @@ describe('UI: project updates', () => {
     // The project's own health follows its newest update, on its page and in the list.
     const own = page.getByRole('region', { name: 'Properties' }).getByLabel('Health');
     while ((await own.inputValue()) !== 'atRisk') await page.waitForTimeout(50);
+    // A document load: the health is read at once, and the app's cached project list may be older.
     await page.goto('/projects');
     const health = page.getByRole('combobox', { name: 'Health of Rocket launch' });
     await health.waitFor();
@@ -62,7 +63,7 @@ describe('UI: project updates', () => {
 
   test('shown before the server answers; refused, it goes away and the text comes back', async () => {
     const project = await newProject('Slow project');
-    await page.goto(`/projects/${project.id}`);
+    await visit(page, `/projects/${project.id}`);
     const updates = page.getByRole('region', { name: 'Updates' });
     const box = updates.getByLabel('Write an update');
     await box.waitFor();

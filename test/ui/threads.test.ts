@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { holdOperation, refuseOperation, startUi, type UiEnv } from './browser.js';
+import { holdOperation, refuseOperation, startUi, type UiEnv, visit } from './browser.js';
 
 let ui: UiEnv;
 let page: Page;
@@ -44,7 +44,7 @@ const savedReactions = async (commentId: string) =>
 describe('UI: reactions and replies', () => {
   test('react to a comment: the count shows at once, a second click takes it back', async () => {
     const { issue, comment } = await issueWithComment('Reactions here', 'Ship it?');
-    await page.goto(`/issue/${issue.identifier}`);
+    await visit(page, `/issue/${issue.identifier}`);
     const item = page.locator('.comment', { hasText: 'Ship it?' });
     await item.waitFor();
 
@@ -87,7 +87,7 @@ describe('UI: reactions and replies', () => {
 
   test('a refused reaction goes away and says why', async () => {
     const { issue, comment } = await issueWithComment('Refused reaction', 'Hmm');
-    await page.goto(`/issue/${issue.identifier}`);
+    await visit(page, `/issue/${issue.identifier}`);
     const item = page.locator('.comment', { hasText: 'Hmm' });
     await item.waitFor();
     const refused = await refuseOperation(page, 'CreateReaction', 'No reactions today');
@@ -101,7 +101,7 @@ describe('UI: reactions and replies', () => {
 
   test('the issue itself takes reactions, under its description', async () => {
     const { issue } = await issueWithComment('Issue reactions', 'unrelated');
-    await page.goto(`/issue/${issue.identifier}`);
+    await visit(page, `/issue/${issue.identifier}`);
     const bar = page.getByRole('group', { name: 'Reactions to the issue' });
     await bar.getByRole('button', { name: 'Add reaction' }).click();
     await bar.getByRole('button', { name: 'React with 🚀' }).click();
@@ -118,7 +118,7 @@ describe('UI: reactions and replies', () => {
 
   test('reply to a comment: the reply shows nested under it, saved with its parent', async () => {
     const { issue, comment } = await issueWithComment('Threads here', 'Who owns this?');
-    await page.goto(`/issue/${issue.identifier}`);
+    await visit(page, `/issue/${issue.identifier}`);
     await page.getByText('Who owns this?').waitFor();
     await page.getByRole('button', { name: /^Reply to / }).click();
     const box = page.getByRole('textbox', { name: /^Reply to / });
@@ -151,7 +151,7 @@ describe('UI: reactions and replies', () => {
         { body: `Reply ${n}`, parentId: comment.id },
         ui.t.adminToken,
       );
-    await page.goto(`/issue/${issue.identifier}`);
+    await visit(page, `/issue/${issue.identifier}`);
     const replies = page.getByRole('list', { name: /^Replies to / });
     await replies.getByText('Reply 5').waitFor();
     assert.equal(await replies.getByText('Reply 1', { exact: true }).count(), 0, 'folded');

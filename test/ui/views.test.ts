@@ -5,15 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import {
-  ADMIN_EMAIL,
-  ADMIN_PASSWORD,
-  screenshot,
-  seriousViolations,
-  signIn,
-  startUi,
-  type UiEnv,
-} from './browser.js';
+import { screenshot, seriousViolations, startUi, type UiEnv, visit } from './browser.js';
 
 let ui: UiEnv;
 let admin: Page;
@@ -30,10 +22,8 @@ before(async () => {
       201,
     );
   const m = await ui.t.userWithRole('member');
-  ({ page: admin } = await ui.newPage());
-  ({ page: member } = await ui.newPage());
-  await signIn(admin, ADMIN_EMAIL, ADMIN_PASSWORD);
-  await signIn(member, m.email, 'password-123');
+  ({ page: admin } = await ui.signedIn('/issues'));
+  ({ page: member } = await ui.signedIn('/issues', { as: m }));
 });
 after(() => ui?.close());
 
@@ -42,7 +32,7 @@ const sidebarView = (page: Page, name: string) =>
 
 describe('UI: saved views', () => {
   test('saving a filtered, grouped list as a shared view; it opens as saved for another member', async () => {
-    await admin.goto('/issues?priority=1&group=none');
+    await visit(admin, '/issues?priority=1&group=none');
     await admin.getByRole('link', { name: /Fire in the server room/ }).waitFor();
     await admin.getByRole('button', { name: 'Save view' }).click();
     const dialog = admin.getByRole('dialog', { name: 'Save view' });
@@ -91,7 +81,7 @@ describe('UI: saved views', () => {
         titles.length,
       );
     };
-    await admin.goto('/issues');
+    await visit(admin, '/issues');
     await sidebarView(admin, 'Fires').click();
     await admin.getByRole('heading', { name: 'Fires', level: 1 }).waitFor();
     await admin.getByRole('group', { name: 'Filter: Priority is Urgent' }).waitFor();
@@ -121,6 +111,7 @@ describe('UI: saved views', () => {
     assert.deepEqual(saved.display, { group: 'none' }, 'the display is kept');
 
     // Opened afresh, by the member too, the view is the saved one; the member may change the chips but not the view.
+    // A document load: views are not live, and the member's copy of this one is from before the change.
     await member.goto(`/views/${fires.id}`);
     await member.getByRole('group', { name: 'Filter: Priority is any of Urgent, Low' }).waitFor();
     await shows(member, ['Fire in the server room', 'Another fire', 'Tidy the wiki']);
@@ -136,13 +127,14 @@ describe('UI: saved views', () => {
   });
 
   test('a personal view stays its owner’s; the owner deletes it', async () => {
-    await member.goto('/issues?priority=4');
+    await visit(member, '/issues?priority=4');
     await member.getByRole('link', { name: /Tidy the wiki/ }).waitFor();
     await member.getByRole('button', { name: 'Save view' }).click();
     const dialog = member.getByRole('dialog', { name: 'Save view' });
     await dialog.getByLabel('Name').fill('Chores');
     await dialog.getByRole('button', { name: 'Save' }).click();
     await member.getByRole('heading', { name: 'Chores', level: 1 }).waitFor();
+    // A document load: the sidebar's views read afresh (they are not live), so a leak would show.
     await admin.goto('/issues');
     await sidebarView(admin, 'Fires').waitFor();
     assert.equal(await sidebarView(admin, 'Chores').count(), 0, 'a personal view is nobody else’s');

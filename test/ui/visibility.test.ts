@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { startUi, type UiEnv } from './browser.js';
+import { startUi, type UiEnv, visit } from './browser.js';
 
 const PASSWORD = 'password-123'; // what the harness gives the users it creates
 let ui: UiEnv;
@@ -22,8 +22,8 @@ before(async () => {
 });
 after(() => ui?.close());
 
-async function as(user: { email: string }) {
-  const { page } = await ui.signedIn('/', { as: { email: user.email, password: PASSWORD } });
+async function as(user: { email: string }, path: string) {
+  const { page } = await ui.signedIn(path, { as: { email: user.email, password: PASSWORD } });
   return page;
 }
 
@@ -31,16 +31,15 @@ const issueList = (page: Page) => page.getByRole('list', { name: 'Issues' });
 
 describe('UI: a private team is there only for its members', () => {
   test('a member outside it sees no trace: list, board, issue page, search', async () => {
-    const page = await as(await ui.t.userWithRole('member'));
-    await page.goto('/issues');
+    const page = await as(await ui.t.userWithRole('member'), '/issues');
     await issueList(page)
       .getByRole('link', { name: /Public roadmap/ })
       .waitFor();
     assert.equal(await page.getByText('Salary bands 2027').count(), 0);
-    await page.goto('/board');
+    await visit(page, '/board');
     await page.getByRole('link', { name: /Public roadmap/ }).waitFor();
     assert.equal(await page.getByText('Salary bands 2027').count(), 0);
-    await page.goto(`/issue/${secret.identifier}`);
+    await visit(page, `/issue/${secret.identifier}`);
     await page.getByText('Issue not found').waitFor();
     await page.keyboard.press('Control+k');
     // The menu asks the server once typing pauses; its answer is what counts.
@@ -55,8 +54,7 @@ describe('UI: a private team is there only for its members', () => {
 
   test('a member inside it finds the issue in the list and through the search menu', async () => {
     const insider = await ui.t.userWithRole('member', { teams: ['PAY'] });
-    const page = await as(insider);
-    await page.goto('/issues');
+    const page = await as(insider, '/issues');
     await issueList(page)
       .getByRole('link', { name: /Salary bands 2027/ })
       .waitFor();
@@ -66,14 +64,13 @@ describe('UI: a private team is there only for its members', () => {
   });
 
   test('a guest in no team sees no issues at all', async () => {
-    const page = await as(await ui.t.userWithRole('guest'));
-    await page.goto(`/issue/${secret.identifier}`);
-    await page.getByText('Issue not found').waitFor();
-    await page.goto('/issues');
+    const page = await as(await ui.t.userWithRole('guest'), '/issues');
     await page.getByRole('navigation', { name: 'Main' }).waitFor();
     // Give the list time to load, then check that nothing of either team is there.
     await page.waitForLoadState('networkidle');
     assert.equal(await page.getByText('Public roadmap').count(), 0);
     assert.equal(await page.getByText('Salary bands 2027').count(), 0);
+    await visit(page, `/issue/${secret.identifier}`);
+    await page.getByText('Issue not found').waitFor();
   });
 });
