@@ -53,8 +53,12 @@ async function eventually<T>(read: () => Promise<T>, expected: T) {
   assert.deepEqual(last, expected);
 }
 
+/**
+ * A document load, not visit(): the issue was written through the API just before, and the change
+ * stream's refetch, arriving after an in-app navigation, re-initialised the editor under the typing.
+ */
 async function openDescription(identifier: string): Promise<Locator> {
-  await visit(page, `/issue/${identifier}`);
+  await page.goto(`/issue/${identifier}`);
   await page.getByRole('button', { name: 'Edit description' }).click();
   const box = page.getByRole('textbox', { name: 'Description' });
   await box.waitFor();
@@ -103,7 +107,7 @@ describe('UI: the rich editor', () => {
 
   test('Mod-B makes bold, stored as **; Markdown typed turns into formatting as it is typed', async () => {
     const issue = await newIssue('Loud words');
-    await visit(page, `/issue/${issue.identifier}`);
+    await page.goto(`/issue/${issue.identifier}`);
     const box = page.getByRole('textbox', { name: 'Add a comment' });
     await box.click();
     await box.pressSequentially('say ');
@@ -120,7 +124,7 @@ describe('UI: the rich editor', () => {
 
   test('an @-mention is a chip in the editor and stored as @name', async () => {
     const issue = await newIssue('Ask around');
-    await visit(page, `/issue/${issue.identifier}`);
+    await page.goto(`/issue/${issue.identifier}`);
     const box = page.getByRole('textbox', { name: 'Add a comment' });
     await box.click();
     await box.pressSequentially('Thanks @car');
@@ -175,7 +179,7 @@ describe('UI: the rich editor', () => {
 
   test('Markdown pasted as plain text arrives formatted and is stored as it was', async () => {
     const issue = await newIssue('Pasted notes');
-    await visit(page, `/issue/${issue.identifier}`);
+    await page.goto(`/issue/${issue.identifier}`);
     const box = page.getByRole('textbox', { name: 'Add a comment' });
     await box.click();
     const notes = '## Steps\n\n- [ ] open the **gate**\n- [x] oil it';
