@@ -142,7 +142,8 @@ describe('UI: git hosts', () => {
 
     // Remove one.
     await conn.getByRole('button', { name: 'Remove acme/added' }).click();
-    await conn.getByRole('cell', { name: /acme\/added/ }).waitFor({ state: 'detached' });
+    // The row's first cell (its "Remove" cell names the repository too).
+    await conn.getByRole('cell', { name: /^acme\/added → / }).waitFor({ state: 'detached' });
     await waitFor(async () => (await connectionOf()).repositories.length === 1);
 
     // Replace the webhook secret: shown once, and from then on only it is accepted.
