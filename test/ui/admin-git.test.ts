@@ -67,8 +67,12 @@ describe('UI: git hosts', () => {
 
     await page.getByRole('button', { name: 'Back-links for Our GitHub: on' }).click();
     await page.getByRole('button', { name: 'Back-links for Our GitHub: off' }).waitFor();
-    const after = await ui.t.get('/api/admin/git/connections', ui.t.adminToken);
-    assert.equal(after.body.connections[0].backlinks, false);
+    // The button turns at once (optimistic); the server's copy follows its write.
+    await waitFor(
+      async () =>
+        (await ui.t.get('/api/admin/git/connections', ui.t.adminToken)).body.connections[0].backlinks ===
+        false,
+    );
   });
 
   test('an admin connects a GitHub App: a bad key is refused at its field, and the key is never shown back', async () => {
