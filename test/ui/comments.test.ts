@@ -27,13 +27,10 @@ async function savedBodies(issueId: string): Promise<string[]> {
   return (res.body.comments as { body: string }[]).map((c) => c.body);
 }
 
-// The tests that type into an editor open the issue with a document load, not visit(): the issue
-// was written through the API just before, and the change stream's refetch, arriving after an in-app
-// navigation, re-initialised the comment editor under the typing.
 describe('UI: comments', () => {
   test('a new comment shows before the server answers, then stays once saved', async () => {
     const issue = await newIssue('Optimistic talk');
-    await page.goto(`/issue/${issue.identifier}`);
+    await visit(page, `/issue/${issue.identifier}`);
     const box = page.getByLabel('Add a comment');
     await box.waitFor();
     const held = await holdOperation(page, 'AddComment');
@@ -52,7 +49,7 @@ describe('UI: comments', () => {
 
   test('a refused comment goes away, its text back in the box and the reason beside it', async () => {
     const issue = await newIssue('Refused talk');
-    await page.goto(`/issue/${issue.identifier}`);
+    await visit(page, `/issue/${issue.identifier}`);
     const box = page.getByLabel('Add a comment');
     await box.waitFor();
     const refused = await refuseOperation(page, 'AddComment', 'No comments today');
@@ -71,7 +68,7 @@ describe('UI: comments', () => {
       (await ui.t.post(`/api/issues/${issue.id}/comments`, { body: 'First words' }, ui.t.adminToken)).status,
       201,
     );
-    await page.goto(`/issue/${issue.identifier}`);
+    await visit(page, `/issue/${issue.identifier}`);
     const item = page.locator('.comment').first();
     await item.getByText('First words').waitFor();
 

@@ -53,12 +53,9 @@ async function eventually<T>(read: () => Promise<T>, expected: T) {
   assert.deepEqual(last, expected);
 }
 
-/**
- * A document load, not visit(): the issue was written through the API just before, and the change
- * stream's refetch, arriving after an in-app navigation, re-initialised the editor under the typing.
- */
+/** Opens the issue in the app (no document load) and its description editor. */
 async function openDescription(identifier: string): Promise<Locator> {
-  await page.goto(`/issue/${identifier}`);
+  await visit(page, `/issue/${identifier}`);
   await page.getByRole('button', { name: 'Edit description' }).click();
   const box = page.getByRole('textbox', { name: 'Description' });
   await box.waitFor();
@@ -107,7 +104,7 @@ describe('UI: the rich editor', () => {
 
   test('Mod-B makes bold, stored as **; Markdown typed turns into formatting as it is typed', async () => {
     const issue = await newIssue('Loud words');
-    await page.goto(`/issue/${issue.identifier}`);
+    await visit(page, `/issue/${issue.identifier}`);
     const box = page.getByRole('textbox', { name: 'Add a comment' });
     await box.click();
     await box.pressSequentially('say ');
@@ -124,7 +121,7 @@ describe('UI: the rich editor', () => {
 
   test('an @-mention is a chip in the editor and stored as @name', async () => {
     const issue = await newIssue('Ask around');
-    await page.goto(`/issue/${issue.identifier}`);
+    await visit(page, `/issue/${issue.identifier}`);
     const box = page.getByRole('textbox', { name: 'Add a comment' });
     await box.click();
     await box.pressSequentially('Thanks @car');
@@ -179,7 +176,7 @@ describe('UI: the rich editor', () => {
 
   test('Markdown pasted as plain text arrives formatted and is stored as it was', async () => {
     const issue = await newIssue('Pasted notes');
-    await page.goto(`/issue/${issue.identifier}`);
+    await visit(page, `/issue/${issue.identifier}`);
     const box = page.getByRole('textbox', { name: 'Add a comment' });
     await box.click();
     const notes = '## Steps\n\n- [ ] open the **gate**\n- [x] oil it';
@@ -209,6 +206,36 @@ describe('UI: the rich editor', () => {
     await box2.pressSequentially('select 1;');
     await page.keyboard.press('ControlOrMeta+Enter');
     await eventually(() => description(typed.id), '```sql\nselect 1;\n```');
+  });
+
+  test('typing goes on through live updates of the issue and of the reference data', async () => {
+    const issue = await newIssue('Moving target', 'start');
+    const box = await openDescription(issue.identifier);
+    await page.keyboard.press('ControlOrMeta+End');
+    const words = ' the quick brown fox jumps over the lazy dog and keeps on running';
+    // Others change the issue and the workspace while the keys go in: each change reaches this
+    // page through the change stream and refetches what the page shows around the editor.
+    const others = (async () => {
+      for (let i = 1; i <= 3; i++) {
+        await new Promise((r) => setTimeout(r, 150));
+        const title = await ui.t.patch(`/api/issues/${issue.id}`, { title: `Moving target ${i}` }, ui.t.adminToken);
+        assert.equal(title.status, 200, JSON.stringify(title.body));
+        const comment = await ui.t.post(`/api/issues/${issue.id}/comments`, { body: `note ${i}` }, ui.t.adminToken);
+        assert.equal(comment.status, 201, JSON.stringify(comment.body));
+        const label = await ui.t.post('/api/labels', { name: `moving-${i}`, color: '#aa3344' }, ui.t.adminToken);
+        assert.equal(label.status, 201, JSON.stringify(label.body));
+      }
+    })();
+    await Promise.all([box.pressSequentially(words, { delay: 25 }), others]);
+    // The page has shown the last change while the editor stayed open.
+    await page.waitForFunction(
+      () => (document.getElementById('issue-title') as HTMLInputElement | null)?.value === 'Moving target 3',
+    );
+    await page.locator('.comment', { hasText: 'note 3' }).waitFor();
+    await box.pressSequentially(' home');
+    assert.equal(await box.textContent(), `start${words} home`);
+    await page.keyboard.press('ControlOrMeta+Enter');
+    await eventually(() => description(issue.id), `start${words} home`);
   });
 
   test('Escape leaves the editor; in the New issue dialog a second Escape closes it', async () => {

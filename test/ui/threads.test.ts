@@ -118,9 +118,7 @@ describe('UI: reactions and replies', () => {
 
   test('reply to a comment: the reply shows nested under it, saved with its parent', async () => {
     const { issue, comment } = await issueWithComment('Threads here', 'Who owns this?');
-    // A document load: the reply is typed into an editor, which the change stream's refetch after an
-    // in-app navigation (the issue was written through the API just now) may re-initialise.
-    await page.goto(`/issue/${issue.identifier}`);
+    await visit(page, `/issue/${issue.identifier}`);
     await page.getByText('Who owns this?').waitFor();
     await page.getByRole('button', { name: /^Reply to / }).click();
     const box = page.getByRole('textbox', { name: /^Reply to / });

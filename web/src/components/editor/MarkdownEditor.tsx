@@ -82,20 +82,30 @@ export default function MarkdownEditor({
     ],
     [store, context, placeholder],
   );
-  const editor = useEditor({
-    extensions,
-    content: markdownToDoc(markdown, value),
-    // Its <style> element would break the CSP (style-src 'self'); editor.css has what it holds.
-    injectCSS: false,
-    autofocus: autoFocus ? 'end' : false,
-    editorProps: {
+  // Options that keep their identity from render to render. useEditor compares them on every
+  // render and, when one differs, sets them on the live editor, which puts the view's state back
+  // into the DOM: a new `content` object or `editorProps` each time did that on every keystroke
+  // and on every refetch around the editor, and could move the caret under the typing.
+  const [content] = useState(() => markdownToDoc(markdown, value));
+  const [autofocus] = useState<'end' | false>(autoFocus ? 'end' : false);
+  const editorProps = useMemo(
+    () => ({
       attributes: {
         role: 'textbox',
         'aria-multiline': 'true',
         'aria-labelledby': `${id}-label`,
         class: 'md-editor-text markdown',
       },
-    },
+    }),
+    [id],
+  );
+  const editor = useEditor({
+    extensions,
+    content,
+    // Its <style> element would break the CSP (style-src 'self'); editor.css has what it holds.
+    injectCSS: false,
+    autofocus,
+    editorProps,
     onCreate: () => setMounted(true),
     onDestroy: () => setMounted(false),
     onUpdate: ({ editor: e }) => {
