@@ -29,7 +29,7 @@ import type { IssueFilter, PaginationOrderBy } from '../gql/graphql';
 import { shortDate } from '../lib/dates';
 import { pageHoldsKeyboard } from '../lib/focus';
 import { compare, groupIssues, serverGroups } from '../lib/grouping';
-import { readIssueListsAhead, useBlockedIds, useIssueLists } from '../lib/issue-pages';
+import { groupFirstPage, readIssueListsAhead, useBlockedIds, useIssueLists } from '../lib/issue-pages';
 import { type Issue, toIssueFilter } from '../lib/issues';
 import { pressed, useShortcuts } from '../lib/keys';
 import { isDone, type Ref, type State, useCycles, useProjects, useRefData } from '../lib/ref';
@@ -145,9 +145,14 @@ export function IssueList({
     if (!ref.data || wanted === settled) return;
     const f = filterOf(wanted);
     const ahead = serverGroups(by, f, ref.data, wanted.team);
-    readIssueListsAhead(ahead ? ahead.map((g) => g.filter) : [f], orderBy);
+    readIssueListsAhead(ahead ? ahead.map((g) => g.filter) : [f], orderBy, groupFirstPage);
   }, [wanted]);
-  const lists = useIssueLists(groups ? groups.map((g) => g.filter) : [filter], orderBy, Boolean(ref.data));
+  const lists = useIssueLists(
+    groups ? groups.map((g) => g.filter) : [filter],
+    orderBy,
+    Boolean(ref.data),
+    groupFirstPage,
+  );
   const blocked = useBlockedIds(filter, Boolean(ref.data)).data?.blocked;
   const { datas, loaded, error } = lists;
   const shown = shownProperties(view);
