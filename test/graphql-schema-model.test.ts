@@ -65,6 +65,9 @@ describe('a served workspace', () => {
     dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'trackway-model-'));
     t = await startTestApp({
       dataDir,
+      // Documents two levels deep over every held field check shapes, not costs (graphql-limits and
+      // search-cost test the budgets); under a loaded CI one spent the tests' 60 s of statement time.
+      dbTimePerRequestMs: 600_000,
       graphqlRequestsPerHour: 1e6,
       graphqlComplexityPerHour: 1e12,
       sessionRequestsPerHour: 1e6,
