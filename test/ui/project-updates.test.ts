@@ -37,7 +37,15 @@ describe('UI: project updates', () => {
     await visit(page, `/projects/${project.id}`);
     const updates = page.getByRole('region', { name: 'Updates' });
     await updates.getByText('No updates yet.').waitFor();
-    await updates.getByLabel('Write an update').fill('Vendor is late; **launch may slip**.');
+    // The rich editor: its formatting keys, stored as Markdown.
+    const box = updates.getByRole('textbox', { name: 'Write an update' });
+    await box.click();
+    await box.pressSequentially('Vendor is late; ');
+    await page.keyboard.press('ControlOrMeta+b');
+    await box.pressSequentially('launch may slip');
+    await page.keyboard.press('ControlOrMeta+b');
+    await box.pressSequentially('.');
+    await box.locator('strong', { hasText: 'launch may slip' }).waitFor();
     await updates.getByRole('radio', { name: 'At risk' }).check();
     await updates.getByRole('button', { name: 'Post update' }).click();
 
@@ -65,7 +73,7 @@ describe('UI: project updates', () => {
     const project = await newProject('Slow project');
     await visit(page, `/projects/${project.id}`);
     const updates = page.getByRole('region', { name: 'Updates' });
-    const box = updates.getByLabel('Write an update');
+    const box = updates.getByRole('textbox', { name: 'Write an update' });
     await box.waitFor();
 
     const held = await holdRest(page, `/api/projects/${project.id}/updates`);
@@ -81,7 +89,7 @@ describe('UI: project updates', () => {
     await box.fill('Never kept');
     await updates.getByRole('button', { name: 'Post update' }).click();
     await updates.getByRole('alert').filter({ hasText: 'Not today' }).waitFor();
-    assert.equal(await box.inputValue(), 'Never kept');
+    await page.waitForFunction((el) => el.textContent === 'Never kept', await box.elementHandle());
     assert.equal(await updates.locator('.project-update', { hasText: 'Never kept' }).count(), 0);
     await refused.stop();
     assert.deepEqual(

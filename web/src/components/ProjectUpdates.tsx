@@ -1,5 +1,5 @@
-// A project's updates: write one with its health (on track, at risk, off
-// track), and the past ones, newest first, with their author, time and a
+// A project's updates: write one (in the rich editor, stored as Markdown) with
+// its health (on track, at risk, off track), and the past ones, newest first, with their author, time and a
 // health badge. Posting shows the update at once (put back if refused); the
 // project's health follows its newest update on the server, so the project's
 // page and the Projects list read again after.
@@ -10,8 +10,9 @@ import { ok, type RestData, rest } from '../lib/api';
 import { Markdown } from '../lib/markdown';
 import { keys } from '../lib/query-keys';
 import { HEALTH } from '../pages/Projects';
+import { MarkdownField } from './MarkdownField';
 import { RelativeTime } from './RelativeTime';
-import { Button, ErrorMessage, Loading, TextArea } from './ui';
+import { Button, ErrorMessage, Loading } from './ui';
 
 type Update = RestData<'get', '/api/projects/{id}/updates'>['projectUpdates'][number];
 type Health = Update['health'];
@@ -82,8 +83,8 @@ export function ProjectUpdates({
     },
   );
 
-  function send(e: FormEvent) {
-    e.preventDefault();
+  function send(e?: FormEvent) {
+    e?.preventDefault();
     if (!body.trim()) return;
     const input = { body, health: pick };
     setBody('');
@@ -96,12 +97,13 @@ export function ProjectUpdates({
       <h2 id="updates-h">Updates</h2>
       {canWrite && (
         <form className="update-form" onSubmit={send}>
-          <TextArea
+          <MarkdownField
             label="Write an update"
             value={body}
             rows={3}
-            placeholder="How is the project going? (Markdown)"
-            onChange={(e) => setBody(e.target.value)}
+            placeholder="How is the project going? (/ for blocks, @ to mention)"
+            onText={setBody}
+            onSubmit={() => send()}
           />
           <fieldset className="health-choice">
             <legend>Health</legend>
