@@ -32,6 +32,8 @@ const RUNS = Number(process.env['BENCH_UI_RUNS'] ?? 5);
 const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium-headless-shell';
 const TARGETS = { firstRowsMs: 500, filterMs: 200, longTasks: 0 };
 const serverUrl = process.env['DATABASE_URL'];
+/** BENCH_UI_WATERFALL=1: after each load, what the page fetched and when (Resource Timing), to see what the first rows wait for. */
+const WATERFALL = process.env['BENCH_UI_WATERFALL'] === '1';
 const log = (line: string) => console.log(line);
 
 if (!fs.existsSync(path.join(root, 'web/dist/index.html')))
@@ -64,6 +66,23 @@ const armFilterProbe = (page: Page, total: number) =>
     }).observe(count, { childList: true, subtree: true, characterData: true }));
     window.__filterMs = Promise.all([key, shown]).then(([k, s]) => s - k);
   })()`);
+
+/** The load's requests as start-end ms from navigation, and the first row, in the page's clock. */
+async function waterfall(page: Page): Promise<string> {
+  const lines = (await page.evaluate(`[
+    ...performance.getEntriesByType('navigation').map((e) => ['document', 0, e.responseEnd, e.domContentLoadedEventEnd]),
+    ...performance.getEntriesByType('resource')
+      .filter((e) => e.startTime < window.__firstRow + 500)
+      .map((e) => [new URL(e.name).pathname, e.startTime, e.responseEnd]),
+    ['first row', window.__firstRow, window.__firstRow],
+  ]`)) as [string, number, number, number?][];
+  return lines
+    .map(
+      ([what, from, to, more]) =>
+        `  ${Math.round(from).toString().padStart(5)}-${Math.round(to).toString().padEnd(5)} ${what}${more ? ` (DOM ready ${Math.round(more)})` : ''}`,
+    )
+    .join('\n');
+}
 
 /** `step`, or an error naming it with a screenshot of the page after 60 s. */
 async function withinOrShot<T>(page: Page, step: Promise<T>, what: string): Promise<T> {
@@ -136,6 +155,13 @@ async function main() {
         await page.getByRole('button', { name: 'Sign in' }).click();
         await page.locator('main#main').waitFor();
         await context.addInitScript(PROBE);
+        const asked: string[] = [];
+        if (WATERFALL)
+          page.on('request', (r) => {
+            const body = r.postDataJSON() as { query?: string } | null;
+            const op = /^\s*(?:query|mutation)\s+(\w+)/.exec(body?.query ?? '')?.[1];
+            if (r.url().includes('/graphql')) asked.push(op ?? '?');
+          });
         await page.goto('/issues');
         // The list's total, once its counts are in (the admin's list leaves out what lists hide: archived).
         const totalText = page.getByText(/^\d+ issues$/).first();
@@ -146,6 +172,7 @@ async function main() {
         });
         const listed = Number((await totalText.textContent())?.split(' ')[0]);
         firstRows.push((await page.evaluate('window.__firstRow')) as number);
+        if (WATERFALL) log(`${await waterfall(page)}\n  GraphQL in the order asked: ${asked.join(', ')}`);
 
         // Scrolling as a fast wheel does, collecting the long tasks it causes.
         const scroll = (await withinOrShot(

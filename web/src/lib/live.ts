@@ -143,9 +143,17 @@ class LiveStream {
   }
 }
 
-/** Reads again what the page shows, once no write is on its way: a read then would put back what an optimistic edit just changed. */
-function refetchWhenIdle() {
-  if (queryClient.isMutating() > 0) setTimeout(refetchWhenIdle, 100);
+/** Within this, the reads of the first screen finish before the refetch at `ready` starts. */
+const FIRST_READS_MS = 3000;
+
+/**
+ * Reads again what the page shows, once no write is on its way (a read then would put back what
+ * an optimistic edit just changed) and the first screen's own reads are done (they would share
+ * the server with it: at 10,000 issues the refetch landed in the middle of the list's first pages).
+ */
+function refetchWhenIdle(waited = 0) {
+  const reading = queryClient.isFetching() > 0 && waited < FIRST_READS_MS;
+  if (queryClient.isMutating() > 0 || reading) setTimeout(() => refetchWhenIdle(waited + 100), 100);
   else {
     // Marked on the page once read again, so a browser test can start after it, not race it.
     void queryClient.invalidateQueries().finally(() => {

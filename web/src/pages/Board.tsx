@@ -51,7 +51,8 @@ export function BoardPage({ view, setView }: ViewProps) {
     [team, filter],
   );
   const lists = useIssueLists(columnFilters, orderBy, Boolean(team));
-  const blocked = useBlockedIds(filter, Boolean(team)).data?.blocked;
+  // Markers on cards: read once the cards are, not beside them.
+  const blocked = useBlockedIds(filter, Boolean(team) && lists.loaded).data?.blocked;
   const { datas, loaded, error: listError } = lists;
 
   const columns = useMemo(() => {

@@ -153,7 +153,8 @@ export function IssueList({
     Boolean(ref.data),
     groupFirstPage,
   );
-  const blocked = useBlockedIds(filter, Boolean(ref.data)).data?.blocked;
+  // Markers on rows: read once the rows are, not beside them.
+  const blocked = useBlockedIds(filter, Boolean(ref.data) && lists.loaded).data?.blocked;
   const { datas, loaded, error } = lists;
   const shown = shownProperties(view);
   const projects = useProjects(flag('projects') && (by === 'project' || shown.has('project'))).data;
