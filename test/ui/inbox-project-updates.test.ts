@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { startUi, type UiEnv, visit } from './browser.js';
+import { screenshot, startUi, type UiEnv, visit } from './browser.js';
 
 let ui: UiEnv;
 let dana: { id: string; token: string; email: string };
@@ -76,6 +76,7 @@ describe('UI: a project update in the inbox', () => {
     await pane.locator('.markdown strong', { hasText: 'deck' }).waitFor();
     await pane.getByText('the cables wait for steel').waitFor();
     assert.equal(await pane.locator('.health.atRisk').count(), 1, 'its health');
+    await screenshot(page, 'inbox-project-update');
     const open = pane.getByRole('link', { name: 'Open project' });
     assert.match((await open.getAttribute('href')) ?? '', new RegExp(`/projects/${projectId}#update-`));
 
