@@ -81,6 +81,15 @@ const REST_ONLY: Record<string, Record<string, string>> = {
     deletedAt: 'the third-party Comment has no deletion time (a deleted comment reads as its stub)',
   },
   relation: { creatorId: 'the third-party IssueRelation has no creator' },
+  // The world's notifications are about issues (IssueNotification); a project's is a ProjectNotification,
+  // whose projectId, project, projectUpdateId and projectUpdate test/notifications-project-updates.test.ts compares.
+  notification: {
+    projectId: 'on ProjectNotification, not IssueNotification (null on an issue’s notification)',
+    project: 'on ProjectNotification, not IssueNotification (null on an issue’s notification)',
+    projectUpdateId: 'on ProjectNotification, not IssueNotification (null on an issue’s notification)',
+    projectUpdate:
+      'on ProjectNotification, not IssueNotification; bodyPreview is the inbox row’s, REST’s alone',
+  },
   milestone: { creatorId: 'the third-party ProjectMilestone has no creator' },
   view: { display: 'the web UI display settings; the third-party CustomView holds other view preferences' },
   webhook: {

@@ -33,6 +33,7 @@ before(async () => {
   world = await buildWorld(t);
   actors = await worldActors(t, world);
   await addHistory();
+  await addProjectNotifications();
   for (const body of [
     {
       url: 'http://127.0.0.1:9/a',
@@ -47,6 +48,25 @@ before(async () => {
     webhooks.push(res.body.webhook.id);
   }
 });
+
+/**
+ * ProjectNotifications beside the world's issue ones: every role a member of
+ * the shared project (ENG and PRV) and of PUB's, then an update on each by the
+ * admin; only who sees each project hears of it.
+ */
+async function addProjectNotifications() {
+  const members = [world.userIds.insider, world.userIds.outsider, world.userIds.guest];
+  for (const project of [world.ids['sharedProject'], world.ids['PUBproject']]) {
+    const set = await t.patch(`/api/projects/${project}`, { memberIds: members }, t.adminToken);
+    assert.equal(set.status, 200, JSON.stringify(set.body));
+    const update = await t.post(
+      `/api/projects/${project}/updates`,
+      { body: 'Compiled **update**', health: 'offTrack' },
+      t.adminToken,
+    );
+    assert.equal(update.status, 201, JSON.stringify(update.body));
+  }
+}
 
 /**
  * History entries beside the world's one, on issues each role sees or not,
@@ -326,7 +346,7 @@ const ATTACHMENT = pick([
   'creator { id name }',
   '__typename',
 ]);
-/** Notification fields, and those of its one kind here, IssueNotification, through a fragment. */
+/** Notification fields, and those of each of its kinds here, IssueNotification and ProjectNotification, through fragments. */
 const NOTIFICATION = fc
   .tuple(
     pick([
@@ -365,8 +385,27 @@ const NOTIFICATION = fc
         '__typename',
       ]),
     ),
+    fc.option(
+      pick([
+        'id',
+        'title',
+        'projectId',
+        'projectUpdateId',
+        'projectUpdateHealth',
+        'project { id name }',
+        'projectUpdate { id body health user { id } }',
+        '__typename',
+        // Not held on this kind: their empty values.
+        'commentId',
+        'issueStatusType',
+      ]),
+    ),
   )
-  .map(([f, own]) => [...f, ...(own ? [`... on IssueNotification { ${own.join(' ')} }`] : [])]);
+  .map(([f, issueOwn, projectOwn]) => [
+    ...f,
+    ...(issueOwn ? [`... on IssueNotification { ${issueOwn.join(' ')} }`] : []),
+    ...(projectOwn ? [`... on ProjectNotification { ${projectOwn.join(' ')} }`] : []),
+  ]);
 
 const listArgs = (max: number, extra: Record<string, fc.Arbitrary<unknown>> = {}) =>
   fc

@@ -256,7 +256,16 @@ describe('changing', () => {
     );
     assert.equal(noEntity.body.errors[0].extensions.type, 'invalid input');
     assert.equal(noEntity.body.errors[0].extensions.statusCode, 400);
-    await assert.rejects(bob.client.notificationArchiveAll({ projectId: n.id }), /must name a notification/);
+    // Initiatives send no notifications; a project the caller does not see (here: none) is not found.
+    await assert.rejects(
+      bob.client.notificationArchiveAll({ initiativeId: n.id }),
+      /must name a notification/,
+    );
+    await assert.rejects(bob.client.notificationArchiveAll({ projectId: n.id }), /Project not found/);
+    await assert.rejects(
+      bob.client.notificationArchiveAll({ projectUpdateId: n.id }),
+      /Project update not found/,
+    );
     await assert.rejects(bob.client.notifications({ first: 1000 }), /first/);
     await assert.rejects(bob.client.notifications({ after: 'not-a-cursor' }), /after/);
     await assert.rejects(

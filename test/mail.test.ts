@@ -1,8 +1,9 @@
 // The mail queue and worker against a real SMTP server in this process:
 // refusals are retried, a lapsed lease is sent by another worker, a crash
 // after the accept sends again with the same Message-ID (at least once),
-// notification digests batch per user, drop what the reader may no longer
-// see, and carry a working one-click unsubscribe (RFC 8058).
+// notification digests batch per user (a new project update's line among
+// them), drop what the reader may no longer see, and carry a working
+// one-click unsubscribe (RFC 8058).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { enqueueNotificationMail } from '../src/modules/mail/digest.js';
@@ -239,6 +240,71 @@ describe('notification digests', () => {
     assert.ok((mail.text ?? '').includes(`/issue/${created.body.issue.identifier}`), 'the issue link');
     // The admin who assigned it gets nothing about their own change.
     assert.equal(messagesFor(ADMIN_EMAIL).length, 0);
+  });
+
+  test('a new project update (through the REST API) reaches a member of the project as "New project update" with its name and page', async () => {
+    const member = await t.userWithRole('member', { teams: ['ENG'] });
+    const project = await t.post(
+      '/api/projects',
+      { name: 'Mailed plan', teamIds: ['ENG'], memberIds: [member.user.id] },
+      t.adminToken,
+    );
+    assert.equal(project.status, 201, JSON.stringify(project.body));
+    const id = project.body.project.id as string;
+    const update = await t.post(
+      `/api/projects/${id}/updates`,
+      { body: 'On track', health: 'onTrack' },
+      t.adminToken,
+    );
+    assert.equal(update.status, 201, JSON.stringify(update.body));
+    const deadline = Date.now() + WAIT_MS;
+    while (messagesFor(member.email).length < 1) {
+      assert.ok(Date.now() < deadline, 'the digest arrived');
+      await sleep(20);
+    }
+    const mail = messagesFor(member.email)[0]!;
+    assert.equal(mail.subject, '[Trackway] New project update');
+    const lines = (mail.text ?? '').split(/\r?\n/);
+    assert.ok(lines.includes('New project update'), mail.text);
+    assert.ok(lines.includes('  Mailed plan'), mail.text);
+    assert.ok(lines.includes(`  http://trackway.test/projects/${id}`), mail.text);
+    // The admin who wrote it gets nothing about their own update.
+    assert.equal(messagesFor(ADMIN_EMAIL).length, 0);
+  });
+
+  test('a digest line about a project the reader can no longer see is not sent', async () => {
+    const member = await t.userWithRole('member', { teams: ['ENG'] });
+    const vault = await t.post('/api/teams', { name: 'Mail vault', key: 'MVT', private: true }, t.adminToken);
+    assert.equal(vault.status, 201, JSON.stringify(vault.body));
+    const project = await t.post('/api/projects', { name: 'Soon hidden', teamIds: ['ENG'] }, t.adminToken);
+    assert.equal(project.status, 201, JSON.stringify(project.body));
+    const id = project.body.project.id as string;
+    // Queued and held out of any digest in one transaction, as notify() does.
+    const queued = await t.ctx.db.transaction().execute(async (trx) => {
+      const done = await enqueueNotificationMail(t.ctx, trx, {
+        userId: member.user.id,
+        issueId: null,
+        projectId: id,
+        kind: 'projectUpdateCreated',
+        text: 'New project update',
+        actorId: null,
+      });
+      await trx
+        .updateTable('mail_notification_items')
+        .set({ created_at: new Date(Date.now() + 3_600_000) })
+        .where('user_id', '=', member.user.id)
+        .execute();
+      return done;
+    });
+    assert.equal(queued, true);
+    // The project moves to a private team the member is not in before the window closes.
+    const moved = await t.patch(`/api/projects/${id}`, { teamIds: ['MVT'] }, t.adminToken);
+    assert.equal(moved.status, 200, JSON.stringify(moved.body));
+    await release(member.user.id);
+    const r = await settledFor(member.user.id);
+    assert.equal(r.status, 'dropped');
+    assert.match(r.last_error ?? '', /may still see/);
+    assert.equal(messagesFor(member.email).length, 0);
   });
 
   test('issue 24, finding 8: a title stored with line breaks (before titles were checked) is one line in the digest', async () => {

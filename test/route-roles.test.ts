@@ -59,6 +59,7 @@ const GUEST_WRITES: Record<string, string> = {
   'PATCH /api/notifications/:id': 'their own inbox',
   'POST /api/notifications/read-all': 'their own inbox',
   'PATCH /api/issues/:id/notifications': 'their own inbox (the notifications about an issue they see)',
+  'PATCH /api/projects/:id/notifications': 'their own inbox (the notifications about a project they see)',
   'PUT /api/issues/:id/subscription': 'their own subscription to an issue they see',
   'DELETE /api/issues/:id/subscription': 'their own subscription to an issue they see',
   'POST /graphql': 'each mutation checks its policy (guests get FORBIDDEN there)',

@@ -33,12 +33,14 @@ import { isUuid } from '../platform/ids.js';
 import { searchQuery } from '../platform/list/search.js';
 import {
   answerJson,
+  fieldsOnly,
   idCondition,
   type ListArgs,
   listJson,
   NotPlannable,
   oneJson,
   onlyIf,
+  type RowSelection,
   rootJson,
   type Selection,
   type State,
@@ -164,13 +166,31 @@ const ROOT_ONES: Record<string, RootOne> = {
 /**
  * The object type an entity's rows are answered as where the schema names
  * `named`: the type itself, or the entity's type where `named` is an
- * interface it implements (Notification: every row is an IssueNotification).
+ * interface it implements.
  */
 function rowType(doc: Doc, named: GraphQLNamedType, entity: Entity): GraphQLObjectType {
   if (isObjectType(named) && named.name === entity.name) return named;
   const own = doc.schema.getType(entity.name);
   if (isInterfaceType(named) && isObjectType(own) && doc.schema.isSubType(named, own)) return own;
   return give_up(`${named.name} is no ${entity.name}`);
+}
+
+/**
+ * What is asked of each row of `entity` where the schema names `named`: the
+ * fields of its type; for an entity of several kinds (a Notification: an
+ * IssueNotification or a ProjectNotification), the fields asked of each kind,
+ * collected for that kind's type as graphql-js does for a row of it.
+ */
+function rowSelections(doc: Doc, named: GraphQLNamedType, entity: Entity, nodes: FieldNode[]): RowSelection {
+  if (!entity.kinds) return objectSelections(doc, rowType(doc, named, entity), entity, nodes);
+  if (!isInterfaceType(named) || named.name !== entity.name) return give_up(`${named.name} of one kind`);
+  const byKind: Record<string, Selection[]> = {};
+  for (const kind of entity.kinds) {
+    const type = doc.schema.getType(kind.name);
+    if (!isObjectType(type) || !doc.schema.isSubType(named, type)) return give_up(`${kind.name}`);
+    byKind[kind.name] = objectSelections(doc, type, entity, nodes);
+  }
+  return { byKind };
 }
 
 /** Fields by response key, in the order graphql-js executes them. */
@@ -256,11 +276,7 @@ function objectSelections(
     const target = field.to();
     if (field.kind === 'one' || 'plain' in field) {
       if (def.args.length) give_up(`${type.name}.${name} takes arguments`);
-      out.push({
-        key,
-        field: name,
-        select: objectSelections(doc, rowType(doc, named, target), target, fieldNodes),
-      });
+      out.push({ key, field: name, select: rowSelections(doc, named, target, fieldNodes) });
     } else {
       const args = getArgumentValues(def, fieldNodes[0]!, doc.variables) as ListArgs;
       out.push({ key, field: name, args, select: connectionSelections(doc, named, target, fieldNodes) });
@@ -279,13 +295,12 @@ function connectionSelections(
 ): Selection[] {
   const nodesType = getNamedType(type.getFields().nodes?.type);
   if (!nodesType) return give_up(type.name);
-  const nodeType = rowType(doc, nodesType, entity);
   const out: Selection[] = [];
   for (const [key, fieldNodes] of collectFields(doc, type, subSets(nodes))) {
     const name = fieldNodes[0]!.name.value;
     if (name === '__typename') out.push({ key, constant: type.name });
     else if (name === 'nodes')
-      out.push({ key, field: name, select: objectSelections(doc, nodeType, entity, fieldNodes) });
+      out.push({ key, field: name, select: rowSelections(doc, nodesType, entity, fieldNodes) });
     else if (name === 'pageInfo')
       out.push({
         key,
@@ -306,7 +321,7 @@ function connectionSelections(
         if (f === '__typename') edge.push({ key: k, constant: edgeType.name });
         else if (f === 'cursor') edge.push({ key: k, field: f });
         else if (f === 'node')
-          edge.push({ key: k, field: f, select: objectSelections(doc, nodeType, entity, n) });
+          edge.push({ key: k, field: f, select: rowSelections(doc, nodesType, entity, n) });
         else give_up(`${edgeType.name}.${f}`);
       }
       out.push({ key, field: name, select: edge });
@@ -336,7 +351,7 @@ type Root = {
   key: string;
   entity: Entity;
   args: ListArgs;
-  select: Selection[];
+  select: RowSelection;
   one?: RootOne;
   feature?: FlagKey | undefined;
   /** searchIssues: the issues list under the search's conditions, with its total. */
@@ -360,7 +375,7 @@ function emptySearch(select: Selection[]): Sql {
         return [
           s.key,
           object(
-            (s.select ?? []).map((p): [string, Sql] => [
+            fieldsOnly(s.select).map((p): [string, Sql] => [
               p.key,
               constant('constant' in p ? p.constant : EMPTY_PAGE[p.field]),
             ]),
@@ -380,12 +395,13 @@ function emptySearch(select: Selection[]): Sql {
 function searchJson(root: Root, c: ReadContext): (st: State) => Sql {
   const args = root.args as SearchArgs;
   const query = searchQuery(String(args.term ?? ''));
-  if (!query) return () => emptySearch(root.select);
+  if (!query) return () => emptySearch(fieldsOnly(root.select));
   const teamRef = args.teamId || undefined;
   if (teamRef && isUuid(teamRef) && teamRef !== teamRef.toLowerCase()) throw new NotPlannable('team id case');
   const search = issueSearchByTeamRef(query, args.includeComments === true, teamRef, c.access);
   if (!search) throw new NotPlannable('no team can match');
-  const page = (st: State) => listJson(root.entity, args, root.select, st, undefined, search.where);
+  const page = (st: State) =>
+    listJson(root.entity, args, fieldsOnly(root.select), st, undefined, search.where);
   // A team the caller does not see: NULL, and the resolver answers "not found".
   const seen = search.teamSeen;
   return seen ? (st) => onlyIf(seen, page(st)) : page;
@@ -415,7 +431,7 @@ export function planOperation(
           args,
           one,
           feature: one.feature,
-          select: objectSelections(doc, rowType(doc, named, one.entity), one.entity, nodes),
+          select: rowSelections(doc, named, one.entity, nodes),
         };
       if (name === 'searchIssues') {
         if (!isObjectType(named)) return give_up(`Query.${name}`);
@@ -458,7 +474,7 @@ function compiledData(
     const one = root.one;
     let json: (st: State) => Sql;
     if (root.search) json = searchJson(root, c);
-    else if (!one) json = (st) => listJson(root.entity, root.args, root.select, st);
+    else if (!one) json = (st) => listJson(root.entity, root.args, fieldsOnly(root.select), st);
     else {
       const args = root.args as Vars;
       // Text that cannot name a row: the resolvers answer with their "not found".

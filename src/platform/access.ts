@@ -72,15 +72,39 @@ const byBothIssues = (alias: string, access: TeamAccess) => {
 };
 
 /**
- * A project is visible through any team it is linked to that the caller
- * sees; one linked to no team is the workspace's, not a guest's.
+ * The project rule, over any reader: a project is visible through any team it
+ * is linked to that the reader sees (`seesLinkedTeam`, over the link row
+ * under `link`); one linked to no team is the workspace's, not a guest's.
+ * The caller's form (projectRule) and any user's (userSeesProject) are both
+ * this one.
  */
+function projectSeen(a: string, seesLinkedTeam: (link: string) => Sql, guest: Sql | boolean): Sql {
+  const link = `v_${a}`;
+  const pt = sql.raw(link);
+  const linked = sql`exists (select 1 from project_teams ${pt} where ${ref(link, 'project_id')} = ${ref(a, 'id')} and ${seesLinkedTeam(link)})`;
+  if (guest === true) return linked;
+  const unlinked = sql`not exists (select 1 from project_teams ${pt} where ${ref(link, 'project_id')} = ${ref(a, 'id')})`;
+  if (guest === false) return sql`(${linked} or ${unlinked})`;
+  return sql`(${linked} or (not ${guest} and ${unlinked}))`;
+}
+
+/** The caller sees the project under `a`. */
 function projectRule(a: string, access: TeamAccess): Sql {
   if (access.all) return TRUE;
-  const pt = sql.raw(`v_${a}`);
-  const linked = sql`exists (select 1 from project_teams ${pt} where ${ref(`v_${a}`, 'project_id')} = ${ref(a, 'id')} and ${inVisibleTeam(ref(`v_${a}`, 'team_id'), access)})`;
-  if (access.guest) return linked;
-  return sql`(${linked} or not exists (select 1 from project_teams ${pt} where ${ref(`v_${a}`, 'project_id')} = ${ref(a, 'id')}))`;
+  return projectSeen(a, (link) => inVisibleTeam(ref(link, 'team_id'), access), access.guest);
+}
+
+/**
+ * "Who sees a project", for any user (as userSeesTeam for a team): SQL true
+ * when the user with id `user.id` and role `user.role` may see the project
+ * row under `project`. Notifications about a project reach only such users.
+ */
+export function userSeesProject(user: { id: Sql; role: Sql }, project: string): Sql {
+  const team = (link: string) => {
+    const t = `${link}_t`;
+    return sql`exists (select 1 from teams ${sql.raw(t)} where ${ref(t, 'id')} = ${ref(link, 'team_id')} and ${userSeesTeam(user, t)})`;
+  };
+  return sql`(${user.role} = 'admin' or ${projectSeen(project, team, sql`(${user.role} = 'guest')`)})`;
 }
 
 /** Rows of a project (project_id): visible exactly when the project is. */
@@ -153,10 +177,14 @@ export const visibility = {
   customView: (a, access) => customViewRule(a, access),
   /**
    * A notification is its recipient's alone (admins included) and only while
-   * they still see its issue: rechecked at every read, so leaving a team
-   * hides what it sent. Like customView, it binds admins too.
+   * they still see what it is about, its issue or its project (one of the two
+   * is set, migration 0066): rechecked at every read, so leaving a team hides
+   * what it sent. Like customView, it binds admins too.
    */
-  notification: (a, access) => sql`(${ref(a, 'user_id')} = ${access.userId}::uuid and ${byIssue(a, access)})`,
+  notification: (a, access) =>
+    access.all
+      ? sql`(${ref(a, 'user_id')} = ${access.userId}::uuid)`
+      : sql`(${ref(a, 'user_id')} = ${access.userId}::uuid and (${byIssue(a, access)} or ${byProject(a, access)}))`,
   /**
    * An identifier an issue had (issue_identifiers): seen only by who sees the
    * team that gave it. Its key part names that team for good (team_keys keeps

@@ -1,8 +1,8 @@
 // The inbox and issue subscriptions over GraphQL, through the notifications
-// service (REST's rules: one's own notifications, issue still visible, read
+// service (REST's rules: one's own notifications, issue or project still visible, read
 // again at every request). The list is the notifications_inbox keyset page
 // under the same rule (platform/access.ts visibility.notification); the
-// IssueNotification fields are in notification-node.ts.
+// IssueNotification and ProjectNotification fields are in notification-node.ts.
 import { getIssue } from '../../modules/issues/service.js';
 import { inboxConditions } from '../../modules/notifications/queries.js';
 import * as inbox from '../../modules/notifications/service.js';
@@ -49,18 +49,30 @@ async function update(g: GqlContext, id: string, input: inbox.NotificationUpdate
   return node(await inbox.updateNotificationFor(g.app, g.actor, id, input));
 }
 
-type EntityInput = { id?: string | null; issueId?: string | null };
+type EntityInput = {
+  id?: string | null;
+  issueId?: string | null;
+  projectId?: string | null;
+  projectUpdateId?: string | null;
+};
 
 /**
- * The batch mutations act on one inbox entry: the notifications about the
- * issue of notification `id`, or about `issueId`. The schema's other
- * entities (projects, initiatives, ...) send us no notifications.
+ * The batch mutations act on one inbox entry: the notifications of the group
+ * of notification `id` (its issue or project), or about `issueId`,
+ * `projectId` or the project of `projectUpdateId`, the first one given. The
+ * schema's other entities (initiatives, ...) send us no notifications.
  */
 async function batch(g: GqlContext, input: EntityInput, change: inbox.NotificationUpdate) {
-  const target = {
-    notificationId: input.id ?? undefined,
-    issue: input.id == null ? (input.issueId ?? undefined) : undefined,
-  };
+  const target: inbox.NotificationTarget =
+    input.id != null
+      ? { notificationId: input.id }
+      : input.issueId != null
+        ? { issue: input.issueId }
+        : input.projectId != null
+          ? { project: input.projectId }
+          : input.projectUpdateId != null
+            ? { projectUpdate: input.projectUpdateId }
+            : {};
   const rows = await inbox.updateAboutFor(g.app, g.actor, target, change);
   return { ...(await synced(g)), notifications: rows.map(node) };
 }

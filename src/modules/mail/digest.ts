@@ -4,7 +4,6 @@
 // the transaction of the change that caused it. Who may read what is checked
 // again when the digest is sent (buildDigest), not only here.
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { canSeeTeam } from '../../platform/access.js';
 import type { AppContext } from '../../platform/context.js';
 import type { Db } from '../../platform/db/database.js';
 import type { EventHandler } from '../../platform/outbox.js';
@@ -20,7 +19,9 @@ const KIND_MAX = 64;
 
 export interface NotificationMailItem {
   userId: string;
-  issueId: string;
+  /** What the line is about: an issue, or a project (one of the two). */
+  issueId: string | null;
+  projectId?: string | null;
   /** What happened, a short machine word (e.g. 'assigned', 'comment'). */
   kind: string;
   /** One line for the reader, e.g. 'Ada assigned you ENG-12'. */
@@ -41,6 +42,7 @@ export async function enqueueNotificationMail(
   if (!ctx.config.mail || item.userId === item.actorId) return false;
   return q.insertDigestItem(trx, {
     ...item,
+    projectId: item.projectId ?? null,
     kind: item.kind.slice(0, KIND_MAX),
     text: item.text.slice(0, TEXT_MAX),
   });
@@ -55,9 +57,10 @@ export const notificationMailHandler: EventHandler = {
     const n = event.data as unknown as NotificationEventData;
     await enqueueNotificationMail(ctx, trx, {
       userId: n.userId,
-      issueId: n.issueId,
+      issueId: 'issueId' in n ? n.issueId : null,
+      projectId: 'projectId' in n ? n.projectId : null,
       kind: n.type,
-      text: notificationLine(n.type, n.parentCommentId),
+      text: notificationLine(n.type, 'parentCommentId' in n ? n.parentCommentId : null),
       actorId: n.actorId,
     });
   },
@@ -92,7 +95,9 @@ export async function composeDigests(db: Db, windowMs: number, users = 50): Prom
 }
 
 export interface DigestLine {
-  identifier: string;
+  /** The issue's identifier; null for a line about a project. */
+  identifier: string | null;
+  /** The issue's title, or the project's name. */
   title: string;
   text: string;
   url: string;
@@ -100,7 +105,7 @@ export interface DigestLine {
 
 /**
  * What a digest says, read at send time: null when the user is gone,
- * suspended or unsubscribed; lines only for issues they still see.
+ * suspended or unsubscribed; lines only for issues and projects they still see.
  */
 export async function buildDigest(
   ctx: AppContext,
@@ -117,15 +122,22 @@ export async function buildDigest(
     email: user.email,
     via: 'session',
   });
-  const rows = await q.digestItems(ctx.db, mailId);
-  const lines = rows
-    .filter((r) => canSeeTeam(access, r.team_id))
-    .map((r) => ({
-      identifier: r.identifier,
-      title: r.title,
-      text: r.text,
-      url: `${ctx.config.publicUrl}/issue/${r.identifier}`,
-    }));
+  const rows = await q.digestItems(ctx.db, mailId, access);
+  const lines = rows.map((r) =>
+    r.project_id
+      ? {
+          identifier: null,
+          title: r.project_name ?? '',
+          text: r.text,
+          url: `${ctx.config.publicUrl}/projects/${r.project_id}`,
+        }
+      : {
+          identifier: r.identifier,
+          title: r.title ?? '',
+          text: r.text,
+          url: `${ctx.config.publicUrl}/issue/${r.identifier}`,
+        },
+  );
   if (lines.length === 0) return { drop: 'nothing the recipient may still see' };
   return { to: user.email, lines };
 }

@@ -60,7 +60,10 @@ export async function buildMessage(
     list: { unsubscribe: { url: unsubscribe, comment: 'Unsubscribe' } },
     headers: { ...base.headers, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
     text: [
-      ...digest.lines.map((l) => `${line(l.text)}\n  ${l.identifier} ${line(l.title)}\n  ${l.url}\n`),
+      ...digest.lines.map(
+        (l) =>
+          `${line(l.text)}\n  ${l.identifier === null ? '' : `${l.identifier} `}${line(l.title)}\n  ${l.url}\n`,
+      ),
       '--',
       `Stop these emails: ${unsubscribe}`,
       `(or turn them off in Trackway: PATCH ${ctx.config.publicUrl}/api/me/preferences)`,

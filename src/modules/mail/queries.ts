@@ -2,7 +2,8 @@
 // per-user preference. Every function takes the connection or transaction it
 // runs in; enqueueMail is meant to run in the transaction of whatever causes
 // the message, so both commit or neither does.
-import { sql } from 'kysely';
+import { type Expression, type SqlBool, sql } from 'kysely';
+import { type TeamAccess, visibility } from '../../platform/access.js';
 import type { Db } from '../../platform/db/database.js';
 import type { MailKind } from '../../platform/db/tables.js';
 
@@ -122,14 +123,21 @@ export async function settleMail(db: Db, job: ClaimedMail, outcome: Outcome): Pr
 // Digest lines (mail_notification_items): queued per notification, gathered
 // into one outgoing mail per user (digest.ts has the rules).
 
-/** Queues a line for an active user who wants notification email; returns whether it did. */
+/** Queues a line (about an issue or a project) for an active user who wants notification email; returns whether it did. */
 export async function insertDigestItem(
   trx: Db,
-  item: { userId: string; issueId: string; kind: string; text: string; actorId: string | null },
+  item: {
+    userId: string;
+    issueId: string | null;
+    projectId: string | null;
+    kind: string;
+    text: string;
+    actorId: string | null;
+  },
 ): Promise<boolean> {
   const r = await sql`
-    insert into mail_notification_items (user_id, issue_id, kind, text, actor_id)
-    select u.id, ${item.issueId}::uuid, ${item.kind}, ${item.text}, ${item.actorId}::uuid
+    insert into mail_notification_items (user_id, issue_id, project_id, kind, text, actor_id)
+    select u.id, ${item.issueId}::uuid, ${item.projectId}::uuid, ${item.kind}, ${item.text}, ${item.actorId}::uuid
     from users u
     where u.id = ${item.userId}::uuid and u.status = 'active' and u.deleted_at is null
       and u.email_notifications
@@ -171,13 +179,21 @@ export async function attachItemsToMail(trx: Db, itemIds: readonly number[], mai
     .execute();
 }
 
-/** A digest's lines with their issues, oldest first. */
-export function digestItems(db: Db, mailId: string) {
+/**
+ * A digest's lines that the reader may still see, with their issue or
+ * project, oldest first: the issue's rule or the project's (platform/access.ts).
+ */
+export function digestItems(db: Db, mailId: string, access: TeamAccess) {
   return db
     .selectFrom('mail_notification_items as n')
-    .innerJoin('issues as i', 'i.id', 'n.issue_id')
-    .select(['n.text', 'i.identifier', 'i.title', 'i.team_id'])
+    .leftJoin('issues as i', 'i.id', 'n.issue_id')
+    .leftJoin('projects as p', 'p.id', 'n.project_id')
+    .select(['n.text', 'n.project_id', 'i.identifier', 'i.title', 'p.name as project_name'])
     .where('n.mail_id', '=', mailId)
+    .where(
+      sql<SqlBool>`((i.id is not null and ${visibility.issue('i', access)})
+        or (p.id is not null and ${visibility.project('p', access)}))` as Expression<SqlBool>,
+    )
     .orderBy('n.id')
     .execute();
 }

@@ -546,7 +546,7 @@ export const TOOLS: readonly Tool[] = [
     name: 'list_notifications',
     title: 'My notifications',
     description:
-      'Your inbox, newest first: assignments, mentions, comments and status changes on issues you follow. Example: {"unreadOnly":true}.',
+      'Your inbox, newest first: assignments, mentions, comments and status changes on issues you follow, and new updates of projects you lead or are a member of. Example: {"unreadOnly":true}.',
     input: Type.Object(
       {
         unreadOnly: opt(Type.Boolean({ description: 'Only unread ones' })),
@@ -569,16 +569,18 @@ export const TOOLS: readonly Tool[] = [
       return {
         notifications: (inbox['notifications'] as Rec[]).map((n) => {
           const issue = n['issue'] as Rec | null;
+          const project = n['project'] as Rec | null;
           return pick(
             {
               id: n['id'],
               type: n['type'],
               issue: issue ? `${issue['identifier']} ${issue['title']}` : null,
+              project: project ? project['name'] : null,
               by: (n['actor'] as Rec | null)?.['name'],
               read: n['readAt'] !== null,
               createdAt: n['createdAt'],
             },
-            ['id', 'type', 'issue', 'by', 'read', 'createdAt'],
+            ['id', 'type', 'issue', 'project', 'by', 'read', 'createdAt'],
           );
         }),
         total: info.total,

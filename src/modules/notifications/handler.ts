@@ -1,5 +1,6 @@
 // The notifications handler of change events: who an issue or comment change
-// subscribes and notifies (notify.ts), read from the event alone. Mentions are
+// subscribes and notifies, and who hears of a new project update (notify.ts),
+// read from the event alone. Mentions are
 // part of it rather than a handler of their own: a person gets one
 // notification per change, the most specific kind, so assignment, mentions,
 // replies and status changes must be weighed together.
@@ -7,6 +8,7 @@ import type { ChangeEvent, EventHandler } from '../../platform/outbox.js';
 import type { CommentJson } from '../comments/present.js';
 import type { IssueJson } from '../issues/present.js';
 import { subscribe } from '../issues/queries.js';
+import type { ProjectUpdateJson } from '../project-updates/present.js';
 import * as notify from './notify.js';
 
 const changed = (event: ChangeEvent, field: string) =>
@@ -20,10 +22,17 @@ function stateTypeOf(event: ChangeEvent): string {
 
 export const notificationsHandler: EventHandler = {
   name: 'notifications',
-  types: ['issue', 'comment'],
+  types: ['issue', 'comment', 'projectUpdate'],
   async handle(ctx, trx, event) {
     const actorId = event.actor?.id;
     if (!actorId || event.silent) return;
+    if (event.type === 'projectUpdate') {
+      // Only a new update notifies: an edit, an archive or a removal tells nobody.
+      if (event.action === 'create') {
+        await notify.projectUpdateCreated(ctx, trx, actorId, event.data as unknown as ProjectUpdateJson);
+      }
+      return;
+    }
     if (event.type === 'issue') {
       const issue = event.data as IssueJson;
       if (event.action === 'create') {

@@ -1,13 +1,16 @@
-// Subscriptions and notifications written by issue and comment changes, in
-// the change's own transaction (a committed change always has them, a
-// rolled-back one never). Called by the notifications handler of change
-// events (handler.ts), never by services. Rules (docs/notifications.md):
+// Subscriptions and notifications written by issue and comment changes and
+// by new project updates, in the change's own transaction (a committed change
+// always has them, a rolled-back one never). Called by the notifications
+// handler of change events (handler.ts), never by services. Rules
+// (docs/notifications.md):
 // - subscribed: the creator, the assignee, whoever is @mentioned, every commenter;
 // - notified: one notification per person per change, the most specific kind
 //   first (assigned > mentioned > reply/new comment > status change);
+// - a new project update: the project's lead and members;
 // - never the actor, never someone who cannot see the issue's team (a guest
 //   outside it, a member outside a private team: platform/access.ts
-//   `userSeesTeam`, applied in queries.ts), never a deleted user;
+//   `userSeesTeam`) or the project (`userSeesProject`), applied in
+//   queries.ts; never a deleted user;
 // - an @name shared by several people mentions nobody (no guessing who).
 import type { AppContext } from '../../platform/context.js';
 import type { Db } from '../../platform/db/database.js';
@@ -16,9 +19,12 @@ import { mentionedNames, newMentions } from './mentions.js';
 import {
   commentAuthor,
   insertNotifications,
+  insertProjectNotifications,
   issueSubscribers,
   liveUsersNamedAlone,
   type NotificationChange,
+  type ProjectNotificationChange,
+  projectPeople,
   subscribeWhoSees,
 } from './queries.js';
 
@@ -27,7 +33,9 @@ export type NotificationType =
   | 'issueMention'
   | 'issueCommentMention'
   | 'issueNewComment'
-  | 'issueStatusChanged';
+  | 'issueStatusChanged'
+  /** About a project, not an issue (a ProjectNotification over GraphQL). */
+  | 'projectUpdateCreated';
 
 type Change = NotificationChange;
 
@@ -48,18 +56,23 @@ export const MAIL_LINE: Record<NotificationType, string> = {
   issueCommentMention: 'You were mentioned in a comment',
   issueNewComment: 'New comment',
   issueStatusChanged: 'State changed',
+  projectUpdateCreated: 'New project update',
 };
 
-/** A notification event's data (the stream sends its recipient only id and issueId). */
-export interface NotificationEventData {
+/**
+ * A notification event's data: about an issue (with the comment) or about a
+ * project (with the update). The stream sends its recipient only the id and
+ * the issueId or projectId.
+ */
+export type NotificationEventData = {
   id: string;
   type: NotificationType;
-  issueId: string;
   userId: string;
   actorId: string;
-  commentId: string | null;
-  parentCommentId: string | null;
-}
+} & (
+  | { issueId: string; commentId: string | null; parentCommentId: string | null }
+  | { projectId: string; projectUpdateId: string }
+);
 
 /** The line of a reply to the recipient's comment (an issueNewComment with a parent). */
 export const REPLY_LINE = 'Reply to your comment';
@@ -71,6 +84,7 @@ export const NOTIFICATION_CATEGORY: Record<NotificationType, string> = {
   issueCommentMention: 'mentions',
   issueNewComment: 'commentsAndReplies',
   issueStatusChanged: 'statusChanges',
+  projectUpdateCreated: 'postsAndUpdates',
 };
 
 /**
@@ -81,33 +95,69 @@ export const notificationLine = (type: string, parentCommentId: string | null | 
   type === 'issueNewComment' && parentCommentId ? REPLY_LINE : (MAIL_LINE[type as NotificationType] ?? type);
 
 /**
- * One statement: a row per recipient who sees the issue now; and for each an
- * event for their change streams alone (docs/live.md, `notification.create`:
- * the inbox's unread count, live), whose handlers queue the line of their next
- * notification email (mail/digest.ts).
+ * For each notification written, an event for its recipient's change streams
+ * alone (docs/live.md, `notification.create`: the inbox's unread count, live),
+ * whose handlers queue the line of their next notification email
+ * (mail/digest.ts). An issue's event keeps to the issue's team (scope 'user'
+ * with that team); a project's names no team, as a project may be on several.
  */
-async function write(ctx: AppContext, trx: Db, change: Change, to: Recipients): Promise<void> {
-  if (to.byUser.size === 0) return;
-  const written = await insertNotifications(trx, change, to.byUser);
+async function announce(
+  ctx: AppContext,
+  trx: Db,
+  written: readonly { id: string; user_id: string; type: NotificationType; team_id?: string }[],
+  about: (row: { id: string; user_id: string; type: NotificationType }) => NotificationEventData,
+): Promise<void> {
   for (const row of written) {
-    const data: NotificationEventData = {
-      id: row.id,
-      type: row.type,
-      issueId: change.issueId,
-      userId: row.user_id,
-      actorId: change.actorId,
-      commentId: change.commentId ?? null,
-      parentCommentId: change.parentCommentId ?? null,
-    };
     await recordEvent(ctx, trx, {
       type: 'notification',
       action: 'create',
-      data: { ...data },
+      data: { ...about(row) },
       actor: null,
       recipientId: row.user_id,
-      teamId: row.team_id,
+      teamId: row.team_id ?? null,
     });
   }
+}
+
+/** One statement: a row per recipient who sees the issue now; then their events. */
+async function write(ctx: AppContext, trx: Db, change: Change, to: Recipients): Promise<void> {
+  if (to.byUser.size === 0) return;
+  const written = await insertNotifications(trx, change, to.byUser);
+  await announce(ctx, trx, written, (row) => ({
+    id: row.id,
+    type: row.type,
+    issueId: change.issueId,
+    userId: row.user_id,
+    actorId: change.actorId,
+    commentId: change.commentId ?? null,
+    parentCommentId: change.parentCommentId ?? null,
+  }));
+}
+
+/** After a project update is written: its project's lead and members, once each, who see the project. */
+export async function projectUpdateCreated(
+  ctx: AppContext,
+  trx: Db,
+  actorId: string,
+  update: { id: string; projectId: string },
+): Promise<void> {
+  const to = new Recipients(actorId);
+  to.add('projectUpdateCreated', await projectPeople(trx, update.projectId));
+  if (to.byUser.size === 0) return;
+  const change: ProjectNotificationChange = {
+    projectId: update.projectId,
+    projectUpdateId: update.id,
+    actorId,
+  };
+  const written = await insertProjectNotifications(trx, change, to.byUser);
+  await announce(ctx, trx, written, (row) => ({
+    id: row.id,
+    type: row.type,
+    projectId: change.projectId,
+    projectUpdateId: change.projectUpdateId,
+    userId: row.user_id,
+    actorId,
+  }));
 }
 
 /** After an issue is created (the creator is already subscribed). */

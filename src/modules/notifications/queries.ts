@@ -1,10 +1,11 @@
-// SQL of the inbox. Every read is the caller's own rows whose issue they
-// still see (platform/access.ts visibility.notification, the rule GraphQL's
-// notifications list applies too), so a notification about an issue moved to
-// a team they left disappears. Writing notifications (notify.ts) reaches
-// only users who see the issue's team (platform/access.ts `userSeesTeam`).
+// SQL of the inbox. Every read is the caller's own rows whose issue or
+// project they still see (platform/access.ts visibility.notification, the
+// rule GraphQL's notifications list applies too), so a notification about an
+// issue moved to a team they left disappears. Writing notifications
+// (notify.ts) reaches only users who see the issue's team (platform/access.ts
+// `userSeesTeam`) or the project (`userSeesProject`).
 import { type Expression, type SqlBool, sql } from 'kysely';
-import { type TeamAccess, userSeesTeam, visibility } from '../../platform/access.js';
+import { type TeamAccess, userSeesProject, userSeesTeam, visibility } from '../../platform/access.js';
 import type { Db } from '../../platform/db/database.js';
 import { isUuid } from '../../platform/ids.js';
 import { timeKey } from '../../platform/list/order.js';
@@ -30,7 +31,7 @@ export const inboxConditions = (now: Date, unreadOnly: boolean) => [
 const base = (db: Db, access: TeamAccess) =>
   db
     .selectFrom('notifications as n')
-    .innerJoin('issues as i', 'i.id', 'n.issue_id')
+    .leftJoin('issues as i', 'i.id', 'n.issue_id')
     .where(visibility.notification('n', access) as Expression<SqlBool>);
 
 /** The rows a list or count sees: archived ones apart; snoozed ones hidden until their time. */
@@ -47,6 +48,8 @@ const COLUMNS = [
   'n.id',
   'n.type',
   'n.issue_id',
+  'n.project_id',
+  'n.project_update_id',
   'n.comment_id',
   'n.parent_comment_id',
   'n.actor_id',
@@ -125,12 +128,21 @@ export async function markAllRead(db: Db, access: TeamAccess, now: Date): Promis
   return Number(res.numUpdatedRows);
 }
 
-/** The caller's notifications about one issue, newest first (notifications_issue). */
-export function notificationsAbout(db: Db, access: TeamAccess, issueId: string) {
-  return withDetails(base(db, access).where('n.issue_id', '=', issueId), access)
-    .orderBy('n.created_at', 'desc')
-    .orderBy('n.id', 'desc')
-    .execute();
+/** What one inbox entry gathers: the notifications about one issue, or about one project. */
+export type NotificationGroup = { issueId: string } | { projectId: string };
+
+/** The group a notification is in. */
+export const groupOf = (n: { issue_id: string | null; project_id: string | null }): NotificationGroup =>
+  n.project_id ? { projectId: n.project_id } : { issueId: n.issue_id! };
+
+/** The caller's notifications of one group, newest first (notifications_issue, notifications_project). */
+export function notificationsAbout(db: Db, access: TeamAccess, group: NotificationGroup) {
+  const q = base(db, access);
+  const about =
+    'projectId' in group
+      ? q.where('n.project_id', '=', group.projectId)
+      : q.where('n.issue_id', '=', group.issueId);
+  return withDetails(about, access).orderBy('n.created_at', 'desc').orderBy('n.id', 'desc').execute();
 }
 
 /**
@@ -260,5 +272,45 @@ export async function insertNotifications<T extends string>(
     returning id, user_id, type, (select i2.team_id from issues i2 where i2.id = notifications.issue_id) as team_id`.execute(
     db,
   );
+  return written.rows;
+}
+
+/** The people who hear of a project's updates: its lead and its members. */
+export async function projectPeople(db: Db, projectId: string): Promise<string[]> {
+  const rows = await sql<{ user_id: string }>`
+    select lead_id as user_id from projects where id = ${projectId}::uuid and lead_id is not null
+    union select user_id from project_members where project_id = ${projectId}::uuid`.execute(db);
+  return rows.rows.map((r) => r.user_id);
+}
+
+/** What a project's notifications are about: the project, and the update that made them. */
+export interface ProjectNotificationChange {
+  projectId: string;
+  projectUpdateId: string;
+  actorId: string;
+}
+
+/** `users u` sees `projects p` (the project rule of platform/access.ts, for any user). */
+const userSeesP = userSeesProject({ id: sql.ref('u.id'), role: sql.ref('u.role') }, 'p');
+
+/**
+ * One statement: a notification of the given kind per recipient who is live
+ * and sees the project now; returns the rows written.
+ */
+export async function insertProjectNotifications<T extends string>(
+  db: Db,
+  change: ProjectNotificationChange,
+  byUser: ReadonlyMap<string, T>,
+): Promise<{ id: string; user_id: string; type: T }[]> {
+  if (byUser.size === 0) return [];
+  const values = [...byUser].map(([u, type]) => sql`(${u}::uuid, ${type}::text)`);
+  const written = await sql<{ id: string; user_id: string; type: T }>`insert into notifications
+      (user_id, type, project_id, project_update_id, actor_id)
+    select u.id, v.type, p.id, ${change.projectUpdateId}::uuid, ${change.actorId}::uuid
+    from (values ${sql.join(values)}) as v (user_id, type)
+    join users u on u.id = v.user_id and u.deleted_at is null
+    join projects p on p.id = ${change.projectId}::uuid
+    where ${userSeesP}
+    returning id, user_id, type`.execute(db);
   return written.rows;
 }

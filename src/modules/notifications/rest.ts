@@ -1,5 +1,8 @@
 // REST: the caller's inbox and their subscription to an issue. Every
-// signed-in caller has an inbox, guests included (only their own rows).
+// signed-in caller has an inbox, guests included (only their own rows). The
+// inbox's entries are one issue's or one project's notifications, which the
+// PATCH of /api/issues/:id/notifications and /api/projects/:id/notifications
+// change together.
 import { Type } from 'typebox';
 import type { AppContext } from '../../platform/context.js';
 import { actorOf } from '../../platform/http/auth-hook.js';
@@ -128,7 +131,27 @@ export function notificationsRoutes(app: Http, ctx: AppContext): void {
       },
     },
     async (req, reply) =>
-      sendJsonText(reply, await s.updateAboutJson(ctx, actorOf(req), req.params.id, req.body)),
+      sendJsonText(reply, await s.updateAboutJson(ctx, actorOf(req), { issue: req.params.id }, req.body)),
+  );
+
+  // The inbox's row of a project: every notification of the caller's about it (its new updates).
+  app.patch(
+    '/api/projects/:id/notifications',
+    {
+      schema: {
+        tags: ['notifications'],
+        summary:
+          "Mark read or unread, archive or unarchive, snooze every one of the caller's notifications about the project (id or slug id)",
+        params: IdParams,
+        body: PatchBody,
+        response: {
+          200: Type.Object({ notifications: Type.Array(NotificationSchema) }),
+          ...errors(400, 401, 404),
+        },
+      },
+    },
+    async (req, reply) =>
+      sendJsonText(reply, await s.updateAboutJson(ctx, actorOf(req), { project: req.params.id }, req.body)),
   );
 
   const subscriptionRoute = (method: 'GET' | 'PUT' | 'DELETE', summary: string) =>

@@ -1,21 +1,26 @@
 // The inbox and issue subscriptions: rules shared by REST (and GraphQL).
 // Order: the caller (signed in: everyone has an inbox, guests too), then
-// whether the notification or issue exists for them (404), then the input
-// (400 naming the field); a refused request changes nothing.
+// whether the notification, issue or project exists for them (404), then the
+// input (400 naming the field); a refused request changes nothing. The inbox
+// shows one entry per issue or per project (a group): the batch changes act
+// on a group.
 //
 //   listInboxJson(ctx, actor, filter, page)    -> REST's page, newest first, as JSON text
 //   notificationJson(ctx, actor, id)           -> REST's `{"notification":...}` (NOTIFICATION_VIEW)
 //   getNotification(ctx, actor, id)            -> NotificationRecord
 //   updateNotificationFor(ctx, actor, id, p)   -> NotificationRecord
-//   updateAboutFor(ctx, actor, target, p)      -> NotificationRecord[] (one issue's)
-//   updateAboutJson(ctx, actor, issue, p)      -> REST's `{"notifications":[...]}` (one issue's)
+//   updateAboutFor(ctx, actor, target, p)      -> NotificationRecord[] (one group's)
+//   updateAboutJson(ctx, actor, target, p)     -> REST's `{"notifications":[...]}` (one group's)
 //   markAllReadFor(ctx, actor)                 -> number marked
 //   unreadCount(ctx, actor)                    -> number
 //   setSubscribed(ctx, actor, issue, on)       -> boolean (subscribed now)
+import type { TeamAccess } from '../../platform/access.js';
 import type { Actor, AppContext } from '../../platform/context.js';
 import { invalidField, notFound } from '../../platform/errors.js';
 import { readContextOf, viewAnswer, viewListAnswer } from '../../platform/read/rest.js';
 import { resolveIssueId, subscribe } from '../issues/queries.js';
+import { findProjectUpdate } from '../project-updates/queries.js';
+import { resolveProjectId } from '../projects/queries.js';
 import { teamAccess } from '../teams/access.js';
 import { NOTIFICATION_VIEW } from './present.js';
 import * as q from './queries.js';
@@ -87,14 +92,19 @@ export async function updateNotificationFor(
   return getNotification(ctx, actor, id);
 }
 
-/** What a batch action applies to: the issue of one notification, or an issue (id or identifier). */
+/**
+ * What a batch action applies to: the group of one notification, an issue
+ * (id or identifier), a project (id or slug id) or a project update's project.
+ */
 export interface NotificationTarget {
   notificationId?: string | undefined;
   issue?: string | undefined;
+  project?: string | undefined;
+  projectUpdate?: string | undefined;
 }
 
 /**
- * Applies `input` to every one of the caller's notifications about one issue
+ * Applies `input` to every one of the caller's notifications of one group
  * (the inbox shows them as one entry) and returns them, newest first.
  */
 export async function updateAboutFor(
@@ -103,19 +113,50 @@ export async function updateAboutFor(
   target: NotificationTarget,
   input: NotificationUpdate,
 ) {
-  const { access, issueId } = await updateAbout(ctx, actor, target, input);
-  return q.notificationsAbout(ctx.db, access, issueId);
+  const { access, group } = await updateAbout(ctx, actor, target, input);
+  return q.notificationsAbout(ctx.db, access, group);
 }
 
-/** updateAboutFor as REST answers it: the issue's notifications after the change, newest first. */
+/** updateAboutFor as REST answers it: the group's notifications after the change, newest first. */
 export async function updateAboutJson(
   ctx: AppContext,
   actor: Actor,
-  issue: string,
+  target: { issue: string } | { project: string },
   input: NotificationUpdate,
 ): Promise<string> {
-  const { access, ids } = await updateAbout(ctx, actor, { issue }, input);
+  const { access, ids } = await updateAbout(ctx, actor, target, input);
   return viewListAnswer(ctx.db, NOTIFICATION_VIEW, 'notifications', ids, readContextOf(ctx, actor, access));
+}
+
+/** The group a target names, as the caller sees it: 404 for what they do not see. */
+async function groupOfTarget(
+  ctx: AppContext,
+  actor: Actor,
+  access: TeamAccess,
+  target: NotificationTarget,
+): Promise<q.NotificationGroup> {
+  if (target.notificationId !== undefined) {
+    return q.groupOf(await getNotification(ctx, actor, target.notificationId));
+  }
+  if (target.issue !== undefined) {
+    const issueId = await resolveIssueId(ctx.db, target.issue, access);
+    if (!issueId) throw notFound('Issue');
+    return { issueId };
+  }
+  if (target.project !== undefined) {
+    const projectId = await resolveProjectId(ctx.db, target.project, access);
+    if (!projectId) throw notFound('Project');
+    return { projectId };
+  }
+  if (target.projectUpdate !== undefined) {
+    const update = await findProjectUpdate(ctx.db, target.projectUpdate, access);
+    if (!update) throw notFound('Project update');
+    return { projectId: update.project_id };
+  }
+  throw invalidField(
+    'input',
+    'must name a notification (id), an issue (issueId), a project (projectId) or a project update (projectUpdateId)',
+  );
 }
 
 async function updateAbout(
@@ -125,26 +166,18 @@ async function updateAbout(
   input: NotificationUpdate,
 ) {
   const access = await teamAccess(ctx.db, actor);
-  let issueId: string | undefined;
-  if (target.notificationId !== undefined) {
-    issueId = (await getNotification(ctx, actor, target.notificationId)).issue_id;
-  } else if (target.issue !== undefined) {
-    issueId = await resolveIssueId(ctx.db, target.issue, access);
-    if (!issueId) throw notFound('Issue');
-  } else {
-    throw invalidField('input', 'must name a notification (id) or an issue (issueId)');
-  }
+  const group = await groupOfTarget(ctx, actor, access, target);
   const patch = patchOf(input);
-  const ids = (await q.notificationsAbout(ctx.db, access, issueId)).map((r) => r.id);
+  const ids = (await q.notificationsAbout(ctx.db, access, group)).map((r) => r.id);
   await q.updateNotifications(ctx.db, ids, patch);
-  return { access, issueId, ids };
+  return { access, group, ids };
 }
 
 export async function markAllReadFor(ctx: AppContext, actor: Actor): Promise<number> {
   return q.markAllRead(ctx.db, await teamAccess(ctx.db, actor), now());
 }
 
-/** The inbox's unread rows (unarchived, not snoozed, issue visible). */
+/** The inbox's unread rows (unarchived, not snoozed, issue or project visible). */
 export async function unreadCount(ctx: AppContext, actor: Actor): Promise<number> {
   return q.countNotifications(ctx.db, await teamAccess(ctx.db, actor), { unread: true }, now());
 }

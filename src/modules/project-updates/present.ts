@@ -2,7 +2,7 @@
 // (null when out of the reader's sight) and when. PROJECT_UPDATE_VIEW reads it
 // from the read model's declaration for every REST answer and every
 // projectUpdate event (platform/read/rest.ts).
-import { Type } from 'typebox';
+import { type Static, Type } from 'typebox';
 import { projectUpdate } from '../../platform/read/entities.js';
 import { restView } from '../../platform/read/rest.js';
 import { ProjectHealthSchema } from '../projects/present.js';
@@ -23,6 +23,8 @@ export const ProjectUpdateSchema = Type.Object({
   editedAt: Nullable(Time),
   archivedAt: Nullable(Time),
 });
+
+export type ProjectUpdateJson = Static<typeof ProjectUpdateSchema>;
 
 export const PROJECT_UPDATE_VIEW = restView(projectUpdate, ProjectUpdateSchema, {
   user: {

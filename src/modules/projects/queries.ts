@@ -79,6 +79,18 @@ export function projectRefCondition(alias: string, idOrSlug: string) {
   return sql<boolean>`${sql.ref(`${alias}.slug_id`)} = ${idOrSlug.split('-').pop() ?? idOrSlug}`;
 }
 
+/** The id of a project the caller sees, by id or slug id (alone or as the tail of its URL). */
+export async function resolveProjectId(db: Db, ref: string, access: TeamAccess): Promise<string | undefined> {
+  if (ref === '') return undefined;
+  const row = await db
+    .selectFrom('projects')
+    .select('id')
+    .where(projectRefCondition('projects', ref))
+    .where(visibleIn(visibility.project, 'projects', access))
+    .executeTakeFirst();
+  return row?.id;
+}
+
 export async function projectIdBySlug(db: Db, slug: string): Promise<string | undefined> {
   const row = await db.selectFrom('projects').select('id').where('slug_id', '=', slug).executeTakeFirst();
   return row?.id;

@@ -57,9 +57,10 @@ function message(row: StreamEventRow, access: TeamAccess): string {
 
 /** What a client gets of an event: what changed and where, never the record (it refetches what it shows). */
 export function presentStreamEvent(row: StreamEventRow, access: TeamAccess) {
-  // The recipient's own: what the inbox needs to update its unread count.
+  // The recipient's own: what the inbox needs to update its unread count, and what it is about.
   if (row.type === 'notification') {
-    return { syncId: row.id, type: row.type, action: row.action, id: row.record_id, issueId: row.issue_id };
+    const about = row.project_id ? { projectId: row.project_id } : { issueId: row.issue_id };
+    return { syncId: row.id, type: row.type, action: row.action, id: row.record_id, ...about };
   }
   const teamIds = row.team_ids.filter((id) => canSeeTeam(access, id));
   return {

@@ -106,7 +106,9 @@ export interface OutgoingMailTable {
 export interface MailNotificationItemsTable {
   id: Generated<number>;
   user_id: string;
-  issue_id: string;
+  /** The issue or (migration 0066) the project the line is about: one of the two. */
+  issue_id: string | null;
+  project_id: Generated<string | null>;
   kind: string;
   text: string;
   actor_id: string | null;

@@ -203,7 +203,11 @@ export interface NotificationsTable {
   id: Generated<string>;
   user_id: string;
   type: string;
-  issue_id: string;
+  /** The issue it is about; null for a project's (migration 0066: one of the two is set). */
+  issue_id: string | null;
+  /** The project it is about (projectUpdateCreated). */
+  project_id: Generated<string | null>;
+  project_update_id: Generated<string | null>;
   comment_id: string | null;
   parent_comment_id: string | null;
   actor_id: string | null;

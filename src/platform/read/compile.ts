@@ -20,7 +20,21 @@ import type { Embedded, Entity, Field, ReadContext, Via } from './model.js';
 /** A field of an object: a constant (__typename, a value this service does not hold) or a declared field. */
 export type Selection =
   | { key: string; constant: unknown }
-  | { key: string; field: string; args?: ListArgs | undefined; select?: Selection[] | undefined };
+  | { key: string; field: string; args?: ListArgs | undefined; select?: RowSelection | undefined };
+
+/**
+ * What is asked of a row: its fields; or, for an entity of several kinds
+ * (Entity.kinds) read where the schema names their interface, the fields
+ * asked of each kind (a fragment on one kind is asked of its rows alone).
+ */
+export type RowSelection = Selection[] | { byKind: Record<string, Selection[]> };
+
+/** A selection that cannot depend on the row's kind (an embedded object, a connection's page). */
+export const fieldsOnly = (select: RowSelection | undefined): Selection[] => {
+  if (select === undefined) return [];
+  if (!Array.isArray(select)) throw new NotPlannable('a selection by kind where fields are expected');
+  return select;
+};
 
 export type ListArgs = PageArgs & {
   filter?: Record<string, unknown> | null | undefined;
@@ -39,6 +53,21 @@ interface State {
 
 const SORT_COLUMN = { createdAt: 'created_at', updatedAt: 'updated_at' } as const;
 
+/**
+ * The JSON text of one row of `entity` under alias `row`: for a selection by
+ * kind, the object its kind asks for (the first kind whose condition holds).
+ */
+function rowJsonOf(entity: Entity, row: string, select: RowSelection, st: State): Sql {
+  if (Array.isArray(select)) return objectJson(entity, row, select, st);
+  const kinds = entity.kinds;
+  if (!kinds) throw new NotPlannable(`${entity.name} has one kind`);
+  const ref = sql.raw(row);
+  const cases = kinds.map(
+    (k) => sql`when ${k.is(ref)} then ${objectJson(entity, row, select.byKind[k.name] ?? [], st)}`,
+  );
+  return sql`(case ${sql.join(cases, sql` `)} end)`;
+}
+
 /** The JSON text of one row of `entity` (or an object embedded in it) under alias `row`. */
 function objectJson(entity: Entity | Embedded, row: string, select: Selection[], st: State): Sql {
   const ref = sql.raw(row);
@@ -48,7 +77,7 @@ function objectJson(entity: Entity | Embedded, row: string, select: Selection[],
       const field = entity.fields[s.field];
       if (!field) throw new NotPlannable(`${entity.name}.${s.field}`);
       if (field.kind === 'value') return [s.key, field.json(ref, st.c)];
-      if (field.kind === 'object') return [s.key, objectJson(field.of(), row, s.select ?? [], st)];
+      if (field.kind === 'object') return [s.key, objectJson(field.of(), row, fieldsOnly(s.select), st)];
       if (field.kind === 'one') {
         const target = field.to();
         const key = field.keyOf ? field.keyOf(ref) : sql`${ref}.${sql.ref(field.key)}`;
@@ -66,7 +95,10 @@ function objectJson(entity: Entity | Embedded, row: string, select: Selection[],
       }
       if ('plain' in field) return [s.key, rowsJson(field, ref, s.select ?? [], st)];
       if (field.feature) st.features.add(field.feature);
-      return [s.key, listJson(field.to(), s.args ?? {}, s.select ?? [], st, { via: field.via, parent: ref })];
+      return [
+        s.key,
+        listJson(field.to(), s.args ?? {}, fieldsOnly(s.select), st, { via: field.via, parent: ref }),
+      ];
     }),
   );
 }
@@ -88,26 +120,27 @@ function readable(entity: Entity, st: State): void {
   if (entity.adminOnly && !st.c.access.all) throw new NotPlannable(`${entity.name} is for admins`);
 }
 
-const idOnly = (select: Selection[]) => select.every((s) => 'constant' in s || s.field === 'id');
+const idOnly = (select: RowSelection): select is Selection[] =>
+  Array.isArray(select) && select.every((s) => 'constant' in s || s.field === 'id');
 
 /** A related row asked for its id alone, from the key: null when there is none. */
 const byKey = (key: Sql, select: Selection[]): Sql =>
   sql`(case when ${key} is null then 'null' else ${object(select.map((s) => [s.key, 'constant' in s ? constant(s.constant) : json(key)]))} end)`;
 
 /** A plain list of related rows: the visible ones among the ids the field names, in its order; null where it has none. */
-function rowsJson(field: Extract<Field, { plain: true }>, row: Sql, select: Selection[], st: State): Sql {
+function rowsJson(field: Extract<Field, { plain: true }>, row: Sql, select: RowSelection, st: State): Sql {
   const entity = field.to();
   readable(entity, st);
   const alias = `r${++st.depth}`;
   const k = sql.raw(`k${st.depth}`);
   const where = [sql`${sql.raw(alias)}.id = ${k}.id`, ...visibleRule(entity, alias, st.c)];
-  const items = sql`(select '[' || coalesce(string_agg(${objectJson(entity, alias, select, st)}, ',' order by ${k}.ord), '') || ']'
+  const items = sql`(select '[' || coalesce(string_agg(${rowJsonOf(entity, alias, select, st)}, ',' order by ${k}.ord), '') || ']'
     from (${field.ids(row)}) as ${k} join ${sql.table(entity.table)} as ${sql.raw(alias)} on ${sql.join(where, sql` and `)})`;
   return sql`(case when ${field.present(row)} then ${items} else 'null' end)`;
 }
 
 /** A related row by key: its object, or null when there is none or the caller may not see it. */
-function toOne(entity: Entity, key: Sql, select: Selection[], st: State, open = false): Sql {
+function toOne(entity: Entity, key: Sql, select: RowSelection, st: State, open = false): Sql {
   readable(entity, st);
   const alias = `r${++st.depth}`;
   const where = [
@@ -115,7 +148,7 @@ function toOne(entity: Entity, key: Sql, select: Selection[], st: State, open = 
     ...(entity.only ? [entity.only(sql.raw(alias))] : []),
     ...(open ? [] : visibleRule(entity, alias, st.c)),
   ];
-  return sql`coalesce((select ${objectJson(entity, alias, select, st)} from ${sql.table(entity.table)} as ${sql.raw(alias)}
+  return sql`coalesce((select ${rowJsonOf(entity, alias, select, st)} from ${sql.table(entity.table)} as ${sql.raw(alias)}
     where ${sql.join(where, sql` and `)}), 'null')`;
 }
 
@@ -186,16 +219,16 @@ export function listJson(
     const sub = s.select ?? [];
     switch (s.field) {
       case 'nodes':
-        return [s.key, list(objectJson(entity, alias, sub, st))];
+        return [s.key, list(rowJsonOf(entity, alias, sub, st))];
       case 'edges':
         return [
           s.key,
           list(
             object(
-              sub.map((e): [string, Sql] => {
+              fieldsOnly(sub).map((e): [string, Sql] => {
                 if ('constant' in e) return [e.key, constant(e.constant)];
                 if (e.field === 'cursor') return [e.key, json(rowCursor())];
-                if (e.field === 'node') return [e.key, objectJson(entity, alias, e.select ?? [], st)];
+                if (e.field === 'node') return [e.key, rowJsonOf(entity, alias, e.select ?? [], st)];
                 throw new NotPlannable(`edge.${e.field}`);
               }),
             ),
@@ -207,7 +240,7 @@ export function listJson(
         return [
           s.key,
           object(
-            sub.map((p): [string, Sql] => {
+            fieldsOnly(sub).map((p): [string, Sql] => {
               if ('constant' in p) return [p.key, constant(p.constant)];
               switch (p.field) {
                 case 'hasNextPage':
@@ -238,11 +271,11 @@ export function listJson(
  * JSON null, when there is none the caller may see, so the whole answer is
  * NULL and its caller can report the miss its own way.
  */
-export function oneJson(entity: Entity, where: (alias: string) => Sql, select: Selection[], st: State): Sql {
+export function oneJson(entity: Entity, where: (alias: string) => Sql, select: RowSelection, st: State): Sql {
   readable(entity, st);
   const alias = `r${++st.depth}`;
   const conditions = [where(alias), ...visibleRule(entity, alias, st.c)];
-  return sql`(select ${objectJson(entity, alias, select, st)} from ${sql.table(entity.table)} as ${sql.raw(alias)}
+  return sql`(select ${rowJsonOf(entity, alias, select, st)} from ${sql.table(entity.table)} as ${sql.raw(alias)}
     where ${sql.join(conditions, sql` and `)})`;
 }
 

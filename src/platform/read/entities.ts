@@ -617,6 +617,14 @@ export const project: Entity = {
   },
 };
 
+/** An update's link: its project's page, at the update (over the update's row). */
+const projectUpdateUrl = (row: Sql, c: ReadContext) =>
+  sql`(select ${c.publicUrl} || '/project/' || ${projectSlug(sql.ref('pu_p.name'))} || '-' || pu_p.slug_id || '#update-' || ${at(row, 'slug_id')}
+    from projects pu_p where pu_p.id = ${at(row, 'project_id')})`;
+
+/** How many characters of an update's body its preview keeps. */
+const PREVIEW_CHARS = 200;
+
 /**
  * A written status of a project with its health, seen with its project. Its
  * link is the project's page, at the update.
@@ -636,10 +644,11 @@ export const projectUpdate: Entity = {
     // We keep no diff of the project between updates.
     isDiffHidden: fixed(true),
     isStale: fixed(false),
-    url: value(
-      (row, c) =>
-        sql`(select ${c.publicUrl} || '/project/' || ${projectSlug(sql.ref('pu_p.name'))} || '-' || pu_p.slug_id || '#update-' || ${at(row, 'slug_id')}
-          from projects pu_p where pu_p.id = ${at(row, 'project_id')})`,
+    url: value((row, c) => projectUpdateUrl(row, c)),
+    // The start of its Markdown on one line, for a list that shows many (the inbox's rows).
+    bodyPreview: value(
+      (row) =>
+        sql`btrim(left(regexp_replace(left(${at(row, 'body')}, ${sql.lit(PREVIEW_CHARS * 2)}), '[[:space:]]+', ' ', 'g'), ${sql.lit(PREVIEW_CHARS)}))`,
     ),
     user: one(() => user, 'user_id'),
     project: one(() => project, 'project_id', true),
@@ -792,13 +801,24 @@ const actorColumn = (row: Sql, c: ReadContext, column: Sql) => {
   return sql`(select ${column} from users na where na.id = ${at(row, 'actor_id')} ${rule})`;
 };
 
+/** A notification's project update, by its key: `column` of it (null when it has none). */
+const updateOf = (row: Sql, column: Sql) =>
+  sql`(select ${column} from project_updates nu where nu.id = ${at(row, 'project_update_id')})`;
+
 /**
- * A notification, as the only kind Trackway writes: an IssueNotification. Its
- * issue, comments and recipient need no rule of their own: a notification is
- * seen only by its recipient while they see its issue (visibility.notification).
+ * A notification: about an issue (an IssueNotification) or, for a new
+ * project update, about a project (a ProjectNotification); the fields of
+ * either kind are declared here, null on a row of the other. Its issue or
+ * project, comments, update and recipient need no rule of their own: a
+ * notification is seen only by its recipient while they see its issue or
+ * project (visibility.notification).
  */
 export const notification: Entity = {
-  name: 'IssueNotification',
+  name: 'Notification',
+  kinds: [
+    { name: 'ProjectNotification', is: (row) => sql`${at(row, 'project_id')} is not null` },
+    { name: 'IssueNotification', is: () => sql`true` },
+  ],
   table: 'notifications',
   spec: notificationEntity,
   archivable: true,
@@ -813,8 +833,15 @@ export const notification: Entity = {
     commentId: key('comment_id'),
     parentCommentId: key('parent_comment_id'),
     issueStatusType: col('issue_status_type'),
-    // The inbox shows one entry per issue, and the batch mutations act on it.
-    groupingKey: value((row) => sql`'issue/' || ${at(row, 'issue_id')}::text`),
+    projectId: key('project_id'),
+    projectUpdateId: key('project_update_id'),
+    projectUpdateHealth: value((row) => updateOf(row, sql`nu.health`)),
+    // The inbox shows one entry per issue or project, and the batch mutations act on it.
+    groupingKey: value(
+      (row) =>
+        sql`(case when ${at(row, 'project_id')} is not null then 'project/' || ${at(row, 'project_id')}::text
+          else 'issue/' || ${at(row, 'issue_id')}::text end)`,
+    ),
     // notify.ts notificationLine, from its constants.
     subtitle: value(
       (
@@ -822,17 +849,23 @@ export const notification: Entity = {
       ) => sql`(case when ${at(row, 'type')} = 'issueNewComment' and ${at(row, 'parent_comment_id')} is not null
         then ${literal(REPLY_LINE)} else ${lookup(at(row, 'type'), Object.entries(MAIL_LINE), sql`${at(row, 'type')}`)} end)`,
     ),
+    // The issue's identifier and title, or the project's name.
     title: value(
       (row) =>
-        sql`coalesce((select ni.identifier || ' ' || ni.title from issues ni where ni.id = ${at(row, 'issue_id')}), '')`,
+        sql`coalesce((select ni.identifier || ' ' || ni.title from issues ni where ni.id = ${at(row, 'issue_id')}),
+          (select np.name from projects np where np.id = ${at(row, 'project_id')}), '')`,
     ),
+    // The issue's link, or the update's (its project's page, at the update).
     url: value(
       (row, c) =>
-        sql`coalesce((select ${issueUrl(sql`ni`, c)} from issues ni where ni.id = ${at(row, 'issue_id')}), '')`,
+        sql`coalesce((select ${issueUrl(sql`ni`, c)} from issues ni where ni.id = ${at(row, 'issue_id')}),
+          (select ${projectUpdateUrl(sql`nu`, c)} from project_updates nu where nu.id = ${at(row, 'project_update_id')}), '')`,
     ),
     issue: one(() => issue, 'issue_id', true),
     comment: one(() => comment, 'comment_id', true),
     parentComment: one(() => comment, 'parent_comment_id', true),
+    project: one(() => project, 'project_id', true),
+    projectUpdate: one(() => projectUpdate, 'project_update_id', true),
     user: one(() => user, 'user_id', true),
     actor: one(() => user, 'actor_id'),
     actorAvatarUrl: value((row, c) => actorColumn(row, c, sql`na.avatar_url`)),
@@ -1115,7 +1148,7 @@ export const entities: Record<string, Entity> = {
   IssueRelation: issueRelation,
   Attachment: attachment,
   Reaction: reaction,
-  IssueNotification: notification,
+  Notification: notification,
   IssueHistory: issueHistory,
   IssueSearchResult: issueSearchResult,
   Webhook: webhook,

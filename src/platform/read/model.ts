@@ -70,8 +70,15 @@ export interface Via {
 }
 
 export interface Entity {
-  /** The API's name of the type (GraphQL's __typename). */
+  /** The API's name of the type (GraphQL's __typename); for an entity of several kinds, their interface's. */
   name: string;
+  /**
+   * The API types its rows are, where one table holds rows of several (a
+   * notification is an IssueNotification or a ProjectNotification): a row is
+   * of the first kind whose condition holds over it. Their fields are all
+   * declared here; GraphQL asks each kind for its own (compile.ts RowSelection).
+   */
+  kinds?: readonly { name: string; is: (row: Sql) => Sql }[];
   table: string;
   /** The columns a row is read with (default all: issues leave out their search vectors). */
   columns?: readonly string[];

@@ -11,12 +11,17 @@ import type { Actor, AppContext } from '../context.js';
 import type { Db } from '../db/database.js';
 import { notFound } from '../errors.js';
 import { isUuid } from '../ids.js';
-import { rowJson, type Selection, visibleRule } from './compile.js';
+import { rowJson, visibleRule } from './compile.js';
 import type { Entity, ReadContext } from './model.js';
+
+/** A REST view's selection: fields only (a REST answer has no kinds to choose between). */
+export type ViewSelection =
+  | { key: string; constant: unknown }
+  | { key: string; field: string; select?: ViewSelection[] };
 
 export interface RestView {
   entity: Entity;
-  select: Selection[];
+  select: ViewSelection[];
 }
 
 /**
@@ -27,11 +32,11 @@ export interface RestView {
 export function restView(
   entity: Entity,
   schema: { properties: Record<string, unknown> },
-  fields: Record<string, { field: string; select?: Selection[] }> = {},
+  fields: Record<string, { field: string; select?: ViewSelection[] }> = {},
 ): RestView {
-  const select = Object.keys(schema.properties).map((key): Selection => {
+  const select = Object.keys(schema.properties).map((key): ViewSelection => {
     const mapped = fields[key];
-    const s: Selection = mapped ? { key, ...mapped } : { key, field: key };
+    const s: ViewSelection = mapped ? { key, ...mapped } : { key, field: key };
     check(entity, s);
     return s;
   });
@@ -39,7 +44,7 @@ export function restView(
 }
 
 /** Fails at load on a field the declaration does not have (or a relation with nothing selected). */
-function check(entity: Pick<Entity, 'name' | 'fields'>, s: Selection): void {
+function check(entity: Pick<Entity, 'name' | 'fields'>, s: ViewSelection): void {
   if ('constant' in s) return;
   const field = entity.fields[s.field];
   if (!field) throw new Error(`REST view of ${entity.name}: no declared field ${s.field}`);

@@ -20,7 +20,8 @@ type Page = RestData<'get', '/api/projects/{id}/updates'>;
 
 const PENDING = 'pending:';
 
-function HealthBadge({ health }: { health: string | null }) {
+/** An update's or a project's health as a coloured word: On track, At risk, Off track. */
+export function HealthBadge({ health }: { health: string | null }) {
   if (!health) return null;
   return <span className={`health ${health}`}>{HEALTH[health] ?? health}</span>;
 }

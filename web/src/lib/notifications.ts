@@ -1,8 +1,8 @@
 // The inbox (REST /api/notifications, docs/notifications.md) in the query
 // cache: the unread count the sidebar shows, the pages of one filter, the
-// notifications grouped by issue as the page shows them, and the changes to
-// one notification or one issue's group, applied to every cached page first
-// and put back if the server refuses.
+// notifications grouped by issue or project as the page shows them, and the
+// changes to one notification or one group, applied to every cached page
+// first and put back if the server refuses.
 import {
   type InfiniteData,
   useInfiniteQuery,
@@ -11,15 +11,15 @@ import {
   useQueryClient,
 } from '@tanstack/react-query';
 import { ok, type RestBody, type RestData, rest } from './api';
-import type { IssueGroup } from './inbox-groups';
+import { groupKeyOf, type InboxGroupOf } from './inbox-groups';
 import { invalidate, queryClient } from './query';
 import { keys } from './query-keys';
 
 type InboxPage = RestData<'get', '/api/notifications'>;
 export type Notification = InboxPage['notifications'][number];
-export { groupByIssue } from './inbox-groups';
-/** One row of the inbox: every loaded notification about one issue. */
-export type InboxGroup = IssueGroup<Notification>;
+export { groupInbox } from './inbox-groups';
+/** One row of the inbox: every loaded notification about one issue, or about one project. */
+export type InboxGroup = InboxGroupOf<Notification>;
 export type InboxFilter = 'unread' | 'all' | 'archived';
 type Pages = InfiniteData<InboxPage, number>;
 
@@ -101,18 +101,29 @@ function patchLists(fn: (n: Notification, filter: InboxFilter) => Notification |
 
 /**
  * One group change, on the server: every one of the caller's notifications
- * about the issue, loaded here or not (REST's PATCH /api/issues/{id}/notifications).
+ * about the issue or the project, loaded here or not (REST's PATCH
+ * /api/issues/{id}/notifications or /api/projects/{id}/notifications).
  */
 const sendGroupChange = (group: InboxGroup, change: NotificationChange) =>
-  ok(
-    rest.PATCH('/api/issues/{id}/notifications', { params: { path: { id: group.issue.id } }, body: change }),
-  );
+  group.project
+    ? ok(
+        rest.PATCH('/api/projects/{id}/notifications', {
+          params: { path: { id: group.project.id } },
+          body: change,
+        }),
+      )
+    : ok(
+        rest.PATCH('/api/issues/{id}/notifications', {
+          params: { path: { id: group.issue!.id } },
+          body: change,
+        }),
+      );
 
 /**
- * Read, unread, archive, unarchive or snooze every notification about one
- * issue: every cached list and the count change at once, all put back (with
- * the reason) if the server refuses. As for one row, reading in the Unread
- * filter leaves the group in place until the next load.
+ * Read, unread, archive, unarchive or snooze every notification of one group
+ * (an issue's or a project's): every cached list and the count change at
+ * once, all put back (with the reason) if the server refuses. As for one row,
+ * reading in the Unread filter leaves the group in place until the next load.
  */
 export function useUpdateGroup() {
   const client = useQueryClient();
@@ -126,7 +137,7 @@ export function useUpdateGroup() {
       const before = new Map<string, Notification>();
       const onlyReadChanged = change.read !== undefined && Object.keys(change).length === 1;
       patchLists((n, filter) => {
-        if (n.issue.id !== group.issue.id) return n;
+        if (groupKeyOf(n) !== group.key) return n;
         if (!before.has(n.id)) before.set(n.id, n);
         const next = applied(n, change);
         return belongs(next, filter) || (onlyReadChanged && filter !== 'archived') ? next : null;

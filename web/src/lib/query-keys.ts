@@ -48,6 +48,8 @@ export const keys = {
     progress: (id: string) => ['projects', 'progress', id] as const,
     /** A project's updates (components/ProjectUpdates.tsx), under `all`: an update changes the project's health. */
     updates: (id: string) => ['projects', 'updates', id] as const,
+    /** One update by its id (the inbox's preview of a project's row), under `all` as well. */
+    update: (id: string) => ['projects', 'update', id] as const,
   },
 
   /** A project's milestones (components/Milestones.tsx), refreshed by its own writes. */

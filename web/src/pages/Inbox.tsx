@@ -1,15 +1,19 @@
-// The inbox: the caller's notifications, one row per issue, ordered by each
-// issue's newest event. Every action (open, read/unread, archive, snooze)
-// acts on the whole group. On a wide screen a preview pane shows the selected
-// group's issue; dwelling on it marks the group read. The keyboard does all
-// of it (lib/keys.ts lists the keys).
+// The inbox: the caller's notifications, one row per issue or per project (its
+// new updates), ordered by each one's newest event. Every action (open,
+// read/unread, archive, snooze) acts on the whole group. On a wide screen a
+// preview pane shows the selected group's issue, or its project's newest
+// update; dwelling on it marks the group read. The keyboard does all of it
+// (lib/keys.ts lists the keys).
 // Loaded when first opened (router.tsx): the first screen stays small.
 
+import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
-import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import { type MouseEvent, useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { Initials, PriorityIcon, StateIcon } from '../components/IssueBits';
+import { HealthBadge } from '../components/ProjectUpdates';
 import { RelativeTime } from '../components/RelativeTime';
 import { Button, ErrorMessage, Loading, PageHeader } from '../components/ui';
+import { ok, rest } from '../lib/api';
 import { weekdayTime } from '../lib/dates';
 import { pageHoldsKeyboard } from '../lib/focus';
 import { useIssueDetail } from '../lib/issue-detail';
@@ -17,7 +21,7 @@ import { priorityLabel } from '../lib/issues';
 import { useShortcuts } from '../lib/keys';
 import { Markdown } from '../lib/markdown';
 import {
-  groupByIssue,
+  groupInbox,
   type InboxFilter,
   type InboxGroup,
   type Notification,
@@ -27,6 +31,7 @@ import {
   useMarkAllRead,
   useUpdateGroup,
 } from '../lib/notifications';
+import { keys } from '../lib/query-keys';
 import { useRefData } from '../lib/ref';
 
 const FILTERS: { value: InboxFilter; label: string }[] = [
@@ -36,7 +41,7 @@ const FILTERS: { value: InboxFilter; label: string }[] = [
 ];
 const EMPTY: Record<InboxFilter, string> = {
   unread: 'No unread notifications. You are all caught up.',
-  all: 'Your inbox is empty. Assignments, mentions, comments and state changes on issues you follow show here.',
+  all: 'Your inbox is empty. Assignments, mentions, comments and state changes on issues you follow, and new updates of your projects, show here.',
   archived: 'Nothing archived.',
 };
 const STATE_WORDS: Record<string, string> = {
@@ -61,6 +66,8 @@ export function whatHappened(n: Notification): string {
       return n.parentCommentId ? 'replied to a comment' : 'commented';
     case 'issueStatusChanged':
       return STATE_WORDS[n.issueStatusType ?? ''] ?? 'changed the state';
+    case 'projectUpdateCreated':
+      return 'posted an update';
     default:
       return 'updated';
   }
@@ -96,11 +103,11 @@ export function InboxPage({
   const navigate = useNavigate();
   const wide = useWide();
   const items = inbox.data?.pages.flatMap((p) => p.notifications) ?? [];
-  const groups = groupByIssue(items);
+  const groups = groupInbox(items);
   const latest = useRef(groups);
   latest.current = groups;
   // The row the keys act on: a ref, not state, so keys pressed faster than React renders
-  // each start from the one before. The selected issue (the preview's) follows it.
+  // each start from the one before. The selected group (the preview's, by its key) follows it.
   const focus = useRef(-1);
   const [selected, setSelected] = useState<string | null>(null);
   const [snoozing, setSnoozing] = useState<string | null>(null);
@@ -115,13 +122,13 @@ export function InboxPage({
   };
   const change = (g: InboxGroup, c: NotificationChange) => {
     clearTimeout(dwell.current);
-    actedOn.current = g.issue.id;
+    actedOn.current = g.key;
     update.mutate({ group: g, change: c });
   };
 
   const focusRow = (i: number) => {
     focus.current = i;
-    select(latest.current[i]?.issue.id ?? null);
+    select(latest.current[i]?.key ?? null);
     document.querySelector<HTMLElement>(`[data-inbox-row="${i}"]`)?.focus();
   };
   const move = (by: number) => focusRow(Math.max(0, Math.min(groups.length - 1, focus.current + by)));
@@ -140,22 +147,24 @@ export function InboxPage({
   useEffect(() => {
     if (!wide || !selected) return;
     dwell.current = setTimeout(() => {
-      const g = latest.current.find((x) => x.issue.id === selected);
-      if (g && g.unread > 0 && actedOn.current !== g.issue.id)
-        update.mutate({ group: g, change: { read: true } });
+      const g = latest.current.find((x) => x.key === selected);
+      if (g && g.unread > 0 && actedOn.current !== g.key) update.mutate({ group: g, change: { read: true } });
     }, PREVIEW_DWELL_MS);
     return () => clearTimeout(dwell.current);
   }, [selected, wide]);
 
   const open = (g: InboxGroup) => {
     if (g.unread > 0) change(g, { read: true });
-    void navigate({ to: '/issue/$id', params: { id: g.issue.identifier } });
+    const place = placeOf(g);
+    if (place.project)
+      void navigate({ to: '/projects/$id', params: { id: place.project.id }, hash: place.hash });
+    else void navigate({ to: '/issue/$id', params: { id: place.issue.identifier } });
   };
   const focused = () => groups[focus.current];
   useShortcuts({
     'inbox.down': () => move(1),
     'inbox.up': () => move(-1),
-    // Enter on a row opens its issue; on a button or in a menu it stays that control's.
+    // Enter on a row opens its issue or project; on a button or in a menu it stays that control's.
     'inbox.open': () => {
       const row = (document.activeElement as HTMLElement | null)?.dataset['inboxRow'];
       const g = row === undefined ? undefined : groups[Number(row)];
@@ -172,12 +181,12 @@ export function InboxPage({
     },
     'inbox.snooze': () => {
       const g = focused();
-      if (g && filter !== 'archived') setSnoozing(g.issue.id);
+      if (g && filter !== 'archived') setSnoozing(g.key);
     },
   });
 
   const unread = items.filter((n) => !n.readAt).length;
-  const preview = wide ? groups.find((g) => g.issue.id === selected) : undefined;
+  const preview = wide ? groups.find((g) => g.key === selected) : undefined;
   return (
     <div className="page inbox-page">
       <PageHeader title="Inbox">
@@ -215,19 +224,19 @@ export function InboxPage({
             <ul className="inbox-list" aria-label="Notifications">
               {groups.map((g, i) => (
                 <InboxRow
-                  key={g.issue.id}
+                  key={g.key}
                   group={g}
                   index={i}
                   archived={filter === 'archived'}
-                  selected={wide && selected === g.issue.id}
+                  selected={wide && selected === g.key}
                   onOpen={() => (wide ? focusRow(i) : open(g))}
                   onFocus={() => {
                     focus.current = i;
-                    select(g.issue.id);
+                    select(g.key);
                   }}
                   onChange={(c) => change(g, c)}
-                  snoozeOpen={snoozing === g.issue.id}
-                  setSnoozeOpen={(o) => setSnoozing(o ? g.issue.id : null)}
+                  snoozeOpen={snoozing === g.key}
+                  setSnoozeOpen={(o) => setSnoozing(o ? g.key : null)}
                 />
               ))}
             </ul>
@@ -266,53 +275,81 @@ function InboxRow({
   snoozeOpen: boolean;
   setSnoozeOpen: (open: boolean) => void;
 }) {
-  const { issue, unread } = group;
+  const { unread } = group;
   const newest = group.events[0]!;
+  const place = placeOf(group);
   const who = newest.actor?.name ?? 'Someone';
   const now = new Date().toISOString();
   const snoozed = group.events.some((n) => n.snoozedUntilAt && n.snoozedUntilAt > now);
+  const label = labelOf(group);
+  const onClick = (e: MouseEvent) => {
+    if (e.metaKey || e.ctrlKey || e.shiftKey) return;
+    e.preventDefault();
+    onOpen();
+  };
+  const body = (
+    <>
+      <span className="inbox-dot" aria-hidden="true" />
+      <Initials person={newest.actor} />
+      <span className="inbox-text">
+        {place.project ? (
+          <span className="inbox-issue">
+            <span className="ident">Project</span> {place.project.name}
+          </span>
+        ) : (
+          <span className="inbox-issue">
+            <span className="ident">{place.issue.identifier}</span> {place.issue.title}
+          </span>
+        )}
+        <span className="inbox-what">
+          <strong>{who}</strong> {whatHappened(newest)}
+          {newest.projectUpdate && (
+            <>
+              {' '}
+              <HealthBadge health={newest.projectUpdate.health} />
+            </>
+          )}
+        </span>
+        {newest.projectUpdate?.bodyPreview && (
+          <span className="inbox-excerpt muted small">{plainPreview(newest.projectUpdate.bodyPreview)}</span>
+        )}
+      </span>
+      {unread > 0 && <span className="inbox-new">{unread} new</span>}
+      <span className="inbox-time muted small">
+        {snoozed ? 'Snoozed · ' : ''}
+        <RelativeTime iso={newest.createdAt} />
+      </span>
+    </>
+  );
+  const link = {
+    className: 'inbox-open',
+    'data-inbox-row': index,
+    'aria-current': selected ? ('true' as const) : undefined,
+    onClick,
+  };
   return (
     <li className={`inbox-row${unread > 0 ? ' unread' : ''}${selected ? ' selected' : ''}`} onFocus={onFocus}>
-      <Link
-        to="/issue/$id"
-        params={{ id: issue.identifier }}
-        className="inbox-open"
-        data-inbox-row={index}
-        aria-current={selected ? 'true' : undefined}
-        onClick={(e) => {
-          if (e.metaKey || e.ctrlKey || e.shiftKey) return;
-          e.preventDefault();
-          onOpen();
-        }}
-      >
-        <span className="inbox-dot" aria-hidden="true" />
-        <Initials person={newest.actor} />
-        <span className="inbox-text">
-          <span className="inbox-issue">
-            <span className="ident">{issue.identifier}</span> {issue.title}
-          </span>
-          <span className="inbox-what">
-            <strong>{who}</strong> {whatHappened(newest)}
-          </span>
-        </span>
-        {unread > 0 && <span className="inbox-new">{unread} new</span>}
-        <span className="inbox-time muted small">
-          {snoozed ? 'Snoozed · ' : ''}
-          <RelativeTime iso={newest.createdAt} />
-        </span>
-      </Link>
+      {place.project ? (
+        <Link to="/projects/$id" params={{ id: place.project.id }} hash={place.hash} {...link}>
+          {body}
+        </Link>
+      ) : (
+        <Link to="/issue/$id" params={{ id: place.issue.identifier }} {...link}>
+          {body}
+        </Link>
+      )}
       <div className="inbox-actions">
         <button
           type="button"
           className="btn btn-ghost"
           onClick={() => onChange({ read: unread > 0 })}
-          aria-label={`${unread > 0 ? 'Mark read' : 'Mark unread'}: ${issue.identifier}`}
+          aria-label={`${unread > 0 ? 'Mark read' : 'Mark unread'}: ${label}`}
         >
           {unread > 0 ? 'Mark read' : 'Mark unread'}
         </button>
         {!archived && (
           <SnoozeMenu
-            label={issue.identifier}
+            label={label}
             open={snoozeOpen}
             setOpen={setSnoozeOpen}
             onPick={(until) => onChange({ snoozedUntilAt: until.toISOString() })}
@@ -322,7 +359,7 @@ function InboxRow({
           type="button"
           className="btn btn-ghost"
           onClick={() => onChange({ archived: !archived })}
-          aria-label={`${archived ? 'Unarchive' : 'Archive'}: ${issue.identifier}`}
+          aria-label={`${archived ? 'Unarchive' : 'Archive'}: ${label}`}
         >
           {archived ? 'Unarchive' : 'Archive'}
         </button>
@@ -331,28 +368,62 @@ function InboxRow({
   );
 }
 
-/** The selected group's issue beside the list: its properties, description and the group's events. */
+/** An issue's row or a project's, as the row and the preview show it; `hash` points the project's page at the update. */
+type Place =
+  | { issue: NonNullable<InboxGroup['issue']>; project: null }
+  | { issue: null; project: NonNullable<InboxGroup['project']>; hash: string | undefined };
+
+function placeOf(g: InboxGroup): Place {
+  if (g.project) {
+    const update = g.events[0]?.projectUpdateId;
+    return { issue: null, project: g.project, hash: update ? `update-${update}` : undefined };
+  }
+  return { issue: g.issue!, project: null };
+}
+
+/** How the row's buttons name it: the issue's identifier, or the project's name. */
+const labelOf = (g: InboxGroup) => (g.project ? g.project.name : (g.issue?.identifier ?? ''));
+
+/** An update's preview as one line of text: Markdown's marks left out. */
+const plainPreview = (text: string) =>
+  text
+    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/[#*_`>~]+/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+
+/** The selected group beside the list: its issue, or its project's newest update; and the group's events. */
 function Preview({ group }: { group: InboxGroup | undefined }) {
-  const detail = useIssueDetail(group?.issue.identifier ?? '', Boolean(group));
-  const ref = useRefData().data;
   if (!group)
     return (
       <section className="inbox-preview empty" aria-label="Preview">
-        <p className="muted">Select a notification (J/K or click) to see its issue here.</p>
+        <p className="muted">Select a notification (J/K or click) to see its issue or project update here.</p>
       </section>
     );
+  const place = placeOf(group);
+  return place.project ? (
+    <ProjectPreview group={group} project={place.project} hash={place.hash} />
+  ) : (
+    <IssuePreview group={group} issue={place.issue} />
+  );
+}
+
+/** An issue's properties and description. */
+function IssuePreview({ group, issue: row }: { group: InboxGroup; issue: NonNullable<InboxGroup['issue']> }) {
+  const detail = useIssueDetail(row.identifier, true);
+  const ref = useRefData().data;
   const issue = detail.data;
   const state = issue ? ref?.stateById.get(issue.state.id) : undefined;
   const assignee = issue?.assignee ? ref?.personById.get(issue.assignee.id) : undefined;
   return (
-    <section className="inbox-preview" aria-label={`Preview: ${group.issue.identifier}`}>
+    <section className="inbox-preview" aria-label={`Preview: ${row.identifier}`}>
       <div className="inbox-preview-head">
-        <span className="ident muted">{group.issue.identifier}</span>
-        <Link to="/issue/$id" params={{ id: group.issue.identifier }} className="btn btn-ghost">
+        <span className="ident muted">{row.identifier}</span>
+        <Link to="/issue/$id" params={{ id: row.identifier }} className="btn btn-ghost">
           Open issue
         </Link>
       </div>
-      <h2 className="inbox-preview-title">{issue?.title ?? group.issue.title}</h2>
+      <h2 className="inbox-preview-title">{issue?.title ?? row.title}</h2>
       {detail.isLoading ? (
         <Loading label="Loading issue" />
       ) : !issue ? (
@@ -384,6 +455,63 @@ function Preview({ group }: { group: InboxGroup | undefined }) {
           )}
         </>
       )}
+      <PreviewEvents group={group} />
+    </section>
+  );
+}
+
+/** A project's newest update in the group: its health, author and text, and the way to the project. */
+function ProjectPreview({
+  group,
+  project,
+  hash,
+}: {
+  group: InboxGroup;
+  project: NonNullable<InboxGroup['project']>;
+  hash: string | undefined;
+}) {
+  const updateId = group.events[0]?.projectUpdateId ?? '';
+  const q = useQuery({
+    queryKey: keys.projects.update(updateId),
+    queryFn: () => ok(rest.GET('/api/project-updates/{id}', { params: { path: { id: updateId } } })),
+    enabled: updateId !== '',
+  });
+  const update = q.data?.projectUpdate;
+  return (
+    <section className="inbox-preview" aria-label={`Preview: ${project.name}`}>
+      <div className="inbox-preview-head">
+        <span className="ident muted">Project update</span>
+        <Link to="/projects/$id" params={{ id: project.id }} hash={hash} className="btn btn-ghost">
+          Open project
+        </Link>
+      </div>
+      <h2 className="inbox-preview-title">{project.name}</h2>
+      {q.isLoading ? (
+        <Loading label="Loading update" />
+      ) : !update ? (
+        <ErrorMessage error={q.error ?? 'Update not found'} />
+      ) : (
+        <article className="project-update">
+          <div className="comment-head">
+            <HealthBadge health={update.health} />
+            <strong>{update.user?.name ?? 'Someone'}</strong>
+            <span className="muted small">
+              <RelativeTime iso={update.createdAt} />
+              {update.editedAt ? ' (edited)' : ''}
+            </span>
+          </div>
+          {update.body ? <Markdown source={update.body} /> : <p className="muted">No text.</p>}
+        </article>
+      )}
+      <PreviewEvents group={group} />
+    </section>
+  );
+}
+
+/** The group's notifications, newest first, read ones dimmed. */
+function PreviewEvents({ group }: { group: InboxGroup }) {
+  return (
+    <>
       <h3 className="inbox-preview-events-title">In your inbox</h3>
       <ul className="inbox-preview-events">
         {group.events.map((n) => (
@@ -396,7 +524,7 @@ function Preview({ group }: { group: InboxGroup | undefined }) {
           </li>
         ))}
       </ul>
-    </section>
+    </>
   );
 }
 

@@ -51,6 +51,7 @@ import * as m0062 from './0062_triage.js';
 import * as m0063 from './0063_issues_estimate.js';
 import * as m0064 from './0064_import_progress.js';
 import * as m0065 from './0065_client_ids.js';
+import * as m0066 from './0066_project_notifications.js';
 
 export interface Migration {
   version: number;
@@ -111,4 +112,5 @@ export const migrations: Migration[] = [
   { version: 63, ...m0063 },
   { version: 64, ...m0064 },
   { version: 65, ...m0065 },
+  { version: 66, ...m0066 },
 ];
