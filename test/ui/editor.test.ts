@@ -218,11 +218,23 @@ describe('UI: the rich editor', () => {
     const others = (async () => {
       for (let i = 1; i <= 3; i++) {
         await new Promise((r) => setTimeout(r, 150));
-        const title = await ui.t.patch(`/api/issues/${issue.id}`, { title: `Moving target ${i}` }, ui.t.adminToken);
+        const title = await ui.t.patch(
+          `/api/issues/${issue.id}`,
+          { title: `Moving target ${i}` },
+          ui.t.adminToken,
+        );
         assert.equal(title.status, 200, JSON.stringify(title.body));
-        const comment = await ui.t.post(`/api/issues/${issue.id}/comments`, { body: `note ${i}` }, ui.t.adminToken);
+        const comment = await ui.t.post(
+          `/api/issues/${issue.id}/comments`,
+          { body: `note ${i}` },
+          ui.t.adminToken,
+        );
         assert.equal(comment.status, 201, JSON.stringify(comment.body));
-        const label = await ui.t.post('/api/labels', { name: `moving-${i}`, color: '#aa3344' }, ui.t.adminToken);
+        const label = await ui.t.post(
+          '/api/labels',
+          { name: `moving-${i}`, color: '#aa3344' },
+          ui.t.adminToken,
+        );
         assert.equal(label.status, 201, JSON.stringify(label.body));
       }
     })();
