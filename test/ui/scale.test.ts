@@ -74,6 +74,15 @@ describe('UI: 5,000 issues', () => {
     assert.ok(rendered > 5 && rendered < 120, `rendered ${rendered} rows`);
     const firstRead = rowsRead;
     assert.ok(firstRead > 0 && firstRead <= 5 * 25, `the first screen read ${firstRead} rows`);
+    // The change stream's first `ready` reads the screen again once its first reads are done
+    // (docs/ui.md, "Live updates"): counted from after it.
+    await page.waitForFunction(() => document.documentElement.dataset['live'] === 'synced');
+    // The answers are counted as their bodies are read here: until the count holds still.
+    for (let seen = -1; seen !== rowsRead; ) {
+      seen = rowsRead;
+      await new Promise((r) => setTimeout(r, 300));
+    }
+    const readBefore = rowsRead;
     // Jumping to the end of what is loaded reads the next page of each group whose loaded end is
     // then in the page (later groups show their first few rows), and nothing else.
     const ends = (await page.evaluate(`new Promise((done) => {
@@ -81,10 +90,10 @@ describe('UI: 5,000 issues', () => {
       requestAnimationFrame(() => requestAnimationFrame(() => done(document.querySelectorAll('.more-row').length)));
     })`)) as number;
     assert.ok(ends >= 1 && ends <= 5, `${ends} group ends in the page`);
-    await waitUntil(() => rowsRead > firstRead, 'a next page is read at the end of the list');
+    await waitUntil(() => rowsRead > readBefore, 'a next page is read at the end of the list');
     await new Promise((r) => setTimeout(r, 500));
     assert.ok(
-      rowsRead <= firstRead + 100 * ends,
+      rowsRead <= readBefore + 100 * ends,
       `a page of 100 more for each of the ${ends} group ends in view, not the whole list (${rowsRead})`,
     );
     await page.locator('.issue-row').last().waitFor();
