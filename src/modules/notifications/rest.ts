@@ -114,45 +114,35 @@ export function notificationsRoutes(app: Http, ctx: AppContext): void {
     },
   );
 
-  // The inbox's row: every notification of the caller's about one issue, however many are loaded.
-  app.patch(
-    '/api/issues/:id/notifications',
-    {
-      schema: {
-        tags: ['notifications'],
-        summary:
-          "Mark read or unread, archive or unarchive, snooze every one of the caller's notifications about the issue (id or identifier)",
-        params: IdParams,
-        body: PatchBody,
-        response: {
-          200: Type.Object({ notifications: Type.Array(NotificationSchema) }),
-          ...errors(400, 401, 404),
+  // The inbox's row: every notification of the caller's about one issue or project, however many are loaded.
+  const aboutRoute = (about: 'issue' | 'project', url: string, what: string) =>
+    app.patch(
+      url,
+      {
+        schema: {
+          tags: ['notifications'],
+          summary: `Mark read or unread, archive or unarchive, snooze every one of the caller's notifications about the ${what}`,
+          params: IdParams,
+          body: PatchBody,
+          response: {
+            200: Type.Object({ notifications: Type.Array(NotificationSchema) }),
+            ...errors(400, 401, 404),
+          },
         },
       },
-    },
-    async (req, reply) =>
-      sendJsonText(reply, await s.updateAboutJson(ctx, actorOf(req), { issue: req.params.id }, req.body)),
-  );
-
-  // The inbox's row of a project: every notification of the caller's about it (its new updates).
-  app.patch(
-    '/api/projects/:id/notifications',
-    {
-      schema: {
-        tags: ['notifications'],
-        summary:
-          "Mark read or unread, archive or unarchive, snooze every one of the caller's notifications about the project (id or slug id)",
-        params: IdParams,
-        body: PatchBody,
-        response: {
-          200: Type.Object({ notifications: Type.Array(NotificationSchema) }),
-          ...errors(400, 401, 404),
-        },
-      },
-    },
-    async (req, reply) =>
-      sendJsonText(reply, await s.updateAboutJson(ctx, actorOf(req), { project: req.params.id }, req.body)),
-  );
+      async (req, reply) =>
+        sendJsonText(
+          reply,
+          await s.updateAboutJson(
+            ctx,
+            actorOf(req),
+            about === 'issue' ? { issue: req.params.id } : { project: req.params.id },
+            req.body,
+          ),
+        ),
+    );
+  aboutRoute('issue', '/api/issues/:id/notifications', 'issue (id or identifier)');
+  aboutRoute('project', '/api/projects/:id/notifications', 'project (id or slug id)');
 
   const subscriptionRoute = (method: 'GET' | 'PUT' | 'DELETE', summary: string) =>
     app.route({
