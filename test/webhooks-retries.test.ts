@@ -41,7 +41,9 @@ describe('delivery: retries, order and failures', () => {
   });
 
   test('a receiver that does not answer in time is retried', async () => {
-    tuneWebhookDelivery(t.ctx, { timeoutMs: 300 });
+    // Long enough that a loaded CI machine answers the second attempt in time;
+    // should it not, that attempt is one more timeout, which the checks allow.
+    tuneWebhookDelivery(t.ctx, { timeoutMs: 1000 });
     const hook = await createHook();
     let calls = 0;
     rx.reply = () => (++calls === 1 ? 'hang' : { status: 200, body: 'ok' });
@@ -51,9 +53,13 @@ describe('delivery: retries, order and failures', () => {
       (ds) => ds[0]?.status === 'succeeded',
       'success after a timeout',
     );
-    assert.equal(d.attemptCount, 2);
-    assert.equal(d.attempts[0].statusCode, null);
-    assert.match(d.attempts[0].error, /timed out after 300 ms/);
+    assert.ok(d.attemptCount >= 2);
+    const last = d.attempts.at(-1);
+    assert.equal(last.statusCode, 200);
+    for (const timedOut of d.attempts.slice(0, -1)) {
+      assert.equal(timedOut.statusCode, null);
+      assert.match(timedOut.error, /timed out after 1000 ms/);
+    }
   });
 
   test('redirects are not followed: a 3xx is a failure', async () => {
