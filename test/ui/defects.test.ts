@@ -7,7 +7,7 @@
 // issue's activity with a relative time; tabs are titled after their page.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { Page } from 'playwright-core';
+import type { Page, Route } from 'playwright-core';
 import { holdOperation, refuseOperation, startUi, type UiEnv, visit } from './browser.js';
 
 let ui: UiEnv;
@@ -28,14 +28,19 @@ after(() => ui?.close());
 
 describe('UI: the defects of issue 14', () => {
   test('a reload while the server is unreachable keeps the session and offers to try again', async () => {
-    await page.route('**/api/auth/me', (r) => r.abort('connectionrefused'));
+    // The app probes /healthz while the server is away and tries again by itself once it
+    // answers (lib/connection.ts): held down too, so that only the button brings it back.
+    const refuse = (r: Route) => r.abort('connectionrefused');
+    await page.route('**/api/auth/me', refuse);
+    await page.route('**/healthz', refuse);
     await page.reload();
     const alert = page.getByRole('alert').filter({ hasText: 'Cannot reach the server' });
     await alert.waitFor();
     await alert.getByText('You are still signed in').waitFor();
-    await page.unroute('**/api/auth/me');
+    await page.unroute('**/api/auth/me', refuse);
     await alert.getByRole('button', { name: 'Try again' }).click();
     await page.locator('main#main').waitFor();
+    await page.unroute('**/healthz', refuse);
     assert.ok(await page.evaluate("localStorage.getItem('trackway.token')"), 'the token is kept');
   });
 
