@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { holdOperation, refuseOperation, startUi, type UiEnv, visit } from './browser.js';
+import { focusLandsOn, holdOperation, refuseOperation, startUi, type UiEnv, visit } from './browser.js';
 
 let ui: UiEnv;
 let page: Page;
@@ -74,6 +74,9 @@ describe('UI: comments', () => {
 
     const held = await holdOperation(page, 'EditComment');
     await item.getByRole('button', { name: /Edit comment/ }).click();
+    // The editor puts the caret at the end of the text once it is up: typing before then is
+    // typed where the caret lands, not over the text.
+    await focusLandsOn(page, 'First words');
     await item.getByLabel('Edit comment').fill('Second words');
     await item.getByRole('button', { name: 'Save comment' }).click();
     await item.getByText('Second words').waitFor();
@@ -89,6 +92,7 @@ describe('UI: comments', () => {
 
     const refused = await refuseOperation(page, 'EditComment', 'Edits are closed');
     await item.getByRole('button', { name: /Edit comment/ }).click();
+    await focusLandsOn(page, 'Second words');
     await item.getByLabel('Edit comment').fill('Third words');
     await item.getByRole('button', { name: 'Save comment' }).click();
     await page.getByRole('alert').filter({ hasText: 'Edits are closed' }).waitFor();
