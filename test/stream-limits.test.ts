@@ -3,6 +3,7 @@
 // the app closing under open streams.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import http from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { appendEvent } from '../src/platform/outbox.js';
@@ -227,5 +228,40 @@ describe('closing the app', () => {
       assert.equal(s.events[s.events.length - 1]?.event, 'resume');
       assert.equal(s.events[s.events.length - 1]?.data.reason, 'shutdown');
     }
+  });
+
+  test('a client that keeps its connections for reuse does not hold the close up', async () => {
+    // As a browser does: the stream's connection, once its response ended, would go back to
+    // the client's pool and stay open, and the closing server would wait for it.
+    const other = await startTestApp();
+    const url = await other.listen();
+    const agent = new http.Agent({ keepAlive: true });
+    const ended = new Promise<string>((resolve, reject) => {
+      http
+        .get(
+          `${url}/api/stream`,
+          { agent, headers: { authorization: `Bearer ${other.adminToken}` } },
+          (res) => {
+            assert.equal(res.headers.connection, 'close');
+            let text = '';
+            res.setEncoding('utf8');
+            res.on('data', (chunk: string) => {
+              text += chunk;
+              if (text.includes('event: ready')) readied();
+            });
+            res.on('end', () => resolve(text));
+          },
+        )
+        .on('error', reject);
+    });
+    let readied: () => void = () => undefined;
+    await new Promise<void>((r) => {
+      readied = r;
+    });
+    const started = Date.now();
+    await other.close();
+    assert.ok(Date.now() - started < 5000, `close took ${Date.now() - started} ms`);
+    assert.match(await ended, /event: resume\ndata: \{"reason":"shutdown"/);
+    agent.destroy();
   });
 });

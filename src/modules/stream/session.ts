@@ -169,6 +169,9 @@ export async function runStream(ctx: AppContext, hub: StreamHub, res: ServerResp
     'cache-control': 'no-cache, no-transform',
     // nginx and similar proxies would otherwise hold events back in their buffers.
     'x-accel-buffering': 'no',
+    // The connection ends with the stream: left open for reuse, a client's idle connection
+    // would keep a closing server waiting (it closes idle connections only as it starts to close).
+    connection: 'close',
     'x-request-id': opts.requestId,
   });
   res.write(`retry: ${RETRY_MS}\n${sse(position, 'ready', { syncId: position, reset: opts.reset })}`);
