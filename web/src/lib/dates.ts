@@ -1,10 +1,23 @@
 // Dates as the reader's locale writes them. Each format is built once: a
 // `toLocale…String` call with options builds a new Intl.DateTimeFormat each
-// time, which was 55 ms of an issue list's first render.
+// time, which was 55 ms of an issue list's first render. And only when first
+// used: the eight built as the app's script started were about 24 ms of every
+// page load, most of them for screens the load does not show.
 
-const SHORT = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric' });
-const DATE = new Intl.DateTimeFormat(undefined);
-const DATE_TIME = new Intl.DateTimeFormat(undefined, {
+/** A format built on its first use, then kept. */
+function lazyFormat(locale: string | undefined, options?: Intl.DateTimeFormatOptions) {
+  let built: Intl.DateTimeFormat | undefined;
+  return {
+    format: (d: Date) => {
+      built ??= new Intl.DateTimeFormat(locale, options);
+      return built.format(d);
+    },
+  };
+}
+
+const SHORT = lazyFormat(undefined, { month: 'short', day: 'numeric' });
+const DATE = lazyFormat(undefined);
+const DATE_TIME = lazyFormat(undefined, {
   year: 'numeric',
   month: 'numeric',
   day: 'numeric',
@@ -12,13 +25,13 @@ const DATE_TIME = new Intl.DateTimeFormat(undefined, {
   minute: 'numeric',
   second: 'numeric',
 });
-const WEEKDAY_TIME = new Intl.DateTimeFormat(undefined, {
+const WEEKDAY_TIME = lazyFormat(undefined, {
   weekday: 'short',
   hour: 'numeric',
   minute: '2-digit',
 });
 /** en-CA writes a day as YYYY-MM-DD, the API's form of a due date. */
-const ISO_DAY = new Intl.DateTimeFormat('en-CA');
+const ISO_DAY = lazyFormat('en-CA');
 
 /** A day (YYYY-MM-DD, the reader's midnight) or an instant (full ISO time). */
 const parse = (d: string) => new Date(d.length === 10 ? `${d}T00:00:00` : d);
@@ -34,8 +47,8 @@ export const today = () => ISO_DAY.format(new Date());
 /** "Mon 9:00 AM": when a snooze ends. */
 export const weekdayTime = (d: Date) => WEEKDAY_TIME.format(d);
 
-const MONTH = new Intl.DateTimeFormat(undefined, { month: 'short' });
-const MONTH_YEAR = new Intl.DateTimeFormat(undefined, { month: 'short', year: 'numeric' });
+const MONTH = lazyFormat(undefined, { month: 'short' });
+const MONTH_YEAR = lazyFormat(undefined, { month: 'short', year: 'numeric' });
 /** A timeline's month tick: "Nov", or "Jan 2027" where the year changes or the axis starts. */
 export const monthLabel = (d: string, withYear: boolean) => (withYear ? MONTH_YEAR : MONTH).format(parse(d));
 /** A timeline's quarter tick: "Q4 2026" (quarters of the calendar year). */
