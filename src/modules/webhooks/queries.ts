@@ -156,6 +156,9 @@ const CLAIMED_COLUMNS = sql`d.id, d.webhook_id, d.event_id, d.attempts, d.retry_
  * many, claim disjoint sets; the lease makes a crashed worker's claim lapse.
  */
 export async function claimDue(db: Db, limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
+  // Most polls find nothing: this read of the due index answers them for a fraction of the
+  // claim's planning (4.5 ms a poll on PGlite, twice a second in every idle process).
+  if (!(await anyDue(db))) return [];
   const r = await sql<ClaimedDelivery>`
     with heads as (
       select h.id
@@ -186,6 +189,17 @@ export async function claimDue(db: Db, limit: number, leaseMs: number): Promise<
     returning ${CLAIMED_COLUMNS}
   `.execute(db);
   return r.rows.map((row) => ({ ...row, event_id: Number(row.event_id) }));
+}
+
+/** Whether any delivery is due (webhook_deliveries_due); the claim decides which may go. */
+async function anyDue(db: Db): Promise<boolean> {
+  const r = await sql<{ due: boolean }>`
+    select exists (
+      select 1 from webhook_deliveries
+      where status in ('pending', 'delivering') and next_attempt_at <= now()
+    ) as due
+  `.execute(db);
+  return r.rows[0]?.due === true;
 }
 
 /**
