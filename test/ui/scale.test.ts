@@ -50,14 +50,23 @@ const rowsInPage = (selector: string) => `document.querySelectorAll(${JSON.strin
 describe('UI: 5,000 issues', () => {
   test('the list reads pages as it scrolls, counts from totals, and renders only what is in view', async () => {
     const { page } = await ui.newPage();
-    // Every issue row the server sends, across every GraphQL answer.
+    // Every issue row the server sends, across every GraphQL answer; and those of requests not
+    // sent before: the change stream's first `ready` asks the screen's reads again, and on a busy
+    // machine that may come before the first screen is counted here.
     let rowsRead = 0;
+    let rowsReadOnce = 0;
+    const asked = new Set<string>();
     page.on('response', async (r) => {
       if (!r.url().endsWith('/graphql')) return;
+      const again = asked.has(r.request().postData() ?? '');
+      asked.add(r.request().postData() ?? '');
       const body = (await r.json().catch(() => null)) as { data?: Record<string, unknown> } | null;
-      for (const v of Object.values(body?.data ?? {}))
-        rowsRead +=
-          (v as { nodes?: { identifier?: string }[] })?.nodes?.filter((n) => n.identifier).length ?? 0;
+      for (const v of Object.values(body?.data ?? {})) {
+        const n =
+          (v as { nodes?: { identifier?: string }[] })?.nodes?.filter((x) => x.identifier).length ?? 0;
+        rowsRead += n;
+        if (!again) rowsReadOnce += n;
+      }
     });
     await signIn(page, ADMIN_EMAIL, ADMIN_PASSWORD);
     const started = Date.now();
@@ -72,7 +81,7 @@ describe('UI: 5,000 issues', () => {
     );
     const rendered = (await page.evaluate(rowsInPage('.issue-row'))) as number;
     assert.ok(rendered > 5 && rendered < 120, `rendered ${rendered} rows`);
-    const firstRead = rowsRead;
+    const firstRead = rowsReadOnce;
     assert.ok(firstRead > 0 && firstRead <= 5 * 25, `the first screen read ${firstRead} rows`);
     // The change stream's first `ready` reads the screen again once its first reads are done
     // (docs/ui.md, "Live updates"): counted from after it.
