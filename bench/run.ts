@@ -28,11 +28,13 @@ const log = (msg: string) => process.stdout.write(`${msg}\n`);
 const only = process.env['BENCH_ONLY']?.split(',').map((x) => x.trim());
 const wanted = (id: string) => !only || only.includes(id);
 
-function num(name: string, fallback: number): number {
+/** `orNone`: 0 is allowed too, and leaves the step out. */
+function num(name: string, fallback: number, orNone = false): number {
   const raw = process.env[name];
   if (!raw) return fallback;
   const n = Number(raw);
-  if (!Number.isFinite(n) || n <= 0) throw new Error(`${name} must be a positive number`);
+  if (!Number.isFinite(n) || n < 0 || (n === 0 && !orNone))
+    throw new Error(`${name} must be a positive number${orNone ? ' or 0' : ''}`);
   return n;
 }
 
@@ -375,7 +377,7 @@ async function main() {
     seconds: num('BENCH_SECONDS', small ? 0.4 : 10),
     floorSeconds: num('BENCH_FLOOR_SECONDS', small ? 0.2 : 5),
     warmupSeconds: small ? 0 : 2,
-    singleSeconds: num('BENCH_SINGLE_SECONDS', small ? 0.2 : 3),
+    singleSeconds: num('BENCH_SINGLE_SECONDS', small ? 0.2 : 3, true),
     webhooks: process.env['BENCH_WEBHOOKS'] ? process.env['BENCH_WEBHOOKS'] === '1' : !small,
     webhooksTimeoutS: num('BENCH_WEBHOOKS_TIMEOUT', 180),
   };
