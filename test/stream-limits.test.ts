@@ -236,6 +236,10 @@ describe('closing the app', () => {
     const other = await startTestApp();
     const url = await other.listen();
     const agent = new http.Agent({ keepAlive: true });
+    let readied: () => void = () => undefined;
+    const ready = new Promise<void>((r) => {
+      readied = r;
+    });
     const ended = new Promise<string>((resolve, reject) => {
       http
         .get(
@@ -254,10 +258,7 @@ describe('closing the app', () => {
         )
         .on('error', reject);
     });
-    let readied: () => void = () => undefined;
-    await new Promise<void>((r) => {
-      readied = r;
-    });
+    await ready;
     const started = Date.now();
     await other.close();
     assert.ok(Date.now() - started < 5000, `close took ${Date.now() - started} ms`);

@@ -58,8 +58,9 @@ describe('UI: 5,000 issues', () => {
     const asked = new Set<string>();
     page.on('response', async (r) => {
       if (!r.url().endsWith('/graphql')) return;
-      const again = asked.has(r.request().postData() ?? '');
-      asked.add(r.request().postData() ?? '');
+      const request = r.request().postData() ?? '';
+      const again = asked.has(request);
+      asked.add(request);
       const body = (await r.json().catch(() => null)) as { data?: Record<string, unknown> } | null;
       for (const v of Object.values(body?.data ?? {})) {
         const n =
