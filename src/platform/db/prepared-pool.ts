@@ -4,7 +4,8 @@
 // parse and plan cost several times its execution (docs/benchmarks.md,
 // "Prepared statements"); prepared, PostgreSQL keeps its plan (a generic one
 // once five runs show it is as good as planning each time) and the text is
-// not sent again. JDBC's driver does the same by default.
+// not sent again. JDBC's driver does the same by default. PGlite's pool
+// (pglite-pool.ts) prepares by the same rules.
 //
 // Bounded twice: a text is prepared only from its second sighting in this
 // process (a one-off filter never takes a slot), and a connection holds at
@@ -15,15 +16,28 @@ import { createHash } from 'node:crypto';
 import type { PostgresPool, PostgresPoolClient } from 'kysely';
 
 export const MAX_PER_CONNECTION = 100;
-/** Texts this process remembers having seen (by digest), oldest dropped first. */
+/** Texts a process remembers having seen (by digest), oldest dropped first. */
 const REMEMBERED = 2_000;
+
+/** The statement texts a pool has seen, by digest (so long texts cost no memory here). */
+export class RepeatedTexts {
+  readonly #seen = new Set<string>();
+
+  /** `sql`'s digest from its second sighting on; undefined the first time. */
+  repeated(sql: string): string | undefined {
+    const digest = createHash('sha1').update(sql).digest('base64url');
+    if (this.#seen.has(digest)) return digest;
+    if (this.#seen.size >= REMEMBERED) this.#seen.delete(this.#seen.values().next().value as string);
+    this.#seen.add(digest);
+    return undefined;
+  }
+}
 
 /** pg's client also takes a query config: `{ name, text, values }`. */
 type Query = (config: unknown, parameters?: readonly unknown[]) => Promise<unknown>;
 
 export class PreparingPool implements PostgresPool {
-  /** Names of the texts seen once or more (a digest, so long texts cost no memory here). */
-  readonly #seen = new Set<string>();
+  readonly #texts = new RepeatedTexts();
   /** The names each connection has prepared (pg keeps its clients across checkouts). */
   readonly #prepared = new WeakMap<object, Set<string>>();
 
@@ -40,8 +54,9 @@ export class PreparingPool implements PostgresPool {
     const prepared = names;
     const query = (sql: unknown, parameters?: readonly unknown[]) => {
       if (typeof sql !== 'string' || !parameters || parameters.length === 0) return run(sql, parameters);
-      const name = this.#nameOf(sql);
-      if (name === undefined || (!prepared.has(name) && prepared.size >= MAX_PER_CONNECTION)) {
+      const digest = this.#texts.repeated(sql);
+      const name = digest && `tw_${digest}`;
+      if (!name || (!prepared.has(name) && prepared.size >= MAX_PER_CONNECTION)) {
         return run(sql, parameters);
       }
       prepared.add(name);
@@ -51,15 +66,6 @@ export class PreparingPool implements PostgresPool {
       query,
       release: () => client.release(),
     });
-  }
-
-  /** The statement name of `sql` from its second sighting on. */
-  #nameOf(sql: string): string | undefined {
-    const name = `tw_${createHash('sha1').update(sql).digest('base64url')}`;
-    if (this.#seen.has(name)) return name;
-    if (this.#seen.size >= REMEMBERED) this.#seen.delete(this.#seen.values().next().value as string);
-    this.#seen.add(name);
-    return undefined;
   }
 
   end(): Promise<void> {
