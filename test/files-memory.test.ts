@@ -185,9 +185,11 @@ test('a 25 MB upload grows the server RSS by far less than 25 MB', {
         `peak growth ${mib(m.peak - m.baseline)}`,
     );
   }
-  // Buffering the body would keep at least 25 MiB alive; streaming keeps a few 64 KiB chunks.
+  // Buffering the body would keep at least 25 MiB alive (50 MiB measured, docs/files.md); streaming
+  // keeps a few 64 KiB chunks, but what else the process does meanwhile shows too (8.7 MiB once in
+  // CI on a busy machine), so the line is halfway to the body's size.
   assert.ok(
-    collected.peak - collected.baseline < 8 * MiB,
+    collected.peak - collected.baseline < 12 * MiB,
     `RSS grew by ${mib(collected.peak - collected.baseline)}`,
   );
 });
