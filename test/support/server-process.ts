@@ -54,6 +54,8 @@ export interface StartOptions {
   readyPath?: string;
   /** Names the server in errors when a test starts several. */
   name?: string;
+  /** Node flags before the server's own (say, an `--import` that watches it). */
+  nodeArgs?: string[];
 }
 
 /** Starts the server and resolves once `readyPath` answers 200; throws with its output if it exits or stalls. */
@@ -64,7 +66,7 @@ export async function startServerProcess(opts: StartOptions): Promise<ServerProc
     if (v === undefined) delete env[k];
     else env[k] = v;
   }
-  const child = spawn(process.execPath, SERVER_ARGS, {
+  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), ...SERVER_ARGS], {
     cwd: SERVER_ROOT,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -10,7 +10,6 @@
 // and attachments (about 170 points an issue); a nested list longer than its
 // first page is read on by issue. A rate-limited answer waits for the time the
 // server names (bounded) and asks again.
-import { LinearClient, RatelimitedLinearError } from '@linear/sdk';
 import type { StateType } from '../../platform/db/tables.js';
 import {
   type ImportComment,
@@ -117,23 +116,33 @@ const LINEAR_UPLOADS = 'uploads.linear.app';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/**
+ * @linear/sdk, loaded by the first Linear import rather than with the server: its one module is
+ * 6.5 MB of source that V8 keeps, with what it compiles, in every process for its whole life
+ * (docs/benchmarks.md, "Issue 25, fourth stop").
+ */
+const linearSdk = () => import('@linear/sdk');
+
 export function linearSource(opts: LinearSourceOptions): ImportSource {
   const base = opts.url.replace(/\/+$/, '').replace(/\/graphql$/, '');
   const pageSize = Math.min(50, Math.max(1, opts.pageSize ?? 25));
   // A client per request: the SDK passes its options to fetch, so each request gets its own deadline.
-  const clientOf = () => {
+  const clientOf = async () => {
+    const { LinearClient } = await linearSdk();
     const timeout = AbortSignal.timeout(REQUEST_TIMEOUT_MS);
     const signal = opts.signal ? AbortSignal.any([timeout, opts.signal]) : timeout;
     return new LinearClient({ apiKey: opts.apiKey, apiUrl: `${base}/graphql`, signal });
   };
   const send: GraphqlRequest =
-    opts.request ?? (async (query, variables) => (await clientOf().client.rawRequest(query, variables)).data);
+    opts.request ??
+    (async (query, variables) => (await (await clientOf()).client.rawRequest(query, variables)).data);
 
   async function request<T>(query: string, variables: Record<string, unknown> = {}): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       try {
         return (await send(query, variables)) as T;
       } catch (err) {
+        const { RatelimitedLinearError } = await linearSdk();
         if (!(err instanceof RatelimitedLinearError) || attempt >= RATE_LIMIT_TRIES) throw err;
         const wait = Math.min(RATE_LIMIT_WAIT_MAX_MS, ((err.retryAfter ?? 1) || 1) * 1000);
         await sleep(wait);

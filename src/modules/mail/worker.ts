@@ -6,7 +6,7 @@
 // accepted it; a crash in between sends it again after the lease, with the
 // same Message-ID (at least once; docs/email.md). No transaction is held
 // across SMTP (PGlite is a single connection).
-import nodemailer, { type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import { startClaimLoop } from '../../platform/claim-loop.js';
 import type { AppContext } from '../../platform/context.js';
 import { retryDelayMs } from '../webhooks/schedule.js';
@@ -53,7 +53,13 @@ export function startMailWorker(ctx: AppContext, options: MailWorkerOptions = {}
   if (!configured) throw new Error('startMailWorker: SMTP is not configured');
   const mail = configured;
   const opts = { ...DEFAULTS, ...options };
-  const transport: Transporter = nodemailer.createTransport({ url: mail.smtpUrl, ...SMTP_TIMEOUTS });
+  // nodemailer is loaded with the first message to send: about 4 MB of heap a server that sends no
+  // mail never holds (docs/benchmarks.md, "Issue 25, fourth stop").
+  let transport: Promise<Transporter> | undefined;
+  const transportOf = () =>
+    (transport ??= import('nodemailer').then((m) =>
+      m.default.createTransport({ url: mail.smtpUrl, ...SMTP_TIMEOUTS }),
+    ));
 
   async function send(job: ClaimedMail): Promise<void> {
     const message = await buildMessage(ctx, job);
@@ -62,7 +68,7 @@ export function startMailWorker(ctx: AppContext, options: MailWorkerOptions = {}
       return;
     }
     try {
-      await transport.sendMail(message);
+      await (await transportOf()).sendMail(message);
     } catch (err) {
       const error = String((err as Error).message ?? err).slice(0, ERROR_MAX);
       const outcome =
@@ -92,7 +98,7 @@ export function startMailWorker(ctx: AppContext, options: MailWorkerOptions = {}
     kick: () => loop.kick(),
     async stop() {
       await loop.stop();
-      transport.close();
+      (await transport?.catch(() => undefined))?.close();
       if (running.get(ctx) === worker) running.delete(ctx);
     },
   };

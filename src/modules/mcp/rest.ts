@@ -13,16 +13,22 @@
 // whose resource_metadata names the protected-resource metadata (RFC 9728),
 // where an MCP client starts the OAuth flow. The request budget,
 // database-time budget and body limits are every route's.
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { FastifyReply } from 'fastify';
 import type { Actor, AppContext } from '../../platform/context.js';
 import { AppError } from '../../platform/errors.js';
 import { actorOf } from '../../platform/http/auth-hook.js';
 import type { RequestBudget } from '../../platform/http/request-budget.js';
 import type { Http } from '../../platform/http/types.js';
-import { mcpServer } from './server.js';
 
 export const MCP_PATH = '/mcp';
+
+/**
+ * The MCP server and its transport, loaded by the first request to /mcp: the SDK and zod are
+ * about 8 MB of heap that a server no assistant talks to never needs (docs/benchmarks.md,
+ * "Issue 25, fourth stop").
+ */
+const mcpModules = () =>
+  Promise.all([import('./server.js'), import('@modelcontextprotocol/sdk/server/streamableHttp.js')]);
 
 /** The challenge of a 401 on /mcp, naming where the OAuth flow starts. */
 const challengeOf = (publicUrl: string) =>
@@ -43,6 +49,7 @@ export function mcpRoutes(app: Http, ctx: AppContext, budgetOf: (actor: Actor) =
 
   app.post(MCP_PATH, common, async (req, reply) => {
     const actor = actorOf(req);
+    const [{ mcpServer }, { StreamableHTTPServerTransport }] = await mcpModules();
     const server = mcpServer(ctx, actor, budgetOf(actor));
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: undefined,

@@ -6,7 +6,7 @@
 // process of an installation agrees without a key to distribute; its store is
 // the database (adapter.ts).
 import { createECDH } from 'node:crypto';
-import Provider, { errors, interactionPolicy } from 'oidc-provider';
+import type Provider from 'oidc-provider';
 import type { AppContext } from '../../platform/context.js';
 import { adapterFor } from './adapter.js';
 import { bindToBrowser } from './binding.js';
@@ -76,7 +76,12 @@ function errorPage(out: Record<string, string>): string {
 <p>Go back to the app and try again; if it keeps failing, its developer needs to fix it.</p></main></body></html>`;
 }
 
-export function buildProvider(ctx: AppContext): Provider {
+/**
+ * The provider, with oidc-provider loaded now: a server none of whose clients use OAuth never
+ * holds it (about 14 MB of heap with its dependencies; docs/benchmarks.md, "Issue 25, fourth stop").
+ */
+export async function buildProvider(ctx: AppContext): Promise<Provider> {
+  const { default: Provider, errors, interactionPolicy } = await import('oidc-provider');
   // Every authorization asks the signed-in person on the consent page, even
   // when the provider remembers an earlier one in this browser: another
   // person may have signed in to Trackway since.

@@ -107,16 +107,19 @@ export async function oauthRoutes(app: Http, ctx: AppContext): Promise<void> {
   // and the issuer is PUBLIC_URL, which the rest of the app reads per request
   // (a test harness that listens on a port the system picks learns its URL
   // only after the app is built). Nothing OAuth happens before a request.
-  let built: { provider: Provider; handle: ReturnType<Provider['callback']> } | undefined;
+  let built: Promise<{ provider: Provider; handle: ReturnType<Provider['callback']> }> | undefined;
   const lazy = () => {
-    if (!built) {
-      const provider = buildProvider(ctx);
-      built = { provider, handle: provider.callback() };
-    }
+    built ??= buildProvider(ctx).then(
+      (provider) => ({ provider, handle: provider.callback() }),
+      (err: unknown) => {
+        built = undefined; // the next request tries again
+        throw err;
+      },
+    );
     return built;
   };
-  const provider = () => lazy().provider;
-  ctx.oauth = { accessToken: (token) => readAccessToken(provider(), token) };
+  const provider = async () => (await lazy()).provider;
+  ctx.oauth = { accessToken: async (token) => readAccessToken(await provider(), token) };
 
   /** Hands the request to the provider as it came, with the headers our hooks set so far. */
   const forward = async (
@@ -133,7 +136,7 @@ export async function oauthRoutes(app: Http, ctx: AppContext): Promise<void> {
     // Fastify has read the body; the provider takes it from here (its documented fallback).
     const body = rewrite?.body ?? req.body;
     if (body !== undefined) raw.body = body;
-    await lazy().handle(raw, reply.raw);
+    await (await lazy()).handle(raw, reply.raw);
   };
 
   /** The authorization request with its scope normalised (GET query or POST form). */
@@ -222,7 +225,8 @@ export async function oauthRoutes(app: Http, ctx: AppContext): Promise<void> {
         response: { 200: InteractionView, ...errors(401, 403, 404) },
       },
     },
-    async (req) => describeInteraction(ctx, provider(), actorOf(req), req.params.uid, req.headers.cookie),
+    async (req) =>
+      describeInteraction(ctx, await provider(), actorOf(req), req.params.uid, req.headers.cookie),
   );
   app.post(
     '/api/oauth/interactions/:uid/consent',
@@ -235,7 +239,7 @@ export async function oauthRoutes(app: Http, ctx: AppContext): Promise<void> {
         response: { 200: Next, ...errors(401, 403, 404) },
       },
     },
-    async (req) => consent(ctx, provider(), actorOf(req), req.params.uid, req.headers.cookie),
+    async (req) => consent(ctx, await provider(), actorOf(req), req.params.uid, req.headers.cookie),
   );
   app.post(
     '/api/oauth/interactions/:uid/deny',
@@ -248,7 +252,7 @@ export async function oauthRoutes(app: Http, ctx: AppContext): Promise<void> {
         response: { 200: Next, ...errors(401, 403, 404) },
       },
     },
-    async (req) => deny(ctx, provider(), actorOf(req), req.params.uid, req.headers.cookie),
+    async (req) => deny(ctx, await provider(), actorOf(req), req.params.uid, req.headers.cookie),
   );
 
   app.get(
@@ -320,7 +324,7 @@ export async function oauthRoutes(app: Http, ctx: AppContext): Promise<void> {
     },
     async (req, reply) => {
       reply.code(201);
-      return registerApp(ctx, provider(), actorOf(req), req.body);
+      return registerApp(ctx, await provider(), actorOf(req), req.body);
     },
   );
   app.patch(
@@ -337,7 +341,7 @@ export async function oauthRoutes(app: Http, ctx: AppContext): Promise<void> {
         },
       },
     },
-    async (req) => updateApp(ctx, provider(), actorOf(req), req.params.clientId, req.body),
+    async (req) => updateApp(ctx, await provider(), actorOf(req), req.params.clientId, req.body),
   );
   app.delete(
     '/api/admin/oauth/apps/:clientId',

@@ -6,7 +6,6 @@ import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { CallerSlots, slotsPerCaller } from './caller-slots.js';
 import { MeteredPool, type StatementListener } from './metered-pool.js';
-import { PGlitePool } from './pglite-pool.js';
 import { PreparingPool } from './prepared-pool.js';
 import type { DB } from './tables.js';
 import { timestamptzParser } from './timestamps.js';
@@ -96,6 +95,9 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     };
   }
 
+  // Loaded only for the embedded database: PGlite's JavaScript is about 4 MB of heap that a
+  // server on PostgreSQL never uses.
+  const { PGlitePool } = await import('./pglite-pool.js');
   const pglite = opts.pglite ?? (await openPglite(opts));
   const owned = !opts.pglite;
   const metered = new MeteredPool(
