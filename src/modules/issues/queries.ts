@@ -27,6 +27,7 @@ import {
   rankedMatches,
   rankedOrder,
 } from '../../platform/list/search.js';
+import { pageBound } from '../../platform/list/window.js';
 import { rowJson } from '../../platform/read/compile.js';
 import { issue as readIssue } from '../../platform/read/entities.js';
 import type { ReadContext } from '../../platform/read/model.js';
@@ -422,8 +423,8 @@ function pageOf(db: Db, query: ListQuery) {
         .$if(after !== undefined, (qb) => qb.where(pastSql(key!, after!)))
         .orderBy(order)
         // One row more than the page tells whether a next page exists.
-        .limit(key ? query.limit + 1 : query.limit)
-        .offset(query.offset)
+        .limit(pageBound(key ? query.limit + 1 : query.limit))
+        .$if(query.offset > 0, (qb) => qb.offset(query.offset))
         .as('page') as unknown as AliasedRawBuilder<PageId, 'page'>);
   const extra = [
     ranked ? sql<string>`page.total`.as('total') : sql<string>`${totalOf(query)}`.as('total'),

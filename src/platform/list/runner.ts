@@ -9,7 +9,7 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../db/database.js';
 import { encodeCursor, orderSql, partText, pastSql, reversed, type SortKey } from './order.js';
-import type { Window } from './window.js';
+import { pageBound, type Window } from './window.js';
 
 type Sql = RawBuilder<unknown>;
 
@@ -129,7 +129,7 @@ export async function listPage<R>(
     from ${source.from}
     ${whereSql(parts)}
     order by ${orderSql(read)}
-    ${Number.isFinite(w.limit) ? sql`limit ${w.limit + 1}` : sql``}${w.offset ? sql` offset ${w.offset}` : sql``}`.execute(
+    ${Number.isFinite(w.limit) ? sql`limit ${pageBound(w.limit + 1)}` : sql``}${w.offset ? sql` offset ${w.offset}` : sql``}`.execute(
     db,
   );
   if (!total) return toPage<R>(rows, sort, w);
@@ -161,7 +161,7 @@ export async function listPages<R>(
           row_number() over (partition by ${source.parentKey} order by ${orderSql(read)}) as __rn
         from ${source.from}
         ${whereSql(parts)}
-      ) x where x.__rn <= ${w.limit + 1}
+      ) x where x.__rn <= ${pageBound(w.limit + 1)}
       order by x.__parent, x.__rn`.execute(db);
     for (const r of rows) {
       const list = byParent.get(r.__parent) ?? [];

@@ -4,6 +4,7 @@
 // description, with this query. Words match as prefixes, accent- and
 // case-folded ("Caf rep" finds "café report").
 import { type Expression, type RawBuilder, sql } from 'kysely';
+import { pageBound } from './window.js';
 
 type Sql = RawBuilder<unknown>;
 
@@ -67,7 +68,7 @@ export function rankedMatches(
       from (select issues.id, count(*) over () as total, row_number() over (
           order by ts_rank(issues.search_title, ${query}) desc, issues.created_at desc, issues.id desc) as pos
         from issues where ${where}) m) ranked
-    order by ${rankedOrder('ranked')} limit ${limit} offset ${offset}`;
+    order by ${rankedOrder('ranked')} limit ${pageBound(limit)}${offset ? sql` offset ${offset}` : sql``}`;
 }
 
 /** The order of rankedMatches' rows under `alias`. */
