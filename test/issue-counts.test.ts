@@ -1,9 +1,10 @@
-// The per-team issue counts that unfiltered lists total from (migration 0023)
-// stay equal to a real count through random sequences of every kind of write:
-// REST and @linear/sdk creates, batches, team moves, archives, restores,
-// deletes, and bulk SQL that bypasses the services (an import). Each caller's
-// `pageInfo.total` (and GraphQL's organization.createdIssueCount) is checked
-// against a count of what they may see.
+// The per-team issue counts that unfiltered lists total from (migration 0023),
+// and the per-team-and-state counts that board columns total from (migration
+// 0067), stay equal to a real count through random sequences of every kind of
+// write: REST and @linear/sdk creates, batches, team and state moves, archives,
+// restores, deletes, and bulk SQL that bypasses the services (an import). Each
+// caller's `pageInfo.total` (and GraphQL's organization.createdIssueCount) is
+// checked against a count of what they may see.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { LinearClient } from '@linear/sdk';
@@ -14,6 +15,10 @@ import type { TestApp } from './support/harness.js';
 let t: TestApp;
 let client: LinearClient;
 const teams: { id: string; key: string; private: boolean }[] = [];
+/** Each team's workflow state ids. */
+const states = new Map<string, string[]>();
+/** Turns through each team's states, one per check. */
+let probe = 0;
 let member: { token: string };
 let guest: { token: string };
 
@@ -28,6 +33,13 @@ before(async () => {
     const res = await t.post('/api/teams', { name, key, private: hidden }, t.adminToken);
     assert.equal(res.status, 201, JSON.stringify(res.body));
     teams.push({ id: res.body.team.id, key, private: hidden });
+  }
+  for (const team of teams) {
+    const res = await t.get(`/api/workflow-states?teamId=${team.id}`, t.adminToken);
+    states.set(
+      team.id,
+      res.body.workflowStates.map((x: { id: string }) => x.id),
+    );
   }
   member = await t.userWithRole('member');
   guest = await t.userWithRole('guest', { teams: ['CNO'] });
@@ -57,6 +69,24 @@ async function realCounts(): Promise<Real> {
   return new Map(rows.map((r) => [r.team_id, { live: Number(r.live), archived: Number(r.archived) }]));
 }
 
+/** Counts by team and state, keyed `team/state`. */
+async function realStateCounts(): Promise<Real> {
+  const { rows } = await sql<{ key: string; live: string; archived: string }>`
+    select team_id || '/' || state_id as key, count(*) filter (where archived_at is null) as live,
+      count(*) filter (where archived_at is not null) as archived
+    from issues group by team_id, state_id`.execute(t.ctx.db);
+  return new Map(rows.map((r) => [r.key, { live: Number(r.live), archived: Number(r.archived) }]));
+}
+
+async function keptStateCounts(): Promise<Real> {
+  const rows = await t.ctx.db.selectFrom('state_issue_counts').selectAll().execute();
+  return new Map(
+    rows
+      .filter((r) => r.live !== 0 || r.archived !== 0)
+      .map((r) => [`${r.team_id}/${r.state_id}`, { live: r.live, archived: r.archived }]),
+  );
+}
+
 async function keptCounts(): Promise<Real> {
   const rows = await t.ctx.db.selectFrom('team_issue_counts').selectAll().execute();
   // A team with no issues may have no row or a row of zeros: both mean none.
@@ -83,6 +113,7 @@ const totalFor = async (token: string, query: string) => {
 
 /** Every caller's total of every unfiltered list equals a count of what they may see. */
 async function checkTotals(real: Real, label: string) {
+  const byState = await realStateCounts();
   const sum = (teamIds: string[], archived: boolean) =>
     teamIds.reduce(
       (n, id) => n + (real.get(id)?.live ?? 0) + (archived ? (real.get(id)?.archived ?? 0) : 0),
@@ -105,6 +136,27 @@ async function checkTotals(real: Real, label: string) {
         sum([team.id], false),
         `${label}: ${who}, ${team.key}`,
       );
+      // A board column: one state, of its team, of every team, and with another team (none).
+      const own = states.get(team.id)!;
+      const state = own[probe++ % own.length]!;
+      const inState = byState.get(`${team.id}/${state}`) ?? { live: 0, archived: 0 };
+      assert.equal(
+        await totalFor(token, `&teamId=${team.key}&stateId=${state}`),
+        inState.live,
+        `${label}: ${who}, ${team.key} column`,
+      );
+      assert.equal(
+        await totalFor(token, `&stateId=${state}&includeArchived=true`),
+        inState.live + inState.archived,
+        `${label}: ${who}, column of all teams, archived too`,
+      );
+      const other = teams.find((x) => x.id !== team.id && visible.includes(x.id));
+      if (other)
+        assert.equal(
+          await totalFor(token, `&teamId=${other.id}&stateId=${state}`),
+          0,
+          `${label}: ${who}, crossed`,
+        );
     }
   }
 }
@@ -122,6 +174,9 @@ test('kept counts equal a real count after random writes through every path', as
     'sdk-batch-create',
     'rest-move',
     'sdk-batch-move',
+    'rest-state',
+    'sdk-batch-state',
+    'sql-bulk-state',
     'rest-archive',
     'sdk-archive',
     'rest-restore',
@@ -164,6 +219,31 @@ test('kept counts equal a real count after random writes through every path', as
         break;
       case 'sdk-batch-move':
         if (issues.length > 0) await client.updateIssueBatch(some(issues, 3), { teamId: team });
+        break;
+      case 'rest-state':
+        if (issues.length > 0) {
+          const issue = r.pick(issues);
+          const res = await t.patch(
+            `/api/issues/${issue.id}`,
+            { stateId: r.pick(states.get(issue.team_id)!) },
+            t.adminToken,
+          );
+          assert.equal(res.status, 200, JSON.stringify(res.body));
+        }
+        break;
+      case 'sdk-batch-state': {
+        const ofTeam = issues.filter((x) => x.team_id === team);
+        if (ofTeam.length > 0)
+          await client.updateIssueBatch(some(ofTeam, 3), { stateId: r.pick(states.get(team)!) });
+        break;
+      }
+      case 'sql-bulk-state':
+        if (issues.length > 0) {
+          // Each to another state of its own team, as a bulk fix would.
+          await sql`update issues i set state_id = (select s.id from workflow_states s
+              where s.team_id = i.team_id and s.id <> i.state_id order by s.position limit 1)
+            where i.id in (${sql.join(some(issues, 4))})`.execute(t.ctx.db);
+        }
         break;
       case 'rest-archive':
       case 'sdk-archive':
@@ -217,6 +297,11 @@ test('kept counts equal a real count after random writes through every path', as
     }
     const real = await realCounts();
     assert.deepEqual(await keptCounts(), real, `seed ${seed}, after ${done.join(', ')}`);
+    assert.deepEqual(
+      await keptStateCounts(),
+      await realStateCounts(),
+      `seed ${seed}, by state, after ${done.join(', ')}`,
+    );
     if (step % 10 === 9) await checkTotals(real, `seed ${seed}, step ${step}`);
   }
   await checkTotals(await realCounts(), `seed ${seed}, end`);
@@ -237,4 +322,5 @@ test('moves in opposite directions at the same time all succeed and keep the cou
   ]);
   for (const res of await Promise.all(moves)) assert.equal(res.status, 200, JSON.stringify(res.body));
   assert.deepEqual(await keptCounts(), await realCounts());
+  assert.deepEqual(await keptStateCounts(), await realStateCounts());
 });

@@ -118,12 +118,15 @@ async function listQuery(ctx: AppContext, actor: Actor, opts: ListIssuesOptions)
     opts.includeArchived ?? false,
     access,
   );
-  // A list of every issue the caller sees, or of one team's, totals from the kept counts.
+  // A list of every issue the caller sees, of one team's, or of one state's (a board column, of
+  // one team or all), totals from the kept counts.
   const unfiltered =
     !search &&
     !opts.filter &&
-    Object.keys(filters).every((k) => k === 'teamId' && filters.teamId !== undefined);
-  const total = unfiltered ? q.keptTotal(access, filters.teamId, opts.includeArchived ?? false) : undefined;
+    Object.entries(filters).every(([k, v]) => (k === 'teamId' || k === 'stateId') && typeof v === 'string');
+  const total = unfiltered
+    ? q.keptTotal(access, filters.teamId, opts.includeArchived ?? false, filters.stateId)
+    : undefined;
   const query: q.ListQuery = {
     where,
     search,

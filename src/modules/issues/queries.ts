@@ -519,10 +519,20 @@ export async function countEach(db: Db, wheres: RawBuilder<SqlBool>[]): Promise<
   return wheres.map((_, i) => Number(rows[0]![`c${i}`]));
 }
 
-export function keptTotal(access: TeamAccess, teamId: string | undefined, includeArchived: boolean) {
+export function keptTotal(
+  access: TeamAccess,
+  teamId: string | undefined,
+  includeArchived: boolean,
+  stateId?: string,
+) {
   const counted = includeArchived ? sql`c.live + c.archived` : sql`c.live`;
+  const ofTeam = teamId === undefined ? sql`` : sql`and c.team_id = ${teamId}::uuid`;
+  // One state (a board column): the counts by team and state (migration 0067).
+  if (stateId !== undefined)
+    return sql`(select coalesce(sum(${counted}), 0) from state_issue_counts c
+      where ${visibility.issue('c', access)} and c.state_id = ${stateId}::uuid ${ofTeam})`;
   return sql`(select coalesce(sum(${counted}), 0) from team_issue_counts c
-    where ${visibility.issue('c', access)} ${teamId === undefined ? sql`` : sql`and c.team_id = ${teamId}::uuid`})`;
+    where ${visibility.issue('c', access)} ${ofTeam})`;
 }
 
 /** The ids among `ids` (rows of `table`) that the caller sees by `rule`. */

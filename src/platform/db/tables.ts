@@ -82,6 +82,13 @@ export interface TeamIssueCountsTable {
   archived: number;
 }
 
+export interface StateIssueCountsTable {
+  team_id: string;
+  state_id: string;
+  live: number;
+  archived: number;
+}
+
 /** Every key a team has held, its current one included; never passed to another team. */
 export interface TeamKeysTable {
   key: string;
@@ -396,6 +403,7 @@ export interface DB {
   teams: TeamsTable;
   team_keys: TeamKeysTable;
   team_issue_counts: TeamIssueCountsTable;
+  state_issue_counts: StateIssueCountsTable;
   team_memberships: TeamMembershipsTable;
   workflow_states: WorkflowStatesTable;
   labels: LabelsTable;

@@ -52,6 +52,7 @@ import * as m0063 from './0063_issues_estimate.js';
 import * as m0064 from './0064_import_progress.js';
 import * as m0065 from './0065_client_ids.js';
 import * as m0066 from './0066_project_notifications.js';
+import * as m0067 from './0067_state_issue_counts.js';
 
 export interface Migration {
   version: number;
@@ -113,4 +114,5 @@ export const migrations: Migration[] = [
   { version: 64, ...m0064 },
   { version: 65, ...m0065 },
   { version: 66, ...m0066 },
+  { version: 67, ...m0067 },
 ];
