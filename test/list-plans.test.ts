@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { sql } from 'kysely';
 import pg from 'pg';
-import { PGlitePool } from '../src/platform/db/pglite-pool.js';
+import { MAX_PREPARED_TEXT, PGlitePool } from '../src/platform/db/pglite-pool.js';
 import { PreparingPool } from '../src/platform/db/prepared-pool.js';
 import { startTestApp, type TestApp } from './support/harness.js';
 
@@ -56,6 +56,8 @@ async function plansOf(text: string, parameters: readonly unknown[]) {
     release(): void;
   }
   const pglite = t.database.pglite;
+  // PGlite keeps long texts unnamed (pglite-pool.ts): no plan of theirs is kept to check.
+  if (pglite && text.length > MAX_PREPARED_TEXT) return undefined;
   const inner = pglite ? undefined : new pg.Pool({ connectionString: t.database.url, max: 1 });
   const pool = pglite ? new PGlitePool(pglite, { closeOnEnd: false }) : new PreparingPool(inner!);
   const client = (await pool.connect()) as unknown as Client;
@@ -65,6 +67,7 @@ async function plansOf(text: string, parameters: readonly unknown[]) {
       'select generic_plans::int as generic, custom_plans::int as custom from pg_prepared_statements where statement = $1',
       [text],
     );
+    assert.ok(rows[0], 'the pool prepared the page');
     return rows[0] as { generic: number; custom: number };
   } finally {
     client.release();
@@ -88,7 +91,7 @@ test('the REST issue list: a page keeps its generic plan after five runs', async
   // The page's own LIMIT (its ids' subquery), not a LIMIT 1 of a field's subquery.
   assert.match(page.sql, /\blimit \d+\) as "page"/i, `the page size is in the text: ${page.sql.slice(-300)}`);
   const plans = await plansOf(page.sql, page.parameters);
-  assert.ok(plans.generic >= 1, `generic plans used: ${JSON.stringify(plans)}`);
+  if (plans) assert.ok(plans.generic >= 1, `generic plans used: ${JSON.stringify(plans)}`);
 });
 
 test('a GraphQL connection: a page keeps its generic plan after five runs', async () => {
@@ -103,6 +106,7 @@ test('a GraphQL connection: a page keeps its generic plan after five runs', asyn
     assert.equal(res.status, 200, JSON.stringify(res.body));
     assert.equal(res.body.data.issues.nodes.length, 2);
   });
-  const plans = await plansOf(pageStatement(seen).sql, pageStatement(seen).parameters);
-  assert.ok(plans.generic >= 1, `generic plans used: ${JSON.stringify(plans)}`);
+  const page = pageStatement(seen);
+  const plans = await plansOf(page.sql, page.parameters);
+  if (plans) assert.ok(plans.generic >= 1, `generic plans used: ${JSON.stringify(plans)}`);
 });

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { sql } from 'kysely';
 import pg from 'pg';
-import { PGlitePool } from '../src/platform/db/pglite-pool.js';
+import { MAX_PREPARED_TEXT, PGlitePool } from '../src/platform/db/pglite-pool.js';
 import { MAX_PER_CONNECTION, PreparingPool } from '../src/platform/db/prepared-pool.js';
 import { freshDatabase, type TestDatabase } from './support/database.js';
 
@@ -138,4 +138,21 @@ test('the application database prepares its repeated reads', async () => {
     n: string;
   }>`select count(*)::text as n from pg_prepared_statements where name like 'tw_%'`.execute(database.db);
   assert.ok(Number(rows[0]!.n) >= 1, 'some connection of the pool holds a prepared statement');
+});
+
+test('PGlite keeps long texts unnamed (their plans would stay in its memory)', {
+  skip: Boolean(process.env['DATABASE_URL']) && 'PGlite only: PostgreSQL prepares texts of any length',
+}, async () => {
+  const c = await oneConnection();
+  try {
+    const long = `select $1::int as n /* ${'x'.repeat(MAX_PREPARED_TEXT)} */`;
+    const short = 'select $1::int as n';
+    for (let i = 0; i < 3; i++) {
+      assert.equal((await c.client.query(long, [i])).rows[0]!['n'], i);
+      await c.client.query(short, [i]);
+    }
+    assert.equal((await c.prepared()).length, 1, 'the short one only');
+  } finally {
+    await c.close();
+  }
 });

@@ -76,10 +76,20 @@ const simple = (sql: string) => [serialize.query(sql), serialize.sync()];
 let lastStatement = 0;
 
 /**
- * PGlite's one connection as a pool. Repeated statements are prepared as `PreparingPool` prepares
- * them on PostgreSQL (prepared-pool.ts: from a text's second sighting, at most
- * MAX_PER_CONNECTION): planning is most of a short statement's cost here too, and the one
- * statement of every request (its GraphQL budget's upsert) was planned again each time.
+ * The longest text PGlite prepares. Its plans live in the WebAssembly heap, whose touched pages
+ * stay resident: with the compiled reads (4-30 KB of SQL each) prepared too, the embedded
+ * server's peak at 100,000 issues rose from 348 to 363-368 MB, over its 350 MB target, for
+ * reads two to three times faster. Short statements (the budget upsert, lookups by key) are
+ * most of what a request runs and cost little to keep (docs/benchmarks.md, "Issue 25, fourth
+ * stop").
+ */
+export const MAX_PREPARED_TEXT = 2_000;
+
+/**
+ * PGlite's one connection as a pool. Repeated statements up to MAX_PREPARED_TEXT long are
+ * prepared as `PreparingPool` prepares them on PostgreSQL (prepared-pool.ts: from a text's second
+ * sighting, at most MAX_PER_CONNECTION): planning is most of a short statement's cost here too,
+ * and the one statement of every request (its GraphQL budget's upsert) was planned again each time.
  */
 export class PGlitePool implements PostgresPool {
   #tail: Promise<void> = Promise.resolve();
@@ -126,6 +136,7 @@ export class PGlitePool implements PostgresPool {
   /** Runs a statement: simple without parameters, else prepared where the rules above allow it. */
   async #run(sql: string, parameters: ReadonlyArray<unknown>): Promise<BackendMessage[]> {
     if (parameters.length === 0) return exchange(this.pglite, simple(sql));
+    if (sql.length > MAX_PREPARED_TEXT) return exchange(this.pglite, extended(sql, parameters));
     const digest = this.#texts.repeated(sql);
     if (digest === undefined) return exchange(this.pglite, extended(sql, parameters));
     const known = this.#prepared.get(digest);
