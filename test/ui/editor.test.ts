@@ -59,6 +59,9 @@ async function openDescription(identifier: string): Promise<Locator> {
   await page.getByRole('button', { name: 'Edit description' }).click();
   const box = page.getByRole('textbox', { name: 'Description' });
   await box.waitFor();
+  // The editor focuses itself, caret at the end, once mounted: on a busy machine that came after
+  // the test had moved the caret, and a pasted image landed at the end (CI, both databases).
+  await page.waitForFunction((el) => el?.contains(document.activeElement), await box.elementHandle());
   return box;
 }
 

@@ -78,7 +78,14 @@ rest.use({
   onRequest: ({ request }) => {
     const token = tokenStore.get();
     if (token) request.headers.set('authorization', `Bearer ${token}`);
+    if (request.method !== 'GET') writing++;
     return request;
+  },
+  onResponse: ({ request }) => {
+    if (request.method !== 'GET') writing--;
+  },
+  onError: ({ request }) => {
+    if (request.method !== 'GET') writing--;
   },
 });
 
@@ -133,6 +140,14 @@ interface GqlError {
 }
 
 /**
+ * Writes sent and not yet answered (GraphQL mutations and REST calls other than GET). lib/live.ts
+ * waits for none to be on its way before it reads the page again: a read answered before a write
+ * would replace what the write shows meanwhile (a new issue's row marked as sending).
+ */
+let writing = 0;
+export const writesInFlight = () => writing;
+
+/**
  * Sends a document written with `graphql(...)`; its result and variables are typed by code generation.
  * A write given an `offline` label (what it does, in words) waits in lib/write-queue.ts while the
  * server cannot be reached, and throws QueuedWrite: its caller keeps showing it as made.
@@ -143,7 +158,16 @@ export async function gql<T, V>(
   opts: { offline?: string } = {},
 ): Promise<T> {
   const query = document.toString();
-  const label = opts.offline;
+  if (!/^\s*mutation\b/.test(query)) return send(query, variables, opts.offline);
+  writing++;
+  try {
+    return await send(query, variables, opts.offline);
+  } finally {
+    writing--;
+  }
+}
+
+async function send<T>(query: string, variables: unknown, label: string | undefined): Promise<T> {
   const queue = label ? writeQueue : null;
   if (label && queue?.mustWait()) {
     queue.add(label, query, variables ?? {});

@@ -4,7 +4,7 @@
 // the changed issue is read once and put in place in every cached list (never
 // the lists read again), so the server's visibility rules apply as for any read.
 import { useEffect } from 'react';
-import { ok, rest } from './api';
+import { ok, rest, writesInFlight } from './api';
 import { markReachable, markUnreachable, onReachable } from './connection';
 import { cachedIssue, placeIssues } from './issue-pages';
 import { placeChanged, refreshIssuePages } from './issues';
@@ -153,7 +153,8 @@ const FIRST_READS_MS = 3000;
  */
 function refetchWhenIdle(waited = 0) {
   const reading = queryClient.isFetching() > 0 && waited < FIRST_READS_MS;
-  if (queryClient.isMutating() > 0 || reading) setTimeout(() => refetchWhenIdle(waited + 100), 100);
+  if (queryClient.isMutating() > 0 || writesInFlight() > 0 || reading)
+    setTimeout(() => refetchWhenIdle(waited + 100), 100);
   else {
     // Marked on the page once read again, so a browser test can start after it, not race it.
     void queryClient.invalidateQueries().finally(() => {
