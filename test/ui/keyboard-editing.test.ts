@@ -387,6 +387,9 @@ describe('UI: a new issue shows at once', () => {
   test('a held create shows the issue at once, marked as sending; a refused one is gone again', async () => {
     const { page } = await ui.signedIn('/issues?group=none&order=created', { as: kay });
     await page.locator('.issue-row').first().waitFor();
+    // After the stream's first refetch of the page: a list read still under way when the row is
+    // placed would answer without it (in CI's PostgreSQL pass, at load 8-10, it did).
+    await page.waitForFunction(() => document.documentElement.dataset['live'] === 'synced');
     const held = await holdOperation(page, 'CreateIssue');
     await page.keyboard.press('c');
     const dialog = page.getByRole('dialog', { name: 'New issue' });
@@ -404,6 +407,7 @@ describe('UI: a new issue shows at once', () => {
 
     await page.goto('/issues?group=none&order=created');
     await page.locator('.issue-row').first().waitFor();
+    await page.waitForFunction(() => document.documentElement.dataset['live'] === 'synced');
     const refusal = await refuseOperation(page, 'CreateIssue', 'No new issues today');
     await page.keyboard.press('c');
     await dialog.getByLabel('Title').fill('Refused at once');
