@@ -11,6 +11,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { freshDatabase, type TestDatabase } from './support/database.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, templateSource } from './support/env.js';
+import { mcpToolsList } from './support/mcp.js';
 import { type ServerProcess, startServerProcess } from './support/server-process.js';
 
 const onPostgres = Boolean(process.env['DATABASE_URL']);
@@ -88,15 +89,7 @@ test('the OAuth provider and the MCP SDK load with their first request, and answ
     body: JSON.stringify({ email: ADMIN_EMAIL, password: ADMIN_PASSWORD }),
   });
   const { token } = (await login.json()) as { token: string };
-  const mcp = await fetch(`${base}/mcp`, {
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${token}`,
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-    },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
-  });
+  const mcp = await mcpToolsList(base, token);
   assert.equal(mcp.status, 200, await mcp.clone().text());
   assert.ok(((await mcp.json()) as { result: { tools: unknown[] } }).result.tools.length > 0);
   const loaded = await loadedPackages();

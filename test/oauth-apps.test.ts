@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import * as oidc from 'openid-client';
 import { startTestApp, type TestApp } from './support/harness.js';
+import { mcpToolsList } from './support/mcp.js';
 import {
   authorizeThroughRest,
   configFor,
@@ -32,15 +33,7 @@ after(async () => {
 });
 
 const mcpList = (token: string) =>
-  fetch(`${base}/mcp`, {
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${token}`,
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-    },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
-  }).then(async (res) => {
+  mcpToolsList(base, token).then(async (res) => {
     await res.text();
     return res.status;
   });

@@ -14,6 +14,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import * as oidc from 'openid-client';
 import type { Page } from 'playwright-core';
+import { mcpToolsList } from '../support/mcp.js';
 import { configFor, registerDynamic, startAuthorization } from '../support/oauth-app.js';
 import { seriousViolations, startUi, type UiEnv, visit } from './browser.js';
 
@@ -40,15 +41,7 @@ async function landedAt(page: Page): Promise<URL> {
 }
 
 const mcpStatus = async (token: string) => {
-  const res = await fetch(`${ui.base}/mcp`, {
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${token}`,
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-    },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
-  });
+  const res = await mcpToolsList(ui.base, token);
   await res.text();
   return res.status;
 };
